@@ -1,0 +1,16 @@
+import type { Db } from './db/knex.js';
+import type { Config } from './config.js';
+import type { Logger } from './logger.js';
+import type { Starters } from './temporal/starters.js';
+import type { SecretSealer } from './webhooks/webhooks.js';
+
+/** What the transports need: the use cases take these as their dependencies. */
+export interface AppContext {
+  config: Config;
+  db: Db;
+  starters: Starters;
+  box: SecretSealer;
+  log: Logger;
+  /** True when the Temporal frontend answers. */
+  temporalReady: () => Promise<boolean>;
+}

@@ -1,0 +1,36 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Db } from '../db/knex.js';
+import { AppError } from '../errors.js';
+
+export interface Caller {
+  tenantId: number;
+}
+
+/** `sps_` + 32 random bytes; only its SHA-256 is stored. */
+export function generateApiKey(): string {
+  return `sps_${randomBytes(32).toString('base64url')}`;
+}
+
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+const KEY_SHAPE = /^sps_[A-Za-z0-9_-]{43}$/;
+
+export async function authenticate(db: Db, apiKey: string | undefined): Promise<Caller> {
+  if (!apiKey) throw new AppError('unauthenticated', 'missing API key (header X-API-Key)');
+  // A malformed key cannot exist: refuse it without a database round trip.
+  if (!KEY_SHAPE.test(apiKey)) throw new AppError('unauthenticated', 'invalid API key');
+  const row = await db('api_keys')
+    .where({ key_hash: hashApiKey(apiKey) })
+    .whereNull('revoked_at')
+    .first('tenant_id');
+  if (!row) throw new AppError('unauthenticated', 'invalid API key');
+  return { tenantId: row.tenant_id as number };
+}
+
+export async function issueApiKey(db: Db, tenantId: number): Promise<string> {
+  const key = generateApiKey();
+  await db('api_keys').insert({ tenant_id: tenantId, key_hash: hashApiKey(key), prefix: key.slice(0, 8) });
+  return key;
+}

@@ -1,0 +1,19 @@
+import type { Db } from '../db/knex.js';
+import { invalid } from '../errors.js';
+import { generateApiKey, hashApiKey } from './api-keys.js';
+
+export interface NewTenant {
+  tenant_id: number;
+  api_key: string;
+}
+
+export async function createTenant(db: Db, input: { name?: unknown }): Promise<NewTenant> {
+  const name = typeof input.name === 'string' ? input.name.trim() : '';
+  if (!name || name.length > 200) throw invalid('name', 'name must be a string of 1 to 200 characters');
+  const apiKey = generateApiKey();
+  return db.transaction(async (trx) => {
+    const [tenant] = await trx('tenants').insert({ name }).returning('id');
+    await trx('api_keys').insert({ tenant_id: tenant.id, key_hash: hashApiKey(apiKey), prefix: apiKey.slice(0, 8) });
+    return { tenant_id: tenant.id as number, api_key: apiKey };
+  });
+}

@@ -1,0 +1,130 @@
+import { z } from 'zod';
+import { parseRetrySchedule } from './webhooks/retry-schedule.js';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const port = z.coerce.number().int().min(0).max(65535);
+
+const schema = z.object({
+  DATABASE_URL: z.string().url().optional(),
+  DATABASE_POOL_MAX: z.coerce.number().int().min(2).max(200).default(20),
+  PORT: port.default(8080),
+  GRPC_PORT: port.default(50051),
+  HOST: z.string().default('0.0.0.0'),
+  TEMPORAL_ADDRESS: z.string().min(1).optional(),
+  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().min(1).default('profiling'),
+  TEMPORAL_UI_PORT: port.default(8233),
+  TEMPORAL_CLI_PATH: z.string().min(1).optional(),
+  ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  SECRETS_KEY: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 bytes)')
+    .optional(),
+  EMBEDDINGS_PROVIDER: z.enum(['local', 'openai']).default('local'),
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  OPENAI_BASE_URL: z.string().url().optional(),
+  EMBEDDINGS_MODEL: z.string().min(1).default('text-embedding-3-small'),
+  WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .default('1m,5m,30m,2h,24h')
+    .transform((s, ctx) => {
+      try {
+        return parseRetrySchedule(s);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+        return z.NEVER;
+      }
+    }),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: bool.default(false),
+  WORKER_ACTIVITY_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(8),
+  BATCH_CHUNK_SIZE: z.coerce.number().int().min(1).max(2048).default(50),
+  BATCH_PARALLEL_CHUNKS: z.coerce.number().int().min(1).max(64).default(4),
+  DATA_DIR: z.string().min(1).default('.data'),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+});
+
+export type RawConfig = z.infer<typeof schema>;
+
+export interface Config {
+  databaseUrl?: string;
+  databasePoolMax: number;
+  http: { host: string; port: number };
+  grpc: { host: string; port: number };
+  temporal: {
+    address?: string;
+    namespace: string;
+    taskQueue: string;
+    uiPort: number;
+    cliPath?: string;
+  };
+  adminToken?: string;
+  secretsKey?: string;
+  embeddings: {
+    provider: 'local' | 'openai';
+    openaiApiKey?: string;
+    openaiBaseUrl?: string;
+    model: string;
+  };
+  webhooks: {
+    retryScheduleMs: number[];
+    timeoutMs: number;
+    allowPrivateNetworks: boolean;
+  };
+  worker: { activityConcurrency: number; chunkSize: number; parallelChunks: number };
+  dataDir: string;
+  logLevel: RawConfig['LOG_LEVEL'];
+}
+
+export class ConfigError extends Error {}
+
+/** Parses the environment once; every bad variable is reported in one error. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  // Empty strings mean "unset" (docker-compose and shells often export VAR=).
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = schema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const c = parsed.data;
+  if (c.EMBEDDINGS_PROVIDER === 'openai' && !c.OPENAI_API_KEY) {
+    throw new ConfigError('Invalid configuration:\n  OPENAI_API_KEY: required when EMBEDDINGS_PROVIDER=openai');
+  }
+  return {
+    databaseUrl: c.DATABASE_URL,
+    databasePoolMax: c.DATABASE_POOL_MAX,
+    http: { host: c.HOST, port: c.PORT },
+    grpc: { host: c.HOST, port: c.GRPC_PORT },
+    temporal: {
+      address: c.TEMPORAL_ADDRESS,
+      namespace: c.TEMPORAL_NAMESPACE,
+      taskQueue: c.TEMPORAL_TASK_QUEUE,
+      uiPort: c.TEMPORAL_UI_PORT,
+      cliPath: c.TEMPORAL_CLI_PATH,
+    },
+    adminToken: c.ADMIN_TOKEN,
+    secretsKey: c.SECRETS_KEY,
+    embeddings: {
+      provider: c.EMBEDDINGS_PROVIDER,
+      openaiApiKey: c.OPENAI_API_KEY,
+      openaiBaseUrl: c.OPENAI_BASE_URL,
+      model: c.EMBEDDINGS_MODEL,
+    },
+    webhooks: {
+      retryScheduleMs: c.WEBHOOK_RETRY_SCHEDULE,
+      timeoutMs: c.WEBHOOK_TIMEOUT_MS,
+      allowPrivateNetworks: c.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+    },
+    worker: {
+      activityConcurrency: c.WORKER_ACTIVITY_CONCURRENCY,
+      chunkSize: c.BATCH_CHUNK_SIZE,
+      parallelChunks: c.BATCH_PARALLEL_CHUNKS,
+    },
+    dataDir: c.DATA_DIR,
+    logLevel: c.LOG_LEVEL,
+  };
+}

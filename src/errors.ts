@@ -1,0 +1,46 @@
+/**
+ * The one domain error type. Codes are a closed set; each transport maps them with an
+ * exhaustive table (see transport/http/errors.ts and transport/grpc/errors.ts), so adding a
+ * code without mapping it does not compile.
+ */
+export const ERROR_CODES = [
+  'invalid_argument',
+  'unauthenticated',
+  'permission_denied',
+  'not_found',
+  'already_exists',
+  'failed_precondition',
+  'payload_too_large',
+  'resource_exhausted',
+  'unavailable',
+  'internal',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    /** For validation errors: the offending field, as a JSON path (`users[3].text`). */
+    readonly field?: string,
+    /** Seconds a client should wait (rate limits). */
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+export const invalid = (field: string, message: string) => new AppError('invalid_argument', message, field);
+export const notFound = (what: string) => new AppError('not_found', `${what} not found`);
+
+/** Connection-level database failures become `unavailable` (503), not 500. */
+export function isDatabaseDown(err: unknown): boolean {
+  const code = (err as { code?: string } | null)?.code;
+  if (typeof code === 'string' && /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|57P0[1-3]|08\w{3})$/.test(code)) {
+    return true;
+  }
+  const message = (err as Error | null)?.message ?? '';
+  return /Knex: Timeout acquiring a connection|Connection terminated|connect ECONNREFUSED/.test(message);
+}

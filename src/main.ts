@@ -1,0 +1,123 @@
+import { mkdirSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { createLogger } from './logger.js';
+import { createDb } from './db/knex.js';
+import { migrateLatest } from './db/migrate.js';
+import { startEmbeddedPostgres } from './db/embedded.js';
+import { resolveTemporalCli } from './temporal/cli-binary.js';
+import { startTemporalDevServer } from './temporal/dev-server.js';
+import { SEARCH_ATTRIBUTES } from './temporal/search-attributes.js';
+import { createTemporalClient } from './temporal/client.js';
+import { createStarters } from './temporal/starters.js';
+import { createSecretBox } from './webhooks/secret-box.js';
+import { resolveSecretsKey } from './secrets-key.js';
+import { ensureDemoTenant } from './demo.js';
+import { startApi } from './roles/api.js';
+import { startWorkerRole } from './roles/worker.js';
+
+type Role = 'api' | 'worker' | 'all';
+
+const { values } = parseArgs({ options: { role: { type: 'string', default: process.env.ROLE ?? 'all' } } });
+const role = values.role as Role;
+if (!['api', 'worker', 'all'].includes(role)) {
+  console.error(`unknown role "${role}": use api, worker or all`);
+  process.exit(2);
+}
+
+let config: Config;
+try {
+  config = loadConfig();
+} catch (err) {
+  if (err instanceof ConfigError) {
+    console.error(err.message);
+    process.exit(2);
+  }
+  throw err;
+}
+const log = createLogger(config.logLevel, { role });
+mkdirSync(config.dataDir, { recursive: true });
+const stops: (() => Promise<unknown>)[] = [];
+const started = Date.now();
+
+try {
+  // 1. PostgreSQL: DATABASE_URL, or a real embedded PostgreSQL in the data folder.
+  let databaseUrl = config.databaseUrl;
+  if (!databaseUrl) {
+    const pg = await startEmbeddedPostgres({ dataDir: config.dataDir, log: (m: string) => log.info(m) });
+    stops.push(pg.stop);
+    databaseUrl = pg.url;
+  }
+  // The worker's pool is sized from its activity concurrency so activities never starve each other.
+  const poolMax = role === 'api' ? config.databasePoolMax : Math.max(config.databasePoolMax, config.worker.activityConcurrency + 4);
+  const db = createDb(databaseUrl, poolMax);
+  stops.unshift(() => db.destroy());
+  const applied = await migrateLatest(db);
+  if (applied.length) log.info('migrations applied', { applied });
+
+  // 2. Temporal: TEMPORAL_ADDRESS, or the dev server (SQLite in the data folder, UI included).
+  let temporalAddress = config.temporal.address;
+  let uiUrl: string | undefined;
+  if (!temporalAddress) {
+    const cliPath = await resolveTemporalCli({ cliPath: config.temporal.cliPath, log: (m: string) => log.info(m) });
+    const dev = await startTemporalDevServer({
+      cliPath,
+      dataDir: config.dataDir,
+      port: 7233,
+      uiPort: config.temporal.uiPort,
+      namespace: config.temporal.namespace,
+      searchAttributes: SEARCH_ATTRIBUTES,
+      log: (m: string) => log.info(m),
+    });
+    stops.push(dev.stop);
+    temporalAddress = dev.address;
+    uiUrl = dev.uiUrl;
+  }
+  const { client, connection } = await createTemporalClient(temporalAddress, config.temporal.namespace);
+  stops.unshift(() => connection.close());
+  const starters = createStarters(client, config);
+  const box = createSecretBox(resolveSecretsKey(config.secretsKey, config.dataDir, log));
+
+  const lines: string[] = [];
+  if (role === 'worker' || role === 'all') {
+    const worker = await startWorkerRole({ config, db, databaseUrl, temporalAddress, starters, box, log });
+    stops.unshift(worker.stop);
+    lines.push(`worker:      task queue "${config.temporal.taskQueue}" on ${temporalAddress}`);
+  }
+  if (role === 'api' || role === 'all') {
+    const api = await startApi({ config, db, starters, box, log, client });
+    stops.unshift(api.stop);
+    lines.push(`gateway:     http://localhost:${api.httpPort}`, `gRPC:        localhost:${api.grpcPort}`);
+  }
+  if (uiUrl) lines.push(`Temporal UI: ${uiUrl}`);
+  if (!config.databaseUrl && role !== 'worker') {
+    const demo = await ensureDemoTenant(db, config.dataDir);
+    lines.push(
+      `demo tenant: project_id=${demo.project_id} pipeline_id=${demo.pipeline_id}`,
+      `demo key:    ${demo.api_key}`,
+      `try:         curl -H 'X-API-Key: ${demo.api_key}' http://localhost:${config.http.port}/api/v1/projects`,
+    );
+  }
+  lines.push(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s (Ctrl-C stops everything)`);
+  console.log(`\nSemantic profiling service (${role})\n  ${lines.join('\n  ')}\n`);
+  log.info('ready', { ms: Date.now() - started });
+} catch (err) {
+  log.error('start failed', { err });
+  await shutdown(1);
+}
+
+let stopping = false;
+async function shutdown(code: number): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  for (const stop of stops) {
+    try {
+      await stop();
+    } catch (err) {
+      log.warn('stop step failed', { err: (err as Error).message });
+    }
+  }
+  process.exit(code);
+}
+process.on('SIGINT', () => void shutdown(0));
+process.on('SIGTERM', () => void shutdown(0));

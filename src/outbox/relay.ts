@@ -1,0 +1,127 @@
+import pg from 'pg';
+import type { Db } from '../db/knex.js';
+import type { Logger } from '../logger.js';
+import type { Starters } from '../temporal/starters.js';
+
+export interface Relay {
+  stop(): Promise<void>;
+  /** Runs one pass now (tests and shutdown use it). */
+  drain(): Promise<void>;
+}
+
+const BATCH = 100;
+
+/**
+ * Moves outbox rows into Temporal, and starts stored batches whose workflow start failed.
+ * Woken at once by NOTIFY from the committing transaction, and by a poll as a safety net (a lost
+ * notification, a Temporal outage). Rows are claimed with FOR UPDATE SKIP LOCKED so several
+ * workers share the work; a row is marked dispatched only after its workflow is known to exist.
+ */
+export function startRelay(deps: { db: Db; databaseUrl: string; starters: Starters; log: Logger; pollMs?: number }): Relay {
+  const { db, starters, log } = deps;
+  let stopped = false;
+  let running: Promise<void> | null = null;
+  let again = false;
+
+  const dispatchOutbox = async (): Promise<number> =>
+    db.transaction(async (trx) => {
+      const rows = await trx('outbox as o')
+        .join('events as e', 'e.id', 'o.event_id')
+        .whereNull('o.dispatched_at')
+        .orderBy('o.id')
+        .limit(BATCH)
+        .forUpdate('o')
+        .skipLocked()
+        .select('o.id', 'o.event_id', 'o.webhook_id', 'e.pipeline_id');
+      const done: number[] = [];
+      await Promise.all(
+        rows.map(async (r) => {
+          try {
+            await starters.startDelivery({ eventId: r.event_id, webhookId: r.webhook_id, pipelineId: r.pipeline_id });
+            done.push(r.id);
+          } catch (err) {
+            log.warn('outbox dispatch failed; will retry', { outbox_id: r.id, err: (err as Error).message });
+          }
+        }),
+      );
+      if (done.length) await trx('outbox').whereIn('id', done).update({ dispatched_at: trx.fn.now() });
+      return rows.length === BATCH && done.length === rows.length ? 1 : 0;
+    });
+
+  const startStoredBatches = async () => {
+    // Older than a few seconds: the API normally starts its own batches right after storing them.
+    const sources = await db('sources')
+      .whereNull('workflow_started_at')
+      .where('created_at', '<', db.raw(`now() - interval '3 seconds'`))
+      .orderBy('id')
+      .limit(BATCH)
+      .select('id', 'project_id', 'user_count');
+    for (const s of sources) {
+      try {
+        await starters.startBatch({ sourceId: s.id, projectId: s.project_id, userCount: s.user_count });
+        await db('sources').where({ id: s.id }).update({ workflow_started_at: db.fn.now() });
+      } catch (err) {
+        log.warn('batch start failed; will retry', { source_id: s.id, err: (err as Error).message });
+        return;
+      }
+    }
+  };
+
+  const pass = async () => {
+    try {
+      while (!stopped && (await dispatchOutbox()) > 0);
+      if (!stopped) await startStoredBatches();
+    } catch (err) {
+      log.warn('relay pass failed', { err: (err as Error).message });
+    }
+  };
+
+  const kick = (): Promise<void> => {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        await pass();
+      } while (again && !stopped);
+    })().finally(() => {
+      running = null;
+    });
+    return running;
+  };
+
+  const timer = setInterval(() => void kick(), deps.pollMs ?? 2_000);
+  let listener: pg.Client | null = null;
+  const listen = async () => {
+    try {
+      const client = new pg.Client({ connectionString: deps.databaseUrl });
+      client.on('error', () => {
+        listener = null;
+      });
+      client.on('notification', () => void kick());
+      await client.connect();
+      await client.query('LISTEN outbox');
+      listener = client;
+    } catch (err) {
+      log.warn('relay LISTEN failed; polling only until it reconnects', { err: (err as Error).message });
+    }
+  };
+  void listen();
+  const relisten = setInterval(() => {
+    if (!listener && !stopped) void listen();
+  }, 5_000);
+  void kick();
+
+  return {
+    drain: kick,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      clearInterval(relisten);
+      await running;
+      await listener?.end().catch(() => undefined);
+    },
+  };
+}

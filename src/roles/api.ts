@@ -1,0 +1,43 @@
+import type { Server } from 'node:http';
+import type { Client } from '@temporalio/client';
+import type { Config } from '../config.js';
+import type { Db } from '../db/knex.js';
+import type { Logger } from '../logger.js';
+import type { Starters } from '../temporal/starters.js';
+import type { SecretSealer } from '../webhooks/webhooks.js';
+import type { AppContext } from '../app.js';
+import { createHttpServer } from '../transport/http/server.js';
+import { startGrpcServer } from '../transport/grpc/server.js';
+
+export async function startApi(deps: { config: Config; db: Db; starters: Starters; box: SecretSealer; log: Logger; client: Client }) {
+  const { config, client } = deps;
+  const ctx: AppContext = {
+    ...deps,
+    temporalReady: async () => {
+      await client.connection.withDeadline(Date.now() + 2_000, () => client.workflowService.getSystemInfo({}));
+      return true;
+    },
+  };
+  const http = createHttpServer(ctx);
+  const httpPort = await new Promise<number>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(config.http.port, config.http.host, () => resolve((http.address() as { port: number }).port));
+  });
+  const grpc = await startGrpcServer(ctx);
+  return {
+    httpPort,
+    grpcPort: grpc.port,
+    async stop() {
+      await new Promise<void>((resolve) => grpc.server.tryShutdown(() => resolve()));
+      await closeHttp(http);
+    },
+  };
+}
+
+function closeHttp(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+    setTimeout(() => server.closeAllConnections(), 5_000).unref();
+  });
+}

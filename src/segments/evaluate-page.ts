@@ -1,0 +1,56 @@
+import type { Db } from '../db/knex.js';
+import { diffMemberships, type LoadedSegment } from './memberships.js';
+import type { SemanticCache } from './semantic-cache.js';
+
+export interface EvaluateSegmentPageInput {
+  segmentPk: number;
+  version: number;
+  afterUserPk: number;
+  pageSize: number;
+}
+
+export interface EvaluateSegmentPageOutput {
+  /** Null when the last page was done, or the segment changed or was undeployed meanwhile. */
+  nextAfterUserPk: number | null;
+  evaluated: number;
+  changes: number;
+}
+
+/**
+ * Evaluates one page of the project's profiles against a newly deployed (or changed) segment.
+ * Each user is diffed in its own transaction under its row lock, exactly as message processing
+ * does, so a concurrent message and the deploy never disagree. Re-running a page is harmless:
+ * an unchanged membership produces no event.
+ */
+export async function evaluateSegmentPage(
+  deps: { db: Db; semanticCache: SemanticCache },
+  input: EvaluateSegmentPageInput,
+): Promise<EvaluateSegmentPageOutput> {
+  const { db } = deps;
+  const segment = await db('segments').where({ pk: input.segmentPk }).first('pk', 'pipeline_id', 'project_id', 'slug', 'name', 'rule', 'status', 'version');
+  if (!segment || segment.status !== 'deployed' || segment.version !== input.version) {
+    return { nextAfterUserPk: null, evaluated: 0, changes: 0 };
+  }
+  const loaded: LoadedSegment = segment;
+  const semanticEmbeddings = await deps.semanticCache.embeddingsFor([loaded.rule]);
+  const ids: number[] = await db('users')
+    .where({ project_id: segment.project_id })
+    .whereNotNull('aggregates')
+    .where('id', '>', input.afterUserPk)
+    .orderBy('id')
+    .limit(input.pageSize)
+    .pluck('id');
+  let changes = 0;
+  for (const id of ids) {
+    changes += await db.transaction(async (trx) => {
+      const user = await trx('users').where({ id }).forUpdate().first('id', 'user_id', 'project_id', 'attributes', 'aggregates', 'profile_embedding');
+      return diffMemberships(
+        trx,
+        user,
+        { aggregates: user.aggregates, attributes: user.attributes, profileEmbedding: user.profile_embedding, semanticEmbeddings },
+        [loaded],
+      );
+    });
+  }
+  return { nextAfterUserPk: ids.length < input.pageSize ? null : ids[ids.length - 1], evaluated: ids.length, changes };
+}

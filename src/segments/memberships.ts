@@ -1,0 +1,84 @@
+import type { Knex } from 'knex';
+import { evaluateRule, type MatchContext, type Rule } from './rules.js';
+
+export interface LoadedSegment {
+  pk: number;
+  pipeline_id: number;
+  slug: string;
+  name: string;
+  rule: Rule;
+}
+
+export interface MemberUser {
+  id: number;
+  user_id: string;
+  project_id: number;
+}
+
+export async function loadDeployedSegments(db: Knex, projectId: number): Promise<LoadedSegment[]> {
+  return db('segments')
+    .where({ project_id: projectId, status: 'deployed' })
+    .orderBy('pk')
+    .select('pk', 'pipeline_id', 'slug', 'name', 'rule');
+}
+
+/**
+ * Diffs the user's old and new membership of each segment inside the caller's transaction:
+ * updates membership rows, and for each change inserts one event plus one outbox row per
+ * active webhook of the segment's pipeline subscribed to that event type. Nothing is sent here;
+ * the relay is woken by NOTIFY, which PostgreSQL delivers only if the transaction commits.
+ */
+export async function diffMemberships(
+  trx: Knex.Transaction,
+  user: MemberUser,
+  ctx: MatchContext,
+  segments: LoadedSegment[],
+): Promise<number> {
+  if (segments.length === 0) return 0;
+  const previous = await trx('segment_memberships')
+    .where({ user_pk: user.id })
+    .whereIn('segment_pk', segments.map((s) => s.pk))
+    .select('segment_pk', 'is_member', 'score', 'seq');
+  const bySegment = new Map(previous.map((r) => [r.segment_pk as number, r]));
+  let changes = 0;
+  for (const segment of segments) {
+    const { matched, score } = evaluateRule(segment.rule, ctx);
+    const prev = bySegment.get(segment.pk);
+    const wasMember = prev?.is_member === true;
+    if (matched === wasMember) {
+      if (matched && prev && prev.score !== score) {
+        await trx('segment_memberships').where({ segment_pk: segment.pk, user_pk: user.id }).update({ score });
+      }
+      continue;
+    }
+    const seq = ((prev?.seq as number | undefined) ?? 0) + 1;
+    await trx('segment_memberships')
+      .insert({ segment_pk: segment.pk, user_pk: user.id, is_member: matched, score, seq, changed_at: trx.fn.now() })
+      .onConflict(['segment_pk', 'user_pk'])
+      .merge(['is_member', 'score', 'seq', 'changed_at']);
+    const eventType = matched ? 'user_added' : 'user_removed';
+    const [event] = await trx('events')
+      .insert({
+        project_id: user.project_id,
+        pipeline_id: segment.pipeline_id,
+        segment_pk: segment.pk,
+        segment_slug: segment.slug,
+        segment_name: segment.name,
+        user_pk: user.id,
+        user_id: user.user_id,
+        event_type: eventType,
+        score,
+        seq,
+      })
+      .returning('id');
+    await trx.raw(
+      `INSERT INTO outbox (event_id, webhook_id)
+       SELECT ?, id FROM webhooks WHERE pipeline_id = ? AND is_active AND ? = ANY(events)
+       ON CONFLICT DO NOTHING`,
+      [event.id, segment.pipeline_id, eventType],
+    );
+    changes++;
+  }
+  if (changes > 0) await trx.raw(`SELECT pg_notify('outbox', '')`);
+  return changes;
+}

@@ -1,0 +1,162 @@
+import type { Db } from '../db/knex.js';
+import type { Caller } from '../auth/api-keys.js';
+import { AppError, invalid, notFound } from '../errors.js';
+import { requirePipeline } from '../projects/projects.js';
+import { optionalInt, requireName, requireObject } from '../validation.js';
+import { validateRule } from './rules.js';
+import { isValidSlug, slugify } from './slug.js';
+
+export interface SegmentView {
+  id: string;
+  pipeline_id: number;
+  name: string;
+  description: string;
+  rule: unknown;
+  status: 'draft' | 'deployed';
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** Starts the workflow that evaluates a deployed segment against the project's existing profiles. */
+export interface SegmentEvaluationStarter {
+  startSegmentEvaluation(args: { segmentPk: number; projectId: number; version: number }): Promise<void>;
+}
+
+export interface SegmentRef {
+  projectId: number;
+  pipelineId: number;
+  segmentId: string;
+}
+
+const COLUMNS = ['pk', 'slug', 'pipeline_id', 'name', 'description', 'rule', 'status', 'version', 'created_at', 'updated_at'];
+
+function toView(row: Record<string, any>): SegmentView {
+  return {
+    id: row.slug,
+    pipeline_id: row.pipeline_id,
+    name: row.name,
+    description: row.description,
+    rule: row.rule,
+    status: row.status,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+function optionalDescription(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string' || value.length > 2_000) throw invalid('description', 'description must be a string of at most 2000 characters');
+  return value;
+}
+
+async function requireSegment(db: Db, caller: Caller, ref: SegmentRef) {
+  await requirePipeline(db, caller, ref.projectId, ref.pipelineId);
+  const row = await db('segments').where({ pipeline_id: ref.pipelineId, slug: ref.segmentId }).first(COLUMNS);
+  if (!row) throw notFound('segment');
+  return row;
+}
+
+export async function createSegment(db: Db, caller: Caller, projectId: number, pipelineId: number, raw: unknown): Promise<SegmentView> {
+  const body = requireObject(raw);
+  const name = requireName(body.name);
+  const description = optionalDescription(body.description) ?? '';
+  const rule = validateRule(body.rule);
+  let slug: string;
+  if (body.id === undefined || body.id === null) slug = slugify(name);
+  else if (typeof body.id === 'string' && isValidSlug(body.id)) slug = body.id;
+  else throw invalid('id', 'id must match [a-z0-9_-]{1,64}');
+  await requirePipeline(db, caller, projectId, pipelineId);
+  const [row] = await db('segments')
+    .insert({ pipeline_id: pipelineId, project_id: projectId, slug, name, description, rule: JSON.stringify(rule) })
+    .onConflict(['pipeline_id', 'slug'])
+    .ignore()
+    .returning(COLUMNS);
+  if (!row) throw new AppError('already_exists', `segment "${slug}" already exists in this pipeline`, 'id');
+  return toView(row);
+}
+
+export async function listSegments(db: Db, caller: Caller, projectId: number, pipelineId: number): Promise<SegmentView[]> {
+  await requirePipeline(db, caller, projectId, pipelineId);
+  const rows = await db('segments').where({ pipeline_id: pipelineId }).orderBy('pk').select(COLUMNS);
+  return rows.map(toView);
+}
+
+export async function getSegment(db: Db, caller: Caller, ref: SegmentRef): Promise<SegmentView> {
+  return toView(await requireSegment(db, caller, ref));
+}
+
+/** Changing the rule of a deployed segment re-evaluates it, firing added/removed for the differences. */
+export async function updateSegment(
+  db: Db,
+  evaluations: SegmentEvaluationStarter,
+  caller: Caller,
+  ref: SegmentRef,
+  raw: unknown,
+): Promise<SegmentView> {
+  const body = requireObject(raw);
+  const patch: Record<string, unknown> = {};
+  if (body.name !== undefined) patch.name = requireName(body.name);
+  if (body.description !== undefined) patch.description = optionalDescription(body.description) ?? '';
+  if (body.rule !== undefined) patch.rule = JSON.stringify(validateRule(body.rule));
+  const current = await requireSegment(db, caller, ref);
+  if (Object.keys(patch).length === 0) return toView(current);
+  const [row] = await db('segments')
+    .where({ pk: current.pk })
+    .update({ ...patch, version: db.raw('version + 1'), updated_at: db.fn.now() })
+    .returning(COLUMNS);
+  if (row.status === 'deployed' && patch.rule !== undefined) {
+    await evaluations.startSegmentEvaluation({ segmentPk: row.pk, projectId: ref.projectId, version: row.version });
+  }
+  return toView(row);
+}
+
+export async function deploySegment(db: Db, evaluations: SegmentEvaluationStarter, caller: Caller, ref: SegmentRef): Promise<SegmentView> {
+  const current = await requireSegment(db, caller, ref);
+  if (current.status === 'deployed') return toView(current);
+  const [row] = await db('segments')
+    .where({ pk: current.pk })
+    .update({ status: 'deployed', version: db.raw('version + 1'), updated_at: db.fn.now() })
+    .returning(COLUMNS);
+  await evaluations.startSegmentEvaluation({ segmentPk: row.pk, projectId: ref.projectId, version: row.version });
+  return toView(row);
+}
+
+/** Undeploying fires nothing: memberships are cleared silently, so a later deploy starts afresh. */
+export async function undeploySegment(db: Db, caller: Caller, ref: SegmentRef): Promise<SegmentView> {
+  const current = await requireSegment(db, caller, ref);
+  return db.transaction(async (trx) => {
+    const [row] = await trx('segments')
+      .where({ pk: current.pk })
+      .update({ status: 'draft', version: trx.raw('version + 1'), updated_at: trx.fn.now() })
+      .returning(COLUMNS);
+    await trx('segment_memberships').where({ segment_pk: current.pk, is_member: true }).update({ is_member: false });
+    return toView(row);
+  });
+}
+
+export async function deleteSegment(db: Db, caller: Caller, ref: SegmentRef): Promise<void> {
+  const current = await requireSegment(db, caller, ref);
+  await db('segments').where({ pk: current.pk }).delete();
+}
+
+export async function listSegmentUsers(
+  db: Db,
+  caller: Caller,
+  ref: SegmentRef,
+  q: { limit?: unknown; offset?: unknown },
+): Promise<{ users: { user_id: string; score: number; since: Date }[]; total: number }> {
+  const limit = optionalInt(q.limit, 'limit', 1, 1_000) ?? 100;
+  const offset = optionalInt(q.offset, 'offset', 0, 1_000_000_000) ?? 0;
+  const segment = await requireSegment(db, caller, ref);
+  const base = () => db('segment_memberships as m').where({ 'm.segment_pk': segment.pk, 'm.is_member': true });
+  const [rows, [{ count }]] = await Promise.all([
+    base()
+      .join('users as u', 'u.id', 'm.user_pk')
+      .orderBy('m.user_pk')
+      .limit(limit)
+      .offset(offset)
+      .select('u.user_id', 'm.score', 'm.changed_at as since'),
+    base().count<{ count: string | number }[]>('* as count'),
+  ]);
+  return { users: rows, total: Number(count) };
+}

@@ -1,0 +1,43 @@
+import type { Db } from '../db/knex.js';
+import type { Logger } from '../logger.js';
+import type { Analyzer } from '../analysis/analyze.js';
+import type { SemanticCache } from '../segments/semantic-cache.js';
+import { processChunk, type ProcessChunkInput } from '../users/process-chunk.js';
+import { evaluateSegmentPage, type EvaluateSegmentPageInput } from '../segments/evaluate-page.js';
+import { deliverAttempt, type DeliverAttemptInput } from '../webhooks/deliver-attempt.js';
+
+export interface ActivityDeps {
+  db: Db;
+  analyzer: () => Promise<Analyzer>;
+  semanticCache: SemanticCache;
+  openSecret: (sealed: string) => string;
+  webhookTimeoutMs: number;
+  allowPrivateNetworks: boolean;
+  log: Logger;
+}
+
+/** Activities are built from their dependencies; workflows import only the type. */
+export function createActivities(deps: ActivityDeps) {
+  return {
+    processChunk: (input: ProcessChunkInput) => processChunk(deps, input),
+    completeBatch: async (input: { sourceId: number; processed: number; failed: number }) => {
+      await deps.db('sources')
+        .where({ id: input.sourceId })
+        .update({ completed_at: deps.db.fn.now(), processed: input.processed, failed: input.failed, workflow_started_at: deps.db.raw('coalesce(workflow_started_at, now())') });
+    },
+    evaluateSegmentPage: (input: EvaluateSegmentPageInput) => evaluateSegmentPage(deps, input),
+    deliverAttempt: (input: DeliverAttemptInput) =>
+      deliverAttempt(
+        {
+          db: deps.db,
+          openSecret: deps.openSecret,
+          timeoutMs: deps.webhookTimeoutMs,
+          allowPrivateNetworks: deps.allowPrivateNetworks,
+          log: deps.log,
+        },
+        input,
+      ),
+  };
+}
+
+export type Activities = ReturnType<typeof createActivities>;

@@ -1,0 +1,66 @@
+import type { ProfilesServiceServer } from '../../../gen/profiling/v1/profiles.js';
+import type { ProjectsServiceServer } from '../../../gen/profiling/v1/projects.js';
+import type { UsersServiceServer } from '../../../gen/profiling/v1/users.js';
+import type { AppContext } from '../../app.js';
+import { createPipeline, createProject, listPipelines, listProjects } from '../../projects/projects.js';
+import { getProfile, getTimeline, listProfiles } from '../../profiles/read-profiles.js';
+import { identifyUsers } from '../../users/identify-users.js';
+import { requireId } from '../../validation.js';
+import type { Pipeline } from '../../projects/projects.js';
+import { profileToProto, timelineEntryToProto, trendFromProto } from './mappers.js';
+import { isoOrUndefined, unary } from './unary.js';
+
+export function usersService(ctx: AppContext): UsersServiceServer {
+  return {
+    identifyUsers: unary(ctx, async (caller, req) => {
+      const body = {
+        project_id: req.projectId,
+        source_label: req.sourceLabel,
+        users: req.users.map((u) => ({ user_id: u.userId, text: u.text, attributes: u.attributes, timestamp: isoOrUndefined(u.timestamp) })),
+      };
+      const r = await identifyUsers({ db: ctx.db, batches: ctx.starters, log: ctx.log }, caller, body, req.idempotencyKey);
+      return { accepted: r.accepted, sourceId: r.source_id, message: r.message };
+    }),
+  };
+}
+
+export function profilesService(ctx: AppContext): ProfilesServiceServer {
+  return {
+    listProfiles: unary(ctx, async (caller, req) => {
+      const r = await listProfiles(ctx.db, caller, {
+        project_id: req.projectId,
+        limit: req.limit,
+        offset: req.offset,
+        churn_risk_gte: req.churnRiskGte,
+        churn_risk_lte: req.churnRiskLte,
+        sentiment_trend: trendFromProto(req.sentimentTrend),
+        min_messages: req.minMessages,
+      });
+      return { users: r.users.map(profileToProto), total: r.total };
+    }),
+    getProfile: unary(ctx, async (caller, req) => ({
+      profile: profileToProto(await getProfile(ctx.db, caller, { project_id: req.projectId, user_id: req.userId })),
+    })),
+    getUserTimeline: unary(ctx, async (caller, req) => {
+      const r = await getTimeline(ctx.db, caller, { project_id: req.projectId, user_id: req.userId, limit: req.limit, offset: req.offset });
+      return { userId: r.user_id, timeline: r.timeline.map(timelineEntryToProto) };
+    }),
+  };
+}
+
+export function projectsService(ctx: AppContext): ProjectsServiceServer {
+  return {
+    createProject: unary(ctx, async (caller, req) => ({ project: await createProject(ctx.db, caller, { name: req.name }) })),
+    listProjects: unary(ctx, async (caller) => ({ projects: await listProjects(ctx.db, caller) })),
+    createPipeline: unary(ctx, async (caller, req) => ({
+      pipeline: pipelineToProto(await createPipeline(ctx.db, caller, requireId(req.projectId, 'project_id'), { name: req.name })),
+    })),
+    listPipelines: unary(ctx, async (caller, req) => ({
+      pipelines: (await listPipelines(ctx.db, caller, requireId(req.projectId, 'project_id'))).map(pipelineToProto),
+    })),
+  };
+}
+
+function pipelineToProto(p: Pipeline) {
+  return { id: p.id, projectId: p.project_id, name: p.name, createdAt: p.created_at };
+}

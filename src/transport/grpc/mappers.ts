@@ -1,0 +1,96 @@
+import { EventType, SentimentTrend } from '../../../gen/profiling/v1/common.js';
+import type { Profile, TimelineEntry } from '../../../gen/profiling/v1/profiles.js';
+import { SegmentStatus, type Segment } from '../../../gen/profiling/v1/segments.js';
+import { DeliveryStatus, type Delivery, type Webhook } from '../../../gen/profiling/v1/webhooks.js';
+import type { ProfileView, TimelineEntryView } from '../../profiles/read-profiles.js';
+import type { SegmentView } from '../../segments/segments.js';
+import type { DeliveryView, WebhookView } from '../../webhooks/webhooks.js';
+
+const TREND_TO_PROTO = {
+  improving: SentimentTrend.SENTIMENT_TREND_IMPROVING,
+  stable: SentimentTrend.SENTIMENT_TREND_STABLE,
+  declining: SentimentTrend.SENTIMENT_TREND_DECLINING,
+} as const;
+
+export function trendFromProto(t: SentimentTrend): string | undefined {
+  if (t === SentimentTrend.SENTIMENT_TREND_UNSPECIFIED) return undefined;
+  const found = Object.entries(TREND_TO_PROTO).find(([, v]) => v === t);
+  return found ? found[0] : 'unknown';
+}
+
+const EVENT_TO_PROTO = { user_added: EventType.EVENT_TYPE_USER_ADDED, user_removed: EventType.EVENT_TYPE_USER_REMOVED } as const;
+
+export function eventsFromProto(events: EventType[]): string[] {
+  return events.map((e) => Object.entries(EVENT_TO_PROTO).find(([, v]) => v === e)?.[0] ?? 'unknown');
+}
+
+export function profileToProto(p: ProfileView): Profile {
+  const a = p.aggregates;
+  return {
+    userId: p.user_id,
+    sourceLabel: p.source_label,
+    attributes: p.attributes,
+    createdAt: p.created_at,
+    updatedAt: p.updated_at,
+    aggregates: {
+      windowSize: a.window_size,
+      avgSentiment: a.avg_sentiment,
+      sentimentTrend: TREND_TO_PROTO[a.sentiment_trend],
+      topTopics: a.top_topics,
+      topicScores: a.topic_scores,
+      intentionsSummary: a.intentions_summary,
+      negativeRatio: a.negative_ratio,
+      churnRiskScore: a.churn_risk_score,
+      priceSensitiveRatio: a.price_sensitive_ratio,
+      messageFrequencyDays: a.message_frequency_days ?? undefined,
+      churnRiskFactors: {
+        negativeSentiment: a.churn_risk_factors.negative_sentiment,
+        decliningTrend: a.churn_risk_factors.declining_trend,
+        churnIntent: a.churn_risk_factors.churn_intent,
+      },
+      messageCount: a.message_count,
+    } as Profile['aggregates'],
+  };
+}
+
+export function timelineEntryToProto(e: TimelineEntryView): TimelineEntry {
+  return { timestamp: e.timestamp, sourceLabel: e.source_label, sentiment: e.sentiment, topics: e.topics, intentions: e.intentions };
+}
+
+export function webhookToProto(w: WebhookView): Webhook {
+  return {
+    id: w.id,
+    pipelineId: w.pipeline_id,
+    url: w.url,
+    events: w.events.map((e) => EVENT_TO_PROTO[e]),
+    isActive: w.is_active,
+    createdAt: w.created_at,
+    updatedAt: w.updated_at,
+  };
+}
+
+export function deliveryToProto(d: DeliveryView): Delivery {
+  return {
+    id: d.id,
+    eventId: d.event_id,
+    webhookId: d.webhook_id,
+    status: d.status === 'success' ? DeliveryStatus.DELIVERY_STATUS_SUCCESS : DeliveryStatus.DELIVERY_STATUS_FAILED,
+    statusCode: d.status_code,
+    responseBody: d.response_body,
+    durationMs: d.duration_ms,
+    createdAt: d.created_at,
+  };
+}
+
+export function segmentToProto(s: SegmentView): Segment {
+  return {
+    id: s.id,
+    pipelineId: s.pipeline_id,
+    name: s.name,
+    description: s.description,
+    rule: s.rule as Record<string, unknown>,
+    status: s.status === 'deployed' ? SegmentStatus.SEGMENT_STATUS_DEPLOYED : SegmentStatus.SEGMENT_STATUS_DRAFT,
+    createdAt: s.created_at,
+    updatedAt: s.updated_at,
+  };
+}

@@ -1,0 +1,27 @@
+import type { sendUnaryData, ServerUnaryCall } from '@grpc/grpc-js';
+import type { AppContext } from '../../app.js';
+import { authenticate, type Caller } from '../../auth/api-keys.js';
+import { toAppError } from '../http/errors.js';
+import { toServiceError } from './errors.js';
+
+/**
+ * Wraps a use case as a unary handler: authenticates with metadata `x-api-key`, maps domain
+ * errors once (errors.ts), and never leaks internals.
+ */
+export function unary<Req, Res>(ctx: AppContext, fn: (caller: Caller, req: Req, call: ServerUnaryCall<Req, Res>) => Promise<Res>) {
+  return (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>): void => {
+    const key = call.metadata.get('x-api-key')[0];
+    authenticate(ctx.db, typeof key === 'string' ? key : undefined)
+      .then((caller) => fn(caller, call.request, call))
+      .then(
+        (res) => callback(null, res),
+        (err) => callback(toServiceError(toAppError(err, ctx.log))),
+      );
+  };
+}
+
+/** Proto Timestamps arrive as Dates; an out-of-range one must be a client error, not a crash. */
+export function isoOrUndefined(d: Date | undefined): string | undefined {
+  if (d === undefined) return undefined;
+  return Number.isNaN(d.getTime()) ? 'invalid' : d.toISOString();
+}

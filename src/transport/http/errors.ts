@@ -1,0 +1,43 @@
+import type { ServerResponse } from 'node:http';
+import { AppError, isDatabaseDown, type ErrorCode } from '../../errors.js';
+import type { Logger } from '../../logger.js';
+
+/** Exhaustive: a new error code does not compile until it has an HTTP status (as grpc-gateway maps them). */
+export const HTTP_STATUS: Record<ErrorCode, number> = {
+  invalid_argument: 400,
+  unauthenticated: 401,
+  permission_denied: 403,
+  not_found: 404,
+  already_exists: 409,
+  failed_precondition: 400,
+  payload_too_large: 413,
+  resource_exhausted: 429,
+  unavailable: 503,
+  internal: 500,
+};
+
+export function toAppError(err: unknown, log: Logger): AppError {
+  if (err instanceof AppError) return err;
+  if (isDatabaseDown(err)) return new AppError('unavailable', 'the database is unavailable; retry shortly', undefined, 5);
+  log.error('unhandled error', { err });
+  return new AppError('internal', 'internal error');
+}
+
+export function sendError(res: ServerResponse, err: AppError): void {
+  const body: Record<string, unknown> = { code: err.code, message: err.message };
+  if (err.field) body.field = err.field;
+  const headers: Record<string, string> = {};
+  if (err.retryAfterSeconds) headers['Retry-After'] = String(err.retryAfterSeconds);
+  sendJson(res, HTTP_STATUS[err.code], { error: body }, headers);
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  if (res.headersSent) return;
+  if (status === 204) {
+    res.writeHead(204, headers).end();
+    return;
+  }
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}

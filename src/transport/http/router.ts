@@ -1,0 +1,106 @@
+import type { IncomingMessage } from 'node:http';
+import { AppError, invalid } from '../../errors.js';
+
+export const MAX_BODY_BYTES = 5 * 1024 * 1024;
+
+export interface Request {
+  method: string;
+  params: Record<string, string>;
+  query: Record<string, string>;
+  headers: IncomingMessage['headers'];
+  header(name: string): string | undefined;
+  /** Parsed JSON body; 400 on malformed JSON, 413 over 5 MB. */
+  json(): Promise<unknown>;
+}
+
+export interface Reply {
+  status: number;
+  body?: unknown;
+}
+
+export type Handler = (req: Request) => Promise<Reply>;
+
+interface Route {
+  method: string;
+  parts: string[];
+  handler: Handler;
+}
+
+export class Router {
+  private routes: Route[] = [];
+
+  add(method: string, pattern: string, handler: Handler): this {
+    this.routes.push({ method, parts: pattern.split('/').filter(Boolean), handler });
+    return this;
+  }
+
+  /** Finds the route; a known path with the wrong method is 405-like but answered 404 to stay simple. */
+  match(method: string, path: string): { handler: Handler; params: Record<string, string> } | undefined {
+    const segments = path.split('/').filter(Boolean);
+    for (const route of this.routes) {
+      if (route.method !== method || route.parts.length !== segments.length) continue;
+      const params: Record<string, string> = {};
+      let ok = true;
+      for (let i = 0; i < segments.length && ok; i++) {
+        const p = route.parts[i];
+        let s: string;
+        try {
+          s = decodeURIComponent(segments[i]);
+        } catch {
+          return undefined;
+        }
+        if (p.startsWith(':')) params[p.slice(1)] = s;
+        else ok = p === s;
+      }
+      if (ok) return { handler: route.handler, params };
+    }
+    return undefined;
+  }
+}
+
+export function readJsonBody(req: IncomingMessage): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > MAX_BODY_BYTES) {
+      req.resume();
+      reject(new AppError('payload_too_large', `request body is larger than ${MAX_BODY_BYTES} bytes`));
+      return;
+    }
+    const type = req.headers['content-type'];
+    if (type && !/^application\/(.+\+)?json\b/i.test(type)) {
+      req.resume();
+      reject(invalid('Content-Type', 'Content-Type must be application/json'));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let failed = false;
+    req.on('data', (chunk: Buffer) => {
+      if (failed) return;
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        failed = true;
+        reject(new AppError('payload_too_large', `request body is larger than ${MAX_BODY_BYTES} bytes`));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('error', (err) => {
+      if (!failed) reject(err);
+    });
+    req.on('end', () => {
+      if (failed) return;
+      const raw = Buffer.concat(chunks);
+      if (raw.length === 0) {
+        resolve(undefined);
+        return;
+      }
+      try {
+        // fatal: invalid UTF-8 is a client error, not something to silently repair.
+        resolve(JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(raw)));
+      } catch {
+        reject(invalid('body', 'request body is not valid JSON (UTF-8)'));
+      }
+    });
+  });
+}

@@ -1,0 +1,58 @@
+import type { AppContext } from '../../app.js';
+import { authenticate } from '../../auth/api-keys.js';
+import { requireId } from '../../validation.js';
+import {
+  createWebhook,
+  deleteWebhook,
+  getWebhook,
+  listDeliveries,
+  listWebhooks,
+  resendDelivery,
+  updateWebhook,
+  type WebhookRef,
+} from '../../webhooks/webhooks.js';
+import type { Request, Router } from './router.js';
+
+const BASE = '/projects/:project_id/pipelines/:pipeline_id/webhooks';
+
+function pipelineIds(req: Request) {
+  return [requireId(req.params.project_id, 'project_id'), requireId(req.params.pipeline_id, 'pipeline_id')] as const;
+}
+
+function webhookRef(req: Request): WebhookRef {
+  const [projectId, pipelineId] = pipelineIds(req);
+  return { projectId, pipelineId, webhookId: requireId(req.params.webhook_id, 'webhook_id') };
+}
+
+export function addWebhookRoutes(router: Router, ctx: AppContext): void {
+  const { db, box } = ctx;
+  const caller = (req: Request) => authenticate(db, req.header('x-api-key'));
+
+  router.add('POST', BASE, async (req) => {
+    const who = await caller(req);
+    const [projectId, pipelineId] = pipelineIds(req);
+    return { status: 201, body: await createWebhook(db, box, who, projectId, pipelineId, await req.json()) };
+  });
+  router.add('GET', BASE, async (req) => {
+    const who = await caller(req);
+    const [projectId, pipelineId] = pipelineIds(req);
+    return { status: 200, body: await listWebhooks(db, who, projectId, pipelineId) };
+  });
+  router.add('GET', `${BASE}/:webhook_id`, async (req) => ({ status: 200, body: await getWebhook(db, await caller(req), webhookRef(req)) }));
+  router.add('PUT', `${BASE}/:webhook_id`, async (req) => {
+    const who = await caller(req);
+    return { status: 200, body: await updateWebhook(db, box, who, webhookRef(req), await req.json()) };
+  });
+  router.add('DELETE', `${BASE}/:webhook_id`, async (req) => {
+    await deleteWebhook(db, await caller(req), webhookRef(req));
+    return { status: 204 };
+  });
+  router.add('GET', `${BASE}/:webhook_id/deliveries`, async (req) => ({
+    status: 200,
+    body: await listDeliveries(db, await caller(req), webhookRef(req), req.query),
+  }));
+  router.add('POST', `${BASE}/:webhook_id/deliveries/:delivery_id/resend`, async (req) => ({
+    status: 202,
+    body: await resendDelivery(db, ctx.starters, await caller(req), webhookRef(req), req.params.delivery_id),
+  }));
+}

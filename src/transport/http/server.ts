@@ -1,0 +1,57 @@
+import http from 'node:http';
+import type { AppContext } from '../../app.js';
+import { AppError } from '../../errors.js';
+import { sendError, sendJson, toAppError } from './errors.js';
+import { readJsonBody, Router, type Request } from './router.js';
+import { addApiRoutes } from './routes-api.js';
+import { addOpsRoutes } from './routes-ops.js';
+import { addSegmentRoutes } from './routes-segments.js';
+import { addWebhookRoutes } from './routes-webhooks.js';
+
+export function createRouter(ctx: AppContext): Router {
+  const router = new Router();
+  addOpsRoutes(router, ctx);
+  addApiRoutes(router, ctx);
+  addWebhookRoutes(router, ctx);
+  addSegmentRoutes(router, ctx);
+  return router;
+}
+
+/** The thin JSON gateway: decode, call the use case, encode. */
+export function createHttpServer(ctx: AppContext): http.Server {
+  const router = createRouter(ctx);
+  const server = http.createServer(async (req, res) => {
+    const started = Date.now();
+    try {
+      const url = new URL(req.url ?? '/', 'http://gateway');
+      const found = router.match(req.method ?? 'GET', url.pathname);
+      if (!found) throw new AppError('not_found', `no route for ${req.method} ${url.pathname}`);
+      const query: Record<string, string> = {};
+      for (const [k, v] of url.searchParams) if (!(k in query)) query[k] = v;
+      let body: Promise<unknown> | undefined;
+      const request: Request = {
+        method: req.method ?? 'GET',
+        params: found.params,
+        query,
+        headers: req.headers,
+        header: (name) => {
+          const v = req.headers[name.toLowerCase()];
+          return Array.isArray(v) ? v[0] : v;
+        },
+        json: () => (body ??= readJsonBody(req)),
+      };
+      const reply = await found.handler(request);
+      sendJson(res, reply.status, reply.body);
+    } catch (err) {
+      const appErr = toAppError(err, ctx.log);
+      sendError(res, appErr);
+      // Drain an unread body so keep-alive connections stay usable.
+      if (!req.complete) req.resume();
+    } finally {
+      ctx.log.debug('http', { method: req.method, path: req.url?.split('?')[0], status: res.statusCode, ms: Date.now() - started });
+    }
+  });
+  server.keepAliveTimeout = 65_000;
+  server.requestTimeout = 30_000;
+  return server;
+}

@@ -1,0 +1,148 @@
+import type { Db } from '../db/knex.js';
+import type { Logger } from '../logger.js';
+import type { Analyzer, MessageAnalysis } from '../analysis/analyze.js';
+import { computeAggregates, meanEmbedding, WINDOW_SIZE } from '../profiles/aggregates.js';
+import { diffMemberships, loadDeployedSegments, type LoadedSegment } from '../segments/memberships.js';
+import type { SemanticCache } from '../segments/semantic-cache.js';
+import { isDatabaseDown } from '../errors.js';
+
+export interface ProcessChunkInput {
+  sourceId: number;
+  /** Item indexes [from, to) of the source. */
+  from: number;
+  to: number;
+}
+
+export interface ProcessChunkOutput {
+  processed: number;
+  failed: number;
+  /** Items already folded by an earlier (crashed or twin) attempt. */
+  skipped: number;
+}
+
+export interface ProcessChunkDeps {
+  db: Db;
+  analyzer: () => Promise<Analyzer>;
+  semanticCache: SemanticCache;
+  log: Logger;
+}
+
+class AlreadyProcessed extends Error {}
+
+/**
+ * Analyses a chunk of a batch with ONE embedding call, then folds each message into its user's
+ * profile in its own transaction (user row locked by the upsert). Idempotent: a message is keyed by
+ * (source_id, item_idx); an item already present is skipped and its transaction rolled back.
+ */
+export async function processChunk(deps: ProcessChunkDeps, input: ProcessChunkInput): Promise<ProcessChunkOutput> {
+  const { db } = deps;
+  const source = await db('sources').where({ id: input.sourceId }).first('id', 'project_id', 'label');
+  if (!source) return { processed: 0, failed: 0, skipped: input.to - input.from };
+  const items = await db('source_items')
+    .where('source_id', input.sourceId)
+    .where('idx', '>=', input.from)
+    .where('idx', '<', input.to)
+    .orderBy('idx')
+    .select('idx', 'user_id', 'text', 'attributes', 'written_at', 'error');
+  const done = new Set(
+    await db('messages').where('source_id', input.sourceId).whereBetween('item_idx', [input.from, input.to - 1]).pluck('item_idx'),
+  );
+  const pending = items.filter((i) => !done.has(i.idx) && !i.error);
+  const out: ProcessChunkOutput = { processed: 0, failed: items.filter((i) => i.error).length, skipped: done.size };
+  if (pending.length === 0) return out;
+
+  const analyzer = await deps.analyzer();
+  const analyses = await analyzer.analyzeBatch(pending.map((i) => i.text));
+  const segments = await loadDeployedSegments(db, source.project_id);
+  const semanticEmbeddings = await deps.semanticCache.embeddingsFor(segments.map((s) => s.rule));
+
+  for (let k = 0; k < pending.length; k++) {
+    const item = pending[k];
+    try {
+      await foldMessage(db, { source, item, analysis: analyses[k], segments, semanticEmbeddings });
+      out.processed++;
+    } catch (err) {
+      if (err instanceof AlreadyProcessed) {
+        out.skipped++;
+      } else if (isDatabaseDown(err)) {
+        throw err; // Temporal retries the activity; folded items are skipped next time.
+      } else {
+        deps.log.error('item failed', { source_id: input.sourceId, idx: item.idx, err });
+        await db('source_items').where({ source_id: input.sourceId, idx: item.idx }).update({ error: String((err as Error).message).slice(0, 500) });
+        out.failed++;
+      }
+    }
+  }
+  return out;
+}
+
+interface FoldArgs {
+  source: { id: number; project_id: number; label: string };
+  item: { idx: number; user_id: string; text: string; attributes: Record<string, unknown>; written_at: Date };
+  analysis: MessageAnalysis;
+  segments: LoadedSegment[];
+  semanticEmbeddings: Map<string, number[]>;
+}
+
+async function foldMessage(db: Db, a: FoldArgs): Promise<void> {
+  await db.transaction(async (trx) => {
+    // The upsert takes the user's row lock until commit: two batches touching the same user serialise here.
+    // Attributes merge in submission order, so an older batch processed late cannot overwrite newer values.
+    const { rows } = await trx.raw(
+      `INSERT INTO users (project_id, user_id, attributes, source_label, last_source_id)
+       VALUES (?, ?, ?::jsonb, ?, ?)
+       ON CONFLICT (project_id, user_id) DO UPDATE SET
+         attributes = CASE WHEN EXCLUDED.last_source_id >= users.last_source_id
+                           THEN users.attributes || EXCLUDED.attributes ELSE EXCLUDED.attributes || users.attributes END,
+         source_label = CASE WHEN EXCLUDED.last_source_id >= users.last_source_id
+                             THEN EXCLUDED.source_label ELSE users.source_label END,
+         last_source_id = GREATEST(users.last_source_id, EXCLUDED.last_source_id),
+         updated_at = now()
+       RETURNING id, user_id, project_id, attributes`,
+      [a.source.project_id, a.item.user_id, JSON.stringify(a.item.attributes ?? {}), a.source.label, a.source.id],
+    );
+    const user = rows[0];
+    const inserted = await trx('messages')
+      .insert({
+        user_pk: user.id,
+        source_id: a.source.id,
+        item_idx: a.item.idx,
+        written_at: a.item.written_at,
+        source_label: a.source.label,
+        text: a.item.text,
+        sentiment: a.analysis.sentiment,
+        topics: a.analysis.topics,
+        intentions: a.analysis.intentions,
+        embedding: a.analysis.embedding,
+      })
+      .onConflict(['source_id', 'item_idx'])
+      .ignore()
+      .returning('id');
+    if (inserted.length === 0) throw new AlreadyProcessed();
+
+    const window = await trx('messages')
+      .where({ user_pk: user.id })
+      .orderBy([{ column: 'written_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+      .limit(WINDOW_SIZE)
+      .select('written_at', 'sentiment', 'topics', 'intentions', 'embedding');
+    const aggregates = computeAggregates(
+      window.map((m) => ({ timestamp: m.written_at, sentiment: m.sentiment, topics: m.topics, intentions: m.intentions })),
+    );
+    const profileEmbedding = meanEmbedding(window.map((m) => m.embedding as number[]));
+    await trx('users')
+      .where({ id: user.id })
+      .update({
+        message_count: trx.raw('message_count + 1'),
+        aggregates: JSON.stringify(aggregates),
+        churn_risk_score: aggregates.churn_risk_score,
+        sentiment_trend: aggregates.sentiment_trend,
+        profile_embedding: profileEmbedding,
+      });
+    await diffMemberships(
+      trx,
+      user,
+      { aggregates, attributes: user.attributes, profileEmbedding, semanticEmbeddings: a.semanticEmbeddings },
+      a.segments,
+    );
+  });
+}

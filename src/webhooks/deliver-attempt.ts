@@ -1,0 +1,126 @@
+import type { Db } from '../db/knex.js';
+import type { Logger } from '../logger.js';
+import { sendWebhook } from './http-attempt.js';
+import { signBody, standardWebhookHeaders } from './signing.js';
+
+export interface DeliverAttemptInput {
+  workflowId: string;
+  eventId: number;
+  webhookId: number;
+  attempt: number;
+}
+
+export interface DeliverAttemptOutput {
+  /** `stopped`: the webhook was deleted, deactivated or unsubscribed; no more attempts. */
+  outcome: 'success' | 'failed' | 'stopped';
+  statusCode: number;
+  reason?: string;
+}
+
+export interface DeliverDeps {
+  db: Db;
+  openSecret: (sealed: string) => string;
+  timeoutMs: number;
+  allowPrivateNetworks: boolean;
+  log: Logger;
+  now?: () => Date;
+}
+
+/** The JSON body of an event; the same bytes on every attempt and for every webhook. */
+export function eventBody(event: Record<string, any>): string {
+  return JSON.stringify({
+    event_type: event.event_type,
+    timestamp: (event.created_at as Date).toISOString(),
+    pipeline_id: event.pipeline_id,
+    segment: { id: event.segment_slug, name: event.segment_name },
+    user: { id: event.user_id, score: event.score },
+  });
+}
+
+/**
+ * One HTTP attempt = one activity = one delivery row. The row is keyed by `<workflow id>:<attempt>`,
+ * so a retried activity that already recorded its outcome returns it without posting again.
+ * The secret is read here, never passed through workflow inputs.
+ */
+export async function deliverAttempt(deps: DeliverDeps, input: DeliverAttemptInput): Promise<DeliverAttemptOutput> {
+  const { db } = deps;
+  const attemptKey = `${input.workflowId}:${input.attempt}`;
+  const recorded = await db('webhook_deliveries').where({ attempt_key: attemptKey }).first('status', 'status_code');
+  if (recorded) return { outcome: recorded.status, statusCode: recorded.status_code };
+
+  const webhook = await db('webhooks').where({ id: input.webhookId }).first('id', 'url', 'secret_sealed', 'events', 'is_active');
+  if (!webhook) return { outcome: 'stopped', statusCode: 0, reason: 'webhook deleted' };
+  const event = await db('events').where({ id: input.eventId }).first();
+  if (!event) return { outcome: 'stopped', statusCode: 0, reason: 'event deleted' };
+
+  const stopReason = !webhook.is_active
+    ? 'not sent: the webhook is inactive; delivery stopped'
+    : !(webhook.events as string[]).includes(event.event_type)
+      ? `not sent: the webhook no longer subscribes to ${event.event_type}; delivery stopped`
+      : undefined;
+  if (stopReason) {
+    await record(db, input, attemptKey, { status: 'failed', status_code: 0, response_body: stopReason, duration_ms: 0 });
+    return { outcome: 'stopped', statusCode: 0, reason: stopReason };
+  }
+
+  const body = eventBody(event);
+  const msgId = String(event.id);
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/json',
+    'User-Agent': 'semantic-profiling-webhooks/1',
+    'X-Event-ID': msgId,
+    'X-Event-Type': event.event_type,
+  };
+  if (webhook.secret_sealed) {
+    const secret = deps.openSecret(webhook.secret_sealed);
+    headers['X-Webhook-Signature'] = signBody(secret, body);
+    const timestampSec = Math.floor((deps.now?.() ?? new Date()).getTime() / 1000);
+    Object.assign(headers, standardWebhookHeaders({ msgId, timestampSec, body, secret }));
+  } else {
+    headers['webhook-id'] = msgId;
+    headers['webhook-timestamp'] = String(Math.floor((deps.now?.() ?? new Date()).getTime() / 1000));
+  }
+  const result = await sendWebhook({
+    url: webhook.url,
+    body,
+    headers,
+    timeoutMs: deps.timeoutMs,
+    allowPrivateNetworks: deps.allowPrivateNetworks,
+  });
+  const status = result.ok ? 'success' : 'failed';
+  await record(db, input, attemptKey, {
+    status,
+    status_code: result.statusCode,
+    response_body: result.responseBody,
+    duration_ms: result.durationMs,
+  });
+  deps.log.info('webhook attempt', {
+    event_id: input.eventId,
+    webhook_id: input.webhookId,
+    attempt: input.attempt,
+    status,
+    status_code: result.statusCode,
+    duration_ms: result.durationMs,
+  });
+  return { outcome: status, statusCode: result.statusCode, reason: result.ok ? undefined : result.error ?? result.responseBody.slice(0, 200) };
+}
+
+async function record(
+  db: Db,
+  input: DeliverAttemptInput,
+  attemptKey: string,
+  row: { status: string; status_code: number; response_body: string; duration_ms: number },
+): Promise<void> {
+  await db('webhook_deliveries')
+    .insert({
+      event_id: input.eventId,
+      webhook_id: input.webhookId,
+      attempt: input.attempt,
+      attempt_key: attemptKey,
+      ...row,
+      // PostgreSQL text cannot hold NUL bytes a receiver might send back.
+      response_body: row.response_body.replaceAll('\u0000', ''),
+    })
+    .onConflict('attempt_key')
+    .ignore();
+}

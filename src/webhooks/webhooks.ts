@@ -1,0 +1,147 @@
+import type { Db } from '../db/knex.js';
+import type { Caller } from '../auth/api-keys.js';
+import { invalid, notFound } from '../errors.js';
+import { requirePipeline } from '../projects/projects.js';
+import { optionalInt, requireId, requireObject } from '../validation.js';
+import { validateWebhookUrl } from './url.js';
+
+export const EVENT_TYPES = ['user_added', 'user_removed'] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export interface WebhookView {
+  id: number;
+  pipeline_id: number;
+  url: string;
+  events: EventType[];
+  is_active: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface DeliveryView {
+  id: number;
+  event_id: number;
+  webhook_id: number;
+  status: 'success' | 'failed';
+  status_code: number;
+  response_body: string;
+  duration_ms: number;
+  created_at: Date;
+}
+
+export interface WebhookRef {
+  projectId: number;
+  pipelineId: number;
+  webhookId: number;
+}
+
+/** Seals secrets at rest (AES-256-GCM); see secret-box.ts. */
+export interface SecretSealer {
+  seal(plain: string): string;
+}
+
+/** Starts a fresh delivery workflow for an event (resend). */
+export interface DeliveryStarter {
+  startDelivery(args: { eventId: number; webhookId: number; pipelineId: number; resendOf?: number }): Promise<string>;
+}
+
+// Never select secret_sealed into a view: the secret must not be able to leak into an answer.
+const COLUMNS = ['id', 'pipeline_id', 'url', 'events', 'is_active', 'created_at', 'updated_at'];
+
+function validateEvents(raw: unknown): EventType[] {
+  if (!Array.isArray(raw) || raw.length === 0 || raw.some((e) => !(EVENT_TYPES as readonly unknown[]).includes(e))) {
+    throw invalid('events', `events must be a non-empty array of ${EVENT_TYPES.join(', ')}`);
+  }
+  return [...new Set(raw as EventType[])].sort();
+}
+
+function validateSecret(raw: unknown): string {
+  if (typeof raw !== 'string' || raw.length < 8 || raw.length > 256) throw invalid('secret', 'secret must be a string of 8 to 256 characters');
+  return raw;
+}
+
+async function requireWebhook(db: Db, caller: Caller, ref: WebhookRef) {
+  await requirePipeline(db, caller, ref.projectId, ref.pipelineId);
+  const row = await db('webhooks').where({ id: ref.webhookId, pipeline_id: ref.pipelineId }).first(COLUMNS);
+  if (!row) throw notFound('webhook');
+  return row as WebhookView;
+}
+
+export async function createWebhook(
+  db: Db,
+  box: SecretSealer,
+  caller: Caller,
+  projectId: number,
+  pipelineId: number,
+  raw: unknown,
+): Promise<WebhookView> {
+  const body = requireObject(raw);
+  const url = validateWebhookUrl(body.url).toString();
+  const events = body.events === undefined ? [...EVENT_TYPES] : validateEvents(body.events);
+  const secret = body.secret === undefined || body.secret === null ? undefined : validateSecret(body.secret);
+  await requirePipeline(db, caller, projectId, pipelineId);
+  const [row] = await db('webhooks')
+    .insert({ pipeline_id: pipelineId, url, events, secret_sealed: secret ? box.seal(secret) : null, is_active: true })
+    .returning(COLUMNS);
+  return row;
+}
+
+export async function listWebhooks(db: Db, caller: Caller, projectId: number, pipelineId: number): Promise<WebhookView[]> {
+  await requirePipeline(db, caller, projectId, pipelineId);
+  return db('webhooks').where({ pipeline_id: pipelineId }).orderBy('id').select(COLUMNS);
+}
+
+export async function getWebhook(db: Db, caller: Caller, ref: WebhookRef): Promise<WebhookView> {
+  return requireWebhook(db, caller, ref);
+}
+
+export async function updateWebhook(db: Db, box: SecretSealer, caller: Caller, ref: WebhookRef, raw: unknown): Promise<WebhookView> {
+  const body = requireObject(raw);
+  const patch: Record<string, unknown> = {};
+  if (body.url !== undefined) patch.url = validateWebhookUrl(body.url).toString();
+  if (body.events !== undefined) patch.events = validateEvents(body.events);
+  if (body.secret !== undefined) patch.secret_sealed = body.secret === null ? null : box.seal(validateSecret(body.secret));
+  if (body.is_active !== undefined) {
+    if (typeof body.is_active !== 'boolean') throw invalid('is_active', 'is_active must be a boolean');
+    patch.is_active = body.is_active;
+  }
+  const current = await requireWebhook(db, caller, ref);
+  if (Object.keys(patch).length === 0) return current;
+  const [row] = await db('webhooks').where({ id: current.id }).update({ ...patch, updated_at: db.fn.now() }).returning(COLUMNS);
+  return row;
+}
+
+export async function deleteWebhook(db: Db, caller: Caller, ref: WebhookRef): Promise<void> {
+  const current = await requireWebhook(db, caller, ref);
+  await db('webhooks').where({ id: current.id }).delete();
+}
+
+export async function listDeliveries(db: Db, caller: Caller, ref: WebhookRef, q: { limit?: unknown }): Promise<DeliveryView[]> {
+  const limit = optionalInt(q.limit, 'limit', 1, 200) ?? 50;
+  await requireWebhook(db, caller, ref);
+  return db('webhook_deliveries')
+    .where({ webhook_id: ref.webhookId })
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .select('id', 'event_id', 'webhook_id', 'status', 'status_code', 'response_body', 'duration_ms', 'created_at');
+}
+
+export async function resendDelivery(
+  db: Db,
+  starter: DeliveryStarter,
+  caller: Caller,
+  ref: WebhookRef,
+  deliveryIdRaw: unknown,
+): Promise<{ workflow_id: string }> {
+  const deliveryId = requireId(deliveryIdRaw, 'delivery_id');
+  await requireWebhook(db, caller, ref);
+  const delivery = await db('webhook_deliveries').where({ id: deliveryId, webhook_id: ref.webhookId }).first('event_id');
+  if (!delivery) throw notFound('delivery');
+  const workflowId = await starter.startDelivery({
+    eventId: delivery.event_id,
+    webhookId: ref.webhookId,
+    pipelineId: ref.pipelineId,
+    resendOf: deliveryId,
+  });
+  return { workflow_id: workflowId };
+}

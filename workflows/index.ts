@@ -1,0 +1,3 @@
+export * from './batch.js';
+export * from './delivery.js';
+export * from './segment-evaluation.js';
