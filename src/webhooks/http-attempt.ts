@@ -1,0 +1,174 @@
+/**
+ * One HTTP attempt of a webhook delivery. Every outcome (answer, refusal, timeout, network or TLS
+ * failure) comes back as a result to record; nothing here throws for the network.
+ *
+ * Safety rules:
+ * - https only, and the host is resolved and checked once (ssrf.ts); the socket then connects to
+ *   exactly those checked addresses through a pinned `lookup`, so a DNS answer that changes between
+ *   the check and the connection (DNS rebinding) cannot send us elsewhere. TLS SNI, the certificate
+ *   check and the Host header still use the host name.
+ * - Redirects are not followed: a 3xx is a failed attempt and its Location is never contacted.
+ * - Certificates are verified against Node's default CA store. Operators with a private CA add it
+ *   through NODE_EXTRA_CA_CERTS; there is deliberately no option to pass a CA or skip verification.
+ */
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { StringDecoder } from 'node:string_decoder';
+import { resolveAndCheck, SsrfError, type CheckedTarget } from './ssrf.js';
+
+/** How much of a receiver's answer is read and kept. */
+export const MAX_RESPONSE_BYTES = 4096;
+
+export interface WebhookRequest {
+  url: string;
+  body: string;
+  headers: Record<string, string>;
+  timeoutMs: number;
+  allowPrivateNetworks: boolean;
+}
+
+export interface AttemptResult {
+  ok: boolean;
+  /** 0 when no HTTP answer arrived. */
+  statusCode: number;
+  /** The first 4 KB of the answer, or why there was none. */
+  responseBody: string;
+  durationMs: number;
+  /** Why the attempt failed, when it did. */
+  error?: string;
+}
+
+interface Answer {
+  statusCode: number;
+  body: string;
+  location?: string;
+}
+
+export async function sendWebhook(args: WebhookRequest): Promise<AttemptResult> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const failed = (reason: string): AttemptResult => ({
+    ok: false,
+    statusCode: 0,
+    responseBody: reason,
+    durationMs: elapsed(),
+    error: reason,
+  });
+
+  let url: URL;
+  try {
+    url = new URL(args.url);
+  } catch {
+    return failed('refused: not a valid URL');
+  }
+  if (url.protocol !== 'https:') return failed('refused: only https:// URLs are allowed');
+
+  // One deadline for the whole attempt: DNS, connect, TLS, and the answer.
+  const deadline = AbortSignal.timeout(args.timeoutMs);
+  try {
+    const target = await untilAborted(resolveAndCheck(url.hostname, args.allowPrivateNetworks), deadline);
+    const answer = await post(url, target, args, deadline);
+    return judge(answer, elapsed());
+  } catch (err) {
+    return failed(deadline.aborted ? `timeout after ${args.timeoutMs} ms` : describeFailure(err, url.hostname));
+  }
+}
+
+function judge(answer: Answer, durationMs: number): AttemptResult {
+  const { statusCode, body } = answer;
+  if (statusCode >= 200 && statusCode < 300) return { ok: true, statusCode, responseBody: body, durationMs };
+  const reason =
+    statusCode >= 300 && statusCode < 400
+      ? `redirect not followed (${statusCode}${answer.location ? ` to ${answer.location}` : ''})`
+      : `receiver answered ${statusCode}`;
+  // Keep the receiver's own words when it gave some; they are what the customer needs to debug.
+  const responseBody = statusCode >= 400 && body !== '' ? body : reason.slice(0, MAX_RESPONSE_BYTES);
+  return { ok: false, statusCode, responseBody, durationMs, error: reason };
+}
+
+/** A `lookup` that answers with the already checked addresses instead of asking DNS again. */
+function pinnedLookup(target: CheckedTarget): LookupFunction {
+  return (_hostname, options, callback) => {
+    // With autoSelectFamily (Node's default) net asks for all addresses and tries them in turn.
+    if (options.all) callback(null, target.all);
+    else callback(null, target.address, target.family);
+  };
+}
+
+function post(url: URL, target: CheckedTarget, args: WebhookRequest, signal: AbortSignal): Promise<Answer> {
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  return new Promise<Answer>((resolve, reject) => {
+    const req = https.request(
+      {
+        method: 'POST',
+        host,
+        port: url.port === '' ? 443 : Number(url.port),
+        path: `${url.pathname}${url.search}`,
+        headers: { ...args.headers, 'Content-Length': String(Buffer.byteLength(args.body)) },
+        lookup: pinnedLookup(target),
+        // A fresh connection per attempt: a pooled socket would skip the check of this attempt.
+        agent: false,
+        signal,
+      },
+      (res) => {
+        const decoder = new StringDecoder('utf8');
+        let size = 0;
+        let body = '';
+        // Once the status line arrived the receiver has answered; the body is best effort, so a
+        // stalled or oversized body ends reading without changing the verdict.
+        const finish = () =>
+          resolve({ statusCode: res.statusCode ?? 0, body, location: res.headers.location });
+        res.on('data', (chunk: Buffer) => {
+          const part = chunk.subarray(0, MAX_RESPONSE_BYTES - size);
+          size += part.length;
+          // StringDecoder holds back a multi-byte character cut at the limit instead of mangling it.
+          body += decoder.write(part);
+          if (size >= MAX_RESPONSE_BYTES) {
+            finish();
+            res.destroy();
+          }
+        });
+        res.on('end', finish);
+        res.on('close', finish);
+        res.on('error', finish);
+      },
+    );
+    req.on('error', reject);
+    req.end(args.body);
+  });
+}
+
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+const TLS_CODES = /CERT|SELF_SIGNED|UNABLE_TO|^ERR_TLS_|^ERR_SSL_|^EPROTO$/;
+
+/** A short reason a customer can act on, from a resolver, socket or TLS error. */
+function describeFailure(err: unknown, hostname: string): string {
+  if (err instanceof SsrfError) return err.message;
+  const e = err as NodeJS.ErrnoException;
+  const code = e?.code ?? '';
+  switch (code) {
+    case 'ECONNREFUSED':
+      return 'connection refused';
+    case 'ECONNRESET':
+      return 'connection closed by the receiver before it answered';
+    case 'ENOTFOUND':
+      return `DNS lookup failed: ${hostname} not found`;
+    case 'EAI_AGAIN':
+      return `DNS lookup failed: temporary failure resolving ${hostname}`;
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return 'host unreachable';
+    case 'ETIMEDOUT':
+      return 'connection timed out';
+  }
+  if (TLS_CODES.test(code)) return `TLS error: ${e.message}`;
+  return `request failed: ${e?.message ?? String(err)}`;
+}

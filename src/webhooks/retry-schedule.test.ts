@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { nextRetryDelayMs, parseRetrySchedule } from './retry-schedule.js';
+
+describe('retry schedule', () => {
+  const schedule = parseRetrySchedule('1m,5m,30m,2h,24h');
+
+  it('parses the default schedule into milliseconds', () => {
+    expect(schedule).toEqual([60_000, 300_000, 1_800_000, 7_200_000, 86_400_000]);
+  });
+
+  it('waits the scheduled delay after attempts 1 to 5 and gives up after attempt 6', () => {
+    expect([1, 2, 3, 4, 5].map((n) => nextRetryDelayMs(n, schedule))).toEqual(schedule);
+    expect(nextRetryDelayMs(6, schedule)).toBeNull();
+  });
+
+  it('rejects malformed schedules and attempt numbers', () => {
+    expect(() => parseRetrySchedule('1m,,5m')).toThrow();
+    expect(() => parseRetrySchedule('5 minutes')).toThrow(/not a duration/);
+    expect(() => nextRetryDelayMs(0, schedule)).toThrow();
+  });
+});

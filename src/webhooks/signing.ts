@@ -1,0 +1,45 @@
+/**
+ * Signatures of webhook requests. Pure functions: same inputs, same headers.
+ *
+ * Two schemes are sent side by side:
+ * - `X-Webhook-Signature`: lowercase hex HMAC-SHA256 of the raw body, keyed by the secret
+ *   (the one the interface document describes).
+ * - Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`), so receivers can use
+ *   an off-the-shelf verifier and get replay protection from the signed timestamp.
+ *
+ * Both key the HMAC with the UTF-8 bytes of the secret exactly as the customer typed it. The
+ * `standardwebhooks` libraries expect a base64 secret (optionally prefixed `whsec_`) and decode it
+ * to key bytes, so a receiver using them passes `receiverLibrarySecret(secret)`, i.e.
+ * `'whsec_' + Buffer.from(secret, 'utf8').toString('base64')`. (The library's `format: 'raw'`
+ * option is not equivalent: it maps characters to Latin-1 bytes, which differs for non-ASCII secrets.)
+ */
+import { createHmac } from 'node:crypto';
+
+/** Hex HMAC-SHA256 of the body's UTF-8 bytes, for `X-Webhook-Signature`. */
+export function signBody(secret: string, body: string): string {
+  return createHmac('sha256', Buffer.from(secret, 'utf8')).update(body, 'utf8').digest('hex');
+}
+
+export interface StandardWebhookHeaders {
+  'webhook-id': string;
+  'webhook-timestamp': string;
+  'webhook-signature': string;
+}
+
+/** Headers of the Standard Webhooks spec: `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`. */
+export function standardWebhookHeaders(args: {
+  msgId: string;
+  timestampSec: number;
+  body: string;
+  secret: string;
+}): StandardWebhookHeaders {
+  const timestamp = String(Math.floor(args.timestampSec));
+  const signed = `${args.msgId}.${timestamp}.${args.body}`;
+  const mac = createHmac('sha256', Buffer.from(args.secret, 'utf8')).update(signed, 'utf8').digest('base64');
+  return { 'webhook-id': args.msgId, 'webhook-timestamp': timestamp, 'webhook-signature': `v1,${mac}` };
+}
+
+/** The secret a receiver gives a Standard Webhooks library to verify our requests. */
+export function receiverLibrarySecret(secret: string): string {
+  return `whsec_${Buffer.from(secret, 'utf8').toString('base64')}`;
+}

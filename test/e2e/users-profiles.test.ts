@@ -1,0 +1,225 @@
+import { describe, expect, it } from 'vitest';
+import { computeAggregates } from '../../src/profiles/aggregates.js';
+import { call, newTenant, waitForBatch, withDb } from '../support/api.js';
+
+const PROFILE_KEYS = ['aggregates', 'attributes', 'created_at', 'source_label', 'updated_at', 'user_id'];
+
+async function submit(key: string, body: unknown, headers: Record<string, string> = {}) {
+  const res = await call('POST', '/api/v1/users', { key, body, headers });
+  expect(res.status, JSON.stringify(res.body)).toBe(202);
+  return res.body as { accepted: number; source_id: number; message: string };
+}
+
+describe('identify users -> batch workflow -> profiles (JSON gateway)', () => {
+  it('accepts a batch, processes it in the background, and serves profile and timeline', async () => {
+    const t = await newTenant();
+    const res = await submit(t.key, {
+      project_id: t.projectId,
+      users: [
+        { user_id: 'u1', text: 'I love the new dashboard, it is fast and clear.', attributes: { plan: 'pro', country: 'DE' } },
+        { user_id: 'u2', text: 'This is way too expensive, I will cancel my subscription next month.' },
+        { user_id: 'u3', text: 'The app keeps crashing when I upload files. Please help.' },
+      ],
+    });
+    expect(res).toEqual({ accepted: 3, source_id: expect.any(Number), message: expect.stringMatching(/background/) });
+    expect(await waitForBatch(res.source_id)).toEqual({ processed: 3, failed: 0 });
+
+    const p = await call('GET', `/api/v1/profiles/u1?project_id=${t.projectId}`, { key: t.key });
+    expect(p.status).toBe(200);
+    expect(Object.keys(p.body).sort()).toEqual(PROFILE_KEYS);
+    expect(p.body).toMatchObject({ user_id: 'u1', source_label: 'api', attributes: { plan: 'pro', country: 'DE' } });
+    expect(p.body.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    const a = p.body.aggregates;
+    expect(a.window_size).toBe(1);
+    expect(a.sentiment_trend).toBe('stable');
+    expect(a.avg_sentiment).toBeGreaterThan(0);
+    expect(a.message_frequency_days).toBeNull();
+
+    const u2 = await call('GET', `/api/v1/profiles/u2?project_id=${t.projectId}`, { key: t.key });
+    expect(u2.body.aggregates.avg_sentiment).toBeLessThan(0);
+    expect(u2.body.aggregates.intentions_summary).toEqual(expect.arrayContaining(['churn']));
+    expect(u2.body.aggregates.churn_risk_score).toBeGreaterThan(a.churn_risk_score);
+
+    const tl = await call('GET', `/api/v1/profiles/u1/timeline?project_id=${t.projectId}`, { key: t.key });
+    expect(tl.status).toBe(200);
+    expect(tl.body.user_id).toBe('u1');
+    expect(tl.body.timeline).toHaveLength(1);
+    expect(Object.keys(tl.body.timeline[0]).sort()).toEqual(['intentions', 'sentiment', 'source_label', 'timestamp', 'topics']);
+  });
+
+  it('updates a repeated user: merges attributes, moves source_label, adds to the history, refolds the aggregates', async () => {
+    const t = await newTenant();
+    const first = await submit(t.key, {
+      project_id: t.projectId,
+      users: [{ user_id: 'alice', text: 'Great product, support answered in minutes!', attributes: { plan: 'free', country: 'FR' }, timestamp: '2026-01-01T10:00:00Z' }],
+    });
+    await waitForBatch(first.source_id);
+    const before = (await call('GET', `/api/v1/profiles/alice?project_id=${t.projectId}`, { key: t.key })).body;
+    const second = await submit(t.key, {
+      project_id: t.projectId,
+      source_label: 'support-chat',
+      users: [{ user_id: 'alice', text: 'The invoices are wrong again and nobody replies. I want a refund.', attributes: { plan: 'pro' }, timestamp: '2026-01-03T10:00:00Z' }],
+    });
+    await waitForBatch(second.source_id);
+    const after = (await call('GET', `/api/v1/profiles/alice?project_id=${t.projectId}`, { key: t.key })).body;
+    expect(after.attributes).toEqual({ plan: 'pro', country: 'FR' });
+    expect(after.source_label).toBe('support-chat');
+    expect(after.created_at).toBe(before.created_at);
+    expect(Date.parse(after.updated_at)).toBeGreaterThan(Date.parse(before.updated_at));
+
+    const tl = (await call('GET', `/api/v1/profiles/alice/timeline?project_id=${t.projectId}`, { key: t.key })).body.timeline;
+    expect(tl.map((e: any) => e.timestamp)).toEqual(['2026-01-03T10:00:00.000Z', '2026-01-01T10:00:00.000Z']);
+    expect(tl.map((e: any) => e.source_label)).toEqual(['support-chat', 'api']);
+
+    // The stored aggregates are exactly the formulas applied to the stored history.
+    const expected = computeAggregates(
+      tl.map((e: any) => ({ timestamp: new Date(e.timestamp), sentiment: e.sentiment, topics: e.topics, intentions: e.intentions })),
+    );
+    const { message_count, ...aggregates } = after.aggregates;
+    expect(aggregates).toEqual(JSON.parse(JSON.stringify(expected)));
+    expect(message_count).toBe(2);
+    expect(after.aggregates.window_size).toBe(2);
+    expect(after.aggregates.message_frequency_days).toBeCloseTo(2, 5);
+    expect(after.aggregates.avg_sentiment).toBeCloseTo((tl[0].sentiment + tl[1].sentiment) / 2, 3);
+    expect(after.aggregates.avg_sentiment).toBeLessThan(before.aggregates.avg_sentiment);
+  });
+
+  it('filters and paginates profiles exactly, with total counting all matches', async () => {
+    const t = await newTenant();
+    const texts = [
+      'Cancel my account, this is too expensive and support never answers.',
+      'Love it, the reports are great and the team is helpful.',
+      'The mobile app crashes every day, I am thinking of switching to a competitor.',
+      'Setup was easy and the Slack integration works well.',
+      'Why did you charge me twice? I want my money back.',
+      'Fine product, nothing to add.',
+    ];
+    const users = Array.from({ length: 12 }, (_, i) => ({ user_id: `user-${String(i).padStart(2, '0')}`, text: texts[i % texts.length] }));
+    const b1 = await submit(t.key, { project_id: t.projectId, users });
+    await waitForBatch(b1.source_id);
+    // Users 0..3 get a second message, so min_messages separates them.
+    const b2 = await submit(t.key, { project_id: t.projectId, users: users.slice(0, 4).map((u, i) => ({ ...u, text: texts[(i + 3) % texts.length] })) });
+    await waitForBatch(b2.source_id);
+
+    const all = await call('GET', `/api/v1/profiles?project_id=${t.projectId}&limit=100`, { key: t.key });
+    expect(all.body.total).toBe(12);
+    const everyone: any[] = all.body.users;
+    // Stable order: most recently updated first, then user_id.
+    const sorted = [...everyone].sort((x, y) => Date.parse(y.updated_at) - Date.parse(x.updated_at) || (x.user_id < y.user_id ? -1 : 1));
+    expect(everyone.map((u) => u.user_id)).toEqual(sorted.map((u) => u.user_id));
+
+    const defaults = await call('GET', `/api/v1/profiles?project_id=${t.projectId}`, { key: t.key });
+    expect(defaults.body.users).toHaveLength(12); // default limit 20
+
+    const pages: string[] = [];
+    for (let offset = 0; offset < 12; offset += 5) {
+      const page = await call('GET', `/api/v1/profiles?project_id=${t.projectId}&limit=5&offset=${offset}`, { key: t.key });
+      expect(page.body.total).toBe(12);
+      pages.push(...page.body.users.map((u: any) => u.user_id));
+    }
+    expect(pages).toEqual(everyone.map((u) => u.user_id));
+
+    const churns = everyone.map((u) => u.aggregates.churn_risk_score).sort((a, b) => a - b);
+    const mid = churns[6];
+    const cases: [string, (u: any) => boolean][] = [
+      [`churn_risk_gte=${mid}`, (u) => u.aggregates.churn_risk_score >= mid],
+      [`churn_risk_lte=${mid}`, (u) => u.aggregates.churn_risk_score <= mid],
+      ['min_messages=2', (u) => u.aggregates.message_count >= 2],
+      ['sentiment_trend=stable', (u) => u.aggregates.sentiment_trend === 'stable'],
+      ['sentiment_trend=declining', (u) => u.aggregates.sentiment_trend === 'declining'],
+      [`min_messages=2&churn_risk_gte=0&churn_risk_lte=${mid}&sentiment_trend=stable`, (u) => u.aggregates.message_count >= 2 && u.aggregates.churn_risk_score <= mid && u.aggregates.sentiment_trend === 'stable'],
+    ];
+    for (const [query, keep] of cases) {
+      const res = await call('GET', `/api/v1/profiles?project_id=${t.projectId}&limit=100&${query}`, { key: t.key });
+      expect(res.status).toBe(200);
+      const expected = everyone.filter(keep).map((u) => u.user_id);
+      expect(res.body.users.map((u: any) => u.user_id), query).toEqual(expected);
+      expect(res.body.total, query).toBe(expected.length);
+    }
+    expect(everyone.filter((u) => u.aggregates.message_count >= 2)).toHaveLength(4);
+    const limited = await call('GET', `/api/v1/profiles?project_id=${t.projectId}&limit=3&min_messages=1`, { key: t.key });
+    expect(limited.body.users).toHaveLength(3);
+    expect(limited.body.total).toBe(12);
+  });
+
+  it('refuses bad list parameters with 400 naming the parameter', async () => {
+    const t = await newTenant();
+    const bad: [string, string][] = [
+      ['limit=0', 'limit'],
+      ['limit=101', 'limit'],
+      ['limit=abc', 'limit'],
+      ['offset=-1', 'offset'],
+      ['sentiment_trend=up', 'sentiment_trend'],
+      ['churn_risk_gte=1.5', 'churn_risk_gte'],
+      ['churn_risk_lte=-0.1', 'churn_risk_lte'],
+      ['min_messages=-2', 'min_messages'],
+    ];
+    for (const [query, field] of bad) {
+      const res = await call('GET', `/api/v1/profiles?project_id=${t.projectId}&${query}`, { key: t.key });
+      expect(res.status, query).toBe(400);
+      expect(res.body.error.field, query).toBe(field);
+    }
+    expect((await call('GET', '/api/v1/profiles', { key: t.key })).body.error.field).toBe('project_id');
+    expect((await call('GET', `/api/v1/profiles/nobody?project_id=${t.projectId}`, { key: t.key })).status).toBe(404);
+    expect((await call('GET', `/api/v1/profiles/nobody/timeline?project_id=${t.projectId}`, { key: t.key })).status).toBe(404);
+  });
+});
+
+describe('identify users: validation changes nothing', () => {
+  const cases: [string, (p: number) => unknown, string][] = [
+    ['missing users', (p) => ({ project_id: p }), 'users'],
+    ['empty users', (p) => ({ project_id: p, users: [] }), 'users'],
+    ['1001 users', (p) => ({ project_id: p, users: Array.from({ length: 1001 }, (_, i) => ({ user_id: `u${i}`, text: 'hi' })) }), 'users'],
+    ['missing user_id', (p) => ({ project_id: p, users: [{ text: 'hi' }] }), 'users[0].user_id'],
+    ['empty user_id', (p) => ({ project_id: p, users: [{ user_id: '', text: 'hi' }] }), 'users[0].user_id'],
+    ['long user_id', (p) => ({ project_id: p, users: [{ user_id: 'x'.repeat(257), text: 'hi' }] }), 'users[0].user_id'],
+    ['missing text', (p) => ({ project_id: p, users: [{ user_id: 'a' }] }), 'users[0].text'],
+    ['empty text', (p) => ({ project_id: p, users: [{ user_id: 'a', text: '   ' }] }), 'users[0].text'],
+    ['long text', (p) => ({ project_id: p, users: [{ user_id: 'a', text: 'x'.repeat(10_001) }] }), 'users[0].text'],
+    ['attributes array', (p) => ({ project_id: p, users: [{ user_id: 'a', text: 'hi', attributes: [1] }] }), 'users[0].attributes'],
+    ['nested attribute', (p) => ({ project_id: p, users: [{ user_id: 'a', text: 'hi', attributes: { x: { y: 1 } } }] }), 'users[0].attributes.x'],
+    ['51 attributes', (p) => ({ project_id: p, users: [{ user_id: 'a', text: 'hi', attributes: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, i])) }] }), 'users[0].attributes'],
+    ['bad timestamp', (p) => ({ project_id: p, users: [{ user_id: 'a', text: 'hi', timestamp: 'yesterday' }] }), 'users[0].timestamp'],
+    ['second user bad', (p) => ({ project_id: p, users: [{ user_id: 'a', text: 'hi' }, { user_id: 'b', text: 5 }] }), 'users[1].text'],
+    ['project_id string', () => ({ project_id: 'one', users: [{ user_id: 'a', text: 'hi' }] }), 'project_id'],
+    ['empty source_label', (p) => ({ project_id: p, source_label: '', users: [{ user_id: 'a', text: 'hi' }] }), 'source_label'],
+  ];
+
+  it.each(cases)('%s -> 400 naming %s', async (_name, body, field) => {
+    const t = await newTenant();
+    const res = await call('POST', '/api/v1/users', { key: t.key, body: body(t.projectId) });
+    expect(res.status).toBe(400);
+    expect(res.body.error.field).toBe(field);
+    const count = await withDb(async (db) => (await db.query('SELECT count(*)::int AS n FROM sources WHERE project_id = $1', [t.projectId])).rows[0].n);
+    expect(count).toBe(0);
+  });
+
+  it('answers 404 for a foreign or missing project, 413 over 5 MB, 400 for malformed JSON', async () => {
+    const a = await newTenant('a');
+    const b = await newTenant('b');
+    const users = [{ user_id: 'x', text: 'hello' }];
+    const foreign = await call('POST', '/api/v1/users', { key: a.key, body: { project_id: b.projectId, users } });
+    const missing = await call('POST', '/api/v1/users', { key: a.key, body: { project_id: 987654321, users } });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body).toEqual(missing.body);
+    const huge = await call('POST', '/api/v1/users', { key: a.key, raw: JSON.stringify({ project_id: a.projectId, users, pad: 'x'.repeat(5 * 1024 * 1024) }), headers: { 'Content-Type': 'application/json' } });
+    expect(huge.status).toBe(413);
+    const malformed = await call('POST', '/api/v1/users', { key: a.key, raw: '{"project_id":', headers: { 'Content-Type': 'application/json' } });
+    expect(malformed.status).toBe(400);
+    const noKey = await call('POST', '/api/v1/users', { body: { project_id: a.projectId, users } });
+    expect(noKey.status).toBe(401);
+  });
+
+  it('replays the first answer for a repeated Idempotency-Key and processes the batch once', async () => {
+    const t = await newTenant();
+    const body = { project_id: t.projectId, users: [{ user_id: 'idem', text: 'Please add dark mode.' }] };
+    const first = await submit(t.key, body, { 'Idempotency-Key': 'abc-123' });
+    const again = await submit(t.key, body, { 'Idempotency-Key': 'abc-123' });
+    expect(again).toEqual(first);
+    await waitForBatch(first.source_id);
+    const tl = await call('GET', `/api/v1/profiles/idem/timeline?project_id=${t.projectId}`, { key: t.key });
+    expect(tl.body.timeline).toHaveLength(1);
+    const other = await submit(t.key, body, { 'Idempotency-Key': 'another' });
+    expect(other.source_id).not.toBe(first.source_id);
+  });
+});

@@ -1,0 +1,219 @@
+import { createHmac } from 'node:crypto';
+import { Webhook as StandardWebhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, newTenant, waitFor, waitForBatch, withDb, type Tenant } from '../support/api.js';
+import { startReceiver } from '../support/receiver.js';
+
+const SECRET = 'whsec-test-secret-0123456789';
+const NEGATIVE = 'This is terrible. The app keeps crashing, support ignores me and I want to cancel my subscription.';
+const POSITIVE = 'Wonderful update! Everything is fast now and the team was so helpful, I recommend you to everyone.';
+
+const churnRule = { field: 'avg_sentiment', op: '<', value: 0 };
+
+async function setup(t: Tenant, url: string, webhook: Record<string, unknown> = {}) {
+  const base = `/projects/${t.projectId}/pipelines/${t.pipelineId}`;
+  const wh = await call('POST', `${base}/webhooks`, { key: t.key, body: { url, secret: SECRET, ...webhook } });
+  expect(wh.status, JSON.stringify(wh.body)).toBe(201);
+  const seg = await call('POST', `${base}/segments`, { key: t.key, body: { name: 'Unhappy users', rule: churnRule } });
+  expect(seg.status, JSON.stringify(seg.body)).toBe(201);
+  expect(seg.body).toMatchObject({ id: 'unhappy-users', status: 'draft' });
+  const dep = await call('POST', `${base}/segments/unhappy-users/deploy`, { key: t.key });
+  expect(dep.body.status).toBe('deployed');
+  return { base, webhookId: wh.body.id as number };
+}
+
+async function identify(t: Tenant, userId: string, text: string) {
+  const res = await call('POST', '/api/v1/users', { key: t.key, body: { project_id: t.projectId, users: [{ user_id: userId, text }] } });
+  expect(res.status).toBe(202);
+  await waitForBatch(res.body.source_id);
+}
+
+describe('segments and signed webhooks', () => {
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  beforeAll(async () => {
+    receiver = await startReceiver();
+  });
+  afterAll(() => receiver.close());
+
+  it('announces user_added then user_removed with correct signatures and headers', async () => {
+    const t = await newTenant();
+    const { base, webhookId } = await setup(t, receiver.url);
+    const startCount = receiver.received.length;
+    await identify(t, 'grumpy', NEGATIVE);
+    const added = await waitFor('user_added', async () => receiver.received.slice(startCount).find((r) => JSON.parse(r.body).user.id === 'grumpy'));
+    const body = JSON.parse(added.body);
+    expect(body).toEqual({
+      event_type: 'user_added',
+      timestamp: expect.stringMatching(/Z$/),
+      pipeline_id: t.pipelineId,
+      segment: { id: 'unhappy-users', name: 'Unhappy users' },
+      user: { id: 'grumpy', score: expect.any(Number) },
+    });
+    expect(body.user.score).toBeGreaterThanOrEqual(0);
+    expect(body.user.score).toBeLessThanOrEqual(1);
+    expect(added.headers['content-type']).toBe('application/json');
+    expect(added.headers['x-event-type']).toBe('user_added');
+    expect(added.headers['x-event-id']).toMatch(/^\d+$/);
+    expect(added.headers['x-webhook-signature']).toBe(createHmac('sha256', SECRET).update(added.body).digest('hex'));
+    // Standard Webhooks: a receiver using the library verifies the same delivery.
+    const lib = new StandardWebhook(Buffer.from(SECRET).toString('base64'));
+    expect(() => lib.verify(added.body, added.headers as Record<string, string>)).not.toThrow();
+    expect(() => lib.verify(added.body.replace('grumpy', 'happy'), added.headers as Record<string, string>)).toThrow();
+
+    // The segment lists the member with its score.
+    const members = await call('GET', `${base}/segments/unhappy-users/users`, { key: t.key });
+    expect(members.body.users).toEqual([expect.objectContaining({ user_id: 'grumpy', score: body.user.score })]);
+
+    // Several positive messages pull the average above zero: user_removed.
+    await identify(t, 'grumpy', POSITIVE);
+    await identify(t, 'grumpy', POSITIVE);
+    const removed = await waitFor('user_removed', async () =>
+      receiver.received.find((r) => JSON.parse(r.body).user.id === 'grumpy' && JSON.parse(r.body).event_type === 'user_removed'),
+    );
+    expect(removed.headers['x-event-type']).toBe('user_removed');
+    expect(removed.headers['x-event-id']).not.toBe(added.headers['x-event-id']);
+    // Exactly one user_added was sent for this user.
+    expect(receiver.received.filter((r) => r.body.includes('"grumpy"') && r.body.includes('user_added'))).toHaveLength(1);
+
+    const deliveries = await call('GET', `${base}/webhooks/${webhookId}/deliveries`, { key: t.key });
+    expect(deliveries.status).toBe(200);
+    expect(deliveries.body[0]).toMatchObject({ webhook_id: webhookId, status: 'success', status_code: 200, response_body: 'thanks' });
+    expect(Object.keys(deliveries.body[0]).sort()).toEqual(['created_at', 'duration_ms', 'event_id', 'id', 'response_body', 'status', 'status_code', 'webhook_id']);
+  });
+
+  it('retries a failing receiver at the configured delays, recording every attempt', async () => {
+    const flaky = await startReceiver((n) => (n <= 2 ? 500 : 200));
+    try {
+      const t = await newTenant();
+      const { base, webhookId } = await setup(t, flaky.url);
+      await identify(t, 'flaky-user', NEGATIVE);
+      await waitFor('three attempts', async () => flaky.received.length >= 3, 60_000);
+      const [a1, a2, a3] = flaky.received;
+      expect(new Set([a1, a2, a3].map((r) => r.headers['x-event-id'])).size).toBe(1);
+      // Test schedule 1s, 2s: allow timer and polling slack, but the order and rough size must show.
+      expect(a2.at - a1.at).toBeGreaterThanOrEqual(900);
+      expect(a3.at - a2.at).toBeGreaterThanOrEqual(1_900);
+      const list = await waitFor('3 delivery rows', async () => {
+        const r = await call('GET', `${base}/webhooks/${webhookId}/deliveries`, { key: t.key });
+        return r.body.length === 3 && r.body;
+      });
+      expect(list.map((d: any) => [d.status, d.status_code])).toEqual([
+        ['success', 200],
+        ['failed', 500],
+        ['failed', 500],
+      ]);
+      expect(list[1].response_body).toContain('failing on purpose');
+      const limited = await call('GET', `${base}/webhooks/${webhookId}/deliveries?limit=1`, { key: t.key });
+      expect(limited.body).toHaveLength(1);
+    } finally {
+      await flaky.close();
+    }
+  });
+
+  it('sends nothing to a deactivated webhook, and only subscribed event types', async () => {
+    const inactive = await startReceiver();
+    const removedOnly = await startReceiver();
+    try {
+      const t = await newTenant();
+      const { base, webhookId } = await setup(t, inactive.url);
+      const upd = await call('PUT', `${base}/webhooks/${webhookId}`, { key: t.key, body: { is_active: false } });
+      expect(upd.status).toBe(200);
+      expect(upd.body.is_active).toBe(false);
+      const sub = await call('POST', `${base}/webhooks`, { key: t.key, body: { url: removedOnly.url, events: ['user_removed'] } });
+      expect(sub.body.events).toEqual(['user_removed']);
+      // A control webhook proves events do fire in this pipeline.
+      const control = await startReceiver();
+      await call('POST', `${base}/webhooks`, { key: t.key, body: { url: control.url } });
+      await identify(t, 'quiet', NEGATIVE);
+      await waitFor('control delivery', async () => control.received.length >= 1);
+      await new Promise((r) => setTimeout(r, 1_500));
+      expect(inactive.received).toHaveLength(0);
+      expect(removedOnly.received).toHaveLength(0);
+      await control.close();
+    } finally {
+      await inactive.close();
+      await removedOnly.close();
+    }
+  });
+
+  it('manages webhooks: documented answers, secret never returned, validation, tenant isolation', async () => {
+    const t = await newTenant();
+    const other = await newTenant('other');
+    const base = `/projects/${t.projectId}/pipelines/${t.pipelineId}/webhooks`;
+    const created = await call('POST', base, { key: t.key, body: { url: 'https://example.com/hook', secret: SECRET } });
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({
+      id: expect.any(Number),
+      pipeline_id: t.pipelineId,
+      url: 'https://example.com/hook',
+      events: ['user_added', 'user_removed'],
+      is_active: true,
+      created_at: expect.stringMatching(/Z$/),
+      updated_at: expect.stringMatching(/Z$/),
+    });
+    const id = created.body.id;
+    const list = await call('GET', base, { key: t.key });
+    expect(list.body).toHaveLength(1);
+    const got = await call('GET', `${base}/${id}`, { key: t.key });
+    expect(JSON.stringify(got.body)).not.toContain(SECRET);
+    const stored = await withDb(async (db) => (await db.query('SELECT secret_sealed FROM webhooks WHERE id = $1', [id])).rows[0].secret_sealed);
+    expect(stored).not.toContain(SECRET);
+
+    for (const [body, field] of [
+      [{ url: 'http://example.com/hook' }, 'url'],
+      [{ url: 'not a url' }, 'url'],
+      [{ url: 'https://example.com', events: ['user_added', 'user_exploded'] }, 'events'],
+      [{ url: 'https://example.com', events: [] }, 'events'],
+      [{ url: 'https://example.com', secret: 'short' }, 'secret'],
+    ] as const) {
+      const res = await call('POST', base, { key: t.key, body });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.error.field).toBe(field);
+    }
+    expect((await call('PUT', `${base}/${id}`, { key: t.key, body: { is_active: 'no' } })).status).toBe(400);
+    for (const limit of ['0', '201', 'abc']) {
+      expect((await call('GET', `${base}/${id}/deliveries?limit=${limit}`, { key: t.key })).status).toBe(400);
+    }
+    // Another tenant sees nothing of it.
+    const foreignBase = `/projects/${t.projectId}/pipelines/${t.pipelineId}/webhooks`;
+    expect((await call('GET', foreignBase, { key: other.key })).status).toBe(404);
+    expect((await call('GET', `${foreignBase}/${id}`, { key: other.key })).status).toBe(404);
+    expect((await call('DELETE', `${foreignBase}/${id}`, { key: other.key })).status).toBe(404);
+    const wrongPipeline = `/projects/${other.projectId}/pipelines/${other.pipelineId}/webhooks/${id}`;
+    expect((await call('GET', wrongPipeline, { key: other.key })).status).toBe(404);
+
+    const del = await call('DELETE', `${base}/${id}`, { key: t.key });
+    expect(del.status).toBe(204);
+    expect((await call('GET', `${base}/${id}`, { key: t.key })).status).toBe(404);
+  });
+
+  it('deploying a segment evaluates existing profiles and fires user_added for matches', async () => {
+    const rx = await startReceiver();
+    try {
+      const t = await newTenant();
+      await identify(t, 'already-unhappy', NEGATIVE);
+      await identify(t, 'already-happy', POSITIVE);
+      await setup(t, rx.url);
+      const got = await waitFor('deploy-time user_added', async () => rx.received.find((r) => r.body.includes('already-unhappy')));
+      expect(JSON.parse(got.body).event_type).toBe('user_added');
+      await new Promise((r) => setTimeout(r, 1_000));
+      expect(rx.received.filter((r) => r.body.includes('already-happy'))).toHaveLength(0);
+    } finally {
+      await rx.close();
+    }
+  });
+
+  it('validates segment rules, pointing at the bad node', async () => {
+    const t = await newTenant();
+    const base = `/projects/${t.projectId}/pipelines/${t.pipelineId}/segments`;
+    const bad = await call('POST', base, { key: t.key, body: { name: 'x', rule: { all: [churnRule, { field: 'avg_sentiment', op: '~', value: 1 }] } } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.field).toMatch(/^rule\.all\[1\]/);
+    const dup1 = await call('POST', base, { key: t.key, body: { id: 'vip', name: 'VIP', rule: { field: 'attributes.plan', op: '==', value: 'pro' } } });
+    expect(dup1.status).toBe(201);
+    const dup2 = await call('POST', base, { key: t.key, body: { id: 'vip', name: 'VIP 2', rule: churnRule } });
+    expect(dup2.status).toBe(409);
+    const list = await call('GET', base, { key: t.key });
+    expect(list.body.segments.map((s: any) => s.id)).toEqual(['vip']);
+  });
+});

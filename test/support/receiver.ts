@@ -1,0 +1,34 @@
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { stack } from './api.js';
+
+export interface Received {
+  at: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/**
+ * A real HTTPS webhook receiver on 127.0.0.1 with the test CA's certificate. `respond` decides
+ * each answer (by default 200), so tests can script failures.
+ */
+export async function startReceiver(respond: (n: number, r: Received) => number = () => 200) {
+  const received: Received[] = [];
+  const server = https.createServer({ cert: stack().certPem, key: stack().keyPem }, (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const r: Received = { at: Date.now(), headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      received.push(r);
+      const status = respond(received.length, r);
+      res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'thanks' : `failing on purpose (${status})`);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `https://127.0.0.1:${port}/hook`,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

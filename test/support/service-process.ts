@@ -1,0 +1,39 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+
+const ROOT = new URL('../..', import.meta.url).pathname;
+
+export interface ServiceProcess {
+  proc: ChildProcess;
+  /** Resolves when the process printed its "ready" log line. */
+  ready: Promise<void>;
+  /** Resolves with the exit code when the process ends. */
+  exited: Promise<number | null>;
+}
+
+/** Starts `tsx src/main.ts --role <role>` as a real separate process, logging to a file. */
+export function spawnService(role: 'api' | 'worker' | 'all', env: Record<string, string>, logFile: string): ServiceProcess {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--role', role], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const log = createWriteStream(logFile, { flags: 'a' });
+  proc.stdout!.pipe(log, { end: false });
+  proc.stderr!.pipe(log, { end: false });
+  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+  const ready = new Promise<void>((resolve, reject) => {
+    let buffered = '';
+    const onData = (chunk: Buffer) => {
+      buffered = (buffered + chunk.toString()).slice(-10_000);
+      if (/"msg":"ready"/.test(buffered)) {
+        proc.stdout!.off('data', onData);
+        resolve();
+      }
+    };
+    proc.stdout!.on('data', onData);
+    void exited.then((code) => reject(new Error(`${role} exited with ${code} before it was ready; see ${logFile}`)));
+  });
+  ready.catch(() => undefined);
+  return { proc, ready, exited };
+}
