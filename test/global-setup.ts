@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -21,6 +21,8 @@ import type { StackInfo } from './support/stack-info.js';
  */
 export default async function setup(project: TestProject) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'profiling-test-'));
+  // The embedded PostgreSQL runs as the postgres user when we are root: it must reach its folder.
+  chmodSync(dir, 0o755);
   const stops: (() => Promise<unknown>)[] = [];
 
   let databaseUrl: string;

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { Config } from '../config.js';
 import type { Activities } from './activities.js';
 
@@ -11,6 +11,8 @@ const WORKFLOWS_PATH = fileURLToPath(new URL('../../workflows/index.ts', import.
  * so activities never wait on each other for a connection.
  */
 export async function createWorker(config: Config, address: string, activities: Activities): Promise<{ worker: Worker; connection: NativeConnection }> {
+  // main.ts owns the shutdown order (servers, relay, worker, database, embedded services).
+  Runtime.install({ shutdownSignals: [] });
   const connection = await NativeConnection.connect({ address });
   const options: WorkerOptions = {
     connection,

@@ -1,8 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { status } from '@grpc/grpc-js';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { credentials, loadPackageDefinition, status } from '@grpc/grpc-js';
+import * as protoLoader from '@grpc/proto-loader';
 import { describe, expect, it } from 'vitest';
 import { call, newTenant, stack } from '../support/api.js';
 import { grpcClients, keyMetadata, rpc } from '../support/grpc.js';
+
+const HEALTH_PROTO = path.join(path.dirname(createRequire(import.meta.url).resolve('grpc-health-check/package.json')), 'proto/health/v1/health.proto');
 
 describe('foundation: gateway, auth, projects, gRPC', () => {
   it('answers liveness and readiness with PostgreSQL and Temporal reachable', async () => {
@@ -90,8 +95,17 @@ describe('foundation: gateway, auth, projects, gRPC', () => {
     for (const svc of ['UsersService/IdentifyUsers', 'ProfilesService/ListProfiles', 'WebhooksService/CreateWebhook', 'ProjectsService/ListProjects', 'SegmentsService/DeploySegment']) {
       expect(list).toContain(`profiling.v1.${svc}`);
     }
-    const health = JSON.parse(bufCurl(['-d', '{"service":"profiling.v1.UsersService"}', `${addr}/grpc.health.v1.Health/Check`]));
-    expect(health.status).toBe('SERVING');
+  });
+
+  it('answers the standard gRPC health check', async () => {
+    const def = await protoLoader.load(HEALTH_PROTO, { keepCase: true });
+    const Health = (loadPackageDefinition(def) as any).grpc.health.v1.Health;
+    const client = new Health(stack().grpcAddress, credentials.createInsecure());
+    const res: any = await new Promise((resolve, reject) =>
+      client.Check({ service: 'profiling.v1.UsersService' }, (err: Error | null, r: unknown) => (err ? reject(err) : resolve(r))),
+    );
+    expect(res.status).toBe('SERVING');
+    client.close();
   });
 });
 

@@ -10,7 +10,7 @@ const TEXTS = [
 ];
 
 describe('a worker killed mid-batch', () => {
-  it('is restarted and every user is processed exactly once, with no duplicate events', async () => {
+  it('is restarted and every user is processed exactly once, with no duplicate events', { timeout: 420_000 }, async () => {
     const rx = await startReceiver();
     const t = await newTenant();
     const base = `/projects/${t.projectId}/pipelines/${t.pipelineId}`;

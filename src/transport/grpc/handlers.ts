@@ -6,7 +6,7 @@ import { createPipeline, createProject, listPipelines, listProjects } from '../.
 import { getProfile, getTimeline, listProfiles } from '../../profiles/read-profiles.js';
 import { identifyUsers } from '../../users/identify-users.js';
 import { requireId } from '../../validation.js';
-import type { Pipeline } from '../../projects/projects.js';
+import type { Pipeline, Project } from '../../projects/projects.js';
 import { profileToProto, timelineEntryToProto, trendFromProto } from './mappers.js';
 import { isoOrUndefined, unary } from './unary.js';
 
@@ -50,8 +50,8 @@ export function profilesService(ctx: AppContext): ProfilesServiceServer {
 
 export function projectsService(ctx: AppContext): ProjectsServiceServer {
   return {
-    createProject: unary(ctx, async (caller, req) => ({ project: await createProject(ctx.db, caller, { name: req.name }) })),
-    listProjects: unary(ctx, async (caller) => ({ projects: await listProjects(ctx.db, caller) })),
+    createProject: unary(ctx, async (caller, req) => ({ project: projectToProto(await createProject(ctx.db, caller, { name: req.name })) })),
+    listProjects: unary(ctx, async (caller) => ({ projects: (await listProjects(ctx.db, caller)).map(projectToProto) })),
     createPipeline: unary(ctx, async (caller, req) => ({
       pipeline: pipelineToProto(await createPipeline(ctx.db, caller, requireId(req.projectId, 'project_id'), { name: req.name })),
     })),
@@ -63,4 +63,8 @@ export function projectsService(ctx: AppContext): ProjectsServiceServer {
 
 function pipelineToProto(p: Pipeline) {
   return { id: p.id, projectId: p.project_id, name: p.name, createdAt: p.created_at };
+}
+
+function projectToProto(p: Project) {
+  return { id: p.id, name: p.name, createdAt: p.created_at };
 }

@@ -2,8 +2,6 @@ import { Server, ServerCredentials } from '@grpc/grpc-js';
 import { ReflectionService } from '@grpc/reflection';
 import { HealthImplementation } from 'grpc-health-check';
 import * as protoLoader from '@grpc/proto-loader';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ProfilesServiceService } from '../../../gen/profiling/v1/profiles.js';
 import { ProjectsServiceService } from '../../../gen/profiling/v1/projects.js';
@@ -16,8 +14,7 @@ import { segmentsService } from './handlers-segments.js';
 import { webhooksService } from './handlers-webhooks.js';
 
 const PROTO_ROOT = fileURLToPath(new URL('../../../proto', import.meta.url));
-// The standard health proto ships with grpc-health-check; reflecting it lets `buf curl` call Health/Check.
-const HEALTH_ROOT = path.join(path.dirname(createRequire(import.meta.url).resolve('grpc-health-check/package.json')), 'proto');
+
 const PROTO_FILES = ['users', 'profiles', 'projects', 'segments', 'webhooks'].map((f) => `profiling/v1/${f}.proto`);
 const SERVICES = ['UsersService', 'ProfilesService', 'ProjectsService', 'SegmentsService', 'WebhooksService'].map((s) => `profiling.v1.${s}`);
 
@@ -35,7 +32,7 @@ export async function startGrpcServer(ctx: AppContext): Promise<{ server: Server
   // Standard health service and server reflection: grpcurl and `buf curl` work with no proto files at hand.
   const health = new HealthImplementation(Object.fromEntries(['', ...SERVICES].map((s) => [s, 'SERVING' as const])));
   health.addToServer(server);
-  const definitions = await protoLoader.load([...PROTO_FILES, 'health/v1/health.proto'], { includeDirs: [PROTO_ROOT, HEALTH_ROOT], keepCase: true });
+  const definitions = await protoLoader.load(PROTO_FILES, { includeDirs: [PROTO_ROOT], keepCase: true });
   new ReflectionService(definitions).addToServer(server);
 
   const port = await new Promise<number>((resolve, reject) =>
