@@ -38,6 +38,22 @@ try {
 const log = createLogger(config.logLevel, { role });
 mkdirSync(config.dataDir, { recursive: true });
 const stops: (() => Promise<unknown>)[] = [];
+let stopping = false;
+async function shutdown(code: number): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  for (const stop of stops) {
+    try {
+      await stop();
+    } catch (err) {
+      log.warn('stop step failed', { err: (err as Error).message });
+    }
+  }
+  process.exit(code);
+}
+process.on('SIGINT', () => void shutdown(0));
+process.on('SIGTERM', () => void shutdown(0));
+
 const started = Date.now();
 
 try {
@@ -106,18 +122,3 @@ try {
   await shutdown(1);
 }
 
-let stopping = false;
-async function shutdown(code: number): Promise<void> {
-  if (stopping) return;
-  stopping = true;
-  for (const stop of stops) {
-    try {
-      await stop();
-    } catch (err) {
-      log.warn('stop step failed', { err: (err as Error).message });
-    }
-  }
-  process.exit(code);
-}
-process.on('SIGINT', () => void shutdown(0));
-process.on('SIGTERM', () => void shutdown(0));

@@ -83,14 +83,20 @@ export default async function setup(project: TestProject) {
     LOG_LEVEL: 'info',
   };
   const logs = { api: path.join(dir, 'api.log'), worker: path.join(dir, 'worker.log') };
-  let api = spawnService('api', env, logs.api);
-  let worker = spawnService('worker', env, logs.worker);
-  await Promise.all([api.ready, worker.ready]);
-
   const kill = async (p: ServiceProcess) => {
-    if (p.proc.exitCode === null) p.proc.kill('SIGKILL');
+    if (p.proc.exitCode === null && p.proc.signalCode === null) p.proc.kill('SIGKILL');
     await p.exited;
   };
+  let api = spawnService('api', env, logs.api);
+  let worker = spawnService('worker', env, logs.worker);
+  try {
+    await Promise.all([api.ready, worker.ready]);
+  } catch (err) {
+    // Leave nothing running behind a failed start.
+    await Promise.all([kill(api), kill(worker)]);
+    for (const stop of stops.reverse()) await stop().catch(() => undefined);
+    throw err;
+  }
   const control = http.createServer((req, res) => {
     const done = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     const action = async () => {

@@ -20,6 +20,8 @@ export interface BatchOutput {
 // No maximum attempts: an accepted batch must finish, even after a long database or embedder outage.
 const { processChunk } = proxyActivities<Activities>({
   startToCloseTimeout: '10 minutes',
+  // A killed worker is noticed after this long, and the chunk is retried elsewhere.
+  heartbeatTimeout: '20 seconds',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
 const { completeBatch } = proxyActivities<Activities>({

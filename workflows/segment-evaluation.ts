@@ -20,6 +20,8 @@ const PAGES_PER_RUN = 100;
 
 const { evaluateSegmentPage } = proxyActivities<Activities>({
   startToCloseTimeout: '10 minutes',
+  // A killed worker is noticed after this long, and the chunk is retried elsewhere.
+  heartbeatTimeout: '20 seconds',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
 

@@ -13,7 +13,7 @@ if (positionals[0] !== 'create-tenant' || !values.name) {
 }
 const config = loadConfig();
 const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres({ dataDir: config.dataDir });
-const db = createDb(config.databaseUrl ?? embedded!.url, 2);
+const db = createDb(config.databaseUrl ?? embedded!.url, 3);
 try {
   await migrateLatest(db);
   console.log(JSON.stringify(await createTenant(db, { name: values.name })));

@@ -18,7 +18,7 @@ export function hashApiKey(key: string): string {
 const KEY_SHAPE = /^sps_[A-Za-z0-9_-]{43}$/;
 
 export async function authenticate(db: Db, apiKey: string | undefined): Promise<Caller> {
-  if (!apiKey) throw new AppError('unauthenticated', 'missing API key (header X-API-Key)');
+  if (!apiKey) throw new AppError('unauthenticated', 'missing API key (HTTP header X-API-Key, gRPC metadata x-api-key)');
   // A malformed key cannot exist: refuse it without a database round trip.
   if (!KEY_SHAPE.test(apiKey)) throw new AppError('unauthenticated', 'invalid API key');
   const row = await db('api_keys')

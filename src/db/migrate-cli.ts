@@ -6,7 +6,7 @@ import { startEmbeddedPostgres } from './embedded.js';
 // `npm run migrate`: migrates DATABASE_URL, or the embedded PostgreSQL in the data folder.
 const config = loadConfig();
 const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres({ dataDir: config.dataDir });
-const db = createDb(config.databaseUrl ?? embedded!.url, 2);
+const db = createDb(config.databaseUrl ?? embedded!.url, 3);
 try {
   const applied = await migrateLatest(db);
   console.log(applied.length ? `applied: ${applied.join(', ')}` : 'already up to date');

@@ -12,7 +12,20 @@ const source: Knex.MigrationSource<string> = {
   getMigration: async (name) => MIGRATIONS[name],
 };
 
+const MIGRATION_LOCK = 7_270_001;
+
+/**
+ * Several processes (api and worker) may start at once: a session-level advisory lock makes one
+ * migrate while the others wait, since knex's own lock table does not exist before the first run.
+ */
 export async function migrateLatest(db: Knex): Promise<string[]> {
-  const [, applied] = (await db.migrate.latest({ migrationSource: source })) as [number, string[]];
-  return applied;
+  const conn = await db.client.acquireConnection();
+  try {
+    await conn.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    const [, applied] = (await db.migrate.latest({ migrationSource: source })) as [number, string[]];
+    return applied;
+  } finally {
+    await conn.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+    await db.client.releaseConnection(conn);
+  }
 }

@@ -23,7 +23,7 @@ export interface EvaluateSegmentPageOutput {
  * an unchanged membership produces no event.
  */
 export async function evaluateSegmentPage(
-  deps: { db: Db; semanticCache: SemanticCache },
+  deps: { db: Db; semanticCache: SemanticCache; heartbeat?: () => void },
   input: EvaluateSegmentPageInput,
 ): Promise<EvaluateSegmentPageOutput> {
   const { db } = deps;
@@ -42,6 +42,7 @@ export async function evaluateSegmentPage(
     .pluck('id');
   let changes = 0;
   for (const id of ids) {
+    deps.heartbeat?.();
     changes += await db.transaction(async (trx) => {
       const user = await trx('users').where({ id }).forUpdate().first('id', 'user_id', 'project_id', 'attributes', 'aggregates', 'profile_embedding');
       return diffMemberships(

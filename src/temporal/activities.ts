@@ -1,3 +1,4 @@
+import { Context } from '@temporalio/activity';
 import type { Db } from '../db/knex.js';
 import type { Logger } from '../logger.js';
 import type { Analyzer } from '../analysis/analyze.js';
@@ -18,14 +19,16 @@ export interface ActivityDeps {
 
 /** Activities are built from their dependencies; workflows import only the type. */
 export function createActivities(deps: ActivityDeps) {
+  // Heartbeats let Temporal notice a killed worker in seconds instead of waiting for the timeout.
+  const heartbeat = () => Context.current().heartbeat();
   return {
-    processChunk: (input: ProcessChunkInput) => processChunk(deps, input),
+    processChunk: (input: ProcessChunkInput) => processChunk({ ...deps, heartbeat }, input),
     completeBatch: async (input: { sourceId: number; processed: number; failed: number }) => {
       await deps.db('sources')
         .where({ id: input.sourceId })
         .update({ completed_at: deps.db.fn.now(), processed: input.processed, failed: input.failed, workflow_started_at: deps.db.raw('coalesce(workflow_started_at, now())') });
     },
-    evaluateSegmentPage: (input: EvaluateSegmentPageInput) => evaluateSegmentPage(deps, input),
+    evaluateSegmentPage: (input: EvaluateSegmentPageInput) => evaluateSegmentPage({ ...deps, heartbeat }, input),
     deliverAttempt: (input: DeliverAttemptInput) =>
       deliverAttempt(
         {

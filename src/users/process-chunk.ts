@@ -25,6 +25,7 @@ export interface ProcessChunkDeps {
   analyzer: () => Promise<Analyzer>;
   semanticCache: SemanticCache;
   log: Logger;
+  heartbeat?: () => void;
 }
 
 class AlreadyProcessed extends Error {}
@@ -52,12 +53,14 @@ export async function processChunk(deps: ProcessChunkDeps, input: ProcessChunkIn
   if (pending.length === 0) return out;
 
   const analyzer = await deps.analyzer();
+  deps.heartbeat?.();
   const analyses = await analyzer.analyzeBatch(pending.map((i) => i.text));
   const segments = await loadDeployedSegments(db, source.project_id);
   const semanticEmbeddings = await deps.semanticCache.embeddingsFor(segments.map((s) => s.rule));
 
   for (let k = 0; k < pending.length; k++) {
     const item = pending[k];
+    deps.heartbeat?.();
     try {
       await foldMessage(db, { source, item, analysis: analyses[k], segments, semanticEmbeddings });
       out.processed++;

@@ -1,7 +1,7 @@
 import { Server, ServerCredentials } from '@grpc/grpc-js';
 import { ReflectionService } from '@grpc/reflection';
 import { HealthImplementation } from 'grpc-health-check';
-import * as protoLoader from '@grpc/proto-loader';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ProfilesServiceService } from '../../../gen/profiling/v1/profiles.js';
 import { ProjectsServiceService } from '../../../gen/profiling/v1/projects.js';
@@ -13,9 +13,8 @@ import { profilesService, projectsService, usersService } from './handlers.js';
 import { segmentsService } from './handlers-segments.js';
 import { webhooksService } from './handlers-webhooks.js';
 
-const PROTO_ROOT = fileURLToPath(new URL('../../../proto', import.meta.url));
-
-const PROTO_FILES = ['users', 'profiles', 'projects', 'segments', 'webhooks'].map((f) => `profiling/v1/${f}.proto`);
+// `npm run generate` writes the exact descriptors buf compiled (imports and comments included).
+const DESCRIPTOR_SET = fileURLToPath(new URL('../../../gen/profiling-v1.binpb', import.meta.url));
 const SERVICES = ['UsersService', 'ProfilesService', 'ProjectsService', 'SegmentsService', 'WebhooksService'].map((s) => `profiling.v1.${s}`);
 
 /** Largest accepted request: a 1,000-user batch of 10,000-character texts fits well inside. */
@@ -32,8 +31,10 @@ export async function startGrpcServer(ctx: AppContext): Promise<{ server: Server
   // Standard health service and server reflection: grpcurl and `buf curl` work with no proto files at hand.
   const health = new HealthImplementation(Object.fromEntries(['', ...SERVICES].map((s) => [s, 'SERVING' as const])));
   health.addToServer(server);
-  const definitions = await protoLoader.load(PROTO_FILES, { includeDirs: [PROTO_ROOT], keepCase: true });
-  new ReflectionService(definitions).addToServer(server);
+  // Fed with buf's own descriptors: protobufjs's re-encoding loses the well-known-type files
+  // (google.protobuf.Struct), which breaks grpcurl and buf curl on any message that uses them.
+  const definitions = { descriptors: { fileDescriptorProtos: splitDescriptorSet(readFileSync(DESCRIPTOR_SET)) } };
+  new ReflectionService(definitions as never).addToServer(server);
 
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync(`${ctx.config.grpc.host}:${ctx.config.grpc.port}`, ServerCredentials.createInsecure(), (err, p) =>
@@ -41,4 +42,28 @@ export async function startGrpcServer(ctx: AppContext): Promise<{ server: Server
     ),
   );
   return { server, port };
+}
+
+/** A FileDescriptorSet is `repeated FileDescriptorProto file = 1`: split it into its files. */
+export function splitDescriptorSet(set: Buffer): Buffer[] {
+  const files: Buffer[] = [];
+  let pos = 0;
+  const varint = () => {
+    let result = 0;
+    let shift = 0;
+    for (;;) {
+      const b = set[pos++];
+      result += (b & 0x7f) * 2 ** shift;
+      if (b < 0x80) return result;
+      shift += 7;
+    }
+  };
+  while (pos < set.length) {
+    const tag = varint();
+    if (tag !== 0x0a) throw new Error(`unexpected field tag ${tag} in descriptor set`);
+    const len = varint();
+    files.push(set.subarray(pos, pos + len));
+    pos += len;
+  }
+  return files;
 }
