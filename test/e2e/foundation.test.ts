@@ -98,7 +98,7 @@ describe('foundation: gateway, auth, projects, gRPC', () => {
   });
 
   it('answers the standard gRPC health check', async () => {
-    const def = await protoLoader.load(HEALTH_PROTO, { keepCase: true });
+    const def = await protoLoader.load(HEALTH_PROTO, { keepCase: true, enums: String });
     const Health = (loadPackageDefinition(def) as any).grpc.health.v1.Health;
     const client = new Health(stack().grpcAddress, credentials.createInsecure());
     const res: any = await new Promise((resolve, reject) =>

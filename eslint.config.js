@@ -1,0 +1,44 @@
+// @ts-check
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const NODE_BUILTINS = [
+  'assert', 'buffer', 'child_process', 'crypto', 'dns', 'events', 'fs', 'fs/promises', 'http', 'http2', 'https', 'net',
+  'os', 'path', 'process', 'stream', 'timers', 'tls', 'url', 'util', 'worker_threads', 'zlib',
+];
+
+export default tseslint.config(
+  { ignores: ['gen/**', 'node_modules/**', '.data/**', 'bench/results/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-floating-promises': 'error',
+      'no-empty': ['error', { allowEmptyCatch: true }],
+    },
+  },
+  {
+    // Workflow code runs in Temporal's deterministic sandbox: no I/O, no service code at run time.
+    files: ['workflows/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [...NODE_BUILTINS, 'knex', 'pg', 'openai', '@temporalio/client', '@temporalio/worker'].map((name) => ({
+            name,
+            message: 'not allowed in workflow code (determinism)',
+          })),
+          patterns: [
+            { group: ['node:*'], message: 'Node built-ins are not allowed in workflow code' },
+            { group: ['@grpc/*'], message: 'gRPC is not allowed in workflow code' },
+            { group: ['../src/**', '**/src/**'], allowTypeImports: true, message: 'import only types from src/ in workflow code' },
+          ],
+        },
+      ],
+    },
+  },
+  { files: ['**/*.js'], ...tseslint.configs.disableTypeChecked },
+);
