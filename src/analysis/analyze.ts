@@ -1,6 +1,7 @@
 import type { Embedder } from './embedder.js';
+import { buildPrototypes, classify, prototypeTexts } from './classify.js';
+export { TOPICS, INTENTIONS } from './taxonomy.js';
 
-// Minimal placeholder classifier (replaced by the prototype-based analyser).
 export interface MessageAnalysis {
   sentiment: number;
   topics: string[];
@@ -13,21 +14,18 @@ export interface Analyzer {
   embedder: Embedder;
 }
 
-const NEG = /\b(terrible|awful|hate|crash\w*|slow|expensive|cancel\w*|refund|broken|bug\w*|wrong|annoying|unhappy|ignore\w*|charge[ds]? me twice)\b/gi;
-const POS = /\b(love|great|wonderful|excellent|helpful|fast|easy|thanks?|recommend|nice|clear)\b/gi;
-
+/**
+ * Prototype embeddings are computed once per analyzer (one per worker process); afterwards each
+ * batch costs exactly ONE embedding call, whatever its size.
+ */
 export async function createAnalyzer(embedder: Embedder): Promise<Analyzer> {
+  const prototypes = buildPrototypes(await embedder.embed(prototypeTexts()));
   return {
     embedder,
     async analyzeBatch(texts) {
+      if (texts.length === 0) return [];
       const vectors = await embedder.embed(texts);
-      return texts.map((t, i) => {
-        const n = (t.match(NEG) ?? []).length;
-        const p = (t.match(POS) ?? []).length;
-        const sentiment = Math.max(-1, Math.min(1, (p - n) / Math.max(1, p + n)));
-        const intentions = /cancel|switch|leave/i.test(t) ? ['churn'] : [];
-        return { sentiment: Math.round(sentiment * 1000) / 1000, topics: [], intentions, embedding: vectors[i] };
-      });
+      return texts.map((text, i) => ({ ...classify(text, vectors[i], prototypes), embedding: vectors[i] }));
     },
   };
 }

@@ -45,7 +45,8 @@ export function createOpenAIEmbedder(cfg: { apiKey: string; baseURL?: string; mo
     async embed(texts) {
       const out: number[][] = [];
       for (let i = 0; i < texts.length; i += OPENAI_MAX_INPUTS) {
-        const res = await client.embeddings.create({ model: cfg.model, input: texts.slice(i, i + OPENAI_MAX_INPUTS).map(clean) });
+        // float, not the SDK's default base64: every OpenAI-compatible server supports it.
+        const res = await client.embeddings.create({ model: cfg.model, input: texts.slice(i, i + OPENAI_MAX_INPUTS).map(clean), encoding_format: 'float' });
         out.push(...[...res.data].sort((a, b) => a.index - b.index).map((d) => unit(d.embedding)));
       }
       return out;

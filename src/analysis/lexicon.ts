@@ -1,0 +1,58 @@
+/**
+ * A small sentiment lexicon for customer feedback. General lexicons miss domain negatives
+ * ("too expensive", "keeps crashing", "cancel my subscription"), so those are phrases here.
+ * Returns a score in [-1, 1], or 0 when no term is found.
+ */
+const PHRASES: [RegExp, number][] = [
+  [/\btoo (expensive|pricey|costly|slow|complicated)\b/g, -0.8],
+  [/\bkeeps? (crashing|failing|freezing|logging me out|breaking)\b/g, -0.9],
+  [/\b(cancel|close) (my|our) (subscription|account|plan)\b/g, -0.7],
+  [/\bnot worth\b/g, -0.7],
+  [/\b(charged|billed) (me )?twice\b/g, -0.7],
+  [/\bno (one|body) (answers|replies|responds|helps)\b/g, -0.8],
+  [/\b(waste of (money|time))\b/g, -0.9],
+  [/\bworks? (great|perfectly|well|fine)\b/g, 0.7],
+  [/\bthank(s| you)\b/g, 0.5],
+  [/\bnever (worked|works|arrived|answered)\b/g, -0.7],
+  [/\bgoes down\b/g, -0.6],
+  [/\bexactly what (we|i) (needed|wanted)\b/g, 0.8],
+  [/\bworth it\b/g, 0.6],
+  [/\bkeeps? getting better\b/g, 0.8],
+];
+
+const WORDS: Record<string, number> = {
+  love: 0.9, loved: 0.9, great: 0.8, excellent: 0.9, amazing: 0.9, awesome: 0.9, fantastic: 0.9, perfect: 0.9,
+  good: 0.5, nice: 0.5, happy: 0.7, helpful: 0.7, easy: 0.5, fast: 0.4, smooth: 0.6, intuitive: 0.6, reliable: 0.6,
+  recommend: 0.7, impressed: 0.8, best: 0.8, glad: 0.6, wonderful: 0.9, solid: 0.5, quick: 0.4, clean: 0.4,
+  bad: -0.6, terrible: -0.9, awful: -0.9, horrible: -0.9, hate: -0.9, worst: -0.9, useless: -0.8, broken: -0.7,
+  slow: -0.5, crash: -0.7, crashes: -0.7, crashing: -0.7, bug: -0.5, bugs: -0.5, buggy: -0.7, error: -0.4, errors: -0.5,
+  annoying: -0.7, frustrating: -0.8, frustrated: -0.8, disappointed: -0.8, disappointing: -0.8, confusing: -0.6,
+  unhappy: -0.8, angry: -0.8, ridiculous: -0.8, unacceptable: -0.9, mess: -0.7, expensive: -0.4, overpriced: -0.8,
+  cancel: -0.4, refund: -0.4, outage: -0.6, down: -0.3, lost: -0.5, wrong: -0.5, fail: -0.6, fails: -0.6, failed: -0.5,
+  ignored: -0.7, clunky: -0.6, meh: -0.4, brilliant: 0.9, appreciated: 0.6, favorite: 0.8, favourite: 0.8, relieved: 0.5,
+  better: 0.3, fixed: 0.3, enjoy: 0.7, enjoys: 0.7, pleased: 0.8, superb: 0.9, outstanding: 0.9, disaster: -0.9, nightmare: -0.9, waiting: -0.3, laggy: -0.6, unusable: -0.9, worse: -0.7, painful: -0.7, hard: -0.3, missing: -0.3,
+};
+
+const NEGATORS = new Set(['not', "don't", 'dont', "doesn't", 'doesnt', 'never', 'no', "isn't", 'isnt', "wasn't", "can't", 'cannot', 'hardly']);
+
+export function lexiconScore(text: string): { score: number; hits: number } {
+  const lower = text.toLowerCase();
+  let total = 0;
+  let hits = 0;
+  for (const [re, w] of PHRASES) {
+    const n = lower.match(re)?.length ?? 0;
+    total += n * w;
+    hits += n;
+  }
+  const tokens = lower.match(/[a-z']+/g) ?? [];
+  tokens.forEach((tok, i) => {
+    const w = WORDS[tok];
+    if (w === undefined) return;
+    // "not good" flips and softens; look two tokens back ("not very good").
+    const negated = NEGATORS.has(tokens[i - 1] ?? '') || NEGATORS.has(tokens[i - 2] ?? '');
+    total += negated ? -w * 0.6 : w;
+    hits++;
+  });
+  if (hits === 0) return { score: 0, hits: 0 };
+  return { score: Math.max(-1, Math.min(1, total / Math.sqrt(hits * 1.5))), hits };
+}
