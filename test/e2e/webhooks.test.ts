@@ -203,6 +203,25 @@ describe('segments and signed webhooks', () => {
     }
   });
 
+  it('resends a delivered event to the same webhook with the same X-Event-ID', async () => {
+    const rx = await startReceiver();
+    try {
+      const t = await newTenant();
+      const { base, webhookId } = await setup(t, rx.url);
+      await identify(t, 'resend-me', NEGATIVE);
+      await waitFor('first delivery', async () => rx.received.length >= 1);
+      const [first] = (await call('GET', `${base}/webhooks/${webhookId}/deliveries`, { key: t.key })).body;
+      const resend = await call('POST', `${base}/webhooks/${webhookId}/deliveries/${first.id}/resend`, { key: t.key });
+      expect(resend.status).toBe(202);
+      await waitFor('resent delivery', async () => rx.received.length >= 2);
+      expect(rx.received[1].headers['x-event-id']).toBe(rx.received[0].headers['x-event-id']);
+      expect(rx.received[1].body).toBe(rx.received[0].body);
+      expect((await call('POST', `${base}/webhooks/${webhookId}/deliveries/999999/resend`, { key: t.key })).status).toBe(404);
+    } finally {
+      await rx.close();
+    }
+  });
+
   it('validates segment rules, pointing at the bad node', async () => {
     const t = await newTenant();
     const base = `/projects/${t.projectId}/pipelines/${t.pipelineId}/segments`;

@@ -2,8 +2,12 @@ import { inject } from 'vitest';
 import pg from 'pg';
 import type { StackInfo } from './stack-info.js';
 
+let cached: StackInfo | undefined;
+
+/** The running stack: from vitest's global setup, or from the benchmark (BENCH_STACK). */
 export function stack(): StackInfo {
-  return inject('stack');
+  cached ??= process.env.BENCH_STACK ? (JSON.parse(process.env.BENCH_STACK) as StackInfo) : inject('stack');
+  return cached;
 }
 
 export interface ApiResponse<T = any> {

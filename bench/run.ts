@@ -1,0 +1,107 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import setup from '../test/global-setup.js';
+import type { StackInfo } from '../test/support/stack-info.js';
+import { createLocalEmbedder } from '../src/analysis/embedder.js';
+
+/**
+ * `npm run bench [-- --quick]`: measures the real stack (embedded PostgreSQL or DATABASE_URL, the
+ * Temporal dev server or TEMPORAL_ADDRESS, api and worker processes, an HTTPS receiver) and writes
+ * bench/results/<timestamp>.json plus a Markdown table. Figures are medians over repeated runs.
+ */
+const quick = process.argv.includes('--quick');
+const results: Record<string, unknown> = {};
+const rows: string[][] = [];
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
+const summary = (xs: number[]) => ({ median: median(xs), min: Math.min(...xs), max: Math.max(...xs), p50: pct(xs, 50), p95: pct(xs, 95), p99: pct(xs, 99), n: xs.length });
+const report = (name: string, value: string, note = '') => rows.push([name, value, note]);
+
+let stack!: StackInfo;
+const teardown = await setup({ provide: (_k: string, v: StackInfo) => (stack = v) } as never);
+process.env.BENCH_STACK = JSON.stringify(stack);
+const { call, newTenant, waitForBatch, waitFor, withDb } = await import('../test/support/api.js');
+const { startReceiver } = await import('../test/support/receiver.js');
+
+try {
+  // 1. Embedder limit: the physical ceiling of analysis throughput here.
+  const embedder = createLocalEmbedder();
+  const texts = readFileSync(path.resolve('../shared/eval/dev.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).text as string);
+  const batch = Array.from({ length: 50 }, (_, i) => texts[i % texts.length]);
+  await embedder.embed(batch);
+  const rates: number[] = [];
+  for (let r = 0; r < (quick ? 3 : 5); r++) {
+    const t = performance.now();
+    await embedder.embed(batch);
+    rates.push(50 / ((performance.now() - t) / 1000));
+  }
+  results.embedderLimit = summary(rates);
+  report('embedder limit (msgs/s, batches of 50, in-process)', median(rates).toFixed(1), `min ${Math.min(...rates).toFixed(1)}, max ${Math.max(...rates).toFixed(1)}`);
+
+  const t = await newTenant('bench');
+  const rx = await startReceiver();
+  const base = `/projects/${t.projectId}/pipelines/${t.pipelineId}`;
+  await call('POST', `${base}/webhooks`, { key: t.key, body: { url: rx.url } });
+  await call('POST', `${base}/segments`, { key: t.key, body: { id: 'all', name: 'All', rule: { field: 'window_size', op: '>=', value: 1 } } });
+  await call('POST', `${base}/segments/all/deploy`, { key: t.key });
+
+  // 2a. Submission -> profile visible for a 10-user batch on an idle system.
+  const visible: number[] = [];
+  const toReceiver: number[] = [];
+  for (let r = 0; r < (quick ? 10 : 20); r++) {
+    const users = Array.from({ length: 10 }, (_, i) => ({ user_id: `idle-${r}-${i}`, text: texts[(r * 10 + i) % texts.length] }));
+    const before = rx.received.length;
+    const start = performance.now();
+    const res = await call('POST', '/api/v1/users', { key: t.key, body: { project_id: t.projectId, users } });
+    await waitFor('profile', async () => (await call('GET', `/api/v1/profiles/idle-${r}-9?project_id=${t.projectId}`, { key: t.key })).status === 200, 60_000, 20);
+    visible.push(performance.now() - start);
+    await waitFor('first user_added', async () => rx.received.length > before, 60_000, 10);
+    toReceiver.push(rx.received[before].at - (start + performance.timeOrigin));
+    await waitForBatch(res.body.source_id);
+  }
+  results.tenUserVisibleMs = summary(visible);
+  results.submissionToReceiverMs = summary(toReceiver);
+  report('10-user batch: submission -> profile visible (ms)', `p50 ${pct(visible, 50).toFixed(0)}`, `p95 ${pct(visible, 95).toFixed(0)}, p99 ${pct(visible, 99).toFixed(0)}`);
+  report('submission -> receiver gets user_added (ms)', `p50 ${pct(toReceiver, 50).toFixed(0)}`, `p99 ${pct(toReceiver, 99).toFixed(0)}, n=${toReceiver.length}`);
+
+  // 2b. Ingest N users in batches of 500 through the gateway.
+  for (const n of quick ? [1_000] : [1_000, 5_000]) {
+    const accept: number[] = [];
+    const logBefore = readFileSync(stack.logs.worker, 'utf8').split('chunk analysed').length;
+    const start = performance.now();
+    const sources: number[] = [];
+    for (let b = 0; b < n / 500; b++) {
+      const users = Array.from({ length: 500 }, (_, i) => ({ user_id: `ingest-${n}-${b * 500 + i}`, text: texts[(b * 500 + i) % texts.length] }));
+      const s = performance.now();
+      const res = await call('POST', '/api/v1/users', { key: t.key, body: { project_id: t.projectId, users } });
+      accept.push(performance.now() - s);
+      sources.push(res.body.source_id);
+    }
+    for (const id of sources) await waitForBatch(id, 1_800_000);
+    const seconds = (performance.now() - start) / 1000;
+    const calls = readFileSync(stack.logs.worker, 'utf8').split('chunk analysed').length - logBefore;
+    const rate = n / seconds;
+    results[`ingest${n}`] = { usersPerSecond: rate, accept202Ms: summary(accept), embeddingCallsPer1000: (calls / n) * 1000 };
+    report(`ingest ${n} users: end-to-end (users/s)`, rate.toFixed(1), `${((rate / median(rates)) * 100).toFixed(0)}% of the embedder limit`);
+    report(`ingest ${n} users: 202 for a 500-user batch (ms)`, `p50 ${pct(accept, 50).toFixed(0)}`, `p99 ${pct(accept, 99).toFixed(0)}`);
+    report(`ingest ${n} users: embedding calls per 1,000 users`, ((calls / n) * 1000).toFixed(1), 'chunks of 50');
+  }
+  await withDb(async (db) => {
+    const { rows: r } = await db.query("SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'success'");
+    results.successfulDeliveries = r[0].n;
+  });
+  await rx.close();
+} finally {
+  await teardown();
+}
+
+const machine = { cores: os.cpus().length, cpu: os.cpus()[0]?.model, memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version, quick };
+mkdirSync('bench/results', { recursive: true });
+const file = `bench/results/${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
+writeFileSync(file, JSON.stringify({ machine, results }, null, 2));
+console.log(`\nMachine: ${machine.cores} cores (${machine.cpu}), ${machine.memoryGb} GB, Node ${machine.node}${quick ? ', --quick' : ''}\n`);
+console.log('| scenario | value | note |\n|---|---|---|');
+for (const r of rows) console.log(`| ${r.join(' | ')} |`);
+console.log(`\nwritten: ${file}`);
+process.exit(0);
