@@ -66,8 +66,17 @@ try {
   report('10-user batch: submission -> profile visible (ms)', `p50 ${pct(visible, 50).toFixed(0)}`, `p95 ${pct(visible, 95).toFixed(0)}, p99 ${pct(visible, 99).toFixed(0)}`);
   report('submission -> receiver gets user_added (ms)', `p50 ${pct(toReceiver, 50).toFixed(0)}`, `p99 ${pct(toReceiver, 99).toFixed(0)}, n=${toReceiver.length}`);
 
-  // 2b. Ingest N users in batches of 500 through the gateway.
-  for (const n of quick ? [1_000] : [1_000, 5_000]) {
+  // 2b. Ingest N users in batches of 500 through the gateway, with CPU per process and peak RSS.
+  const { cpuSeconds, rssMb } = await import('./procs.js');
+  const pids = (await (await fetch(`${stack.controlUrl}/pids`, { method: 'POST' })).json()) as { api: number; worker: number };
+  for (const n of quick ? [1_000] : [1_000, 5_000, 20_000]) {
+    const cpuBefore = cpuSeconds(pids);
+    const peak = { api: 0, worker: 0 };
+    const sampler = setInterval(() => {
+      const r = rssMb(pids);
+      peak.api = Math.max(peak.api, r.api);
+      peak.worker = Math.max(peak.worker, r.worker);
+    }, 500);
     const accept: number[] = [];
     const logBefore = readFileSync(stack.logs.worker, 'utf8').split('chunk analysed').length;
     const start = performance.now();
@@ -83,16 +92,32 @@ try {
     const seconds = (performance.now() - start) / 1000;
     const calls = readFileSync(stack.logs.worker, 'utf8').split('chunk analysed').length - logBefore;
     const rate = n / seconds;
-    results[`ingest${n}`] = { usersPerSecond: rate, accept202Ms: summary(accept), embeddingCallsPer1000: (calls / n) * 1000 };
+    clearInterval(sampler);
+    const cpuAfter = cpuSeconds(pids);
+    const cpu = Object.fromEntries(Object.keys(cpuAfter).map((k) => [k, +(((cpuAfter[k] - (cpuBefore[k] ?? 0)) / seconds) * 100).toFixed(0)]));
+    await new Promise((r) => setTimeout(r, 3_000));
+    const after = rssMb(pids);
+    results[`ingest${n}`] = { usersPerSecond: rate, accept202Ms: summary(accept), embeddingCallsPer1000: (calls / n) * 1000, cpuPercent: cpu, peakRssMb: peak, rssAfterMb: after };
+    report(`ingest ${n} users: CPU % of one core`, Object.entries(cpu).map(([k, v]) => `${k} ${v}`).join(', '), 'the busiest process is the bottleneck');
+    report(`ingest ${n} users: peak RSS (MB)`, `api ${peak.api}, worker ${peak.worker}`, `3 s after: api ${after.api}, worker ${after.worker}`);
     report(`ingest ${n} users: end-to-end (users/s)`, rate.toFixed(1), `${((rate / median(rates)) * 100).toFixed(0)}% of the embedder limit`);
     report(`ingest ${n} users: 202 for a 500-user batch (ms)`, `p50 ${pct(accept, 50).toFixed(0)}`, `p99 ${pct(accept, 99).toFixed(0)}`);
     report(`ingest ${n} users: embedding calls per 1,000 users`, ((calls / n) * 1000).toFixed(1), 'chunks of 50');
   }
-  await withDb(async (db) => {
-    const { rows: r } = await db.query("SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'success'");
-    results.successfulDeliveries = r[0].n;
-  });
   await rx.close();
+
+  // 4. Reads at scale.
+  const { readsAtScale } = await import('./reads.js');
+  const big = await newTenant('reads');
+  const n = quick ? 100_000 : 1_000_000;
+  const reads = await withDb((db) =>
+    readsAtScale({ db, gatewayUrl: stack.gatewayUrl, key: big.key, projectId: big.projectId, sampleUserId: 'idle-0-0', sampleProjectId: t.projectId, sampleKey: t.key, n, durationSec: quick ? 2 : 10 }),
+  );
+  results.reads = reads;
+  report(`reads: seeded ${n} profiles with SQL (s)`, reads.seedSeconds.toFixed(1));
+  for (const [name, r] of Object.entries(reads.load)) {
+    report(`reads at ${n}: ${name}`, `c1 p50 ${r.c1.p50} ms / p99 ${r.c1.p99} ms`, `c50 ${r.c50.rps.toFixed(0)} req/s (p99 ${r.c50.p99} ms)${r.c1.non2xx + r.c50.non2xx ? `, non-2xx ${r.c1.non2xx + r.c50.non2xx}` : ''}`);
+  }
 } finally {
   await teardown();
 }
@@ -104,5 +129,9 @@ writeFileSync(file, JSON.stringify({ machine, results }, null, 2));
 console.log(`\nMachine: ${machine.cores} cores (${machine.cpu}), ${machine.memoryGb} GB, Node ${machine.node}${quick ? ', --quick' : ''}\n`);
 console.log('| scenario | value | note |\n|---|---|---|');
 for (const r of rows) console.log(`| ${r.join(' | ')} |`);
+if (results.reads) {
+  console.log('\nEXPLAIN (scans used by the page query and the total count):');
+  for (const [name, lines] of Object.entries((results.reads as { explain: Record<string, string[]> }).explain)) console.log(`- ${name}: ${lines.join('; ')}`);
+}
 console.log(`\nwritten: ${file}`);
 process.exit(0);

@@ -100,6 +100,7 @@ export default async function setup(project: TestProject) {
   const control = http.createServer((req, res) => {
     const done = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     const action = async () => {
+      if (req.url === '/pids') return { api: api.proc.pid, worker: worker.proc.pid };
       if (req.url === '/worker/kill') await kill(worker);
       else if (req.url === '/worker/start') {
         if (worker.proc.exitCode === null && worker.proc.signalCode === null) return { already: true };

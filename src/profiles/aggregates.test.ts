@@ -14,6 +14,7 @@ const sentiments = (...values: number[]) => values.map((s, i) => msg(i, s));
 
 describe('computeAggregates', () => {
   it('rejects an empty window', () => {
+    expect(WINDOW_SIZE).toBe(20);
     expect(() => computeAggregates([])).toThrow(/at least one message/);
   });
 
@@ -151,6 +152,16 @@ describe('computeAggregates', () => {
     expect(a.message_frequency_days).toBe(0);
   });
 
+  it('survives a JSON roundtrip unchanged, with no -0 and no undefined', () => {
+    const tiny = computeAggregates(sentiments(-0.00001, -0.00002, 0.00001));
+    expect(Object.is(tiny.avg_sentiment, 0)).toBe(true); // -0.0000067 rounds to -0, normalised to 0
+    expect(JSON.parse(JSON.stringify(tiny))).toEqual(tiny);
+    const single = computeAggregates([msg(0, -0.00001)]);
+    expect(Object.is(single.avg_sentiment, 0)).toBe(true);
+    expect(JSON.parse(JSON.stringify(single))).toStrictEqual(single);
+    expect(JSON.stringify(single)).toContain('"message_frequency_days":null');
+  });
+
   it('keeps every number finite and in range for any window', () => {
     const arbMsg = fc.record({
       timestamp: fc.date({ min: new Date(0), max: new Date(4e12), noInvalidDate: true }),
@@ -167,6 +178,9 @@ describe('computeAggregates', () => {
         expect(a.window_size).toBe(Math.min(window.length, WINDOW_SIZE));
         if (a.message_frequency_days !== null) expect(Number.isFinite(a.message_frequency_days) && a.message_frequency_days >= 0).toBe(true);
         expect(a.top_topics.length).toBeLessThanOrEqual(5);
+        // JSON roundtrip is lossless: no undefined, no -0, no NaN or Infinity.
+        expect(JSON.parse(JSON.stringify(a))).toStrictEqual(a);
+        for (const x of [a.avg_sentiment, ...unit]) expect(Object.is(x, -0)).toBe(false);
       }),
     );
   });

@@ -1,0 +1,79 @@
+import autocannon from 'autocannon';
+import type pg from 'pg';
+
+/**
+ * Scenario 4: one project seeded with `n` profiles directly in SQL (not through the pipeline), then
+ * the gateway loaded with autocannon for every filter combination, at 1 and 50 connections,
+ * plus EXPLAIN evidence of which index serves each combination.
+ */
+export async function readsAtScale(args: {
+  db: pg.Client;
+  gatewayUrl: string;
+  key: string;
+  projectId: number;
+  sampleUserId: string;
+  sampleProjectId: number;
+  sampleKey: string;
+  n: number;
+  durationSec: number;
+}) {
+  const { db } = args;
+  const seedStart = Date.now();
+  await db.query(
+    `INSERT INTO users (project_id, user_id, attributes, source_label, created_at, updated_at, message_count,
+                        churn_risk_score, sentiment_trend, aggregates)
+     SELECT $1, 'seed-' || g, '{"plan":"pro"}', 'seed', now() - g * interval '1 second', now() - g * interval '1 second',
+            1 + g % 10, (g % 1000) / 1000.0, (ARRAY['improving','stable','declining'])[1 + g % 3],
+            jsonb_build_object('window_size', 1 + g % 10, 'avg_sentiment', ((g % 200) - 100) / 100.0,
+              'sentiment_trend', (ARRAY['improving','stable','declining'])[1 + g % 3], 'top_topics', '["pricing"]'::jsonb,
+              'topic_scores', '{"pricing": 1}'::jsonb, 'intentions_summary', '[]'::jsonb, 'negative_ratio', 0.5,
+              'churn_risk_score', (g % 1000) / 1000.0, 'churn_risk_factors', '{"negative_sentiment":0.5,"declining_trend":0,"churn_intent":0}'::jsonb,
+              'price_sensitive_ratio', 0, 'message_frequency_days', null)
+     FROM generate_series(1, $2) g`,
+    [args.projectId, args.n],
+  );
+  await db.query('ANALYZE users');
+  const seedSeconds = (Date.now() - seedStart) / 1000;
+
+  const p = args.projectId;
+  const lists: Record<string, string> = {
+    'no filter': '',
+    churn_risk_gte: '&churn_risk_gte=0.9',
+    churn_risk_lte: '&churn_risk_lte=0.1',
+    sentiment_trend: '&sentiment_trend=declining',
+    min_messages: '&min_messages=9',
+    'all filters': '&churn_risk_gte=0.5&churn_risk_lte=0.6&sentiment_trend=stable&min_messages=5',
+    'offset 10000': '&offset=10000',
+  };
+  const urls: Record<string, string> = Object.fromEntries(
+    Object.entries(lists).map(([name, q]) => [`list: ${name}`, `${args.gatewayUrl}/api/v1/profiles?project_id=${p}${q}`]),
+  );
+  urls['get profile'] = `${args.gatewayUrl}/api/v1/profiles/${args.sampleUserId}?project_id=${args.sampleProjectId}`;
+  urls['timeline'] = `${args.gatewayUrl}/api/v1/profiles/${args.sampleUserId}/timeline?project_id=${args.sampleProjectId}`;
+
+  const explain: Record<string, string[]> = {};
+  for (const [name, q] of Object.entries(lists)) {
+    const where = [`project_id = ${p}`, 'aggregates IS NOT NULL'];
+    const params = new URLSearchParams(q.slice(1));
+    if (params.get('churn_risk_gte')) where.push(`churn_risk_score >= ${Number(params.get('churn_risk_gte'))}`);
+    if (params.get('churn_risk_lte')) where.push(`churn_risk_score <= ${Number(params.get('churn_risk_lte'))}`);
+    if (params.get('sentiment_trend')) where.push(`sentiment_trend = '${params.get('sentiment_trend')}'`);
+    if (params.get('min_messages')) where.push(`message_count >= ${Number(params.get('min_messages'))}`);
+    const offset = Number(params.get('offset') ?? 0);
+    const page = await db.query(`EXPLAIN SELECT * FROM users WHERE ${where.join(' AND ')} ORDER BY updated_at DESC, user_id LIMIT 20 OFFSET ${offset}`);
+    const count = await db.query(`EXPLAIN SELECT count(*) FROM users WHERE ${where.join(' AND ')}`);
+    const scans = (rows: { 'QUERY PLAN': string }[]) => rows.map((r) => r['QUERY PLAN']).filter((l) => /Scan/.test(l)).map((l) => l.trim());
+    explain[name] = [...scans(page.rows).map((l) => `page: ${l}`), ...scans(count.rows).map((l) => `count: ${l}`)];
+  }
+
+  const load: Record<string, Record<string, { p50: number; p99: number; rps: number; non2xx: number }>> = {};
+  for (const [name, url] of Object.entries(urls)) {
+    load[name] = {};
+    for (const connections of [1, 50]) {
+      const key = name === 'get profile' || name === 'timeline' ? args.sampleKey : args.key;
+      const r = await autocannon({ url, connections, duration: args.durationSec, headers: { 'X-API-Key': key } });
+      load[name][`c${connections}`] = { p50: r.latency.p50, p99: r.latency.p99, rps: r.requests.average, non2xx: r.non2xx };
+    }
+  }
+  return { profiles: args.n, seedSeconds, explain, load };
+}
