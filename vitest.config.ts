@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // Minutes-long fault scenarios run with `npm run test:chaos` (vitest.chaos.config.ts).
+    exclude: ['**/node_modules/**', 'test/chaos/**'],
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 120_000,
     hookTimeout: 180_000,
