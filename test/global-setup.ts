@@ -4,29 +4,49 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { startEmbeddedPostgres } from '../src/db/embedded.js';
+import { startEmbeddedPostgres, type EmbeddedDb } from '../src/db/embedded.js';
 import { resolveTemporalCli } from '../src/temporal/cli-binary.js';
-import { startTemporalDevServer } from '../src/temporal/dev-server.js';
+import { startTemporalDevServer, type DevServer } from '../src/temporal/dev-server.js';
 import { SEARCH_ATTRIBUTES } from '../src/temporal/search-attributes.js';
 import { makeCerts } from './support/certs.js';
 import { freePort } from '../src/free-port.js';
 import { spawnService, type ServiceProcess } from './support/service-process.js';
 import type { StackInfo } from './support/stack-info.js';
 
+export interface StackOptions {
+  /**
+   * Always run our own embedded PostgreSQL and Temporal dev server, even when DATABASE_URL or
+   * TEMPORAL_ADDRESS is set, so that the control server can stop and start them (the chaos suite).
+   */
+  ownInfrastructure?: boolean;
+}
+
+/** A piece of infrastructure the control server can stop and start again on the same port and data. */
+interface Restartable {
+  stop(): Promise<void>;
+  start(): Promise<void>;
+}
+
+export default function setup(project: TestProject) {
+  return startStack(project);
+}
+
 /**
  * Starts the real stack once for the whole run: PostgreSQL (DATABASE_URL's server, or the
  * embedded one), a Temporal dev server (TEMPORAL_ADDRESS, or the cached CLI), and the service as
  * two real processes (api and worker). A small control server lets tests kill and restart the
- * worker, like an operator would.
+ * worker, like an operator would; with our own infrastructure it also stops and starts PostgreSQL
+ * and Temporal, and runs a second worker.
  */
-export default async function setup(project: TestProject) {
+export async function startStack(project: TestProject, opts: StackOptions = {}) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'profiling-test-'));
   // The embedded PostgreSQL runs as the postgres user when we are root: it must reach its folder.
   chmodSync(dir, 0o755);
   const stops: (() => Promise<unknown>)[] = [];
 
   let databaseUrl: string;
-  if (process.env.DATABASE_URL) {
+  let postgres: Restartable | undefined;
+  if (process.env.DATABASE_URL && !opts.ownInfrastructure) {
     const name = `profiling_test_${process.pid}_${Date.now()}`;
     const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
     await admin.connect();
@@ -42,25 +62,44 @@ export default async function setup(project: TestProject) {
       await c.end();
     });
   } else {
-    const embedded = await startEmbeddedPostgres({ dataDir: path.join(dir, 'pg') });
-    databaseUrl = embedded.url;
-    stops.push(embedded.stop);
+    const dataDir = path.join(dir, 'pg');
+    let embedded: EmbeddedDb | undefined = await startEmbeddedPostgres({ dataDir });
+    const url = embedded.url;
+    databaseUrl = url;
+    postgres = {
+      async stop() {
+        await embedded?.stop();
+        embedded = undefined;
+      },
+      async start() {
+        if (embedded) return;
+        embedded = await startEmbeddedPostgres({ dataDir, port: Number(new URL(url).port) });
+        if (embedded.url !== url) throw new Error(`PostgreSQL came back as ${embedded.url}, not ${url} (port taken?)`);
+      },
+    };
+    stops.push(() => postgres!.stop());
   }
 
-  let temporalAddress = process.env.TEMPORAL_ADDRESS;
+  let temporalAddress = opts.ownInfrastructure ? undefined : process.env.TEMPORAL_ADDRESS;
   let temporalUi = '';
+  let temporal: Restartable | undefined;
   if (!temporalAddress) {
     const cliPath = await resolveTemporalCli({ cliPath: process.env.TEMPORAL_CLI_PATH });
-    const dev = await startTemporalDevServer({
-      cliPath,
-      dataDir: dir,
-      port: await freePort(),
-      uiPort: await freePort(),
-      searchAttributes: SEARCH_ATTRIBUTES,
-    });
+    // Same SQLite file and ports on every start, so a stopped server comes back with its state.
+    const devOptions = { cliPath, dataDir: dir, port: await freePort(), uiPort: await freePort(), searchAttributes: SEARCH_ATTRIBUTES };
+    let dev: DevServer | undefined = await startTemporalDevServer(devOptions);
     temporalAddress = dev.address;
     temporalUi = dev.uiUrl;
-    stops.push(dev.stop);
+    temporal = {
+      async stop() {
+        await dev?.stop();
+        dev = undefined;
+      },
+      async start() {
+        dev ??= await startTemporalDevServer(devOptions);
+      },
+    };
+    stops.push(() => temporal!.stop());
   }
 
   const certs = makeCerts(dir);
@@ -78,17 +117,22 @@ export default async function setup(project: TestProject) {
     WEBHOOK_RETRY_SCHEDULE: '1s,2s,2s,2s,2s',
     WEBHOOK_TIMEOUT_MS: '3000',
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    // Every test client is 127.0.0.1: bad-key tests must not trip the limiter (auth-rate-limit.test.ts runs its own api).
+    AUTH_FAILURE_LIMIT: '1000000',
     NODE_EXTRA_CA_CERTS: certs.caPath,
     DATA_DIR: path.join(dir, 'service-data'),
     LOG_LEVEL: 'info',
   };
-  const logs = { api: path.join(dir, 'api.log'), worker: path.join(dir, 'worker.log') };
-  const kill = async (p: ServiceProcess) => {
-    if (p.proc.exitCode === null && p.proc.signalCode === null) p.proc.kill('SIGKILL');
+  const logs = { api: path.join(dir, 'api.log'), worker: path.join(dir, 'worker.log'), worker2: path.join(dir, 'worker2.log') };
+  const alive = (p: ServiceProcess | undefined): p is ServiceProcess => !!p && p.proc.exitCode === null && p.proc.signalCode === null;
+  const kill = async (p: ServiceProcess | undefined) => {
+    if (!p) return;
+    if (alive(p)) p.proc.kill('SIGKILL');
     await p.exited;
   };
   let api = spawnService('api', env, logs.api);
   let worker = spawnService('worker', env, logs.worker);
+  let worker2: ServiceProcess | undefined;
   try {
     await Promise.all([api.ready, worker.ready]);
   } catch (err) {
@@ -97,23 +141,40 @@ export default async function setup(project: TestProject) {
     for (const stop of stops.reverse()) await stop().catch(() => undefined);
     throw err;
   }
+  const owned = (what: string, r: Restartable | undefined): Restartable => {
+    if (!r) throw new Error(`${what} is external (set by the environment); it cannot be stopped from here`);
+    return r;
+  };
+  const actions: Record<string, () => Promise<unknown>> = {
+    '/pids': async () => ({ api: api.proc.pid, worker: worker.proc.pid, worker2: alive(worker2) ? worker2.proc.pid : null }),
+    '/worker/kill': () => kill(worker),
+    '/worker/start': async () => {
+      if (alive(worker)) return { already: true };
+      worker = spawnService('worker', env, logs.worker);
+      await worker.ready;
+    },
+    // A second worker on the same task queue and database.
+    '/worker2/kill': () => kill(worker2),
+    '/worker2/start': async () => {
+      if (alive(worker2)) return { already: true };
+      worker2 = spawnService('worker', env, logs.worker2);
+      await worker2.ready;
+    },
+    '/api/restart': async () => {
+      await kill(api);
+      api = spawnService('api', env, logs.api);
+      await api.ready;
+    },
+    '/temporal/stop': () => owned('Temporal', temporal).stop(),
+    '/temporal/start': () => owned('Temporal', temporal).start(),
+    '/postgres/stop': () => owned('PostgreSQL', postgres).stop(),
+    '/postgres/start': () => owned('PostgreSQL', postgres).start(),
+  };
   const control = http.createServer((req, res) => {
     const done = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-    const action = async () => {
-      if (req.url === '/pids') return { api: api.proc.pid, worker: worker.proc.pid };
-      if (req.url === '/worker/kill') await kill(worker);
-      else if (req.url === '/worker/start') {
-        if (worker.proc.exitCode === null && worker.proc.signalCode === null) return { already: true };
-        worker = spawnService('worker', env, logs.worker);
-        await worker.ready;
-      } else if (req.url === '/api/restart') {
-        await kill(api);
-        api = spawnService('api', env, logs.api);
-        await api.ready;
-      } else throw new Error('unknown control action');
-      return { ok: true };
-    };
-    action().then((b) => done(200, b), (err: Error) => done(500, { error: err.message }));
+    const action = actions[req.url ?? ''];
+    if (!action) return done(500, { error: 'unknown control action' });
+    action().then((b) => done(200, b ?? { ok: true }), (err: Error) => done(500, { error: err.message }));
   });
   const controlPort = await freePort();
   await new Promise<void>((resolve) => control.listen(controlPort, '127.0.0.1', resolve));
@@ -136,7 +197,7 @@ export default async function setup(project: TestProject) {
 
   return async () => {
     control.close();
-    await Promise.all([kill(api), kill(worker)]);
+    await Promise.all([kill(api), kill(worker), kill(worker2)]);
     for (const stop of stops.reverse()) await stop().catch(() => undefined);
     rmSync(dir, { recursive: true, force: true });
   };

@@ -9,7 +9,7 @@ export interface StackInfo {
   taskQueue: string;
   certPem: string;
   keyPem: string;
-  logs: { api: string; worker: string };
+  logs: { api: string; worker: string; worker2: string };
   retryScheduleMs: number[];
 }
 

@@ -1,0 +1,19 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * `npm run test:chaos`: faults and load against the real stack, minutes long, so kept out of
+ * `npm test`. The stack always runs its own PostgreSQL and Temporal here (they get stopped and
+ * started), and files run one at a time because each one breaks something shared.
+ */
+export default defineConfig({
+  test: {
+    include: ['test/chaos/*.test.ts'],
+    globalSetup: ['test/chaos/global-setup.ts'],
+    testTimeout: 600_000,
+    hookTimeout: 300_000,
+    fileParallelism: false,
+    pool: 'forks',
+    // Figures printed by the soak belong in the output.
+    silent: false,
+  },
+});
