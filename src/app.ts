@@ -1,4 +1,5 @@
 import type { Db } from './db/knex.js';
+import type { AuthFailureLimiter } from './auth/failure-limiter.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 import type { Starters } from './temporal/starters.js';
@@ -11,6 +12,8 @@ export interface AppContext {
   starters: Starters;
   box: SecretSealer;
   log: Logger;
+  /** Shared by the gateway and gRPC: one failed-authentication budget per client address. */
+  authFailures: AuthFailureLimiter;
   /** True when the Temporal frontend answers. */
   temporalReady: () => Promise<boolean>;
 }

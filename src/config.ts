@@ -19,6 +19,9 @@ const schema = z.object({
   TEMPORAL_UI_PORT: port.default(8233),
   TEMPORAL_CLI_PATH: z.string().min(1).optional(),
   ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  // Failed authentications one client address may make per window before it is answered 429.
+  AUTH_FAILURE_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(20),
+  AUTH_FAILURE_WINDOW_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(60_000),
   SECRETS_KEY: z
     .string()
     .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 bytes)')
@@ -62,6 +65,8 @@ export interface Config {
     cliPath?: string;
   };
   adminToken?: string;
+  /** Failed-authentication rate limit per client address (see auth/failure-limiter.ts). */
+  authFailures: { limit: number; windowMs: number };
   secretsKey?: string;
   embeddings: {
     provider: 'local' | 'openai';
@@ -107,6 +112,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       cliPath: c.TEMPORAL_CLI_PATH,
     },
     adminToken: c.ADMIN_TOKEN,
+    authFailures: { limit: c.AUTH_FAILURE_LIMIT, windowMs: c.AUTH_FAILURE_WINDOW_MS },
     secretsKey: c.SECRETS_KEY,
     embeddings: {
       provider: c.EMBEDDINGS_PROVIDER,

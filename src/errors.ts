@@ -12,6 +12,8 @@ export const ERROR_CODES = [
   'failed_precondition',
   'payload_too_large',
   'resource_exhausted',
+  /** Too many failed authentications from one client; carries retryAfterSeconds. */
+  'rate_limited',
   'unavailable',
   'internal',
 ] as const;

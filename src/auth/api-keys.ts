@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../db/knex.js';
 import { AppError } from '../errors.js';
+import type { AuthFailureLimiter } from './failure-limiter.js';
 
 export interface Caller {
   tenantId: number;
@@ -27,6 +28,31 @@ export async function authenticate(db: Db, apiKey: string | undefined): Promise<
     .first('tenant_id');
   if (!row) throw new AppError('unauthenticated', 'invalid API key');
   return { tenantId: row.tenant_id as number };
+}
+
+/**
+ * `authenticate` for a client at `address`: each failure is counted, and a client over its limit
+ * gets `rate_limited` (429 / RESOURCE_EXHAUSTED with Retry-After) instead of `unauthenticated`.
+ * The key is still checked first, so a valid key is served from a limited address too.
+ */
+export async function authenticateClient(
+  deps: { db: Db; authFailures: AuthFailureLimiter },
+  address: string | undefined,
+  apiKey: string | undefined,
+): Promise<Caller> {
+  try {
+    return await authenticate(deps.db, apiKey);
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'unauthenticated') throw limitedOr(deps.authFailures, address, err);
+    throw err;
+  }
+}
+
+/** Counts a failed authentication of `address`: `err` while within the limit, else a rate_limited error. */
+export function limitedOr(limiter: AuthFailureLimiter, address: string | undefined, err: AppError): AppError {
+  const wait = limiter.fail(address);
+  if (wait === 0) return err;
+  return new AppError('rate_limited', `too many failed authentications from this address; retry in ${wait} s`, undefined, wait);
 }
 
 export async function issueApiKey(db: Db, tenantId: number): Promise<string> {

@@ -6,6 +6,7 @@ import type { Logger } from '../logger.js';
 import type { Starters } from '../temporal/starters.js';
 import type { SecretSealer } from '../webhooks/webhooks.js';
 import type { AppContext } from '../app.js';
+import { AuthFailureLimiter } from '../auth/failure-limiter.js';
 import { createHttpServer } from '../transport/http/server.js';
 import { startGrpcServer } from '../transport/grpc/server.js';
 
@@ -13,6 +14,7 @@ export async function startApi(deps: { config: Config; db: Db; starters: Starter
   const { config, client } = deps;
   const ctx: AppContext = {
     ...deps,
+    authFailures: new AuthFailureLimiter(config.authFailures),
     temporalReady: async () => {
       await client.connection.withDeadline(Date.now() + 2_000, () => client.workflowService.getSystemInfo({}));
       return true;

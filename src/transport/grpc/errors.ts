@@ -12,6 +12,7 @@ export const GRPC_STATUS: Record<ErrorCode, status> = {
   failed_precondition: status.FAILED_PRECONDITION,
   payload_too_large: status.RESOURCE_EXHAUSTED,
   resource_exhausted: status.RESOURCE_EXHAUSTED,
+  rate_limited: status.RESOURCE_EXHAUSTED,
   unavailable: status.UNAVAILABLE,
   internal: status.INTERNAL,
 };

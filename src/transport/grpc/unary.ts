@@ -1,17 +1,18 @@
 import type { sendUnaryData, ServerUnaryCall } from '@grpc/grpc-js';
 import type { AppContext } from '../../app.js';
-import { authenticate, type Caller } from '../../auth/api-keys.js';
+import { authenticateClient, type Caller } from '../../auth/api-keys.js';
+import { grpcPeerAddress } from '../../auth/failure-limiter.js';
 import { toAppError } from '../http/errors.js';
 import { toServiceError } from './errors.js';
 
 /**
- * Wraps a use case as a unary handler: authenticates with metadata `x-api-key`, maps domain
- * errors once (errors.ts), and never leaks internals.
+ * Wraps a use case as a unary handler: authenticates with metadata `x-api-key` (failures counted
+ * per peer address), maps domain errors once (errors.ts), and never leaks internals.
  */
 export function unary<Req, Res>(ctx: AppContext, fn: (caller: Caller, req: Req, call: ServerUnaryCall<Req, Res>) => Promise<Res>) {
   return (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>): void => {
     const key = call.metadata.get('x-api-key')[0];
-    authenticate(ctx.db, typeof key === 'string' ? key : undefined)
+    authenticateClient(ctx, grpcPeerAddress(call.getPeer()), typeof key === 'string' ? key : undefined)
       .then((caller) => fn(caller, call.request, call))
       .then(
         (res) => callback(null, res),

@@ -12,6 +12,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   failed_precondition: 400,
   payload_too_large: 413,
   resource_exhausted: 429,
+  rate_limited: 429,
   unavailable: 503,
   internal: 500,
 };

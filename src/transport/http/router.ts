@@ -8,6 +8,8 @@ export interface Request {
   params: Record<string, string>;
   query: Record<string, string>;
   headers: IncomingMessage['headers'];
+  /** The peer address of the connection (what failed-authentication limits are keyed by). */
+  clientAddress: string | undefined;
   header(name: string): string | undefined;
   /** Parsed JSON body; 400 on malformed JSON, 413 over 5 MB. */
   json(): Promise<unknown>;

@@ -1,15 +1,15 @@
 import type { AppContext } from '../../app.js';
-import { authenticate } from '../../auth/api-keys.js';
+import { authenticateClient } from '../../auth/api-keys.js';
 import { createPipeline, createProject, listPipelines, listProjects } from '../../projects/projects.js';
 import { getProfile, getTimeline, listProfiles } from '../../profiles/read-profiles.js';
 import { identifyUsers } from '../../users/identify-users.js';
 import { requireId, requireObject } from '../../validation.js';
-import type { Router } from './router.js';
+import type { Request, Router } from './router.js';
 
 /** The documented Users and Profiles paths, plus projects and pipelines. Each route is a few lines. */
 export function addApiRoutes(router: Router, ctx: AppContext): void {
   const { db } = ctx;
-  const caller = (req: { header(n: string): string | undefined }) => authenticate(db, req.header('x-api-key'));
+  const caller = (req: Request) => authenticateClient(ctx, req.clientAddress, req.header('x-api-key'));
 
   router.add('POST', '/api/v1/users', async (req) => {
     const who = await caller(req);

@@ -1,9 +1,11 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { AppContext } from '../../app.js';
+import { limitedOr } from '../../auth/api-keys.js';
 import { createTenant } from '../../auth/create-tenant.js';
+import { revokeApiKey } from '../../auth/revoke-api-key.js';
 import { AppError } from '../../errors.js';
 import { requireObject } from '../../validation.js';
-import type { Router } from './router.js';
+import type { Request, Router } from './router.js';
 
 function sameToken(given: string | undefined, expected: string): boolean {
   if (!given) return false;
@@ -27,9 +29,18 @@ export function addOpsRoutes(router: Router, ctx: AppContext): void {
   // Without ADMIN_TOKEN the route does not exist at all.
   const token = ctx.config.adminToken;
   if (token) {
+    // Wrong tokens count against the same per-address budget as wrong API keys.
+    const admin = (req: Request) => {
+      if (sameToken(req.header('x-admin-token'), token)) return;
+      throw limitedOr(ctx.authFailures, req.clientAddress, new AppError('unauthenticated', 'missing or wrong X-Admin-Token'));
+    };
     router.add('POST', '/admin/v1/tenants', async (req) => {
-      if (!sameToken(req.header('x-admin-token'), token)) throw new AppError('unauthenticated', 'missing or wrong X-Admin-Token');
+      admin(req);
       return { status: 201, body: await createTenant(ctx.db, requireObject(await req.json())) };
+    });
+    router.add('POST', '/admin/v1/api-keys/revoke', async (req) => {
+      admin(req);
+      return { status: 200, body: await revokeApiKey(ctx.db, requireObject(await req.json())) };
     });
   }
 }

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../app.js';
-import { authenticate } from '../../auth/api-keys.js';
+import { authenticateClient } from '../../auth/api-keys.js';
 import {
   createSegment,
   deleteSegment,
@@ -26,7 +26,7 @@ function segmentRef(req: Request): SegmentRef {
 
 export function addSegmentRoutes(router: Router, ctx: AppContext): void {
   const { db, starters } = ctx;
-  const caller = (req: Request) => authenticate(db, req.header('x-api-key'));
+  const caller = (req: Request) => authenticateClient(ctx, req.clientAddress, req.header('x-api-key'));
 
   router.add('POST', BASE, async (req) => {
     const who = await caller(req);

@@ -34,6 +34,7 @@ export function createHttpServer(ctx: AppContext): http.Server {
         params: found.params,
         query,
         headers: req.headers,
+        clientAddress: req.socket.remoteAddress,
         header: (name) => {
           const v = req.headers[name.toLowerCase()];
           return Array.isArray(v) ? v[0] : v;

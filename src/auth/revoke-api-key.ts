@@ -1,0 +1,26 @@
+import type { Db } from '../db/knex.js';
+import { invalid, notFound } from '../errors.js';
+import { hashApiKey } from './api-keys.js';
+
+export interface RevokedKey {
+  tenant_id: number;
+  prefix: string;
+  revoked_at: string;
+}
+
+/**
+ * Revokes one API key, given in clear (an operator holds the leaked key, or the customer hands
+ * it over). The row stays, with `revoked_at`, so the revocation is auditable; the key is refused
+ * from the next request on. An unknown or already revoked key is 404.
+ */
+export async function revokeApiKey(db: Db, input: { api_key?: unknown }): Promise<RevokedKey> {
+  const key = input.api_key;
+  if (typeof key !== 'string' || key.length === 0 || key.length > 200) throw invalid('api_key', 'api_key must be a string');
+  const [row] = await db('api_keys')
+    .where({ key_hash: hashApiKey(key) })
+    .whereNull('revoked_at')
+    .update({ revoked_at: db.fn.now() })
+    .returning(['tenant_id', 'prefix', 'revoked_at']);
+  if (!row) throw notFound('API key');
+  return { tenant_id: Number(row.tenant_id), prefix: row.prefix as string, revoked_at: new Date(row.revoked_at as string | Date).toISOString() };
+}
