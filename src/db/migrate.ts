@@ -1,8 +1,10 @@
 import type { Knex } from 'knex';
 import * as m001 from './migrations/001_init.js';
+import * as m002 from './migrations/002_profile_counts.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001_init': m001,
+  '002_profile_counts': m002,
 };
 
 /** Migrations are imported, not discovered on disk, so they work from tsx, bundles and containers. */

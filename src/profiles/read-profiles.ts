@@ -2,8 +2,9 @@ import type { Db } from '../db/knex.js';
 import type { Caller } from '../auth/api-keys.js';
 import { invalid, notFound } from '../errors.js';
 import { requireProject } from '../projects/projects.js';
-import { optionalInt, optionalNumber, requireId } from '../validation.js';
+import { optionalInt, optionalNumber, requireId, requireStorable } from '../validation.js';
 import type { Aggregates } from './aggregates.js';
+import { countSql, pageSql, type ProfileFilters } from './profile-counts.js';
 
 export interface ProfileView {
   user_id: string;
@@ -62,24 +63,16 @@ export async function listProfiles(db: Db, caller: Caller, q: ListProfilesQuery)
   }
   await requireProject(db, caller, projectId);
 
-  const filtered = () => {
-    const query = db('users').where({ project_id: projectId }).whereNotNull('aggregates');
-    if (gte !== undefined) query.where('churn_risk_score', '>=', gte);
-    if (lte !== undefined) query.where('churn_risk_score', '<=', lte);
-    if (trend !== undefined) query.where('sentiment_trend', trend);
-    if (minMessages !== undefined) query.where('message_count', '>=', minMessages);
-    return query;
-  };
-  const [rows, [{ count }]] = await Promise.all([
-    filtered().orderBy([{ column: 'updated_at', order: 'desc' }, { column: 'user_id', order: 'asc' }]).limit(limit).offset(offset).select(PROFILE_COLUMNS),
-    filtered().count<{ count: string | number }[]>('* as count'),
-  ]);
-  return { users: rows.map(toProfile), total: Number(count) };
+  const filters: ProfileFilters = { churnGte: gte, churnLte: lte, trend, minMessages };
+  const page = pageSql(projectId, filters, limit, offset, PROFILE_COLUMNS);
+  const count = countSql(projectId, filters);
+  const [rows, counted] = await Promise.all([db.raw(page.sql, page.bindings), db.raw(count.sql, count.bindings)]);
+  return { users: rows.rows.map(toProfile), total: Number(counted.rows[0].total) };
 }
 
 function requireUserId(value: unknown): string {
   if (typeof value !== 'string' || value === '' || value.length > 256) throw invalid('user_id', 'user_id must be 1 to 256 characters');
-  return value;
+  return requireStorable(value, 'user_id');
 }
 
 export async function getProfile(db: Db, caller: Caller, q: { project_id?: unknown; user_id?: unknown }): Promise<ProfileView> {

@@ -9,6 +9,7 @@ import type { AppContext } from '../app.js';
 import { AuthFailureLimiter } from '../auth/failure-limiter.js';
 import { createHttpServer } from '../transport/http/server.js';
 import { startGrpcServer } from '../transport/grpc/server.js';
+import { compactProfileCounts } from '../profiles/profile-counts.js';
 
 export async function startApi(deps: { config: Config; db: Db; starters: Starters; box: SecretSealer; log: Logger; client: Client }) {
   const { config, client } = deps;
@@ -26,10 +27,18 @@ export async function startApi(deps: { config: Config; db: Db; starters: Starter
     http.listen(config.http.port, config.http.host, () => resolve((http.address() as { port: number }).port));
   });
   const grpc = await startGrpcServer(ctx);
+  // The count triggers append delta rows; folding them keeps the exact `total` cheap. Any api
+  // process may do it (an advisory lock lets one at a time), and a failure only delays it.
+  let compacting: Promise<unknown> = Promise.resolve();
+  const compactor = setInterval(() => {
+    compacting = compactProfileCounts(deps.db).catch((err: Error) => deps.log.warn('profile count compaction failed', { err: err.message }));
+  }, 10_000);
   return {
     httpPort,
     grpcPort: grpc.port,
     async stop() {
+      clearInterval(compactor);
+      await compacting;
       await new Promise<void>((resolve) => grpc.server.tryShutdown(() => resolve()));
       await closeHttp(http);
     },
