@@ -44,5 +44,7 @@ export function isDatabaseDown(err: unknown): boolean {
     return true;
   }
   const message = (err as Error | null)?.message ?? '';
-  return /Knex: Timeout acquiring a connection|Connection terminated|connect ECONNREFUSED/.test(message);
+  // A session killed inside a transaction surfaces as knex's failed ROLLBACK ("ROLLBACK - Client has
+  // encountered a connection error and is not queryable"), which hides the original error.
+  return /Knex: Timeout acquiring a connection|Connection terminated|connect ECONNREFUSED|is not queryable/.test(message);
 }

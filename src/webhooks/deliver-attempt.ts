@@ -1,4 +1,5 @@
 import type { Db } from '../db/knex.js';
+import { isDatabaseDown } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { sendWebhook } from './http-attempt.js';
 import { signBody, standardWebhookHeaders } from './signing.js';
@@ -88,7 +89,7 @@ export async function deliverAttempt(deps: DeliverDeps, input: DeliverAttemptInp
     allowPrivateNetworks: deps.allowPrivateNetworks,
   });
   const status = result.ok ? 'success' : 'failed';
-  await record(db, input, attemptKey, {
+  await recordSent(deps, input, attemptKey, {
     status,
     status_code: result.statusCode,
     response_body: result.responseBody,
@@ -103,6 +104,29 @@ export async function deliverAttempt(deps: DeliverDeps, input: DeliverAttemptInp
     duration_ms: result.durationMs,
   });
   return { outcome: status, statusCode: result.statusCode, reason: result.ok ? undefined : result.error ?? result.responseBody.slice(0, 200) };
+}
+
+/**
+ * How long an attempt that was already sent keeps trying to record its outcome while the database
+ * is away. The workflow gives the activity the HTTP timeout plus 30 s, so this fits after the POST.
+ */
+export const RECORD_RETRY_MS = 20_000;
+
+/**
+ * Records an attempt that was already POSTed. Throwing here would make Temporal retry the activity
+ * and POST the event again, so a database outage is waited out (within RECORD_RETRY_MS) instead.
+ */
+async function recordSent(deps: DeliverDeps, input: DeliverAttemptInput, attemptKey: string, row: Parameters<typeof record>[3]): Promise<void> {
+  const deadline = Date.now() + RECORD_RETRY_MS;
+  for (let waitMs = 250; ; waitMs = Math.min(waitMs * 2, 2_000)) {
+    try {
+      return await record(deps.db, input, attemptKey, row);
+    } catch (err) {
+      if (!isDatabaseDown(err) || Date.now() + waitMs > deadline) throw err;
+      deps.log.warn('webhook attempt sent but not recorded yet (database unavailable); retrying the write', { event_id: input.eventId, attempt: input.attempt });
+      await new Promise((r) => setTimeout(r, waitMs));
+    }
+  }
 }
 
 async function record(

@@ -141,9 +141,10 @@ export interface Received {
 
 /**
  * A real HTTPS webhook receiver that can be stopped (its port then refuses connections) and
- * started again on the same port. `respond` decides each answer from what it has seen so far.
+ * started again on the same port. `respond` decides each answer from what it has seen so far, and
+ * may take its time (to break something while a delivery is in flight).
  */
-export async function restartableReceiver(respond: (r: Omit<Received, 'status'>, seen: Received[]) => number = () => 200) {
+export async function restartableReceiver(respond: (r: Omit<Received, 'status'>, seen: Received[]) => number | Promise<number> = () => 200) {
   const received: Received[] = [];
   let server: https.Server | undefined;
   let port = 0;
@@ -152,9 +153,9 @@ export async function restartableReceiver(respond: (r: Omit<Received, 'status'>,
     const s = https.createServer({ cert: stack().certPem, key: stack().keyPem }, (req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
+      req.on('end', async () => {
         const r = { at: Date.now(), eventId: String(req.headers['x-event-id']), headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
-        const status = respond(r, received);
+        const status = await respond(r, received);
         received.push({ ...r, status });
         res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'thanks' : `unavailable (${status})`);
       });
