@@ -11,6 +11,10 @@ import { createLocalEmbedder } from '../src/analysis/embedder.js';
  * bench/results/<timestamp>.json plus a Markdown table. Figures are medians over repeated runs.
  */
 const quick = process.argv.includes('--quick');
+// `--only=embedder,idle,ingest,retries,reads` runs a subset (the embedder limit is always measured).
+const onlyArg = process.argv.find((a) => a.startsWith('--only='));
+const only = onlyArg ? new Set(onlyArg.slice('--only='.length).split(',')) : undefined;
+const runs = (name: string) => !only || only.has(name);
 const results: Record<string, unknown> = {};
 const rows: string[][] = [];
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
@@ -37,7 +41,7 @@ try {
     rates.push(50 / ((performance.now() - t) / 1000));
   }
   results.embedderLimit = summary(rates);
-  report('embedder limit (msgs/s, batches of 50, in-process)', median(rates).toFixed(1), `min ${Math.min(...rates).toFixed(1)}, max ${Math.max(...rates).toFixed(1)}`);
+  report('embedder limit (msgs/s, batches of 50, on its own thread as in the worker)', median(rates).toFixed(1), `min ${Math.min(...rates).toFixed(1)}, max ${Math.max(...rates).toFixed(1)}`);
 
   const t = await newTenant('bench');
   const rx = await startReceiver();
@@ -49,7 +53,8 @@ try {
   // 2a. Submission -> profile visible for a 10-user batch on an idle system.
   const visible: number[] = [];
   const toReceiver: number[] = [];
-  for (let r = 0; r < 20; r++) {
+  const changeToReceiver: number[] = [];
+  for (let r = 0; r < (runs('idle') ? 20 : 1); r++) {
     const users = Array.from({ length: 10 }, (_, i) => ({ user_id: `idle-${r}-${i}`, text: texts[(r * 10 + i) % texts.length] }));
     const start = performance.now();
     const res = await call('POST', '/api/v1/users', { key: t.key, body: { project_id: t.projectId, users } });
@@ -59,17 +64,26 @@ try {
     const mine = () => rx.received.filter((x) => x.body.includes(`"idle-${r}-`));
     await waitFor('ten user_added', async () => mine().length >= 10, 60_000, 10);
     toReceiver.push(Math.min(...mine().map((x) => x.at)) - (start + performance.timeOrigin));
+    // Membership change (the event row, committed with the fold) -> the receiver has it.
+    const created = await withDb(async (db) => (await db.query(`SELECT id, created_at FROM events WHERE user_id LIKE $1`, [`idle-${r}-%`])).rows);
+    for (const e of created as { id: string; created_at: Date }[]) {
+      const got = mine().find((x) => x.headers['x-event-id'] === String(e.id));
+      if (got) changeToReceiver.push(got.at - e.created_at.getTime());
+    }
     await waitForBatch(res.body.source_id);
   }
   results.tenUserVisibleMs = summary(visible);
   results.submissionToReceiverMs = summary(toReceiver);
   report('10-user batch: submission -> profile visible (ms)', `p50 ${pct(visible, 50).toFixed(0)}`, `p95 ${pct(visible, 95).toFixed(0)}, p99 ${pct(visible, 99).toFixed(0)}`);
   report('submission -> receiver gets user_added (ms)', `p50 ${pct(toReceiver, 50).toFixed(0)}`, `p99 ${pct(toReceiver, 99).toFixed(0)}, n=${toReceiver.length}`);
+  results.membershipChangeToReceiverMs = summary(changeToReceiver);
+  report('membership change (event committed) -> receiver (ms)', `p50 ${pct(changeToReceiver, 50).toFixed(0)}`, `p99 ${pct(changeToReceiver, 99).toFixed(0)}, n=${changeToReceiver.length}`);
 
   // 2b. Ingest N users in batches of 500 through the gateway, with CPU per process and peak RSS.
   const { cpuSeconds, rssMb } = await import('./procs.js');
   const pids = (await (await fetch(`${stack.controlUrl}/pids`, { method: 'POST' })).json()) as { api: number; worker: number };
-  for (const n of quick ? [1_000] : [1_000, 5_000, 20_000]) {
+  const sizes = !runs('ingest') ? [] : quick ? [1_000] : [1_000, 5_000, 20_000];
+  for (const n of sizes) {
     const cpuBefore = cpuSeconds(pids);
     const peak = { api: 0, worker: 0 };
     const sampler = setInterval(() => {
@@ -95,28 +109,63 @@ try {
     clearInterval(sampler);
     const cpuAfter = cpuSeconds(pids);
     const cpu = Object.fromEntries(Object.keys(cpuAfter).map((k) => [k, +(((cpuAfter[k] - (cpuBefore[k] ?? 0)) / seconds) * 100).toFixed(0)]));
-    await new Promise((r) => setTimeout(r, 3_000));
+    // Deliveries of this run: every ingested user enters the deployed segment "all".
+    await waitFor('all deliveries', async () => rx.received.filter((x) => x.body.includes(`"ingest-${n}-`)).length >= n, 600_000, 500);
+    const delivered = rx.received.filter((x) => x.body.includes(`"ingest-${n}-`)).map((x) => x.at);
+    const deliverySeconds = (Math.max(...delivered) - Math.min(...delivered)) / 1000;
+    const deliveriesPerSecond = delivered.length / deliverySeconds;
+    // One workflow per batch and one per delivered event.
+    const workflowsPerSecond = (n / 500 + delivered.length) / ((Math.max(...delivered) - (start + performance.timeOrigin)) / 1000);
+    await new Promise((r) => setTimeout(r, 10_000));
     const after = rssMb(pids);
-    results[`ingest${n}`] = { usersPerSecond: rate, accept202Ms: summary(accept), embeddingCallsPer1000: (calls / n) * 1000, cpuPercent: cpu, peakRssMb: peak, rssAfterMb: after };
+    results[`ingest${n}`] = {
+      usersPerSecond: rate,
+      accept202Ms: summary(accept),
+      embeddingCallsPer1000: (calls / n) * 1000,
+      cpuPercent: cpu,
+      peakRssMb: peak,
+      rssAfterMb: after,
+      deliveriesPerSecond,
+      workflowsPerSecond,
+    };
+    report(`ingest ${n} users: webhook deliveries/s (sustained)`, deliveriesPerSecond.toFixed(1), `Temporal workflows/s (batches + deliveries) ${workflowsPerSecond.toFixed(1)}`);
     report(`ingest ${n} users: CPU % of one core`, Object.entries(cpu).map(([k, v]) => `${k} ${v}`).join(', '), 'the busiest process is the bottleneck');
-    report(`ingest ${n} users: peak RSS (MB)`, `api ${peak.api}, worker ${peak.worker}`, `3 s after: api ${after.api}, worker ${after.worker}`);
+    report(`ingest ${n} users: peak RSS (MB)`, `api ${peak.api}, worker ${peak.worker}`, `10 s after: api ${after.api}, worker ${after.worker}`);
     report(`ingest ${n} users: end-to-end (users/s)`, rate.toFixed(1), `${((rate / median(rates)) * 100).toFixed(0)}% of the embedder limit`);
     report(`ingest ${n} users: 202 for a 500-user batch (ms)`, `p50 ${pct(accept, 50).toFixed(0)}`, `p99 ${pct(accept, 99).toFixed(0)}`);
     report(`ingest ${n} users: embedding calls per 1,000 users`, ((calls / n) * 1000).toFixed(1), 'chunks of 50');
   }
   await rx.close();
+  if (sizes.length > 1) {
+    const first = results[`ingest${sizes[0]}`] as { usersPerSecond: number; rssAfterMb: { worker: number; api: number } };
+    const last = results[`ingest${sizes[sizes.length - 1]}`] as typeof first;
+    report(`linearity: throughput at ${sizes[sizes.length - 1]} vs ${sizes[0]} users`, `${((last.usersPerSecond / first.usersPerSecond - 1) * 100).toFixed(0)}%`, 'target: within 15%');
+    report(`memory: RSS after ${sizes[0]} vs after ${sizes[sizes.length - 1]} users (MB)`, `worker ${first.rssAfterMb.worker} -> ${last.rssAfterMb.worker}`, `api ${first.rssAfterMb.api} -> ${last.rssAfterMb.api}`);
+  }
+
+  // 3b. Cost of a retry: the same 200 users delivered to a receiver answering 200, then to one that
+  // fails every event's first attempt (503) and accepts the retry (the test schedule waits 1 s).
+  if (runs('retries')) {
+    const { retryCost } = await import('./retries.js');
+    const r = await retryCost({ texts, users: quick ? 100 : 200, pids });
+    results.retries = r;
+    report('retry: extra CPU per retried delivery (ms, all processes)', r.extraCpuMsPerRetry.toFixed(1), `ok run ${r.ok.cpuMsPerDelivery.toFixed(1)} ms/delivery, failing-first run ${r.failingFirst.cpuMsPerDelivery.toFixed(1)}`);
+    report('retry: first attempt -> successful retry (ms)', `p50 ${r.retryLatencyMs.p50.toFixed(0)}`, `p99 ${r.retryLatencyMs.p99.toFixed(0)}; the schedule's first delay is 1,000 ms`);
+  }
 
   // 4. Reads at scale.
-  const { readsAtScale } = await import('./reads.js');
-  const big = await newTenant('reads');
-  const n = quick ? 100_000 : 1_000_000;
-  const reads = await withDb((db) =>
-    readsAtScale({ db, gatewayUrl: stack.gatewayUrl, key: big.key, projectId: big.projectId, sampleUserId: 'idle-0-0', sampleProjectId: t.projectId, sampleKey: t.key, n, durationSec: quick ? 2 : 10 }),
-  );
-  results.reads = reads;
-  report(`reads: seeded ${n} profiles with SQL (s)`, reads.seedSeconds.toFixed(1));
-  for (const [name, r] of Object.entries(reads.load)) {
-    report(`reads at ${n}: ${name}`, `c1 p50 ${r.c1.p50} ms / p99 ${r.c1.p99} ms`, `c50 ${r.c50.rps.toFixed(0)} req/s (p99 ${r.c50.p99} ms)${r.c1.non2xx + r.c50.non2xx ? `, non-2xx ${r.c1.non2xx + r.c50.non2xx}` : ''}`);
+  if (runs('reads')) {
+    const { readsAtScale } = await import('./reads.js');
+    const big = await newTenant('reads');
+    const n = quick ? 100_000 : 1_000_000;
+    const reads = await withDb((db) =>
+      readsAtScale({ db, gatewayUrl: stack.gatewayUrl, key: big.key, projectId: big.projectId, sampleUserId: 'idle-0-0', sampleProjectId: t.projectId, sampleKey: t.key, n, durationSec: quick ? 2 : 10 }),
+    );
+    results.reads = reads;
+    report(`reads: seeded ${n} profiles with SQL (s)`, reads.seedSeconds.toFixed(1));
+    for (const [name, r] of Object.entries(reads.load)) {
+      report(`reads at ${n}: ${name}`, `c1 p50 ${r.c1.p50} ms / p99 ${r.c1.p99} ms`, `c50 ${r.c50.rps.toFixed(0)} req/s (p99 ${r.c50.p99} ms)${r.c1.non2xx + r.c50.non2xx ? `, non-2xx ${r.c1.non2xx + r.c50.non2xx}` : ''}`);
+    }
   }
 } finally {
   await teardown();
@@ -125,13 +174,16 @@ try {
 const machine = { cores: os.cpus().length, cpu: os.cpus()[0]?.model, memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version, quick };
 mkdirSync('bench/results', { recursive: true });
 const file = `bench/results/${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
-writeFileSync(file, JSON.stringify({ machine, results }, null, 2));
-console.log(`\nMachine: ${machine.cores} cores (${machine.cpu}), ${machine.memoryGb} GB, Node ${machine.node}${quick ? ', --quick' : ''}\n`);
-console.log('| scenario | value | note |\n|---|---|---|');
-for (const r of rows) console.log(`| ${r.join(' | ')} |`);
+writeFileSync(file, JSON.stringify({ machine, only: only ? [...only] : 'all', results }, null, 2));
+const md: string[] = [];
+md.push(`Machine: ${machine.cores} cores (${machine.cpu}), ${machine.memoryGb} GB, Node ${machine.node}${quick ? ', --quick' : ''}${only ? `, only ${[...only].join(',')}` : ''}`, '');
+md.push('| scenario | value | note |', '|---|---|---|');
+for (const r of rows) md.push(`| ${r.join(' | ')} |`);
 if (results.reads) {
-  console.log('\nEXPLAIN (scans used by the page query and the total count):');
-  for (const [name, lines] of Object.entries((results.reads as { explain: Record<string, string[]> }).explain)) console.log(`- ${name}: ${lines.join('; ')}`);
+  md.push('', 'EXPLAIN (scans used by the page query and the total count):');
+  for (const [name, lines] of Object.entries((results.reads as { explain: Record<string, string[]> }).explain)) md.push(`- ${name}: ${lines.join('; ')}`);
 }
+writeFileSync(file.replace(/\.json$/, '.md'), md.join('\n') + '\n');
+console.log('\n' + md.join('\n'));
 console.log(`\nwritten: ${file}`);
 process.exit(0);
