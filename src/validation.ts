@@ -32,7 +32,24 @@ export function requireName(value: unknown, field = 'name', max = 200): string {
   if (typeof value !== 'string' || value.trim() === '' || value.length > max) {
     throw invalid(field, `${field} must be a non-empty string of at most ${max} characters`);
   }
-  return value.trim();
+  return requireStorable(value.trim(), field);
+}
+
+/** A UTF-16 surrogate without its pair: JSON can carry it, but it is not Unicode text. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/**
+ * PostgreSQL text cannot hold NUL, and jsonb refuses the `\ud800` escape JSON.stringify writes for
+ * a lone surrogate; neither means anything in a name, an id or a label, so both are refused here
+ * instead of failing in the database.
+ */
+export function isStorableText(value: string): boolean {
+  return !value.includes('\u0000') && !LONE_SURROGATE.test(value);
+}
+
+export function requireStorable(value: string, field: string): string {
+  if (!isStorableText(value)) throw invalid(field, `${field} must be Unicode text without NUL characters or unpaired surrogates`);
+  return value;
 }
 
 export function requireObject(value: unknown, field = 'body'): Record<string, unknown> {

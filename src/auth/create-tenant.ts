@@ -1,5 +1,6 @@
 import type { Db } from '../db/knex.js';
 import { invalid } from '../errors.js';
+import { isStorableText } from '../validation.js';
 import { generateApiKey, hashApiKey } from './api-keys.js';
 
 export interface NewTenant {
@@ -9,7 +10,9 @@ export interface NewTenant {
 
 export async function createTenant(db: Db, input: { name?: unknown }): Promise<NewTenant> {
   const name = typeof input.name === 'string' ? input.name.trim() : '';
-  if (!name || name.length > 200) throw invalid('name', 'name must be a string of 1 to 200 characters');
+  if (!name || name.length > 200 || !isStorableText(name)) {
+    throw invalid('name', 'name must be a string of 1 to 200 characters, without NUL or unpaired surrogates');
+  }
   const apiKey = generateApiKey();
   return db.transaction(async (trx) => {
     const [tenant] = await trx('tenants').insert({ name }).returning('id');

@@ -64,6 +64,10 @@ describe('validateRule rejects, pointing at the bad node', () => {
     ['an unknown field', cond('mood', '>', 1), 'rule.field', /unknown field/],
     ['a topic outside the taxonomy', cond('topic_scores.weather', '>', 0.1), 'rule.field', /unknown field/],
     ['an empty attribute key', cond('attributes.', '==', 1), 'rule.field', /unknown field/],
+    // PostgreSQL's jsonb refuses NUL and the escape of a lone surrogate: refused here, not as a 500.
+    ['a NUL in an attribute key', cond('attributes.pl\u0000an', '==', 1), 'rule.field', /unknown field/],
+    ['a NUL in an attribute value', cond('attributes.plan', '==', 'pro\u0000'), 'rule.value', /NUL characters or unpaired surrogates/],
+    ['a lone surrogate in a semantic description', { semantic: 'wants \uD800 out' }, 'rule.semantic', /without NUL or unpaired surrogates/],
     ['an unknown op', { all: [cond('window_size', '>', 1), cond('window_size', '=>', 1)] }, 'rule.all[1].op', /must be one of/],
     ['contains on a number', cond('avg_sentiment', 'contains', 1), 'rule.op', /does not apply/],
     ['an order op on the trend', cond('sentiment_trend', '>', 'stable'), 'rule.op', /does not apply/],

@@ -5,6 +5,7 @@
  * Formulas and worked examples: docs/aggregates-and-rules.md.
  */
 import { invalid } from '../errors.js';
+import { isStorableText } from '../validation.js';
 import type { Aggregates } from '../profiles/aggregates.js';
 
 export const TOPICS = [
@@ -120,8 +121,8 @@ function validateNode(raw: unknown, path: string, depth: number, counter: { node
 function validateSemantic(node: Record<string, unknown>, path: string): SemanticCondition {
   onlyKeys(node, ['semantic', 'min_similarity'], path);
   const text = node.semantic;
-  if (typeof text !== 'string' || text.trim().length === 0 || text.length > MAX_SEMANTIC_LENGTH) {
-    throw invalid(`${path}.semantic`, `must be a description of 1 to ${MAX_SEMANTIC_LENGTH} characters`);
+  if (typeof text !== 'string' || text.trim().length === 0 || text.length > MAX_SEMANTIC_LENGTH || !isStorableText(text)) {
+    throw invalid(`${path}.semantic`, `must be a description of 1 to ${MAX_SEMANTIC_LENGTH} characters, without NUL or unpaired surrogates`);
   }
   const min = node.min_similarity ?? DEFAULT_MIN_SIMILARITY;
   if (typeof min !== 'number' || !Number.isFinite(min) || min < 0 || min > 1) {
@@ -133,7 +134,7 @@ function validateSemantic(node: Record<string, unknown>, path: string): Semantic
 function validateCondition(node: Record<string, unknown>, path: string): Condition {
   onlyKeys(node, ['field', 'op', 'value'], path);
   const field = node.field;
-  const kind = typeof field === 'string' ? fieldKind(field) : null;
+  const kind = typeof field === 'string' && isStorableText(field) ? fieldKind(field) : null;
   if (typeof field !== 'string' || !kind) {
     throw invalid(
       `${path}.field`,
@@ -174,6 +175,7 @@ function validateScalar(kind: FieldKind, op: Op, value: unknown, path: string): 
         throw invalid(path, `"${op}" needs a finite number`);
       }
       if (!isScalar(value)) throw invalid(path, 'must be a string, number, boolean or null');
+      if (typeof value === 'string' && !isStorableText(value)) throw invalid(path, 'must not contain NUL characters or unpaired surrogates');
       return value;
   }
 }

@@ -2,7 +2,7 @@ import type { Db } from '../db/knex.js';
 import type { Caller } from '../auth/api-keys.js';
 import { AppError, invalid, notFound } from '../errors.js';
 import { requirePipeline } from '../projects/projects.js';
-import { optionalInt, requireName, requireObject } from '../validation.js';
+import { isStorableText, optionalInt, requireName, requireObject } from '../validation.js';
 import { validateRule } from './rules.js';
 import { isValidSlug, slugify } from './slug.js';
 
@@ -45,12 +45,16 @@ function toView(row: Record<string, any>): SegmentView {
 
 function optionalDescription(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string' || value.length > 2_000) throw invalid('description', 'description must be a string of at most 2000 characters');
+  if (typeof value !== 'string' || value.length > 2_000 || !isStorableText(value)) {
+    throw invalid('description', 'description must be a string of at most 2000 characters, without NUL or unpaired surrogates');
+  }
   return value;
 }
 
 async function requireSegment(db: Db, caller: Caller, ref: SegmentRef) {
   await requirePipeline(db, caller, ref.projectId, ref.pipelineId);
+  // Segment ids are slugs: anything else (NUL, SQL, 10 KB of text) cannot name one.
+  if (!isValidSlug(ref.segmentId)) throw notFound('segment');
   const row = await db('segments').where({ pipeline_id: ref.pipelineId, slug: ref.segmentId }).first(COLUMNS);
   if (!row) throw notFound('segment');
   return row;

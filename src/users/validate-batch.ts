@@ -1,5 +1,5 @@
 import { invalid } from '../errors.js';
-import { requireId, requireObject } from '../validation.js';
+import { isStorableText, requireId, requireObject } from '../validation.js';
 
 export const MAX_USERS_PER_BATCH = 1_000;
 export const MAX_USER_ID_LENGTH = 256;
@@ -27,8 +27,8 @@ export function validateBatch(rawBody: unknown, now: Date): ValidBatch {
   const body = requireObject(rawBody);
   const projectId = requireId(body.project_id, 'project_id');
   const sourceLabel = body.source_label === undefined || body.source_label === null ? 'api' : body.source_label;
-  if (typeof sourceLabel !== 'string' || sourceLabel.trim() === '' || sourceLabel.length > MAX_SOURCE_LABEL_LENGTH) {
-    throw invalid('source_label', `source_label must be a non-empty string of at most ${MAX_SOURCE_LABEL_LENGTH} characters`);
+  if (typeof sourceLabel !== 'string' || sourceLabel.trim() === '' || sourceLabel.length > MAX_SOURCE_LABEL_LENGTH || !isStorableText(sourceLabel)) {
+    throw invalid('source_label', `source_label must be a non-empty string of at most ${MAX_SOURCE_LABEL_LENGTH} characters, without NUL or unpaired surrogates`);
   }
   const users = body.users;
   if (!Array.isArray(users) || users.length === 0) throw invalid('users', 'users must be a non-empty array');
@@ -46,7 +46,7 @@ function validateUser(raw: unknown, path: string, now: Date): BatchItem {
   if (userId.length > MAX_USER_ID_LENGTH) {
     throw invalid(`${path}.user_id`, `user_id must be at most ${MAX_USER_ID_LENGTH} characters`);
   }
-  if (userId.includes('\u0000')) throw invalid(`${path}.user_id`, 'user_id must not contain NUL characters');
+  if (!isStorableText(userId)) throw invalid(`${path}.user_id`, 'user_id must not contain NUL characters or unpaired surrogates');
   const text = u.text;
   if (typeof text !== 'string' || text.trim() === '') throw invalid(`${path}.text`, 'text must be a non-empty string');
   if (text.length > MAX_TEXT_LENGTH) throw invalid(`${path}.text`, `text must be at most ${MAX_TEXT_LENGTH} characters`);
@@ -65,14 +65,14 @@ function validateAttributes(raw: unknown, path: string): Record<string, Scalar> 
   const entries = Object.entries(raw as Record<string, unknown>);
   if (entries.length > MAX_ATTRIBUTES) throw invalid(path, `attributes must have at most ${MAX_ATTRIBUTES} keys`);
   for (const [key, value] of entries) {
-    if (key === '' || key.length > 100 || key.includes('\u0000')) {
-      throw invalid(path, 'attribute keys must be 1 to 100 characters without NUL');
+    if (key === '' || key.length > 100 || !isStorableText(key)) {
+      throw invalid(path, 'attribute keys must be 1 to 100 characters without NUL or unpaired surrogates');
     }
     const ok =
       value === null ||
       typeof value === 'boolean' ||
       (typeof value === 'number' && Number.isFinite(value)) ||
-      (typeof value === 'string' && value.length <= 1_000 && !value.includes('\u0000'));
+      (typeof value === 'string' && value.length <= 1_000 && isStorableText(value));
     if (!ok) throw invalid(`${path}.${key}`, 'attribute values must be strings (max 1000 chars), finite numbers, booleans or null');
   }
   return Object.fromEntries(entries) as Record<string, Scalar>;

@@ -1,7 +1,7 @@
 import type { Db } from '../db/knex.js';
 import { isDatabaseDown } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { sendWebhook } from './http-attempt.js';
+import { sendWebhook, type ResolveTarget } from './http-attempt.js';
 import { signBody, standardWebhookHeaders } from './signing.js';
 
 export interface DeliverAttemptInput {
@@ -25,6 +25,8 @@ export interface DeliverDeps {
   allowPrivateNetworks: boolean;
   log: Logger;
   now?: () => Date;
+  /** How the receiver's host is resolved and checked; see WebhookRequest.resolveTarget. */
+  resolveTarget?: ResolveTarget;
 }
 
 /** The JSON body of an event; the same bytes on every attempt and for every webhook. */
@@ -87,6 +89,7 @@ export async function deliverAttempt(deps: DeliverDeps, input: DeliverAttemptInp
     headers,
     timeoutMs: deps.timeoutMs,
     allowPrivateNetworks: deps.allowPrivateNetworks,
+    resolveTarget: deps.resolveTarget,
   });
   const status = result.ok ? 'success' : 'failed';
   await recordSent(deps, input, attemptKey, {

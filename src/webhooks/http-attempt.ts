@@ -19,12 +19,20 @@ import { resolveAndCheck, SsrfError, type CheckedTarget } from './ssrf.js';
 /** How much of a receiver's answer is read and kept. */
 export const MAX_RESPONSE_BYTES = 4096;
 
+/** Resolves a URL's host and checks its addresses (ssrf.ts); the connection goes to what it returns. */
+export type ResolveTarget = (host: string, allowPrivate: boolean) => Promise<CheckedTarget>;
+
 export interface WebhookRequest {
   url: string;
   body: string;
   headers: Record<string, string>;
   timeoutMs: number;
   allowPrivateNetworks: boolean;
+  /**
+   * Defaults to `resolveAndCheck` with the system resolver. Tests pass their own to give a test
+   * host name an address (a local listener) without touching DNS.
+   */
+  resolveTarget?: ResolveTarget;
 }
 
 export interface AttemptResult {
@@ -66,7 +74,8 @@ export async function sendWebhook(args: WebhookRequest): Promise<AttemptResult> 
   // One deadline for the whole attempt: DNS, connect, TLS, and the answer.
   const deadline = AbortSignal.timeout(args.timeoutMs);
   try {
-    const target = await untilAborted(resolveAndCheck(url.hostname, args.allowPrivateNetworks), deadline);
+    const resolve = args.resolveTarget ?? ((host, allowPrivate) => resolveAndCheck(host, allowPrivate));
+    const target = await untilAborted(resolve(url.hostname, args.allowPrivateNetworks), deadline);
     const answer = await post(url, target, args, deadline);
     return judge(answer, elapsed());
   } catch (err) {

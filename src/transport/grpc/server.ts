@@ -12,21 +12,22 @@ import type { AppContext } from '../../app.js';
 import { profilesService, projectsService, usersService } from './handlers.js';
 import { segmentsService } from './handlers-segments.js';
 import { webhooksService } from './handlers-webhooks.js';
+import { refusingMalformed } from './malformed.js';
 
 // `npm run generate` writes the exact descriptors buf compiled (imports and comments included).
 const DESCRIPTOR_SET = fileURLToPath(new URL('../../../gen/profiling-v1.binpb', import.meta.url));
 const SERVICES = ['UsersService', 'ProfilesService', 'ProjectsService', 'SegmentsService', 'WebhooksService'].map((s) => `profiling.v1.${s}`);
 
 /** Largest accepted request: a 1,000-user batch of 10,000-character texts fits well inside. */
-const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
 export async function startGrpcServer(ctx: AppContext): Promise<{ server: Server; port: number }> {
   const server = new Server({ 'grpc.max_receive_message_length': MAX_MESSAGE_BYTES });
-  server.addService(UsersServiceService, usersService(ctx));
-  server.addService(ProfilesServiceService, profilesService(ctx));
-  server.addService(ProjectsServiceService, projectsService(ctx));
-  server.addService(SegmentsServiceService, segmentsService(ctx));
-  server.addService(WebhooksServiceService, webhooksService(ctx));
+  server.addService(...refusingMalformed(UsersServiceService, usersService(ctx)));
+  server.addService(...refusingMalformed(ProfilesServiceService, profilesService(ctx)));
+  server.addService(...refusingMalformed(ProjectsServiceService, projectsService(ctx)));
+  server.addService(...refusingMalformed(SegmentsServiceService, segmentsService(ctx)));
+  server.addService(...refusingMalformed(WebhooksServiceService, webhooksService(ctx)));
 
   // Standard health service and server reflection: grpcurl and `buf curl` work with no proto files at hand.
   const health = new HealthImplementation(Object.fromEntries(['', ...SERVICES].map((s) => [s, 'SERVING' as const])));

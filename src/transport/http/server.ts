@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AppContext } from '../../app.js';
 import { AppError } from '../../errors.js';
+import { answerClientError } from './client-error.js';
 import { sendError, sendJson, toAppError } from './errors.js';
 import { readJsonBody, Router, type Request } from './router.js';
 import { addApiRoutes } from './routes-api.js';
@@ -17,13 +18,22 @@ export function createRouter(ctx: AppContext): Router {
   return router;
 }
 
+/** The request target as a URL; one that cannot be parsed (`http://x%`, `//[`) is the client's error. */
+function parseTarget(target: string | undefined): URL {
+  try {
+    return new URL(target ?? '/', 'http://gateway');
+  } catch {
+    throw new AppError('invalid_argument', 'malformed request target');
+  }
+}
+
 /** The thin JSON gateway: decode, call the use case, encode. */
 export function createHttpServer(ctx: AppContext): http.Server {
   const router = createRouter(ctx);
   const server = http.createServer(async (req, res) => {
     const started = Date.now();
     try {
-      const url = new URL(req.url ?? '/', 'http://gateway');
+      const url = parseTarget(req.url);
       const found = router.match(req.method ?? 'GET', url.pathname);
       if (!found) throw new AppError('not_found', `no route for ${req.method} ${url.pathname}`);
       const query: Record<string, string> = {};
@@ -54,5 +64,6 @@ export function createHttpServer(ctx: AppContext): http.Server {
   });
   server.keepAliveTimeout = 65_000;
   server.requestTimeout = 30_000;
+  server.on('clientError', answerClientError);
   return server;
 }

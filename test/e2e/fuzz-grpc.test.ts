@@ -1,0 +1,418 @@
+/**
+ * Property-based fuzzing of every gRPC method: random and mutated bytes through a raw client,
+ * hostile field values through the generated clients, and messages over the server's receive
+ * limit. Every answer must be a client-error status (never INTERNAL or UNKNOWN) or a success whose
+ * response decodes; a refused call must leave the database as it was; the server stays healthy.
+ */
+import { Client, credentials, Metadata, status, type ServiceError } from '@grpc/grpc-js';
+import fc from 'fast-check';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ProfilesServiceService } from '../../gen/profiling/v1/profiles.js';
+import { ProjectsServiceService } from '../../gen/profiling/v1/projects.js';
+import { SegmentsServiceService } from '../../gen/profiling/v1/segments.js';
+import { UsersServiceService } from '../../gen/profiling/v1/users.js';
+import { WebhooksServiceService } from '../../gen/profiling/v1/webhooks.js';
+import { MAX_MESSAGE_BYTES } from '../../src/transport/grpc/server.js';
+import { call, newTenant, stack, type Tenant } from '../support/api.js';
+import { dbFingerprint, nastyString, poisoned } from '../support/fuzz.js';
+import { grpcClients, keyMetadata } from '../support/grpc.js';
+
+const SEED = 6_2027;
+const RUNS = { bytes: 700, fields: 700 };
+
+/** What a refusal may be: the client's fault, a missing resource, or a limit. */
+const CLIENT_ERRORS = new Set([
+  status.INVALID_ARGUMENT,
+  status.NOT_FOUND,
+  status.ALREADY_EXISTS,
+  status.FAILED_PRECONDITION,
+  status.OUT_OF_RANGE,
+  status.RESOURCE_EXHAUSTED,
+  status.PERMISSION_DENIED,
+]);
+
+interface Method {
+  service: keyof ReturnType<typeof grpcClients>;
+  name: string;
+  path: string;
+  requestSerialize: (value: any) => Buffer;
+  responseDeserialize: (bytes: Buffer) => unknown;
+}
+
+const SERVICES = { users: UsersServiceService, profiles: ProfilesServiceService, projects: ProjectsServiceService, segments: SegmentsServiceService, webhooks: WebhooksServiceService };
+const METHODS: Method[] = Object.entries(SERVICES).flatMap(([service, def]) =>
+  Object.entries(def).map(([name, m]) => ({ service: service as Method['service'], name, path: m.path, requestSerialize: m.requestSerialize, responseDeserialize: m.responseDeserialize })),
+);
+
+interface Fixtures extends Tenant {
+  projectB: number;
+  webhookId: number;
+  segmentId: string;
+}
+let fx: Fixtures;
+
+/** A valid request for each method, against the fixtures (project B holds submitted users). */
+function template(name: string): Record<string, any> {
+  const seg = { projectId: fx.projectId, pipelineId: fx.pipelineId, segmentId: fx.segmentId };
+  const hook = { projectId: fx.projectId, pipelineId: fx.pipelineId, webhookId: fx.webhookId };
+  const pipe = { projectId: fx.projectId, pipelineId: fx.pipelineId };
+  const rule = { field: 'churn_risk_score', op: '>=', value: 0.5 };
+  const t: Record<string, Record<string, any>> = {
+    identifyUsers: { projectId: fx.projectB, sourceLabel: 'grpc-fuzz', users: [{ userId: 'g1', text: 'Too expensive, I may cancel', attributes: { plan: 'pro' } }] },
+    listProfiles: { projectId: fx.projectB, sentimentTrend: 0, limit: 10 },
+    getProfile: { projectId: fx.projectB, userId: 'nobody' },
+    getUserTimeline: { projectId: fx.projectB, userId: 'nobody', limit: 5 },
+    createProject: { name: 'grpc project' },
+    listProjects: {},
+    createPipeline: { projectId: fx.projectId, name: 'grpc pipeline' },
+    listPipelines: { projectId: fx.projectId },
+    createSegment: { ...pipe, name: 'grpc segment', description: 'd', rule },
+    listSegments: pipe,
+    getSegment: { ref: seg },
+    updateSegment: { ref: seg, name: 'renamed', rule },
+    deploySegment: { ref: seg },
+    undeploySegment: { ref: seg },
+    deleteSegment: { ref: seg },
+    listSegmentUsers: { ref: seg, limit: 10 },
+    createWebhook: { ...pipe, url: 'https://hooks.example.com/grpc', secret: 'a-long-enough-secret', events: [1] },
+    listWebhooks: pipe,
+    getWebhook: { ref: hook },
+    updateWebhook: { ref: hook, isActive: true, events: { values: [2] } },
+    deleteWebhook: { ref: hook },
+    listDeliveries: { ref: hook, limit: 5 },
+    resendDelivery: { ref: hook, deliveryId: 1 },
+  };
+  return structuredClone(t[name]);
+}
+
+// --- protobuf wire helpers, to write what the generated encoders never would -------------------
+
+function varint(n: bigint): Buffer {
+  const out: number[] = [];
+  let v = BigInt.asUintN(64, n);
+  do {
+    let b = Number(v & 0x7fn);
+    v >>= 7n;
+    if (v) b |= 0x80;
+    out.push(b);
+  } while (v);
+  return Buffer.from(out);
+}
+const tag = (field: number, wire: number) => varint(BigInt((field << 3) | wire));
+const lenField = (field: number, payload: Buffer) => Buffer.concat([tag(field, 2), varint(BigInt(payload.length)), payload]);
+
+/**
+ * Struct {"a": Struct {"a": ... 0.0}} nested `depth` times. Every layer only prepends a header
+ * (Struct.fields entry with key "a", then Value.struct_value), so the headers are collected and
+ * joined once instead of re-copying the growing message per layer.
+ */
+function deepStruct(depth: number): Buffer {
+  const key = lenField(1, Buffer.from('a'));
+  const chunks: Buffer[] = [Buffer.concat([tag(2, 1), Buffer.alloc(8)])]; // innermost Value.number_value = 0.0
+  let size = chunks[0].length; // size of the current Value
+  for (let i = 0; i < depth; i++) {
+    const valueHeader = Buffer.concat([tag(2, 2), varint(BigInt(size))]); // entry.value
+    const entrySize = key.length + valueHeader.length + size;
+    const structHeader = Buffer.concat([tag(1, 2), varint(BigInt(entrySize))]); // Struct.fields
+    const structSize = structHeader.length + entrySize;
+    const asValue = Buffer.concat([tag(5, 2), varint(BigInt(structSize))]); // Value.struct_value
+    chunks.push(valueHeader, key, structHeader);
+    if (i < depth - 1) chunks.push(asValue);
+    size = i < depth - 1 ? asValue.length + structSize : structSize;
+  }
+  return Buffer.concat(chunks.reverse());
+}
+
+/** Byte-level damage to a valid encoding, and wire fragments that are invalid on their own. */
+const WIRE_SNIPPETS: Buffer[] = [
+  Buffer.concat([tag(1, 0), varint(2n ** 63n - 1n)]), // int64 beyond 2^53 in field 1
+  Buffer.concat([tag(1, 0), varint(-1n)]), // negative int64, ten bytes
+  Buffer.concat([tag(1, 0), Buffer.alloc(11, 0xff)]), // varint that never ends
+  Buffer.concat([tag(1, 2), varint(1_000_000n), Buffer.from('short')]), // length past the end
+  Buffer.concat([tag(2, 2), varint(3n), Buffer.from([0xff, 0xfe, 0xfd])]), // invalid UTF-8 in a string / message
+  Buffer.concat([tag(1, 3)]), // start group, never ended
+  Buffer.concat([tag(1, 4)]), // end group out of nowhere
+  Buffer.concat([tag(1, 6), Buffer.from([1])]), // wire type 6 does not exist
+  Buffer.concat([tag(1, 7), Buffer.from([1])]), // nor 7
+  Buffer.from([0x00]), // field number 0
+  Buffer.concat([tag(536870911, 0), varint(1n)]), // largest field number, unknown
+  Buffer.concat([tag(1, 1), Buffer.from([0, 0, 0, 0, 0, 0, 0xf8, 0x7f])]), // fixed64 NaN where an int64 is expected
+  Buffer.concat([tag(3, 2), varint(2n), Buffer.from([0xc0, 0xaf])]), // overlong UTF-8
+];
+
+function mutateBytes(base: Buffer): fc.Arbitrary<Buffer> {
+  return fc.oneof(
+    fc.nat().map((n) => base.subarray(0, base.length ? n % base.length : 0)),
+    fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })).map(([n, b]) => {
+      const copy = Buffer.from(base);
+      if (copy.length) copy[n % copy.length] = b;
+      return copy;
+    }),
+    fc.tuple(fc.nat(), fc.constantFrom(...WIRE_SNIPPETS)).map(([n, s]) => {
+      const at = base.length ? n % base.length : 0;
+      return Buffer.concat([base.subarray(0, at), s, base.subarray(at)]);
+    }),
+    fc.constantFrom(...WIRE_SNIPPETS).map((s) => Buffer.concat([base, s])),
+    fc.constantFrom(...WIRE_SNIPPETS).map((s) => Buffer.concat([s, base])),
+  );
+}
+
+const hostileNumber = fc.oneof(
+  fc.constantFrom(NaN, Infinity, -Infinity, 2 ** 63, -(2 ** 63), 2 ** 53 + 2, -1, 0, -0, 1.5, 1e308, 2 ** 31, -(2 ** 31) - 1),
+  fc.double(),
+  fc.integer(),
+);
+const hostileText = fc.oneof(
+  { weight: 3, arbitrary: nastyString },
+  { weight: 3, arbitrary: poisoned(fc.constantFrom('g1', 'grpc name', 'fixture-1', 'https://hooks.example.com/x', 'churn_risk_score')) },
+  { weight: 1, arbitrary: fc.constantFrom(1, 3).map((n) => 'x'.repeat(n * 1_000_000)) },
+);
+
+/** Values of the wrong type, out of range, or hostile in content, for any field of a generated request. */
+const hostileField: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 4, arbitrary: nastyString },
+  { weight: 3, arbitrary: hostileText },
+  { weight: 3, arbitrary: hostileNumber },
+  { weight: 1, arbitrary: fc.constantFrom(true, false, null, undefined, {}, [], new Date(Number.NaN), new Date(8.64e15)) },
+  { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
+  { weight: 1, arbitrary: fc.array(fc.oneof(nastyString, fc.integer()), { maxLength: 4 }) },
+  // Oversized: arrays past the batch limit, strings of megabytes. Rare, they are the slow ones.
+  {
+    weight: 1,
+    arbitrary: fc.oneof(
+      fc.integer({ min: 1_001, max: 5_000 }).map((n) => Array.from({ length: n }, (_, i) => ({ userId: `u${i}`, text: 'x' }))),
+      fc.constantFrom(1, 3).map((n) => 'x'.repeat(n * 1_000_000)),
+    ),
+  },
+);
+
+/** Every leaf (and every object) of a request, as a path of keys. */
+function paths(value: unknown, prefix: (string | number)[] = []): (string | number)[][] {
+  if (value === null || typeof value !== 'object') return [prefix];
+  const entries = Array.isArray(value) ? value.map((v, i) => [i, v] as const) : Object.entries(value);
+  return [...(prefix.length ? [prefix] : []), ...entries.flatMap(([k, v]) => paths(v, [...prefix, k]))];
+}
+
+function setPath(target: any, path: (string | number)[], value: unknown): void {
+  if (path.length === 0) return;
+  let node = target;
+  for (const key of path.slice(0, -1)) node = node[key];
+  node[path[path.length - 1]] = value;
+}
+
+// --- calling -------------------------------------------------------------------------------------
+
+interface Outcome {
+  code: status;
+  details: string;
+  response?: Buffer;
+}
+
+let raw: Client;
+let db: pg.Client;
+let md: Metadata;
+let tried = 0;
+let refused = 0;
+let succeeded = 0;
+let encoderRefused = 0;
+/** The fingerprint after the last refused call: nothing the worker does in the background changes it. */
+let known: Record<string, string> | undefined;
+
+function rawCall(path: string, bytes: Buffer): Promise<Outcome> {
+  return new Promise((resolve) => {
+    raw.makeUnaryRequest(path, (b: Buffer) => b, (b: Buffer) => b, bytes, md, { deadline: Date.now() + 60_000 }, (err: ServiceError | null, res?: Buffer) =>
+      resolve(err ? { code: err.code, details: err.details } : { code: status.OK, details: '', response: res }),
+    );
+  });
+}
+
+/**
+ * One fuzzed call (`send`): a client-error status or a success whose response decodes, and nothing
+ * written when refused.
+ */
+async function probe(method: Method, send: () => Promise<Outcome>, shown: () => string): Promise<Outcome> {
+  tried++;
+  const before = (known ??= await dbFingerprint(db));
+  const out = await send();
+  const what = () => `${method.path} ${shown().slice(0, 400)} -> ${status[out.code]} ${out.details.slice(0, 300)}`;
+  if (out.code === status.OK) {
+    succeeded++;
+    known = undefined;
+    if (out.response) expect(() => method.responseDeserialize(out.response!), what()).not.toThrow();
+    if (method.name.startsWith('delete')) await restoreFixtures();
+    return out;
+  }
+  refused++;
+  expect(CLIENT_ERRORS.has(out.code), what()).toBe(true);
+  known = await dbFingerprint(db);
+  expect(known, `database changed by a refused call: ${what()}`).toEqual(before);
+  return out;
+}
+
+const sendRaw = (method: Method, bytes: Buffer) => () => rawCall(method.path, bytes);
+
+async function makeWebhook(): Promise<number> {
+  const r = await call('POST', `/projects/${fx.projectId}/pipelines/${fx.pipelineId}/webhooks`, { key: fx.key, body: { url: 'https://hooks.example.com/fuzz' } });
+  return r.body.id;
+}
+
+let segmentSerial = 0;
+async function makeSegment(): Promise<string> {
+  const r = await call('POST', `/projects/${fx.projectId}/pipelines/${fx.pipelineId}/segments`, {
+    key: fx.key,
+    body: { id: `fixture-${++segmentSerial}`, name: 'Fixture', rule: { field: 'churn_risk_score', op: '>=', value: 0.9 } },
+  });
+  return r.body.id;
+}
+
+/** A fuzzed delete that succeeded removed a fixture: make it again. */
+async function restoreFixtures(): Promise<void> {
+  const base = `/projects/${fx.projectId}/pipelines/${fx.pipelineId}`;
+  if ((await call('GET', `${base}/webhooks/${fx.webhookId}`, { key: fx.key })).status === 404) fx.webhookId = await makeWebhook();
+  if ((await call('GET', `${base}/segments/${fx.segmentId}`, { key: fx.key })).status === 404) fx.segmentId = await makeSegment();
+}
+
+describe('gRPC fuzzing', () => {
+  let apiPid: number;
+
+  beforeAll(async () => {
+    db = new pg.Client({ connectionString: stack().databaseUrl });
+    await db.connect();
+    const t = await newTenant('grpc-fuzz');
+    const b = await call('POST', '/api/v1/projects', { key: t.key, body: { name: 'grpc fuzz users' } });
+    fx = { ...t, projectB: b.body.id, webhookId: 0, segmentId: '' };
+    fx.webhookId = await makeWebhook();
+    fx.segmentId = await makeSegment();
+    md = keyMetadata(fx.key);
+    raw = new Client(stack().grpcAddress, credentials.createInsecure(), { 'grpc.max_send_message_length': -1 });
+    apiPid = ((await (await fetch(`${stack().controlUrl}/pids`)).json()) as { api: number }).api;
+  });
+
+  afterAll(async () => {
+    console.log(
+      `gRPC fuzz: ${tried} inputs tried (${refused} refused with a client-error status, ${succeeded} decodable successes); ` +
+        `${encoderRefused} more hostile requests were refused by the generated encoder before sending; seed ${SEED}`,
+    );
+    raw?.close();
+    await db?.end();
+  });
+
+  async function expectHealthy() {
+    // grpc.health.v1.Health/Check with an empty request: SERVING is `08 01`.
+    const health = await rawCall('/grpc.health.v1.Health/Check', Buffer.alloc(0));
+    expect(health.code).toBe(status.OK);
+    expect([...health.response!]).toEqual([0x08, 0x01]);
+    expect((await call('GET', '/healthz')).status).toBe(200);
+    const pids = (await (await fetch(`${stack().controlUrl}/pids`)).json()) as { api: number };
+    expect(pids.api, 'the api process was restarted: it crashed').toBe(apiPid);
+  }
+
+  it('answers random and damaged bytes on every method with a client-error status', async () => {
+    const arb = fc.integer({ min: 0, max: METHODS.length - 1 }).chain((i) => {
+      const valid = METHODS[i].requestSerialize(template(METHODS[i].name));
+      return fc.record({
+        method: fc.constant(i),
+        bytes: fc.oneof(
+          { weight: 2, arbitrary: fc.uint8Array({ maxLength: 300 }).map((a) => Buffer.from(a)) },
+          { weight: 4, arbitrary: mutateBytes(valid) },
+          { weight: 1, arbitrary: fc.constantFrom(...WIRE_SNIPPETS) },
+        ),
+      });
+    });
+    await fc.assert(
+      fc.asyncProperty(arb, async ({ method, bytes }) => {
+        await probe(METHODS[method], () => rawCall(METHODS[method].path, bytes), () => bytes.toString('hex'));
+      }),
+      { seed: SEED, numRuns: RUNS.bytes, endOnFailure: true },
+    );
+    await expectHealthy();
+  });
+
+  it('answers wrong-typed, out-of-range and hostile fields through the generated clients', async () => {
+    const clients = grpcClients();
+    // Each mutation picks a field and a value: of the field's own type half of the time (so the
+    // encoder lets it through and the server's validation is what gets judged), of any type otherwise.
+    const mutation = fc.record({ at: fc.nat(), sameType: fc.boolean(), number: hostileNumber, text: hostileText, any: hostileField });
+    const arb = fc.record({
+      method: fc.integer({ min: 0, max: METHODS.length - 1 }),
+      mutations: fc.array(mutation, { minLength: 1, maxLength: 3 }),
+      extra: fc.option(fc.tuple(nastyString, hostileField), { freq: 5 }),
+    });
+    try {
+      await fc.assert(
+        fc.asyncProperty(arb, async ({ method: i, mutations, extra }) => {
+          const method = METHODS[i];
+          const request = template(method.name);
+          for (const m of mutations) {
+            const all = paths(request);
+            if (!all.length) continue;
+            const path = all[m.at % all.length];
+            const current = path.reduce((node: any, key) => node?.[key], request);
+            const value = !m.sameType ? m.any : typeof current === 'number' ? m.number : typeof current === 'string' ? m.text : m.any;
+            setPath(request, path, value);
+          }
+          if (extra) request[extra[0]] = extra[1];
+          try {
+            method.requestSerialize(request);
+          } catch {
+            // The generated encoder refuses the value on the client (grpc-js would report a local
+            // INTERNAL "serialization failure"): nothing can reach the server.
+            encoderRefused++;
+            return;
+          }
+          const shown = () => JSON.stringify(request, (_k, v) => (typeof v === 'string' && v.length > 200 ? `${v.slice(0, 200)}…(${v.length})` : v));
+          const client = clients[method.service] as unknown as Record<string, (...a: unknown[]) => void>;
+          await probe(
+            method,
+            () =>
+              new Promise<Outcome>((resolve) =>
+                client[method.name].call(client, request, md, { deadline: Date.now() + 60_000 }, (err: ServiceError | null) =>
+                  resolve(err ? { code: err.code, details: err.details } : { code: status.OK, details: '' }),
+                ),
+              ),
+            shown,
+          );
+        }),
+        { seed: SEED + 1, numRuns: RUNS.fields, endOnFailure: true },
+      );
+    } finally {
+      for (const c of Object.values(clients)) c.close();
+    }
+    await expectHealthy();
+  });
+
+  it('refuses messages over the receive limit, huge batches and deep nesting without INTERNAL', async () => {
+    const identify = METHODS.find((m) => m.name === 'identifyUsers')!;
+    const over = await probe(identify, sendRaw(identify, Buffer.alloc(MAX_MESSAGE_BYTES + 1, 0x41)), () => `${MAX_MESSAGE_BYTES + 1} bytes`);
+    expect(over.code).toBe(status.RESOURCE_EXHAUSTED);
+    const bigText = identify.requestSerialize({ projectId: fx.projectB, users: [{ userId: 'big', text: 'x'.repeat(MAX_MESSAGE_BYTES) }] });
+    expect((await probe(identify, sendRaw(identify, bigText), () => 'one text over the limit')).code).toBe(status.RESOURCE_EXHAUSTED);
+    const { users } = grpcClients();
+    const throughClient = await probe(
+      identify,
+      () =>
+        new Promise<Outcome>((resolve) =>
+          users.identifyUsers({ projectId: fx.projectB, users: [{ userId: 'big', text: 'y'.repeat(MAX_MESSAGE_BYTES + 1) }] }, md, (err) =>
+            resolve(err ? { code: err.code, details: err.details } : { code: status.OK, details: '' }),
+          ),
+        ),
+      () => 'generated client, one text over the limit',
+    );
+    users.close();
+    expect(throughClient.code).toBe(status.RESOURCE_EXHAUSTED);
+    const underLimit = identify.requestSerialize({ projectId: fx.projectB, users: [{ userId: 'big', text: 'x'.repeat(MAX_MESSAGE_BYTES - 1_000) }] });
+    expect((await probe(identify, sendRaw(identify, underLimit), () => 'one text just under the limit')).code).toBe(status.INVALID_ARGUMENT);
+    const many = identify.requestSerialize({ projectId: fx.projectB, users: Array.from({ length: 100_000 }, (_, i) => ({ userId: `u${i}`, text: 'hi' })) });
+    expect((await probe(identify, sendRaw(identify, many), () => '100,000 users')).code).toBe(status.INVALID_ARGUMENT);
+    for (const depth of [50, 5_000, 100_000]) {
+      const user = Buffer.concat([lenField(1, Buffer.from('deep')), lenField(2, Buffer.from('hello')), lenField(3, deepStruct(depth))]);
+      const bytes = Buffer.concat([tag(1, 0), varint(BigInt(fx.projectB)), lenField(2, user)]);
+      expect((await probe(identify, sendRaw(identify, bytes), () => `attributes nested ${depth} deep`)).code).toBe(status.INVALID_ARGUMENT);
+      const segments = METHODS.find((m) => m.name === 'createSegment')!;
+      const seg = Buffer.concat([tag(1, 0), varint(BigInt(fx.projectId)), tag(2, 0), varint(BigInt(fx.pipelineId)), lenField(4, Buffer.from('deep')), lenField(6, deepStruct(depth))]);
+      expect((await probe(segments, sendRaw(segments, seg), () => `rule nested ${depth} deep`)).code).toBe(status.INVALID_ARGUMENT);
+    }
+    await expectHealthy();
+  });
+});
