@@ -115,6 +115,11 @@ export async function compactProfileCounts(db: Knex): Promise<number> {
   return db.transaction(async (trx) => {
     const { rows } = await trx.raw('SELECT pg_try_advisory_xact_lock(7270002) AS locked');
     if (!rows[0].locked) return 0;
+    // Nothing to fold when every bin already has one row: skip the rewrite (and its dead tuples).
+    const pending = await trx.raw(
+      'SELECT 1 FROM profile_counts GROUP BY project_id, sentiment_trend, churn_bin, msg_bin HAVING count(*) > 1 OR sum(delta) = 0 LIMIT 1',
+    );
+    if (pending.rows.length === 0) return 0;
     const result = await trx.raw(`
       WITH gone AS (DELETE FROM profile_counts RETURNING *)
       INSERT INTO profile_counts (project_id, sentiment_trend, churn_bin, msg_bin, delta)
