@@ -22,6 +22,24 @@ const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(
 const summary = (xs: number[]) => ({ median: median(xs), min: Math.min(...xs), max: Math.max(...xs), p50: pct(xs, 50), p95: pct(xs, 95), p99: pct(xs, 99), n: xs.length });
 const report = (name: string, value: string, note = '') => rows.push([name, value, note]);
 
+const machine = { cores: os.cpus().length, cpu: os.cpus()[0]?.model, memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version, quick };
+const file = `bench/results/${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
+/** Writes the JSON and Markdown so far: a run cut short (the full one takes most of an hour) keeps what it measured. */
+function save(): string[] {
+  mkdirSync('bench/results', { recursive: true });
+  writeFileSync(file, JSON.stringify({ machine, only: only ? [...only] : 'all', results }, null, 2));
+  const md: string[] = [];
+  md.push(`Machine: ${machine.cores} cores (${machine.cpu}), ${machine.memoryGb} GB, Node ${machine.node}${quick ? ', --quick' : ''}${only ? `, only ${[...only].join(',')}` : ''}`, '');
+  md.push('| scenario | value | note |', '|---|---|---|');
+  for (const r of rows) md.push(`| ${r.join(' | ')} |`);
+  if (results.reads) {
+    md.push('', 'EXPLAIN (scans used by the page query and the total count):');
+    for (const [name, lines] of Object.entries((results.reads as { explain: Record<string, string[]> }).explain)) md.push(`- ${name}: ${lines.join('; ')}`);
+  }
+  writeFileSync(file.replace(/\.json$/, '.md'), md.join('\n') + '\n');
+  return md;
+}
+
 let stack!: StackInfo;
 const teardown = await setup({ provide: (_k: string, v: StackInfo) => (stack = v) } as never);
 process.env.BENCH_STACK = JSON.stringify(stack);
@@ -78,12 +96,14 @@ try {
   report('submission -> receiver gets user_added (ms)', `p50 ${pct(toReceiver, 50).toFixed(0)}`, `p99 ${pct(toReceiver, 99).toFixed(0)}, n=${toReceiver.length}`);
   results.membershipChangeToReceiverMs = summary(changeToReceiver);
   report('membership change (event committed) -> receiver (ms)', `p50 ${pct(changeToReceiver, 50).toFixed(0)}`, `p99 ${pct(changeToReceiver, 99).toFixed(0)}, n=${changeToReceiver.length}`);
+  save();
 
   // 2b. Ingest N users in batches of 500 through the gateway, with CPU per process and peak RSS.
+  // Scenario 2 measures the analysis pipeline alone (a tenant with no segment, so no events);
+  // scenario 3 ingests into the tenant whose segment every user enters and times the deliveries.
   const { cpuSeconds, rssMb } = await import('./procs.js');
   const pids = (await (await fetch(`${stack.controlUrl}/pids`, { method: 'POST' })).json()) as { api: number; worker: number };
-  const sizes = !runs('ingest') ? [] : quick ? [1_000] : [1_000, 5_000, 20_000];
-  for (const n of sizes) {
+  const ingest = async (n: number, tenant: { key: string; projectId: number }, prefix: string, withDeliveries: boolean) => {
     const cpuBefore = cpuSeconds(pids);
     const peak = { api: 0, worker: 0 };
     const sampler = setInterval(() => {
@@ -96,52 +116,63 @@ try {
     const start = performance.now();
     const sources: number[] = [];
     for (let b = 0; b < n / 500; b++) {
-      const users = Array.from({ length: 500 }, (_, i) => ({ user_id: `ingest-${n}-${b * 500 + i}`, text: texts[(b * 500 + i) % texts.length] }));
+      const users = Array.from({ length: 500 }, (_, i) => ({ user_id: `${prefix}-${b * 500 + i}`, text: texts[(b * 500 + i) % texts.length] }));
       const s = performance.now();
-      const res = await call('POST', '/api/v1/users', { key: t.key, body: { project_id: t.projectId, users } });
+      const res = await call('POST', '/api/v1/users', { key: tenant.key, body: { project_id: tenant.projectId, users } });
       accept.push(performance.now() - s);
       sources.push(res.body.source_id);
     }
-    for (const id of sources) await waitForBatch(id, 1_800_000);
+    for (const id of sources) await waitForBatch(id, 3_600_000);
     const seconds = (performance.now() - start) / 1000;
     const calls = readFileSync(stack.logs.worker, 'utf8').split('chunk analysed').length - logBefore;
-    const rate = n / seconds;
+    const out: Record<string, unknown> = { users: n, usersPerSecond: n / seconds, accept202Ms: summary(accept), embeddingCallsPer1000: (calls / n) * 1000 };
+    if (withDeliveries) {
+      const mine = () => rx.received.filter((x) => x.body.includes(`"${prefix}-`));
+      await waitFor('all deliveries', async () => mine().length >= n, 1_800_000, 1_000);
+      const delivered = mine().map((x) => x.at);
+      out.deliveriesPerSecond = delivered.length / ((Math.max(...delivered) - Math.min(...delivered)) / 1000);
+      // One workflow per batch and one per delivered event, from the first submission to the last delivery.
+      out.workflowsPerSecond = (n / 500 + delivered.length) / ((Math.max(...delivered) - (start + performance.timeOrigin)) / 1000);
+    }
     clearInterval(sampler);
+    const elapsed = (performance.now() - start) / 1000;
     const cpuAfter = cpuSeconds(pids);
-    const cpu = Object.fromEntries(Object.keys(cpuAfter).map((k) => [k, +(((cpuAfter[k] - (cpuBefore[k] ?? 0)) / seconds) * 100).toFixed(0)]));
-    // Deliveries of this run: every ingested user enters the deployed segment "all".
-    await waitFor('all deliveries', async () => rx.received.filter((x) => x.body.includes(`"ingest-${n}-`)).length >= n, 600_000, 500);
-    const delivered = rx.received.filter((x) => x.body.includes(`"ingest-${n}-`)).map((x) => x.at);
-    const deliverySeconds = (Math.max(...delivered) - Math.min(...delivered)) / 1000;
-    const deliveriesPerSecond = delivered.length / deliverySeconds;
-    // One workflow per batch and one per delivered event.
-    const workflowsPerSecond = (n / 500 + delivered.length) / ((Math.max(...delivered) - (start + performance.timeOrigin)) / 1000);
+    out.cpuPercent = Object.fromEntries(Object.keys(cpuAfter).map((k) => [k, +(((cpuAfter[k] - (cpuBefore[k] ?? 0)) / elapsed) * 100).toFixed(0)]));
+    out.peakRssMb = peak;
     await new Promise((r) => setTimeout(r, 10_000));
-    const after = rssMb(pids);
-    results[`ingest${n}`] = {
-      usersPerSecond: rate,
-      accept202Ms: summary(accept),
-      embeddingCallsPer1000: (calls / n) * 1000,
-      cpuPercent: cpu,
-      peakRssMb: peak,
-      rssAfterMb: after,
-      deliveriesPerSecond,
-      workflowsPerSecond,
-    };
-    report(`ingest ${n} users: webhook deliveries/s (sustained)`, deliveriesPerSecond.toFixed(1), `Temporal workflows/s (batches + deliveries) ${workflowsPerSecond.toFixed(1)}`);
-    report(`ingest ${n} users: CPU % of one core`, Object.entries(cpu).map(([k, v]) => `${k} ${v}`).join(', '), 'the busiest process is the bottleneck');
-    report(`ingest ${n} users: peak RSS (MB)`, `api ${peak.api}, worker ${peak.worker}`, `10 s after: api ${after.api}, worker ${after.worker}`);
-    report(`ingest ${n} users: end-to-end (users/s)`, rate.toFixed(1), `${((rate / median(rates)) * 100).toFixed(0)}% of the embedder limit`);
-    report(`ingest ${n} users: 202 for a 500-user batch (ms)`, `p50 ${pct(accept, 50).toFixed(0)}`, `p99 ${pct(accept, 99).toFixed(0)}`);
-    report(`ingest ${n} users: embedding calls per 1,000 users`, ((calls / n) * 1000).toFixed(1), 'chunks of 50');
+    out.rssAfterMb = rssMb(pids);
+    return out as { usersPerSecond: number; accept202Ms: ReturnType<typeof summary>; embeddingCallsPer1000: number; cpuPercent: Record<string, number>; peakRssMb: typeof peak; rssAfterMb: typeof peak; deliveriesPerSecond?: number; workflowsPerSecond?: number };
+  };
+  const sizes = !runs('ingest') ? [] : quick ? [1_000] : [1_000, 5_000, 20_000];
+  const ingestTenant = sizes.length ? await newTenant('ingest') : undefined;
+  for (const n of sizes) {
+    const r = await ingest(n, ingestTenant!, `ingest-${n}`, false);
+    results[`ingest${n}`] = r;
+    report(`ingest ${n} users: end-to-end (users/s)`, r.usersPerSecond.toFixed(1), `${((r.usersPerSecond / median(rates)) * 100).toFixed(0)}% of the embedder limit`);
+    report(`ingest ${n} users: 202 for a 500-user batch (ms)`, `p50 ${r.accept202Ms.p50.toFixed(0)}`, `p99 ${r.accept202Ms.p99.toFixed(0)}`);
+    report(`ingest ${n} users: embedding calls per 1,000 users`, r.embeddingCallsPer1000.toFixed(1), 'chunks of 50');
+    report(`ingest ${n} users: CPU % of one core`, Object.entries(r.cpuPercent).map(([k, v]) => `${k} ${v}`).join(', '), 'the busiest process is the bottleneck');
+    report(`ingest ${n} users: peak RSS (MB)`, `api ${r.peakRssMb.api}, worker ${r.peakRssMb.worker}`, `10 s after: api ${r.rssAfterMb.api}, worker ${r.rssAfterMb.worker}`);
+    save();
   }
-  await rx.close();
   if (sizes.length > 1) {
     const first = results[`ingest${sizes[0]}`] as { usersPerSecond: number; rssAfterMb: { worker: number; api: number } };
     const last = results[`ingest${sizes[sizes.length - 1]}`] as typeof first;
     report(`linearity: throughput at ${sizes[sizes.length - 1]} vs ${sizes[0]} users`, `${((last.usersPerSecond / first.usersPerSecond - 1) * 100).toFixed(0)}%`, 'target: within 15%');
     report(`memory: RSS after ${sizes[0]} vs after ${sizes[sizes.length - 1]} users (MB)`, `worker ${first.rssAfterMb.worker} -> ${last.rssAfterMb.worker}`, `api ${first.rssAfterMb.api} -> ${last.rssAfterMb.api}`);
   }
+
+  // 3a. Webhooks: users that all enter the deployed segment, one delivery workflow per event.
+  if (runs('webhooks')) {
+    const n = quick ? 500 : 2_000;
+    const r = await ingest(n, t, `hooks-${n}`, true);
+    results[`webhooks${n}`] = r;
+    report(`webhooks: ${n} users entering a segment, deliveries/s (sustained)`, r.deliveriesPerSecond!.toFixed(1), `Temporal workflows/s (batches + deliveries) ${r.workflowsPerSecond!.toFixed(1)}`);
+    report(`webhooks: ${n} users with deliveries, end-to-end (users/s)`, r.usersPerSecond.toFixed(1), `${((r.usersPerSecond / median(rates)) * 100).toFixed(0)}% of the embedder limit`);
+    report(`webhooks: ${n} users, CPU % of one core`, Object.entries(r.cpuPercent).map(([k, v]) => `${k} ${v}`).join(', '), 'analysis and deliveries together');
+    save();
+  }
+  await rx.close();
 
   // 3b. Cost of a retry: the same 200 users delivered to a receiver answering 200, then to one that
   // fails every event's first attempt (503) and accepts the retry (the test schedule waits 1 s).
@@ -151,6 +182,7 @@ try {
     results.retries = r;
     report('retry: extra CPU per retried delivery (ms, all processes)', r.extraCpuMsPerRetry.toFixed(1), `ok run ${r.ok.cpuMsPerDelivery.toFixed(1)} ms/delivery, failing-first run ${r.failingFirst.cpuMsPerDelivery.toFixed(1)}`);
     report('retry: first attempt -> successful retry (ms)', `p50 ${r.retryLatencyMs.p50.toFixed(0)}`, `p99 ${r.retryLatencyMs.p99.toFixed(0)}; the schedule's first delay is 1,000 ms`);
+    save();
   }
 
   // 4. Reads at scale.
@@ -171,19 +203,7 @@ try {
   await teardown();
 }
 
-const machine = { cores: os.cpus().length, cpu: os.cpus()[0]?.model, memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version, quick };
-mkdirSync('bench/results', { recursive: true });
-const file = `bench/results/${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
-writeFileSync(file, JSON.stringify({ machine, only: only ? [...only] : 'all', results }, null, 2));
-const md: string[] = [];
-md.push(`Machine: ${machine.cores} cores (${machine.cpu}), ${machine.memoryGb} GB, Node ${machine.node}${quick ? ', --quick' : ''}${only ? `, only ${[...only].join(',')}` : ''}`, '');
-md.push('| scenario | value | note |', '|---|---|---|');
-for (const r of rows) md.push(`| ${r.join(' | ')} |`);
-if (results.reads) {
-  md.push('', 'EXPLAIN (scans used by the page query and the total count):');
-  for (const [name, lines] of Object.entries((results.reads as { explain: Record<string, string[]> }).explain)) md.push(`- ${name}: ${lines.join('; ')}`);
-}
-writeFileSync(file.replace(/\.json$/, '.md'), md.join('\n') + '\n');
+const md = save();
 console.log('\n' + md.join('\n'));
 console.log(`\nwritten: ${file}`);
 process.exit(0);

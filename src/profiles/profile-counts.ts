@@ -3,8 +3,7 @@ import type { Knex } from 'knex';
 /** Bins of migration 002: churn 0.01 wide (0..100, -1 for no score), message count capped at 21. */
 export const CHURN_BINS = 100;
 export const MSG_BIN_CAP = 21;
-// A bin is only summed when every score the float expression can put in it satisfies the filter.
-const EDGE = 1e-9;
+// Wider than any rounding of floor(score * 100): a score binned across an edge lies within this of it.
 const SLACK = 1e-6;
 
 export interface ProfileFilters {
@@ -14,15 +13,19 @@ export interface ProfileFilters {
   minMessages?: number;
 }
 
-/** The churn bins a filter covers entirely: [lo, hi], empty when lo > hi. */
-export function fullChurnBins(gte?: number, lte?: number): [number, number] {
+/**
+ * The churn bins summed for a filter: [lo, hi], empty when lo > hi. lo is the first bin starting
+ * at or above churn_risk_gte, hi the last bin ending at or below churn_risk_lte; the rows a float
+ * edge puts on the wrong side are corrected by `countSql` from the index.
+ */
+export function summedChurnBins(gte?: number, lte?: number): [number, number] {
   // Bin -1 holds profiles without a score: any churn filter excludes them.
   let lo = gte === undefined && lte === undefined ? -1 : 0;
   let hi = CHURN_BINS;
   if (gte !== undefined) {
     lo = CHURN_BINS + 1;
     for (let b = 0; b <= CHURN_BINS; b++) {
-      if (b / CHURN_BINS - EDGE >= gte) {
+      if (b / CHURN_BINS >= gte) {
         lo = b;
         break;
       }
@@ -31,8 +34,7 @@ export function fullChurnBins(gte?: number, lte?: number): [number, number] {
   if (lte !== undefined) {
     hi = -2;
     for (let b = CHURN_BINS; b >= 0; b--) {
-      const upper = b === CHURN_BINS ? 1 : (b + 1) / CHURN_BINS + EDGE;
-      if (upper <= lte) {
+      if ((b === CHURN_BINS ? 1 : (b + 1) / CHURN_BINS) <= lte) {
         hi = b;
         break;
       }
@@ -66,18 +68,20 @@ export function filterSql(projectId: number, f: ProfileFilters): { sql: string; 
 
 /**
  * One statement (one snapshot, so the trigger's deltas and the rows agree) that counts the
- * profiles matching the filters exactly: the summary bins the filter covers entirely, plus the
- * rows of the edge bins counted from the covering churn index.
+ * profiles matching the filters exactly: the summary bins [lo, hi], minus the rows in them below
+ * churn_risk_gte, plus the matching rows binned outside them. Each correction reads a
+ * narrow score range next to a bound from the covering churn index (empty for round bounds).
  */
 export function countSql(projectId: number, f: ProfileFilters): { sql: string; bindings: Knex.Value[] } {
   const where = filterSql(projectId, f);
-  const [lo, hi] = fullChurnBins(f.churnGte, f.churnLte);
+  const [lo, hi] = summedChurnBins(f.churnGte, f.churnLte);
   const minMessages = f.minMessages ?? 0;
   if (lo > hi || minMessages > MSG_BIN_CAP) {
-    // No whole bin qualifies (a narrow churn band, or more messages than the bins distinguish).
+    // No whole bin qualifies (a band inside one bin, or more messages than the bins distinguish).
     return { sql: `SELECT count(*)::bigint AS total FROM users WHERE ${where.sql}`, bindings: where.bindings };
   }
-  const parts: string[] = [];
+  const base = filterSql(projectId, { trend: f.trend, minMessages: f.minMessages });
+  const terms: string[] = [];
   const bindings: Knex.Value[] = [];
   const summary = ['project_id = ?', 'churn_bin BETWEEN ? AND ?', 'msg_bin >= ?'];
   bindings.push(projectId, lo, hi, minMessages);
@@ -85,16 +89,21 @@ export function countSql(projectId: number, f: ProfileFilters): { sql: string; b
     summary.push('sentiment_trend = ?');
     bindings.push(f.trend);
   }
-  parts.push(`(SELECT coalesce(sum(delta), 0) FROM profile_counts WHERE ${summary.join(' AND ')})`);
-  if (lo > 0 && f.churnGte !== undefined) {
-    parts.push(`(SELECT count(*) FROM users WHERE ${where.sql} AND churn_risk_score < ? AND profile_churn_bin(churn_risk_score) < ?)`);
-    bindings.push(...where.bindings, lo / CHURN_BINS + SLACK, lo);
+  terms.push(`+ (SELECT coalesce(sum(delta), 0) FROM profile_counts WHERE ${summary.join(' AND ')})`);
+  const count = (sign: '+' | '-', w: { sql: string; bindings: Knex.Value[] }, extra: string, values: Knex.Value[]) => {
+    terms.push(`${sign} (SELECT count(*) FROM users WHERE ${w.sql} AND ${extra})`);
+    bindings.push(...w.bindings, ...values);
+  };
+  const binned = 'profile_churn_bin(churn_risk_score)';
+  if (lo >= 0) count('+', where, `churn_risk_score < ? AND ${binned} < ?`, [lo / CHURN_BINS + SLACK, lo]);
+  if (f.churnLte !== undefined) count('+', where, `churn_risk_score > ? AND ${binned} > ?`, [(hi + 1) / CHURN_BINS - SLACK, hi]);
+  if (f.churnGte !== undefined) {
+    count('-', base, `churn_risk_score < ? AND churn_risk_score >= ? AND ${binned} BETWEEN ? AND ?`, [f.churnGte, lo / CHURN_BINS - SLACK, lo, hi]);
   }
-  if (hi < CHURN_BINS && f.churnLte !== undefined) {
-    parts.push(`(SELECT count(*) FROM users WHERE ${where.sql} AND churn_risk_score > ? AND profile_churn_bin(churn_risk_score) > ?)`);
-    bindings.push(...where.bindings, (hi + 1) / CHURN_BINS - SLACK, hi);
-  }
-  return { sql: `SELECT (${parts.join(' + ')})::bigint AS total`, bindings };
+  // No term subtracts summed rows above churn_risk_lte: a score above the float (hi + 1) / 100 never
+  // floors into bin hi or below (profile-counts.test.ts checks every edge), only scores below an edge
+  // are ever binned across it.
+  return { sql: `SELECT (0 ${terms.join(' ')})::bigint AS total`, bindings };
 }
 
 /** Page of profile ids from the covering index, then the rows; same order as the index. */

@@ -61,12 +61,16 @@ export async function listProfiles(db: Db, caller: Caller, q: ListProfilesQuery)
     }
     trend = q.sentiment_trend;
   }
-  await requireProject(db, caller, projectId);
-
   const filters: ProfileFilters = { churnGte: gte, churnLte: lte, trend, minMessages };
   const page = pageSql(projectId, filters, limit, offset, PROFILE_COLUMNS);
   const count = countSql(projectId, filters);
-  const [rows, counted] = await Promise.all([db.raw(page.sql, page.bindings), db.raw(count.sql, count.bindings)]);
+  // The tenant check runs beside the reads (one round trip of latency, not two); nothing is
+  // returned unless it passes, so another tenant's project still answers 404 with no data.
+  const [, rows, counted] = await Promise.all([
+    requireProject(db, caller, projectId),
+    db.raw(page.sql, page.bindings),
+    db.raw(count.sql, count.bindings),
+  ]);
   return { users: rows.rows.map(toProfile), total: Number(counted.rows[0].total) };
 }
 
@@ -78,8 +82,10 @@ function requireUserId(value: unknown): string {
 export async function getProfile(db: Db, caller: Caller, q: { project_id?: unknown; user_id?: unknown }): Promise<ProfileView> {
   const projectId = requireId(q.project_id, 'project_id');
   const userId = requireUserId(q.user_id);
-  await requireProject(db, caller, projectId);
-  const row = await db('users').where({ project_id: projectId, user_id: userId }).whereNotNull('aggregates').first(PROFILE_COLUMNS);
+  const [, row] = await Promise.all([
+    requireProject(db, caller, projectId),
+    db('users').where({ project_id: projectId, user_id: userId }).whereNotNull('aggregates').first(PROFILE_COLUMNS),
+  ]);
   if (!row) throw notFound('user');
   return toProfile(row);
 }
@@ -93,8 +99,7 @@ export async function getTimeline(
   const userId = requireUserId(q.user_id);
   const limit = optionalInt(q.limit, 'limit', 1, 1_000) ?? 100;
   const offset = optionalInt(q.offset, 'offset', 0, 1_000_000_000) ?? 0;
-  await requireProject(db, caller, projectId);
-  const user = await db('users').where({ project_id: projectId, user_id: userId }).first('id');
+  const [, user] = await Promise.all([requireProject(db, caller, projectId), db('users').where({ project_id: projectId, user_id: userId }).first('id')]);
   if (!user) throw notFound('user');
   const rows = await db('messages')
     .where({ user_pk: user.id })
