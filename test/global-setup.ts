@@ -197,7 +197,15 @@ export async function startStack(project: TestProject, opts: StackOptions = {}) 
 
   return async () => {
     control.close();
-    await Promise.all([kill(api), kill(worker), kill(worker2)]);
+    // A profiled run (SERVICE_NODE_ARGS) stops gracefully so the profiles get written.
+    const stop = async (p: ServiceProcess | undefined) => {
+      if (process.env.SERVICE_NODE_ARGS && p && alive(p)) {
+        p.proc.kill('SIGTERM');
+        await Promise.race([p.exited, new Promise((r) => setTimeout(r, 10_000))]);
+      }
+      await kill(p);
+    };
+    await Promise.all([stop(api), stop(worker), stop(worker2)]);
     for (const stop of stops.reverse()) await stop().catch(() => undefined);
     rmSync(dir, { recursive: true, force: true });
   };

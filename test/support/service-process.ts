@@ -13,7 +13,9 @@ export interface ServiceProcess {
 
 /** Starts `tsx src/main.ts --role <role>` as a real separate process, logging to a file. */
 export function spawnService(role: 'api' | 'worker' | 'all', env: Record<string, string>, logFile: string): ServiceProcess {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--role', role], {
+  // SERVICE_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the services of a bench run.
+  const nodeArgs = (process.env.SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts', '--role', role], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
