@@ -33,7 +33,7 @@ function save(): string[] {
   md.push('| scenario | value | note |', '|---|---|---|');
   for (const r of rows) md.push(`| ${r.join(' | ')} |`);
   if (results.reads) {
-    md.push('', 'EXPLAIN (scans used by the page query and the total count):');
+    md.push('', 'EXPLAIN of the one list statement (tenant check, exact total, page): the scans it uses');
     for (const [name, lines] of Object.entries((results.reads as { explain: Record<string, string[]> }).explain)) md.push(`- ${name}: ${lines.join('; ')}`);
   }
   writeFileSync(file.replace(/\.json$/, '.md'), md.join('\n') + '\n');

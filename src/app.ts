@@ -1,4 +1,5 @@
 import type { Db } from './db/knex.js';
+import type { KeyCache } from './auth/key-cache.js';
 import type { AuthFailureLimiter } from './auth/failure-limiter.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
@@ -14,6 +15,8 @@ export interface AppContext {
   log: Logger;
   /** Shared by the gateway and gRPC: one failed-authentication budget per client address. */
   authFailures: AuthFailureLimiter;
+  /** Valid keys for a few seconds, emptied by every revocation (see auth/key-cache.ts). */
+  keyCache?: KeyCache;
   /** True when the Temporal frontend answers. */
   temporalReady: () => Promise<boolean>;
 }

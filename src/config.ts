@@ -22,6 +22,8 @@ const schema = z.object({
   // Failed authentications one client address may make per window before it is answered 429.
   AUTH_FAILURE_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(20),
   AUTH_FAILURE_WINDOW_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(60_000),
+  // How long an api process may reuse a valid key's lookup (0: look up every request). Revocations still apply at once.
+  AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(300_000).default(10_000),
   SECRETS_KEY: z
     .string()
     .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 bytes)')
@@ -67,6 +69,7 @@ export interface Config {
   adminToken?: string;
   /** Failed-authentication rate limit per client address (see auth/failure-limiter.ts). */
   authFailures: { limit: number; windowMs: number };
+  authCacheTtlMs: number;
   secretsKey?: string;
   embeddings: {
     provider: 'local' | 'openai';
@@ -113,6 +116,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     adminToken: c.ADMIN_TOKEN,
     authFailures: { limit: c.AUTH_FAILURE_LIMIT, windowMs: c.AUTH_FAILURE_WINDOW_MS },
+    authCacheTtlMs: c.AUTH_CACHE_TTL_MS,
     secretsKey: c.SECRETS_KEY,
     embeddings: {
       provider: c.EMBEDDINGS_PROVIDER,

@@ -101,7 +101,7 @@ try {
     lines.push(`worker:      task queue "${config.temporal.taskQueue}" on ${temporalAddress}`);
   }
   if (role === 'api' || role === 'all') {
-    const api = await startApi({ config, db, starters, box, log, client });
+    const api = await startApi({ config, db, databaseUrl, starters, box, log, client });
     stops.unshift(api.stop);
     lines.push(`gateway:     http://localhost:${api.httpPort}`, `gRPC:        localhost:${api.grpcPort}`);
   }

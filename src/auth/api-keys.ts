@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../db/knex.js';
 import { AppError } from '../errors.js';
 import type { AuthFailureLimiter } from './failure-limiter.js';
+import type { KeyCache } from './key-cache.js';
 
 export interface Caller {
   tenantId: number;
@@ -18,16 +19,19 @@ export function hashApiKey(key: string): string {
 
 const KEY_SHAPE = /^sps_[A-Za-z0-9_-]{43}$/;
 
-export async function authenticate(db: Db, apiKey: string | undefined): Promise<Caller> {
+export async function authenticate(db: Db, apiKey: string | undefined, cache?: KeyCache): Promise<Caller> {
   if (!apiKey) throw new AppError('unauthenticated', 'missing API key (HTTP header X-API-Key, gRPC metadata x-api-key)');
   // A malformed key cannot exist: refuse it without a database round trip.
   if (!KEY_SHAPE.test(apiKey)) throw new AppError('unauthenticated', 'invalid API key');
-  const row = await db('api_keys')
-    .where({ key_hash: hashApiKey(apiKey) })
-    .whereNull('revoked_at')
-    .first('tenant_id');
-  if (!row) throw new AppError('unauthenticated', 'invalid API key');
-  return { tenantId: row.tenant_id as number };
+  const hash = hashApiKey(apiKey);
+  const cached = cache?.get(hash);
+  if (cached !== undefined) return { tenantId: cached };
+  const generation = cache?.begin() ?? 0;
+  const { rows } = await db.raw('SELECT tenant_id FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL', [hash]);
+  if (rows.length === 0) throw new AppError('unauthenticated', 'invalid API key');
+  const tenantId = Number(rows[0].tenant_id);
+  cache?.set(hash, tenantId, generation);
+  return { tenantId };
 }
 
 /**
@@ -36,12 +40,12 @@ export async function authenticate(db: Db, apiKey: string | undefined): Promise<
  * The key is still checked first, so a valid key is served from a limited address too.
  */
 export async function authenticateClient(
-  deps: { db: Db; authFailures: AuthFailureLimiter },
+  deps: { db: Db; authFailures: AuthFailureLimiter; keyCache?: KeyCache },
   address: string | undefined,
   apiKey: string | undefined,
 ): Promise<Caller> {
   try {
-    return await authenticate(deps.db, apiKey);
+    return await authenticate(deps.db, apiKey, deps.keyCache);
   } catch (err) {
     if (err instanceof AppError && err.code === 'unauthenticated') throw limitedOr(deps.authFailures, address, err);
     throw err;

@@ -1,6 +1,7 @@
 import type { Db } from '../db/knex.js';
 import { invalid, notFound } from '../errors.js';
 import { hashApiKey } from './api-keys.js';
+import { REVOKED_CHANNEL } from './key-cache.js';
 
 export interface RevokedKey {
   tenant_id: number;
@@ -16,11 +17,16 @@ export interface RevokedKey {
 export async function revokeApiKey(db: Db, input: { api_key?: unknown }): Promise<RevokedKey> {
   const key = input.api_key;
   if (typeof key !== 'string' || key.length === 0 || key.length > 200) throw invalid('api_key', 'api_key must be a string');
-  const [row] = await db('api_keys')
-    .where({ key_hash: hashApiKey(key) })
-    .whereNull('revoked_at')
-    .update({ revoked_at: db.fn.now() })
-    .returning(['tenant_id', 'prefix', 'revoked_at']);
+  // The notification goes out only if the revocation commits; every api process then empties its key cache.
+  const row = await db.transaction(async (trx) => {
+    const [updated] = await trx('api_keys')
+      .where({ key_hash: hashApiKey(key) })
+      .whereNull('revoked_at')
+      .update({ revoked_at: trx.fn.now() })
+      .returning(['tenant_id', 'prefix', 'revoked_at']);
+    if (updated) await trx.raw('SELECT pg_notify(?, ?)', [REVOKED_CHANNEL, '']);
+    return updated;
+  });
   if (!row) throw notFound('API key');
   return { tenant_id: Number(row.tenant_id), prefix: row.prefix as string, revoked_at: new Date(row.revoked_at as string | Date).toISOString() };
 }

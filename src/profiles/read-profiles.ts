@@ -1,10 +1,9 @@
 import type { Db } from '../db/knex.js';
 import type { Caller } from '../auth/api-keys.js';
 import { invalid, notFound } from '../errors.js';
-import { requireProject } from '../projects/projects.js';
 import { optionalInt, optionalNumber, requireId, requireStorable } from '../validation.js';
 import type { Aggregates } from './aggregates.js';
-import { countSql, pageSql, type ProfileFilters } from './profile-counts.js';
+import { listSql, type ProfileFilters } from './profile-counts.js';
 
 export interface ProfileView {
   user_id: string;
@@ -62,16 +61,11 @@ export async function listProfiles(db: Db, caller: Caller, q: ListProfilesQuery)
     trend = q.sentiment_trend;
   }
   const filters: ProfileFilters = { churnGte: gte, churnLte: lte, trend, minMessages };
-  const page = pageSql(projectId, filters, limit, offset, PROFILE_COLUMNS);
-  const count = countSql(projectId, filters);
-  // The tenant check runs beside the reads (one round trip of latency, not two); nothing is
-  // returned unless it passes, so another tenant's project still answers 404 with no data.
-  const [, rows, counted] = await Promise.all([
-    requireProject(db, caller, projectId),
-    db.raw(page.sql, page.bindings),
-    db.raw(count.sql, count.bindings),
-  ]);
-  return { users: rows.rows.map(toProfile), total: Number(counted.rows[0].total) };
+  const list = listSql(caller.tenantId, projectId, filters, limit, offset, PROFILE_COLUMNS);
+  const { rows } = await db.raw(list.sql, list.bindings);
+  // No row at all: the project is missing or another tenant's (404 either way, nothing read).
+  if (rows.length === 0) throw notFound('project');
+  return { users: rows[0].user_id === null ? [] : rows.map(toProfile), total: Number(rows[0].total) };
 }
 
 function requireUserId(value: unknown): string {
@@ -82,12 +76,17 @@ function requireUserId(value: unknown): string {
 export async function getProfile(db: Db, caller: Caller, q: { project_id?: unknown; user_id?: unknown }): Promise<ProfileView> {
   const projectId = requireId(q.project_id, 'project_id');
   const userId = requireUserId(q.user_id);
-  const [, row] = await Promise.all([
-    requireProject(db, caller, projectId),
-    db('users').where({ project_id: projectId, user_id: userId }).whereNotNull('aggregates').first(PROFILE_COLUMNS),
-  ]);
-  if (!row) throw notFound('user');
-  return toProfile(row);
+  // One statement: the tenant check and the profile (one row, null profile columns for no profile).
+  const cols = PROFILE_COLUMNS.map((c) => `u.${c}`).join(', ');
+  const { rows } = await db.raw(
+    `SELECT pr.id AS project_pk, ${cols} FROM projects pr
+     LEFT JOIN users u ON u.project_id = pr.id AND u.user_id = ? AND u.aggregates IS NOT NULL
+     WHERE pr.id = ? AND pr.tenant_id = ?`,
+    [userId, projectId, caller.tenantId],
+  );
+  if (rows.length === 0) throw notFound('project');
+  if (rows[0].user_id === null) throw notFound('user');
+  return toProfile(rows[0]);
 }
 
 export async function getTimeline(
@@ -99,17 +98,24 @@ export async function getTimeline(
   const userId = requireUserId(q.user_id);
   const limit = optionalInt(q.limit, 'limit', 1, 1_000) ?? 100;
   const offset = optionalInt(q.offset, 'offset', 0, 1_000_000_000) ?? 0;
-  const [, user] = await Promise.all([requireProject(db, caller, projectId), db('users').where({ project_id: projectId, user_id: userId }).first('id')]);
-  if (!user) throw notFound('user');
-  const rows = await db('messages')
-    .where({ user_pk: user.id })
-    .orderBy([{ column: 'written_at', order: 'desc' }, { column: 'id', order: 'desc' }])
-    .limit(limit)
-    .offset(offset)
-    .select('written_at', 'source_label', 'sentiment', 'topics', 'intentions');
+  // One statement: the tenant check, the user and the page of messages (null columns for none).
+  const { rows } = await db.raw(
+    `SELECT u.id AS user_pk, m.written_at, m.source_label, m.sentiment, m.topics, m.intentions FROM projects pr
+     LEFT JOIN users u ON u.project_id = pr.id AND u.user_id = ?
+     LEFT JOIN LATERAL (
+       SELECT id, written_at, source_label, sentiment, topics, intentions FROM messages
+       WHERE user_pk = u.id ORDER BY written_at DESC, id DESC LIMIT ? OFFSET ?
+     ) m ON true
+     WHERE pr.id = ? AND pr.tenant_id = ?
+     ORDER BY m.written_at DESC, m.id DESC`,
+    [userId, limit, offset, projectId, caller.tenantId],
+  );
+  if (rows.length === 0) throw notFound('project');
+  if (rows[0].user_pk === null) throw notFound('user');
+  const messages = rows[0].written_at === null ? [] : rows;
   return {
     user_id: userId,
-    timeline: rows.map((r) => ({
+    timeline: messages.map((r: Record<string, any>) => ({
       timestamp: r.written_at,
       source_label: r.source_label,
       sentiment: r.sentiment,

@@ -7,15 +7,19 @@ import type { Starters } from '../temporal/starters.js';
 import type { SecretSealer } from '../webhooks/webhooks.js';
 import type { AppContext } from '../app.js';
 import { AuthFailureLimiter } from '../auth/failure-limiter.js';
+import { KeyCache, listenForRevocations } from '../auth/key-cache.js';
 import { createHttpServer } from '../transport/http/server.js';
 import { startGrpcServer } from '../transport/grpc/server.js';
 import { compactProfileCounts } from '../profiles/profile-counts.js';
 
-export async function startApi(deps: { config: Config; db: Db; starters: Starters; box: SecretSealer; log: Logger; client: Client }) {
+export async function startApi(deps: { config: Config; db: Db; databaseUrl: string; starters: Starters; box: SecretSealer; log: Logger; client: Client }) {
   const { config, client } = deps;
+  const keyCache = new KeyCache(config.authCacheTtlMs);
+  const revocations = config.authCacheTtlMs > 0 ? listenForRevocations({ databaseUrl: deps.databaseUrl, cache: keyCache, log: deps.log }) : undefined;
   const ctx: AppContext = {
     ...deps,
     authFailures: new AuthFailureLimiter(config.authFailures),
+    keyCache,
     temporalReady: async () => {
       await client.connection.withDeadline(Date.now() + 2_000, () => client.workflowService.getSystemInfo({}));
       return true;
@@ -39,6 +43,7 @@ export async function startApi(deps: { config: Config; db: Db; starters: Starter
     async stop() {
       clearInterval(compactor);
       await compacting;
+      await revocations?.stop();
       await new Promise<void>((resolve) => grpc.server.tryShutdown(() => resolve()));
       await closeHttp(http);
     },

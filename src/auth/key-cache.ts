@@ -1,0 +1,95 @@
+import pg from 'pg';
+import type { Logger } from '../logger.js';
+
+/** The channel `revokeApiKey` notifies in its transaction; every api process clears its cache on it. */
+export const REVOKED_CHANNEL = 'api_key_revoked';
+const MAX_ENTRIES = 10_000;
+
+/**
+ * Valid API keys (by hash) for a few seconds, so a busy client does not cost a key lookup per
+ * request. Revocation must still take effect at once in every api process: the cache only serves
+ * while this process LISTENs to the revocation channel, and it is emptied on every notification
+ * and whenever that connection is lost. Only hits are cached; a wrong key always reaches the database.
+ */
+export class KeyCache {
+  private entries = new Map<string, { tenantId: number; at: number }>();
+  private listening = false;
+  // Bumped by every clear: a lookup that began before a revocation must not refill the cache after it.
+  private generation = 0;
+
+  constructor(private readonly ttlMs: number) {}
+
+  get(hash: string, now = Date.now()): number | undefined {
+    if (!this.listening) return undefined;
+    const hit = this.entries.get(hash);
+    if (!hit) return undefined;
+    if (now - hit.at >= this.ttlMs) {
+      this.entries.delete(hash);
+      return undefined;
+    }
+    return hit.tenantId;
+  }
+
+  /** Call before the database lookup; pass the result to `set`. */
+  begin(): number {
+    return this.generation;
+  }
+
+  set(hash: string, tenantId: number, generation: number, now = Date.now()): void {
+    if (!this.listening || this.ttlMs <= 0 || generation !== this.generation) return;
+    if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(hash, { tenantId, at: now });
+  }
+
+  clear(): void {
+    this.generation++;
+    this.entries.clear();
+  }
+
+  /** Serving needs a live LISTEN connection; losing it empties the cache. */
+  setListening(on: boolean): void {
+    this.listening = on;
+    this.clear();
+  }
+}
+
+/** Keeps a LISTEN connection for `cache`, reconnecting every few seconds after a loss. */
+export function listenForRevocations(deps: { databaseUrl: string; cache: KeyCache; log: Logger; retryMs?: number }): { stop(): Promise<void> } {
+  let client: pg.Client | null = null;
+  let stopped = false;
+  const lost = (c: pg.Client) => {
+    if (client !== c) return;
+    client = null;
+    deps.cache.setListening(false);
+    c.end().catch(() => undefined);
+  };
+  const listen = async () => {
+    const c = new pg.Client({ connectionString: deps.databaseUrl });
+    c.on('error', () => lost(c));
+    c.on('end', () => lost(c));
+    c.on('notification', () => deps.cache.clear());
+    try {
+      client = c;
+      await c.connect();
+      await c.query(`LISTEN ${REVOKED_CHANNEL}`);
+      if (client === c && !stopped) deps.cache.setListening(true);
+    } catch (err) {
+      deps.log.warn('API key cache off until the revocation LISTEN reconnects', { err: (err as Error).message });
+      lost(c);
+    }
+  };
+  void listen();
+  const timer = setInterval(() => {
+    if (!client && !stopped) void listen();
+  }, deps.retryMs ?? 5_000);
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      deps.cache.setListening(false);
+      const c = client;
+      client = null;
+      await c?.end().catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDb, type Db } from '../../src/db/knex.js';
+import { authenticate, issueApiKey } from '../../src/auth/api-keys.js';
+import { KeyCache, listenForRevocations, REVOKED_CHANNEL } from '../../src/auth/key-cache.js';
+import { revokeApiKey } from '../../src/auth/revoke-api-key.js';
+import { createLogger } from '../../src/logger.js';
+import { stack, waitFor } from '../support/api.js';
+
+/**
+ * Two api processes' key caches on the real database: a revocation made through one process (or
+ * any other client of the database) is refused by both from the next request, not after the TTL.
+ */
+describe('API key cache', () => {
+  let db: Db;
+  let tenantId = 0;
+  const caches = [new KeyCache(60_000), new KeyCache(60_000)];
+  const listeners: { stop(): Promise<void> }[] = [];
+
+  beforeAll(async () => {
+    db = createDb(stack().databaseUrl, 4);
+    const [tenant] = await db('tenants').insert({ name: 'key-cache' }).returning('id');
+    tenantId = Number(tenant.id);
+    for (const cache of caches) listeners.push(listenForRevocations({ databaseUrl: stack().databaseUrl, cache, log: createLogger('silent') }));
+    await waitFor('both caches listening', async () => caches.every((c) => (c.set('probe', 1, c.begin()), c.get('probe') === 1)), 10_000, 50);
+  });
+
+  afterAll(async () => {
+    for (const l of listeners) await l.stop();
+    await db.destroy();
+  });
+
+  it('serves a valid key from the cache and refuses it everywhere once revoked', async () => {
+    const key = await issueApiKey(db, tenantId);
+    for (const cache of caches) expect(await authenticate(db, key, cache)).toEqual({ tenantId });
+    // Cached: the lookups no longer reach the database (the row is gone, the answer stays).
+    await db('api_keys').where({ tenant_id: tenantId }).update({ key_hash: 'moved' });
+    for (const cache of caches) expect(await authenticate(db, key, cache)).toEqual({ tenantId });
+    await db('api_keys').where({ tenant_id: tenantId }).update({ key_hash: (await import('../../src/auth/api-keys.js')).hashApiKey(key) });
+
+    await revokeApiKey(db, { api_key: key });
+    await waitFor('both caches emptied', async () => {
+      const refused = await Promise.all(caches.map((c) => authenticate(db, key, c).then(() => false, () => true)));
+      return refused.every(Boolean);
+    }, 5_000, 10);
+  });
+
+  it('stops serving from the cache when the database ends its LISTEN session', async () => {
+    const key = await issueApiKey(db, tenantId);
+    const cache = caches[0];
+    await authenticate(db, key, cache);
+    // The database ends the listening sessions (a restart, a failover, an idle-session killer).
+    const { rows } = await db.raw(`SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE query = 'LISTEN ${REVOKED_CHANNEL}'`);
+    expect(rows.length).toBeGreaterThanOrEqual(2); // ours, and the test stack's api process
+    await waitFor('cache off', async () => cache.get('probe') === undefined && (cache.set('probe', 1, cache.begin()), cache.get('probe') === undefined), 5_000, 10);
+    // Revoked behind the cache's back (no notification reaches it now): the next request is refused.
+    await db('api_keys').where({ tenant_id: tenantId }).whereNull('revoked_at').update({ revoked_at: db.fn.now() });
+    await expect(authenticate(db, key, cache)).rejects.toThrow(/invalid API key/);
+  });
+});
