@@ -1,6 +1,7 @@
 import type { Db } from '../db/knex.js';
 import { diffMemberships, type LoadedSegment } from './memberships.js';
 import type { SemanticCache } from './semantic-cache.js';
+import { keepBeating } from '../temporal/keep-beating.js';
 
 export interface EvaluateSegmentPageInput {
   segmentPk: number;
@@ -32,7 +33,8 @@ export async function evaluateSegmentPage(
     return { nextAfterUserPk: null, evaluated: 0, changes: 0 };
   }
   const loaded: LoadedSegment = segment;
-  const semanticEmbeddings = await deps.semanticCache.embeddingsFor([loaded.rule]);
+  // A semantic rule's text may wait in the embedder's queue: keep beating meanwhile.
+  const semanticEmbeddings = await keepBeating(deps.heartbeat, 5_000, deps.semanticCache.embeddingsFor([loaded.rule]));
   const ids: number[] = await db('users')
     .where({ project_id: segment.project_id })
     .whereNotNull('aggregates')

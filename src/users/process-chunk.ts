@@ -5,6 +5,7 @@ import { computeAggregates, meanEmbedding, WINDOW_SIZE } from '../profiles/aggre
 import { diffMemberships, loadDeployedSegments, type LoadedSegment } from '../segments/memberships.js';
 import type { SemanticCache } from '../segments/semantic-cache.js';
 import { isDatabaseDown } from '../errors.js';
+import { keepBeating } from '../temporal/keep-beating.js';
 
 export interface ProcessChunkInput {
   sourceId: number;
@@ -54,11 +55,11 @@ export async function processChunk(deps: ProcessChunkDeps, input: ProcessChunkIn
 
   const analyzer = await deps.analyzer();
   deps.heartbeat?.();
-  const analyses = await analyzer.analyzeBatch(pending.map((i) => i.text));
+  const analyses = await keepBeating(deps.heartbeat, 5_000, analyzer.analyzeBatch(pending.map((i) => i.text)));
   // One line per embedding call: the benchmark counts them to prove batching.
   deps.log.info('chunk analysed', { source_id: input.sourceId, texts: pending.length, embedding_calls: 1 });
   const segments = await loadDeployedSegments(db, source.project_id);
-  const semanticEmbeddings = await deps.semanticCache.embeddingsFor(segments.map((s) => s.rule));
+  const semanticEmbeddings = await keepBeating(deps.heartbeat, 5_000, deps.semanticCache.embeddingsFor(segments.map((s) => s.rule)));
 
   for (let k = 0; k < pending.length; k++) {
     const item = pending[k];
