@@ -1,19 +1,43 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
-/** CPU seconds used so far by the api and worker processes, and all postgres and temporal processes. */
+/**
+ * CPU seconds used so far by the api and worker processes, PostgreSQL and the Temporal server.
+ * PostgreSQL runs a process per connection, and a backend that ends takes its CPU time with it
+ * unless it is counted where it went: the postmaster's reaped-children time (cutime + cstime).
+ */
 export function cpuSeconds(pids: { api: number; worker: number }): Record<string, number> {
   const tick = 100; // USER_HZ on Linux
+  const stat = (pid: number) => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   const own = (pid: number) => {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / tick;
+    const f = stat(pid);
+    return (Number(f[11]) + Number(f[12])) / tick;
   };
-  const byName = (name: string) =>
-    execFileSync('ps', ['-eo', 'comm=,cputimes='], { encoding: 'utf8' })
-      .split('\n')
-      .filter((l) => l.trim().startsWith(name))
-      .reduce((s, l) => s + Number(l.trim().split(/\s+/).pop()), 0);
-  return { api: own(pids.api), worker: own(pids.worker), postgres: byName('postgres'), temporal: byName('temporal') };
+  const procs = execFileSync('ps', ['-eo', 'pid=,ppid=,comm='], { encoding: 'utf8' })
+    .split('\n')
+    .map((l) => l.trim().split(/\s+/))
+    .filter((f) => f.length >= 3)
+    .map(([pid, ppid, comm]) => ({ pid: Number(pid), ppid: Number(ppid), comm }));
+  const safe = (fn: () => number) => {
+    try {
+      return fn();
+    } catch {
+      return 0; // the process ended between ps and /proc
+    }
+  };
+  const postgres = procs.filter((p) => p.comm === 'postgres');
+  const pgPids = new Set(postgres.map((p) => p.pid));
+  const postmasters = postgres.filter((p) => !pgPids.has(p.ppid));
+  const pgSeconds = postmasters.reduce((sum, pm) => {
+    const reaped = safe(() => {
+      const f = stat(pm.pid);
+      return (Number(f[13]) + Number(f[14])) / tick;
+    });
+    const live = postgres.filter((p) => p.ppid === pm.pid).reduce((s, p) => s + safe(() => own(p.pid)), 0);
+    return sum + safe(() => own(pm.pid)) + reaped + live;
+  }, 0);
+  const temporal = procs.filter((p) => p.comm === 'temporal').reduce((s, p) => s + safe(() => own(p.pid)), 0);
+  return { api: own(pids.api), worker: own(pids.worker), postgres: pgSeconds, temporal };
 }
 
 export function rssMb(pids: { api: number; worker: number }): { api: number; worker: number } {

@@ -143,7 +143,9 @@ try {
     out.rssAfterMb = rssMb(pids);
     return out as { usersPerSecond: number; accept202Ms: ReturnType<typeof summary>; embeddingCallsPer1000: number; cpuPercent: Record<string, number>; peakRssMb: typeof peak; rssAfterMb: typeof peak; deliveriesPerSecond?: number; workflowsPerSecond?: number };
   };
-  const sizes = !runs('ingest') ? [] : quick ? [1_000] : [1_000, 5_000, 20_000];
+  // `--sizes=5000` picks the ingest sizes (multiples of 500).
+  const sizesArg = process.argv.find((a) => a.startsWith('--sizes='));
+  const sizes = !runs('ingest') ? [] : sizesArg ? sizesArg.slice(8).split(',').map(Number) : quick ? [1_000] : [1_000, 5_000, 20_000];
   const ingestTenant = sizes.length ? await newTenant('ingest') : undefined;
   for (const n of sizes) {
     const r = await ingest(n, ingestTenant!, `ingest-${n}`, false);

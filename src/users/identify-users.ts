@@ -27,7 +27,7 @@ export interface IdentifyDeps {
 const IDEMPOTENCY_TTL_HOURS = 24;
 
 /**
- * Stores the batch (source row + raw items) in one transaction, then starts its workflow.
+ * Stores the batch (source row + raw items) in one transaction, then starts its workflow in the background.
  * If Temporal is away the answer is still 202: the relay starts every stored batch whose
  * workflow is not known to run, so accepted data is never lost.
  */
@@ -78,11 +78,18 @@ export async function identifyUsers(
   if ('replay' in stored) return stored.replay;
 
   const result = stored.created;
+  // The batch is durable now: answer at once and start its workflow in the background, so a busy
+  // Temporal does not slow the 202. A start that fails (or a process that dies first) is left to
+  // the relay, which starts every batch still unstarted after 3 s; starts are idempotent by id.
+  void startStored(deps, result, batch.projectId);
+  return result;
+}
+
+async function startStored(deps: IdentifyDeps, result: IdentifyUsersResult, projectId: number): Promise<void> {
   try {
-    await deps.batches.startBatch({ sourceId: result.source_id, projectId: batch.projectId, userCount: result.accepted });
+    await deps.batches.startBatch({ sourceId: result.source_id, projectId, userCount: result.accepted });
     await deps.db('sources').where({ id: result.source_id }).update({ workflow_started_at: deps.db.fn.now() });
   } catch (err) {
     deps.log.warn('batch stored; workflow start deferred to the relay', { source_id: result.source_id, err });
   }
-  return result;
 }
