@@ -46,6 +46,8 @@ const schema = z.object({
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: bool.default(false),
   WORKER_ACTIVITY_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(8),
+  // Scheduling niceness of a worker-role process: analysis yields the CPU to the api, PostgreSQL and Temporal.
+  WORKER_NICE: z.coerce.number().int().min(0).max(19).default(10),
   BATCH_CHUNK_SIZE: z.coerce.number().int().min(1).max(2048).default(50),
   BATCH_PARALLEL_CHUNKS: z.coerce.number().int().min(1).max(64).default(4),
   DATA_DIR: z.string().min(1).default('.data'),
@@ -82,7 +84,7 @@ export interface Config {
     timeoutMs: number;
     allowPrivateNetworks: boolean;
   };
-  worker: { activityConcurrency: number; chunkSize: number; parallelChunks: number };
+  worker: { activityConcurrency: number; chunkSize: number; parallelChunks: number; nice: number };
   dataDir: string;
   logLevel: RawConfig['LOG_LEVEL'];
 }
@@ -131,6 +133,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     worker: {
       activityConcurrency: c.WORKER_ACTIVITY_CONCURRENCY,
+      nice: c.WORKER_NICE,
       chunkSize: c.BATCH_CHUNK_SIZE,
       parallelChunks: c.BATCH_PARALLEL_CHUNKS,
     },

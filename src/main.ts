@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { mkdirSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from './config.js';
@@ -36,6 +37,15 @@ try {
   throw err;
 }
 const log = createLogger(config.logLevel, { role });
+if (role === 'worker' && config.worker.nice > 0) {
+  // Before any thread starts (embedder, Temporal core, libuv pool): Linux threads inherit it.
+  // The embedder takes every idle cycle anyway; under contention the api answers first.
+  try {
+    os.setPriority(0, config.worker.nice);
+  } catch (err) {
+    log.warn('could not lower the worker priority', { err: (err as Error).message });
+  }
+}
 mkdirSync(config.dataDir, { recursive: true });
 const stops: (() => Promise<unknown>)[] = [];
 let stopping = false;
