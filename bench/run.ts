@@ -115,8 +115,9 @@ try {
     const logBefore = readFileSync(stack.logs.worker, 'utf8').split('chunk analysed').length;
     const start = performance.now();
     const sources: number[] = [];
-    for (let b = 0; b < n / 500; b++) {
-      const users = Array.from({ length: 500 }, (_, i) => ({ user_id: `${prefix}-${b * 500 + i}`, text: texts[(b * 500 + i) % texts.length] }));
+    const size = Math.min(500, n);
+    for (let b = 0; b < n / size; b++) {
+      const users = Array.from({ length: size }, (_, i) => ({ user_id: `${prefix}-${b * size + i}`, text: texts[(b * size + i) % texts.length] }));
       const s = performance.now();
       const res = await call('POST', '/api/v1/users', { key: tenant.key, body: { project_id: tenant.projectId, users } });
       accept.push(performance.now() - s);
@@ -132,14 +133,14 @@ try {
       const delivered = mine().map((x) => x.at);
       out.deliveriesPerSecond = delivered.length / ((Math.max(...delivered) - Math.min(...delivered)) / 1000);
       // One workflow per batch and one per delivered event, from the first submission to the last delivery.
-      out.workflowsPerSecond = (n / 500 + delivered.length) / ((Math.max(...delivered) - (start + performance.timeOrigin)) / 1000);
+      out.workflowsPerSecond = (n / size + delivered.length) / ((Math.max(...delivered) - (start + performance.timeOrigin)) / 1000);
     }
     clearInterval(sampler);
     const elapsed = (performance.now() - start) / 1000;
     const cpuAfter = cpuSeconds(pids);
     out.cpuPercent = Object.fromEntries(Object.keys(cpuAfter).map((k) => [k, +(((cpuAfter[k] - (cpuBefore[k] ?? 0)) / elapsed) * 100).toFixed(0)]));
     out.peakRssMb = peak;
-    await new Promise((r) => setTimeout(r, 10_000));
+    await new Promise((r) => setTimeout(r, quick ? 3_000 : 10_000));
     out.rssAfterMb = rssMb(pids);
     return out as { usersPerSecond: number; accept202Ms: ReturnType<typeof summary>; embeddingCallsPer1000: number; cpuPercent: Record<string, number>; peakRssMb: typeof peak; rssAfterMb: typeof peak; deliveriesPerSecond?: number; workflowsPerSecond?: number };
   };
@@ -154,7 +155,7 @@ try {
     report(`ingest ${n} users: 202 for a 500-user batch (ms)`, `p50 ${r.accept202Ms.p50.toFixed(0)}`, `p99 ${r.accept202Ms.p99.toFixed(0)}`);
     report(`ingest ${n} users: embedding calls per 1,000 users`, r.embeddingCallsPer1000.toFixed(1), 'chunks of 50');
     report(`ingest ${n} users: CPU % of one core`, Object.entries(r.cpuPercent).map(([k, v]) => `${k} ${v}`).join(', '), 'the busiest process is the bottleneck');
-    report(`ingest ${n} users: peak RSS (MB)`, `api ${r.peakRssMb.api}, worker ${r.peakRssMb.worker}`, `10 s after: api ${r.rssAfterMb.api}, worker ${r.rssAfterMb.worker}`);
+    report(`ingest ${n} users: peak RSS (MB)`, `api ${r.peakRssMb.api}, worker ${r.peakRssMb.worker}`, `${quick ? 3 : 10} s after: api ${r.rssAfterMb.api}, worker ${r.rssAfterMb.worker}`);
     save();
   }
   if (sizes.length > 1) {
@@ -166,7 +167,7 @@ try {
 
   // 3a. Webhooks: users that all enter the deployed segment, one delivery workflow per event.
   if (runs('webhooks')) {
-    const n = quick ? 500 : 2_000;
+    const n = quick ? 200 : 2_000;
     const r = await ingest(n, t, `hooks-${n}`, true);
     results[`webhooks${n}`] = r;
     report(`webhooks: ${n} users entering a segment, deliveries/s (sustained)`, r.deliveriesPerSecond!.toFixed(1), `Temporal workflows/s (batches + deliveries) ${r.workflowsPerSecond!.toFixed(1)}`);
@@ -180,7 +181,7 @@ try {
   // fails every event's first attempt (503) and accepts the retry (the test schedule waits 1 s).
   if (runs('retries')) {
     const { retryCost } = await import('./retries.js');
-    const r = await retryCost({ texts, users: quick ? 100 : 200, pids });
+    const r = await retryCost({ texts, users: quick ? 50 : 200, pids });
     results.retries = r;
     report('retry: extra CPU per retried delivery (ms, all processes)', r.extraCpuMsPerRetry.toFixed(1), `ok run ${r.ok.cpuMsPerDelivery.toFixed(1)} ms/delivery, failing-first run ${r.failingFirst.cpuMsPerDelivery.toFixed(1)}`);
     report('retry: first attempt -> successful retry (ms)', `p50 ${r.retryLatencyMs.p50.toFixed(0)}`, `p99 ${r.retryLatencyMs.p99.toFixed(0)}; the schedule's first delay is 1,000 ms`);
@@ -191,9 +192,9 @@ try {
   if (runs('reads')) {
     const { readsAtScale } = await import('./reads.js');
     const big = await newTenant('reads');
-    const n = quick ? 100_000 : 1_000_000;
+    const n = quick ? 50_000 : 1_000_000;
     const reads = await withDb((db) =>
-      readsAtScale({ db, gatewayUrl: stack.gatewayUrl, key: big.key, projectId: big.projectId, sampleUserId: 'idle-0-0', sampleProjectId: t.projectId, sampleKey: t.key, n, durationSec: quick ? 2 : 10 }),
+      readsAtScale({ db, gatewayUrl: stack.gatewayUrl, key: big.key, projectId: big.projectId, sampleUserId: 'idle-0-0', sampleProjectId: t.projectId, sampleKey: t.key, n, durationSec: quick ? 1 : 10 }),
     );
     results.reads = reads;
     report(`reads: seeded ${n} profiles with SQL (s)`, reads.seedSeconds.toFixed(1));
