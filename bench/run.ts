@@ -1,6 +1,6 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import os from 'node:os';
-import path from 'node:path';
 import setup from '../test/global-setup.js';
 import type { StackInfo } from '../test/support/stack-info.js';
 import { createLocalEmbedder } from '../src/analysis/embedder.js';
@@ -49,7 +49,10 @@ const { startReceiver } = await import('../test/support/receiver.js');
 try {
   // 1. Embedder limit: the physical ceiling of analysis throughput here.
   const embedder = createLocalEmbedder();
-  const texts = readFileSync(path.resolve('../shared/eval/dev.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).text as string);
+  // The labelled dev set lives beside the checkout (../shared/eval/dev.jsonl); BENCH_TEXTS names another JSON-lines file with a "text" per line.
+  const textsFile = process.env.BENCH_TEXTS ?? fileURLToPath(new URL('../../shared/eval/dev.jsonl', import.meta.url));
+  if (!existsSync(textsFile)) throw new Error(`bench texts not found at ${textsFile}: check out beside ../shared or set BENCH_TEXTS`);
+  const texts = readFileSync(textsFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).text as string);
   const batch = Array.from({ length: 50 }, (_, i) => texts[i % texts.length]);
   await embedder.embed(batch);
   const rates: number[] = [];
