@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../../src/db/knex.js';
-import { authenticate, issueApiKey } from '../../src/auth/api-keys.js';
+import { authenticate, hashApiKey, issueApiKey } from '../../src/auth/api-keys.js';
 import { KeyCache, listenForRevocations, REVOKED_CHANNEL } from '../../src/auth/key-cache.js';
 import { revokeApiKey } from '../../src/auth/revoke-api-key.js';
 import { createLogger } from '../../src/logger.js';
@@ -35,7 +35,7 @@ describe('API key cache', () => {
     // Cached: the lookups no longer reach the database (the row is gone, the answer stays).
     await db('api_keys').where({ tenant_id: tenantId }).update({ key_hash: 'moved' });
     for (const cache of caches) expect(await authenticate(db, key, cache)).toEqual({ tenantId });
-    await db('api_keys').where({ tenant_id: tenantId }).update({ key_hash: (await import('../../src/auth/api-keys.js')).hashApiKey(key) });
+    await db('api_keys').where({ tenant_id: tenantId }).update({ key_hash: hashApiKey(key) });
 
     await revokeApiKey(db, { api_key: key });
     await waitFor('both caches emptied', async () => {
