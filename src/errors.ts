@@ -10,6 +10,8 @@ export const ERROR_CODES = [
   'not_found',
   'already_exists',
   'failed_precondition',
+  /** An Idempotency-Key already answered a different request (HTTP 422, as Stripe). */
+  'idempotency_key_reused',
   'payload_too_large',
   'resource_exhausted',
   /** Too many failed authentications from one client; carries retryAfterSeconds. */

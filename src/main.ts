@@ -10,7 +10,8 @@ import { resolveTemporalCli } from './temporal/cli-binary.js';
 import { startTemporalDevServer } from './temporal/dev-server.js';
 import { SEARCH_ATTRIBUTES } from './temporal/search-attributes.js';
 import { createTemporalClient } from './temporal/client.js';
-import { createStarters } from './temporal/starters.js';
+import { createStarters, installationTaskQueue } from './temporal/starters.js';
+import { readInstallationId } from './db/installation.js';
 import { createSecretBox } from './webhooks/secret-box.js';
 import { resolveSecretsKey } from './secrets-key.js';
 import { ensureDemoTenant } from './demo.js';
@@ -80,6 +81,8 @@ try {
   stops.unshift(() => db.destroy());
   const applied = await migrateLatest(db);
   if (applied.length) log.info('migrations applied', { applied });
+  const installation = await readInstallationId(db);
+  const taskQueue = installationTaskQueue(config, installation);
 
   // 2. Temporal: TEMPORAL_ADDRESS, or the dev server (SQLite in the data folder, UI included).
   let temporalAddress = config.temporal.address;
@@ -101,14 +104,14 @@ try {
   }
   const { client, connection } = await createTemporalClient(temporalAddress, config.temporal.namespace);
   stops.unshift(() => connection.close());
-  const starters = createStarters(client, config);
+  const starters = createStarters(client, config, installation, log);
   const box = createSecretBox(resolveSecretsKey(config.secretsKey, config.dataDir, log));
 
   const lines: string[] = [];
   if (role === 'worker' || role === 'all') {
-    const worker = await startWorkerRole({ config, db, databaseUrl, temporalAddress, starters, box, log });
+    const worker = await startWorkerRole({ config, db, databaseUrl, temporalAddress, taskQueue, starters, box, log });
     stops.unshift(worker.stop);
-    lines.push(`worker:      task queue "${config.temporal.taskQueue}" on ${temporalAddress}`);
+    lines.push(`worker:      task queue "${taskQueue}" on ${temporalAddress}`);
   }
   if (role === 'api' || role === 'all') {
     const api = await startApi({ config, db, databaseUrl, starters, box, log, client });

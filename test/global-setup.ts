@@ -188,6 +188,7 @@ export async function startStack(project: TestProject, opts: StackOptions = {}) 
     temporalAddress,
     temporalUi,
     taskQueue: env.TEMPORAL_TASK_QUEUE,
+    caPath: certs.caPath,
     certPem: certs.certPem,
     keyPem: certs.keyPem,
     logs,

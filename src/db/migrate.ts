@@ -1,10 +1,12 @@
 import type { Knex } from 'knex';
 import * as m001 from './migrations/001_init.js';
 import * as m002 from './migrations/002_profile_counts.js';
+import * as m003 from './migrations/003_installation_identity.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001_init': m001,
   '002_profile_counts': m002,
+  '003_installation_identity': m003,
 };
 
 /** Migrations are imported, not discovered on disk, so they work from tsx, bundles and containers. */

@@ -2,6 +2,7 @@ import pg from 'pg';
 import type { Db } from '../db/knex.js';
 import type { Logger } from '../logger.js';
 import type { Starters } from '../temporal/starters.js';
+import { startStoredBatch, unstartedBatches } from '../users/batch-lifecycle.js';
 
 export interface Relay {
   stop(): Promise<void>;
@@ -32,12 +33,12 @@ export function startRelay(deps: { db: Db; databaseUrl: string; starters: Starte
         .limit(BATCH)
         .forUpdate('o')
         .skipLocked()
-        .select('o.id', 'o.event_id', 'o.webhook_id', 'e.pipeline_id');
+        .select('o.id', 'o.event_id', 'o.webhook_id', 'e.pipeline_id', 'e.uid as event_uid');
       const done: number[] = [];
       await Promise.all(
         rows.map(async (r) => {
           try {
-            await starters.startDelivery({ eventId: r.event_id, webhookId: r.webhook_id, pipelineId: r.pipeline_id });
+            await starters.startDelivery({ eventId: r.event_id, eventUid: r.event_uid, webhookId: r.webhook_id, pipelineId: r.pipeline_id });
             done.push(r.id);
           } catch (err) {
             log.warn('outbox dispatch failed; will retry', { outbox_id: r.id, err: (err as Error).message });
@@ -49,17 +50,9 @@ export function startRelay(deps: { db: Db; databaseUrl: string; starters: Starte
     });
 
   const startStoredBatches = async () => {
-    // Older than a few seconds: the API normally starts its own batches right after storing them.
-    const sources = await db('sources')
-      .whereNull('workflow_started_at')
-      .where('created_at', '<', db.raw(`now() - interval '3 seconds'`))
-      .orderBy('id')
-      .limit(BATCH)
-      .select('id', 'project_id', 'user_count');
-    for (const s of sources) {
+    for (const s of await unstartedBatches(db, BATCH)) {
       try {
-        await starters.startBatch({ sourceId: s.id, projectId: s.project_id, userCount: s.user_count });
-        await db('sources').where({ id: s.id }).update({ workflow_started_at: db.fn.now() });
+        await startStoredBatch(db, starters, s);
       } catch (err) {
         log.warn('batch start failed; will retry', { source_id: s.id, err: (err as Error).message });
         return;

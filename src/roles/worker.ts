@@ -14,6 +14,8 @@ export async function startWorkerRole(deps: {
   db: Db;
   databaseUrl: string;
   temporalAddress: string;
+  /** This installation's task queue (see installationTaskQueue). */
+  taskQueue: string;
   starters: Starters;
   box: { open(sealed: string): string };
   log: Logger;
@@ -36,7 +38,7 @@ export async function startWorkerRole(deps: {
     allowPrivateNetworks: config.webhooks.allowPrivateNetworks,
     log,
   });
-  const { worker, connection } = await createWorker(config, deps.temporalAddress, activities);
+  const { worker, connection } = await createWorker(config, deps.temporalAddress, deps.taskQueue, activities);
   const running = worker.run();
   running.catch((err: unknown) => log.error('worker stopped', { err }));
   const relay = startRelay({ db, databaseUrl: deps.databaseUrl, starters: deps.starters, log });

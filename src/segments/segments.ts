@@ -19,7 +19,7 @@ export interface SegmentView {
 
 /** Starts the workflow that evaluates a deployed segment against the project's existing profiles. */
 export interface SegmentEvaluationStarter {
-  startSegmentEvaluation(args: { segmentPk: number; projectId: number; version: number }): Promise<void>;
+  startSegmentEvaluation(args: { segmentPk: number; projectId: number; version: number; versionUid: string }): Promise<void>;
 }
 
 export interface SegmentRef {
@@ -28,7 +28,10 @@ export interface SegmentRef {
   segmentId: string;
 }
 
-const COLUMNS = ['pk', 'slug', 'pipeline_id', 'name', 'description', 'rule', 'status', 'version', 'created_at', 'updated_at'];
+const COLUMNS = ['pk', 'slug', 'pipeline_id', 'name', 'description', 'rule', 'status', 'version', 'version_uid', 'created_at', 'updated_at'];
+
+/** Every version bump gets a new identity: one evaluation workflow per value, even after a database restore. */
+const bumpVersion = (db: Db) => ({ version: db.raw('version + 1'), version_uid: db.raw('gen_random_uuid()'), updated_at: db.fn.now() });
 
 function toView(row: Record<string, any>): SegmentView {
   return {
@@ -106,10 +109,10 @@ export async function updateSegment(
   if (Object.keys(patch).length === 0) return toView(current);
   const [row] = await db('segments')
     .where({ pk: current.pk })
-    .update({ ...patch, version: db.raw('version + 1'), updated_at: db.fn.now() })
+    .update({ ...patch, ...bumpVersion(db) })
     .returning(COLUMNS);
   if (row.status === 'deployed' && patch.rule !== undefined) {
-    await evaluations.startSegmentEvaluation({ segmentPk: row.pk, projectId: ref.projectId, version: row.version });
+    await evaluations.startSegmentEvaluation({ segmentPk: row.pk, projectId: ref.projectId, version: row.version, versionUid: row.version_uid });
   }
   return toView(row);
 }
@@ -119,9 +122,9 @@ export async function deploySegment(db: Db, evaluations: SegmentEvaluationStarte
   if (current.status === 'deployed') return toView(current);
   const [row] = await db('segments')
     .where({ pk: current.pk })
-    .update({ status: 'deployed', version: db.raw('version + 1'), updated_at: db.fn.now() })
+    .update({ status: 'deployed', ...bumpVersion(db) })
     .returning(COLUMNS);
-  await evaluations.startSegmentEvaluation({ segmentPk: row.pk, projectId: ref.projectId, version: row.version });
+  await evaluations.startSegmentEvaluation({ segmentPk: row.pk, projectId: ref.projectId, version: row.version, versionUid: row.version_uid });
   return toView(row);
 }
 
@@ -131,7 +134,7 @@ export async function undeploySegment(db: Db, caller: Caller, ref: SegmentRef): 
   return db.transaction(async (trx) => {
     const [row] = await trx('segments')
       .where({ pk: current.pk })
-      .update({ status: 'draft', version: trx.raw('version + 1'), updated_at: trx.fn.now() })
+      .update({ status: 'draft', ...bumpVersion(trx) })
       .returning(COLUMNS);
     await trx('segment_memberships').where({ segment_pk: current.pk, is_member: true }).update({ is_member: false });
     return toView(row);

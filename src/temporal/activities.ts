@@ -6,6 +6,7 @@ import type { SemanticCache } from '../segments/semantic-cache.js';
 import { processChunk, type ProcessChunkInput } from '../users/process-chunk.js';
 import { evaluateSegmentPage, type EvaluateSegmentPageInput } from '../segments/evaluate-page.js';
 import { deliverAttempt, type DeliverAttemptInput } from '../webhooks/deliver-attempt.js';
+import { completeBatch } from '../users/batch-lifecycle.js';
 
 export interface ActivityDeps {
   db: Db;
@@ -23,11 +24,7 @@ export function createActivities(deps: ActivityDeps) {
   const heartbeat = () => Context.current().heartbeat();
   return {
     processChunk: (input: ProcessChunkInput) => processChunk({ ...deps, heartbeat }, input),
-    completeBatch: async (input: { sourceId: number; processed: number; failed: number }) => {
-      await deps.db('sources')
-        .where({ id: input.sourceId })
-        .update({ completed_at: deps.db.fn.now(), processed: input.processed, failed: input.failed, workflow_started_at: deps.db.raw('coalesce(workflow_started_at, now())') });
-    },
+    completeBatch: (input: { sourceId: number; processed: number; failed: number }) => completeBatch(deps.db, input),
     evaluateSegmentPage: (input: EvaluateSegmentPageInput) => evaluateSegmentPage({ ...deps, heartbeat }, input),
     deliverAttempt: (input: DeliverAttemptInput) =>
       deliverAttempt(

@@ -1,7 +1,8 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
 import type { Config } from '../config.js';
-import type { BatchStarter } from '../users/identify-users.js';
+import type { Logger } from '../logger.js';
+import type { BatchStarter } from '../users/batch-lifecycle.js';
 import type { SegmentEvaluationStarter } from '../segments/segments.js';
 import type { DeliveryStarter } from '../webhooks/webhooks.js';
 import { DeliveryAttempt, EventId, PipelineId, ProjectId, SegmentId, SourceId, WebhookId } from '../../workflows/search-attributes.js';
@@ -9,67 +10,138 @@ import type { batchWorkflow, deliveryWorkflow, segmentEvaluationWorkflow } from 
 
 export type Starters = BatchStarter & SegmentEvaluationStarter & DeliveryStarter;
 
-/** An already-started workflow with the same business-key id counts as success. */
-async function idempotent(start: () => Promise<unknown>): Promise<void> {
-  try {
-    await start();
-  } catch (err) {
-    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-  }
+/** The task queue of one installation: two databases on one namespace never run each other's work. */
+export function installationTaskQueue(config: Config, installationId: string): string {
+  return `${config.temporal.taskQueue}-${installationId}`;
 }
 
-export function createStarters(client: Client, config: Config): Starters {
-  const taskQueue = config.temporal.taskQueue;
+/** Memo of every workflow we start: which record it belongs to. */
+export interface RecordMemo {
+  record: string;
+  installation: string;
+}
+
+interface OwnedStart {
+  /** The readable business-key id: `<kind>-<installation>-<key>`. */
+  workflowId: string;
+  /** The record's own random identity (sources.uid, events.uid, segments.version_uid, resend token). */
+  record: string;
+  start: (workflowId: string, memo: RecordMemo) => Promise<unknown>;
+  /**
+   * Batches: the caller starts only what the database does not know to have run, so a closed
+   * workflow of this record means the database was restored to before that run. Folding is
+   * idempotent per item, so the batch simply runs again.
+   */
+  rerunWhenClosed?: boolean;
+}
+
+/**
+ * Starts a workflow unless this record's workflow already exists, and answers its id.
+ *
+ * "Already started" is success only when the existing workflow is provably this record's (its
+ * memo names the record). Another record's workflow under the same id (a restored or re-created
+ * database on the same namespace) is logged and the record starts under an id made unique by its
+ * own uid, derived, not random, so a retry or a second relay finds the same one.
+ */
+async function startOwned(client: Client, log: Logger, installation: string, s: OwnedStart): Promise<string> {
+  let id = s.workflowId;
+  for (let step = 0; step < 4; step++) {
+    try {
+      await s.start(id, { record: s.record, installation });
+      return id;
+    } catch (err) {
+      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+    }
+    const existing = await client.workflow.getHandle(id).describe();
+    if (existing.memo?.record !== s.record) {
+      log.error('workflow id already used by another record (restored or re-created database on this namespace?); starting under a record-specific id', {
+        workflow_id: id,
+        record: s.record,
+        existing_record: existing.memo?.record ?? null,
+      });
+      id = `${s.workflowId}-${s.record.replace(/-/g, '').slice(0, 12)}`;
+      continue;
+    }
+    if (s.rerunWhenClosed && existing.status.name !== 'RUNNING') {
+      log.warn('this batch ran before but the database does not know it (restored database?); running it again', {
+        workflow_id: id,
+        status: existing.status.name,
+      });
+      id = `${id}-rerun-${existing.runId.slice(0, 8)}`;
+      continue;
+    }
+    return id;
+  }
+  throw new Error(`no free workflow id for record ${s.record} (last tried ${id})`);
+}
+
+export function createStarters(client: Client, config: Config, installation: string, log: Logger): Starters {
+  const taskQueue = installationTaskQueue(config, installation);
+  const owned = (s: OwnedStart) => startOwned(client, log, installation, s);
   return {
-    async startBatch({ sourceId, projectId, userCount }) {
+    startBatch({ sourceId, sourceUid, projectId, userCount }) {
       // Bounded: while Temporal is away the API still answers 202 promptly; the relay starts it later.
-      await idempotent(() => client.connection.withDeadline(Date.now() + 3_000, () =>
-        client.workflow.start<typeof batchWorkflow>('batchWorkflow', {
-          taskQueue,
-          workflowId: `batch-${sourceId}`,
-          // A finished batch must never run again under the same id.
-          workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-          args: [{ sourceId, projectId, userCount, chunkSize: config.worker.chunkSize, parallelChunks: config.worker.parallelChunks }],
-          typedSearchAttributes: [
-            { key: ProjectId, value: String(projectId) },
-            { key: SourceId, value: String(sourceId) },
-          ],
-          memo: { batchSize: userCount },
-          staticSummary: `Batch of ${userCount} users for project ${projectId}`,
-        }),
-      ));
-    },
-    async startSegmentEvaluation({ segmentPk, projectId, version }) {
-      await idempotent(() =>
-        client.workflow.start<typeof segmentEvaluationWorkflow>('segmentEvaluationWorkflow', {
-          taskQueue,
-          workflowId: `segment-evaluation-${segmentPk}-v${version}`,
-          workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-          args: [{ segmentPk, version, afterUserPk: 0, evaluated: 0, changes: 0 }],
-          typedSearchAttributes: [
-            { key: ProjectId, value: String(projectId) },
-            { key: SegmentId, value: String(segmentPk) },
-          ],
+      return client.connection.withDeadline(Date.now() + 3_000, () =>
+        owned({
+          workflowId: `batch-${installation}-${sourceId}`,
+          record: sourceUid,
+          rerunWhenClosed: true,
+          start: (workflowId, memo) =>
+            client.workflow.start<typeof batchWorkflow>('batchWorkflow', {
+              taskQueue,
+              workflowId,
+              // A finished batch must never run again under the same id.
+              workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+              args: [{ sourceId, projectId, userCount, chunkSize: config.worker.chunkSize, parallelChunks: config.worker.parallelChunks }],
+              typedSearchAttributes: [
+                { key: ProjectId, value: String(projectId) },
+                { key: SourceId, value: String(sourceId) },
+              ],
+              memo: { ...memo, batchSize: userCount },
+              staticSummary: `Batch of ${userCount} users for project ${projectId}`,
+            }),
         }),
       );
     },
-    async startDelivery({ eventId, webhookId, pipelineId, resendOf }) {
-      const workflowId = resendOf ? `delivery-${eventId}-${webhookId}-resend-${resendOf}-${Date.now()}` : `delivery-${eventId}-${webhookId}`;
-      await idempotent(() =>
-        client.workflow.start<typeof deliveryWorkflow>('deliveryWorkflow', {
-          taskQueue,
-          workflowId,
-          workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-          args: [{ eventId, webhookId, pipelineId, retryScheduleMs: config.webhooks.retryScheduleMs, timeoutMs: config.webhooks.timeoutMs }],
-          typedSearchAttributes: [
-            { key: EventId, value: String(eventId) },
-            { key: WebhookId, value: String(webhookId) },
-            { key: PipelineId, value: String(pipelineId) },
-            { key: DeliveryAttempt, value: 0 },
-          ],
-        }),
-      );
-      return workflowId;
+    async startSegmentEvaluation({ segmentPk, projectId, version, versionUid }) {
+      await owned({
+        workflowId: `segment-evaluation-${installation}-${segmentPk}-v${version}`,
+        record: versionUid,
+        start: (workflowId, memo) =>
+          client.workflow.start<typeof segmentEvaluationWorkflow>('segmentEvaluationWorkflow', {
+            taskQueue,
+            workflowId,
+            workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+            args: [{ segmentPk, version, afterUserPk: 0, evaluated: 0, changes: 0 }],
+            typedSearchAttributes: [
+              { key: ProjectId, value: String(projectId) },
+              { key: SegmentId, value: String(segmentPk) },
+            ],
+            memo: { ...memo },
+          }),
+      });
+    },
+    startDelivery({ eventId, eventUid, webhookId, pipelineId, resend }) {
+      const base = `delivery-${installation}-${eventId}-${webhookId}`;
+      return owned({
+        // A resend is its own record: one per request, or one per Idempotency-Key.
+        workflowId: resend ? `${base}-resend-${resend.deliveryId}-${resend.token.slice(0, 16)}` : base,
+        record: resend ? resend.token : `${eventUid}/${webhookId}`,
+        start: (workflowId, memo) =>
+          client.workflow.start<typeof deliveryWorkflow>('deliveryWorkflow', {
+            taskQueue,
+            workflowId,
+            workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+            args: [{ eventId, webhookId, pipelineId, retryScheduleMs: config.webhooks.retryScheduleMs, timeoutMs: config.webhooks.timeoutMs }],
+            typedSearchAttributes: [
+              { key: EventId, value: String(eventId) },
+              { key: WebhookId, value: String(webhookId) },
+              { key: PipelineId, value: String(pipelineId) },
+              { key: DeliveryAttempt, value: 0 },
+            ],
+            memo: { ...memo },
+          }),
+      });
     },
   };
 }

@@ -10,14 +10,14 @@ const WORKFLOWS_PATH = fileURLToPath(new URL('../../workflows/index.ts', import.
  * createActivities. Its activity concurrency is what the Knex pool is sized from (see main.ts),
  * so activities never wait on each other for a connection.
  */
-export async function createWorker(config: Config, address: string, activities: Activities): Promise<{ worker: Worker; connection: NativeConnection }> {
+export async function createWorker(config: Config, address: string, taskQueue: string, activities: Activities): Promise<{ worker: Worker; connection: NativeConnection }> {
   // main.ts owns the shutdown order (servers, relay, worker, database, embedded services).
   Runtime.install({ shutdownSignals: [] });
   const connection = await NativeConnection.connect({ address });
   const options: WorkerOptions = {
     connection,
     namespace: config.temporal.namespace,
-    taskQueue: config.temporal.taskQueue,
+    taskQueue,
     workflowsPath: WORKFLOWS_PATH,
     activities,
     maxConcurrentActivityTaskExecutions: config.worker.activityConcurrency,

@@ -1,20 +1,15 @@
-import { createHash } from 'node:crypto';
 import type { Db } from '../db/knex.js';
 import type { Caller } from '../auth/api-keys.js';
 import type { Logger } from '../logger.js';
-import { invalid } from '../errors.js';
 import { requireProject } from '../projects/projects.js';
 import { validateBatch } from './validate-batch.js';
+import { startStoredBatch, type BatchStarter, type StoredBatch } from './batch-lifecycle.js';
+import { idempotencyScope, lockIdempotencyKey, rememberAnswer } from '../idempotency.js';
 
 export interface IdentifyUsersResult {
   accepted: number;
   source_id: number;
   message: string;
-}
-
-/** Starts the batch workflow; implemented over the Temporal client. */
-export interface BatchStarter {
-  startBatch(args: { sourceId: number; projectId: number; userCount: number }): Promise<void>;
 }
 
 export interface IdentifyDeps {
@@ -23,8 +18,6 @@ export interface IdentifyDeps {
   log: Logger;
   now?: () => Date;
 }
-
-const IDEMPOTENCY_TTL_HOURS = 24;
 
 /**
  * Stores the batch (source row + raw items) in one transaction, then starts its workflow in the background.
@@ -39,25 +32,18 @@ export async function identifyUsers(
 ): Promise<IdentifyUsersResult> {
   const now = deps.now?.() ?? new Date();
   const batch = validateBatch(body, now);
-  if (idempotencyKey !== undefined && (idempotencyKey.length < 1 || idempotencyKey.length > 200)) {
-    throw invalid('Idempotency-Key', 'Idempotency-Key must be 1 to 200 characters');
-  }
+  // The request as the client sent it (before defaults such as the submission time are filled in).
+  const scope = idempotencyScope(caller, idempotencyKey, { operation: 'identify_users', body });
   await requireProject(deps.db, caller, batch.projectId);
 
-  const keyHash = idempotencyKey ? createHash('sha256').update(idempotencyKey).digest('hex') : undefined;
-  const stored = await deps.db.transaction(async (trx): Promise<{ replay: IdentifyUsersResult } | { created: IdentifyUsersResult }> => {
-    if (keyHash) {
-      // Serialise twins with the same key; a key older than 24 h is forgotten and reused.
-      await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`${caller.tenantId}:${keyHash}`]);
-      const previous = await trx('idempotency_keys').where({ tenant_id: caller.tenantId, key: keyHash }).first();
-      if (previous && previous.created_at.getTime() > now.getTime() - IDEMPOTENCY_TTL_HOURS * 3_600_000) {
-        return { replay: previous.response as IdentifyUsersResult };
-      }
-      if (previous) await trx('idempotency_keys').where({ tenant_id: caller.tenantId, key: keyHash }).delete();
+  const stored = await deps.db.transaction(async (trx): Promise<{ replay: IdentifyUsersResult } | { created: IdentifyUsersResult; source: StoredBatch }> => {
+    if (scope) {
+      const previous = await lockIdempotencyKey(trx, scope, now);
+      if (previous) return { replay: previous as IdentifyUsersResult };
     }
     const [source] = await trx('sources')
       .insert({ project_id: batch.projectId, label: batch.sourceLabel, user_count: batch.items.length })
-      .returning('id');
+      .returning(['id', 'uid', 'project_id', 'user_count']);
     const rows = batch.items.map((item, idx) => ({
       source_id: source.id,
       idx,
@@ -70,26 +56,18 @@ export async function identifyUsers(
     const result: IdentifyUsersResult = {
       accepted: batch.items.length,
       source_id: source.id as number,
-      message: `Accepted ${batch.items.length} users; analysis runs in the background (workflow batch-${source.id}).`,
+      message: `Accepted ${batch.items.length} users; analysis runs in the background (source ${source.id}).`,
     };
-    if (keyHash) await trx('idempotency_keys').insert({ tenant_id: caller.tenantId, key: keyHash, response: result });
-    return { created: result };
+    if (scope) await rememberAnswer(trx, scope, result);
+    return { created: result, source };
   });
   if ('replay' in stored) return stored.replay;
 
-  const result = stored.created;
   // The batch is durable now: answer at once and start its workflow in the background, so a busy
   // Temporal does not slow the 202. A start that fails (or a process that dies first) is left to
   // the relay, which starts every batch still unstarted after 3 s; starts are idempotent by id.
-  void startStored(deps, result, batch.projectId);
-  return result;
-}
-
-async function startStored(deps: IdentifyDeps, result: IdentifyUsersResult, projectId: number): Promise<void> {
-  try {
-    await deps.batches.startBatch({ sourceId: result.source_id, projectId, userCount: result.accepted });
-    await deps.db('sources').where({ id: result.source_id }).update({ workflow_started_at: deps.db.fn.now() });
-  } catch (err) {
-    deps.log.warn('batch stored; workflow start deferred to the relay', { source_id: result.source_id, err });
-  }
+  void startStoredBatch(deps.db, deps.batches, stored.source).catch((err: unknown) =>
+    deps.log.warn('batch stored; workflow start deferred to the relay', { source_id: stored.source.id, err }),
+  );
+  return stored.created;
 }

@@ -1,9 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/knex.js';
 import type { Caller } from '../auth/api-keys.js';
 import { invalid, notFound } from '../errors.js';
 import { requirePipeline } from '../projects/projects.js';
 import { optionalInt, requireId, requireObject } from '../validation.js';
 import { validateWebhookUrl } from './url.js';
+import { idempotencyScope, lockIdempotencyKey, rememberAnswer } from '../idempotency.js';
 
 export const EVENT_TYPES = ['user_added', 'user_removed'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -40,9 +42,16 @@ export interface SecretSealer {
   seal(plain: string): string;
 }
 
-/** Starts a fresh delivery workflow for an event (resend). */
+/** Starts the delivery workflow of an event to a webhook (from the outbox), or a resend, and answers its id. */
 export interface DeliveryStarter {
-  startDelivery(args: { eventId: number; webhookId: number; pipelineId: number; resendOf?: number }): Promise<string>;
+  startDelivery(args: {
+    eventId: number;
+    eventUid: string;
+    webhookId: number;
+    pipelineId: number;
+    /** A resend of a delivery; `token` names this resend (one per request, or per Idempotency-Key). */
+    resend?: { deliveryId: number; token: string };
+  }): Promise<string>;
 }
 
 // Never select secret_sealed into a view: the secret must not be able to leak into an answer.
@@ -126,22 +135,42 @@ export async function listDeliveries(db: Db, caller: Caller, ref: WebhookRef, q:
     .select('id', 'event_id', 'webhook_id', 'status', 'status_code', 'response_body', 'duration_ms', 'created_at');
 }
 
+/**
+ * Starts a fresh delivery of the event of a delivery (202). Without `Idempotency-Key` every
+ * request is a new resend; with one, a retried request answers the first resend's workflow id and
+ * starts nothing (the workflow id is derived from the key, so even a lost answer cannot start two).
+ */
 export async function resendDelivery(
   db: Db,
   starter: DeliveryStarter,
   caller: Caller,
   ref: WebhookRef,
   deliveryIdRaw: unknown,
+  idempotencyKey?: string,
 ): Promise<{ workflow_id: string }> {
   const deliveryId = requireId(deliveryIdRaw, 'delivery_id');
+  const scope = idempotencyScope(caller, idempotencyKey, { operation: 'resend_delivery', ...ref, deliveryId });
   await requireWebhook(db, caller, ref);
-  const delivery = await db('webhook_deliveries').where({ id: deliveryId, webhook_id: ref.webhookId }).first('event_id');
+  const delivery = await db('webhook_deliveries as d')
+    .join('events as e', 'e.id', 'd.event_id')
+    .where({ 'd.id': deliveryId, 'd.webhook_id': ref.webhookId })
+    .first('d.event_id', 'e.uid as event_uid');
   if (!delivery) throw notFound('delivery');
-  const workflowId = await starter.startDelivery({
-    eventId: delivery.event_id,
-    webhookId: ref.webhookId,
-    pipelineId: ref.pipelineId,
-    resendOf: deliveryId,
+  const start = (token: string) =>
+    starter.startDelivery({
+      eventId: delivery.event_id,
+      eventUid: delivery.event_uid,
+      webhookId: ref.webhookId,
+      pipelineId: ref.pipelineId,
+      resend: { deliveryId, token },
+    });
+  if (!scope) return { workflow_id: await start(randomUUID()) };
+  // The start runs inside the key's transaction: a twin request waits, then replays this answer.
+  return db.transaction(async (trx) => {
+    const previous = await lockIdempotencyKey(trx, scope, new Date());
+    if (previous) return previous as { workflow_id: string };
+    const answer = { workflow_id: await start(scope.keyHash) };
+    await rememberAnswer(trx, scope, answer);
+    return answer;
   });
-  return { workflow_id: workflowId };
 }

@@ -130,7 +130,7 @@ describe('secrets never leak', () => {
         for await (const w of client.workflow.list({ query })) found.push({ workflowId: w.workflowId, runId: w.runId, status: w.status.name });
         const ids = found.map((f) => f.workflowId);
         const complete =
-          sourceIds.every((id) => ids.includes(`batch-${id}`)) &&
+          sourceIds.every((id) => ids.some((w) => new RegExp(`^batch-[0-9a-f]{12}-${id}$`).test(w))) &&
           ids.some((id) => id.startsWith('segment-evaluation-')) &&
           ids.filter((id) => id.startsWith('delivery-')).length >= 5 &&
           found.every((f) => f.status !== 'RUNNING');

@@ -239,4 +239,25 @@ describe('identify users: validation changes nothing', () => {
     const other = await submit(t.key, body, { 'Idempotency-Key': 'another' });
     expect(other.source_id).not.toBe(first.source_id);
   });
+
+  it('refuses an Idempotency-Key reused with a different body (422) and stores nothing for it', async () => {
+    const t = await newTenant();
+    const body = { project_id: t.projectId, users: [{ user_id: 'first-body', text: 'Please add dark mode.' }] };
+    const first = await submit(t.key, body, { 'Idempotency-Key': 'reused-key' });
+    // The same request with its keys in another order is the same request: replayed.
+    const reordered = { users: [{ text: 'Please add dark mode.', user_id: 'first-body' }], project_id: t.projectId };
+    expect(await submit(t.key, reordered, { 'Idempotency-Key': 'reused-key' })).toEqual(first);
+    const sourcesBefore = await withDb(async (db) => (await db.query('SELECT count(*)::int AS n FROM sources WHERE project_id = $1', [t.projectId])).rows[0].n);
+    const second = await call('POST', '/api/v1/users', {
+      key: t.key,
+      body: { project_id: t.projectId, users: [{ user_id: 'second-body', text: 'Different batch entirely.' }] },
+      headers: { 'Idempotency-Key': 'reused-key' },
+    });
+    expect(second.status).toBe(422);
+    expect(second.body.error).toMatchObject({ code: 'idempotency_key_reused', field: 'Idempotency-Key' });
+    const sourcesAfter = await withDb(async (db) => (await db.query('SELECT count(*)::int AS n FROM sources WHERE project_id = $1', [t.projectId])).rows[0].n);
+    expect(sourcesAfter).toBe(sourcesBefore);
+    await waitForBatch(first.source_id);
+    expect((await call('GET', `/api/v1/profiles/second-body?project_id=${t.projectId}`, { key: t.key })).status).toBe(404);
+  });
 });

@@ -222,6 +222,44 @@ describe('segments and signed webhooks', () => {
     }
   });
 
+  it('starts one resend per Idempotency-Key however often the client retries, and one per request without a key', async () => {
+    const rx = await startReceiver();
+    try {
+      const t = await newTenant();
+      const { base, webhookId } = await setup(t, rx.url);
+      await identify(t, 'resend-twice', NEGATIVE);
+      await waitFor('first delivery', async () => rx.received.length >= 1);
+      const [first] = (await call('GET', `${base}/webhooks/${webhookId}/deliveries`, { key: t.key })).body;
+      const path = `${base}/webhooks/${webhookId}/deliveries/${first.id}/resend`;
+      // 20 retries of one request, 10 of them at once.
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, () => call('POST', path, { key: t.key, headers: { 'Idempotency-Key': 'resend-once' } })),
+      );
+      for (let k = 0; k < 10; k++) answers.push(await call('POST', path, { key: t.key, headers: { 'Idempotency-Key': 'resend-once' } }));
+      expect(answers.map((a) => a.status)).toEqual(Array(20).fill(202));
+      expect(new Set(answers.map((a) => a.body.workflow_id)).size).toBe(1);
+      await waitFor('the resend', async () => rx.received.length >= 2);
+      // The same key for another request (the resend's own delivery row) is refused.
+      const rows = (await call('GET', `${base}/webhooks/${webhookId}/deliveries`, { key: t.key })).body;
+      const second = rows.find((d: { id: number }) => d.id !== first.id);
+      const other = await call('POST', `${base}/webhooks/${webhookId}/deliveries/${second.id}/resend`, {
+        key: t.key,
+        headers: { 'Idempotency-Key': 'resend-once' },
+      });
+      expect(other.status).toBe(422);
+      // Two requests without a key are two resends.
+      const a = await call('POST', path, { key: t.key });
+      const b = await call('POST', path, { key: t.key });
+      expect(a.body.workflow_id).not.toBe(b.body.workflow_id);
+      await waitFor('two more resends', async () => rx.received.length >= 4);
+      await new Promise((r) => setTimeout(r, 2_000));
+      expect(rx.received).toHaveLength(4);
+      expect(new Set(rx.received.map((r) => r.headers['x-event-id'])).size).toBe(1);
+    } finally {
+      await rx.close();
+    }
+  });
+
   it('validates segment rules, pointing at the bad node', async () => {
     const t = await newTenant();
     const base = `/projects/${t.projectId}/pipelines/${t.pipelineId}/segments`;

@@ -7,6 +7,8 @@ export interface StackInfo {
   temporalAddress: string;
   temporalUi: string;
   taskQueue: string;
+  /** The throwaway CA that signed certPem (for NODE_EXTRA_CA_CERTS of processes a test starts itself). */
+  caPath: string;
   certPem: string;
   keyPem: string;
   logs: { api: string; worker: string; worker2: string };

@@ -165,6 +165,12 @@ export interface ListDeliveriesResponse {
 export interface ResendDeliveryRequest {
   ref?: WebhookRef | undefined;
   deliveryId: number;
+  /**
+   * Extension: a retried request with the same key starts nothing new and answers the first
+   * resend's workflow id (24 h per tenant; the same key with another request is FAILED_PRECONDITION,
+   * error-code idempotency_key_reused). Like the gateway's Idempotency-Key header.
+   */
+  idempotencyKey?: string | undefined;
 }
 
 export interface ResendDeliveryResponse {
@@ -1782,7 +1788,7 @@ export const ListDeliveriesResponse: MessageFns<ListDeliveriesResponse> = {
 };
 
 function createBaseResendDeliveryRequest(): ResendDeliveryRequest {
-  return { ref: undefined, deliveryId: 0 };
+  return { ref: undefined, deliveryId: 0, idempotencyKey: undefined };
 }
 
 export const ResendDeliveryRequest: MessageFns<ResendDeliveryRequest> = {
@@ -1792,6 +1798,9 @@ export const ResendDeliveryRequest: MessageFns<ResendDeliveryRequest> = {
     }
     if (message.deliveryId !== 0) {
       writer.uint32(16).int64(message.deliveryId);
+    }
+    if (message.idempotencyKey !== undefined) {
+      writer.uint32(26).string(message.idempotencyKey);
     }
     return writer;
   },
@@ -1825,6 +1834,14 @@ export const ResendDeliveryRequest: MessageFns<ResendDeliveryRequest> = {
             message.deliveryId = longToNumber(reader.int64());
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1845,6 +1862,11 @@ export const ResendDeliveryRequest: MessageFns<ResendDeliveryRequest> = {
         : isSet(object.delivery_id)
         ? globalThis.Number(object.delivery_id)
         : 0,
+      idempotencyKey: isSet(object.idempotencyKey)
+        ? globalThis.String(object.idempotencyKey)
+        : isSet(object.idempotency_key)
+        ? globalThis.String(object.idempotency_key)
+        : undefined,
     };
   },
 
@@ -1856,6 +1878,9 @@ export const ResendDeliveryRequest: MessageFns<ResendDeliveryRequest> = {
     if (message.deliveryId !== 0) {
       obj.deliveryId = Math.round(message.deliveryId);
     }
+    if (message.idempotencyKey !== undefined) {
+      obj.idempotencyKey = message.idempotencyKey;
+    }
     return obj;
   },
 
@@ -1866,6 +1891,7 @@ export const ResendDeliveryRequest: MessageFns<ResendDeliveryRequest> = {
     const message = createBaseResendDeliveryRequest();
     message.ref = (object.ref !== undefined && object.ref !== null) ? WebhookRef.fromPartial(object.ref) : undefined;
     message.deliveryId = object.deliveryId ?? 0;
+    message.idempotencyKey = object.idempotencyKey ?? undefined;
     return message;
   },
 };

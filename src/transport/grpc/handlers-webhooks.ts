@@ -50,7 +50,7 @@ export function webhooksService(ctx: AppContext): WebhooksServiceServer {
       deliveries: (await listDeliveries(db, caller, ref(req.ref), { limit: req.limit })).map(deliveryToProto),
     })),
     resendDelivery: unary(ctx, async (caller, req) => {
-      const r = await resendDelivery(db, ctx.starters, caller, ref(req.ref), req.deliveryId);
+      const r = await resendDelivery(db, ctx.starters, caller, ref(req.ref), req.deliveryId, req.idempotencyKey);
       return { workflowId: r.workflow_id };
     }),
   };

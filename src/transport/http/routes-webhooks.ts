@@ -53,6 +53,6 @@ export function addWebhookRoutes(router: Router, ctx: AppContext): void {
   }));
   router.add('POST', `${BASE}/:webhook_id/deliveries/:delivery_id/resend`, async (req) => ({
     status: 202,
-    body: await resendDelivery(db, ctx.starters, await caller(req), webhookRef(req), req.params.delivery_id),
+    body: await resendDelivery(db, ctx.starters, await caller(req), webhookRef(req), req.params.delivery_id, req.header('idempotency-key')),
   }));
 }

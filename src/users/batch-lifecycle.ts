@@ -1,0 +1,48 @@
+import type { Db } from '../db/knex.js';
+
+/**
+ * A batch's life in the database: stored with its items before the 202 (identify-users.ts), its
+ * workflow started (here, by the api right after the answer, or by the relay for any batch still
+ * unstarted), completed by the workflow's last activity (here).
+ */
+
+/** Starts the batch workflow and answers its id; implemented over the Temporal client. */
+export interface BatchStarter {
+  startBatch(args: { sourceId: number; sourceUid: string; projectId: number; userCount: number }): Promise<string>;
+}
+
+export interface StoredBatch {
+  id: number;
+  uid: string;
+  project_id: number;
+  user_count: number;
+}
+
+/** Starts a stored batch's workflow and records that it runs (and under which id). */
+export async function startStoredBatch(db: Db, starter: BatchStarter, source: StoredBatch): Promise<string> {
+  const workflowId = await starter.startBatch({ sourceId: source.id, sourceUid: source.uid, projectId: source.project_id, userCount: source.user_count });
+  await db('sources').where({ id: source.id }).update({ workflow_started_at: db.fn.now(), workflow_id: workflowId });
+  return workflowId;
+}
+
+/** Batches stored more than a few seconds ago whose workflow is not known to run. */
+export async function unstartedBatches(db: Db, limit: number): Promise<StoredBatch[]> {
+  // Older than a few seconds: the API normally starts its own batches right after storing them.
+  return db('sources')
+    .whereNull('workflow_started_at')
+    .where('created_at', '<', db.raw(`now() - interval '3 seconds'`))
+    .orderBy('id')
+    .limit(limit)
+    .select('id', 'uid', 'project_id', 'user_count');
+}
+
+export async function completeBatch(db: Db, input: { sourceId: number; processed: number; failed: number }): Promise<void> {
+  await db('sources')
+    .where({ id: input.sourceId })
+    .update({
+      completed_at: db.fn.now(),
+      processed: input.processed,
+      failed: input.failed,
+      workflow_started_at: db.raw('coalesce(workflow_started_at, now())'),
+    });
+}

@@ -1,0 +1,93 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { freePort } from '../../src/free-port.js';
+import { stack } from './api.js';
+import { spawnService, type ServiceProcess } from './service-process.js';
+
+/**
+ * A second (third, ...) installation of the service: its own database on the stack's PostgreSQL
+ * server, the stack's Temporal and namespace, and the same TEMPORAL_TASK_QUEUE setting, as a
+ * re-created database, a restored backup or staging beside production would have.
+ */
+export interface Instance {
+  base: string;
+  databaseUrl: string;
+  proc: ServiceProcess;
+  call<T = any>(method: string, path: string, opts?: { key?: string; body?: unknown }): Promise<{ status: number; body: T }>;
+  stop(): Promise<void>;
+}
+
+const adminUrl = () => stack().databaseUrl;
+
+/** A new empty database (or a copy of `template`, which must have no connections) on the stack's server. */
+export async function createDatabase(name: string, template?: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: adminUrl() });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl());
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+export async function dropDatabase(name: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: adminUrl() });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  } finally {
+    await admin.end();
+  }
+}
+
+export async function startInstance(databaseUrl: string, taskQueue: string): Promise<Instance> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'instance-'));
+  const [httpPort, grpcPort] = [await freePort(), await freePort()];
+  const proc = spawnService(
+    'all',
+    {
+      DATABASE_URL: databaseUrl,
+      TEMPORAL_ADDRESS: stack().temporalAddress,
+      TEMPORAL_TASK_QUEUE: taskQueue,
+      PORT: String(httpPort),
+      GRPC_PORT: String(grpcPort),
+      HOST: '127.0.0.1',
+      ADMIN_TOKEN: stack().adminToken,
+      SECRETS_KEY: 'ef'.repeat(32),
+      WEBHOOK_RETRY_SCHEDULE: '1s,2s,2s,2s,2s',
+      WEBHOOK_TIMEOUT_MS: '3000',
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+      NODE_EXTRA_CA_CERTS: stack().caPath,
+      DATA_DIR: path.join(dir, 'data'),
+      WORKER_NICE: '0',
+      LOG_LEVEL: 'info',
+    },
+    path.join(dir, 'service.log'),
+  );
+  await proc.ready;
+  const base = `http://127.0.0.1:${httpPort}`;
+  return {
+    base,
+    databaseUrl,
+    proc,
+    async call(method, p, opts = {}) {
+      const headers: Record<string, string> = { 'X-Admin-Token': stack().adminToken };
+      if (opts.key) headers['X-API-Key'] = opts.key;
+      if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
+      const res = await fetch(base + p, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+      const text = await res.text();
+      return { status: res.status, body: text ? JSON.parse(text) : undefined };
+    },
+    async stop() {
+      if (proc.proc.exitCode === null && proc.proc.signalCode === null) proc.proc.kill('SIGTERM');
+      await proc.exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
