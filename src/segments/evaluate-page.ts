@@ -45,8 +45,11 @@ export async function evaluateSegmentPage(
   let changes = 0;
   for (const id of ids) {
     deps.heartbeat?.();
-    changes += await db.transaction(async (trx) => {
+    const r = await db.transaction(async (trx) => {
       const user = await trx('users').where({ id }).forUpdate().first('id', 'user_id', 'project_id', 'attributes', 'aggregates', 'profile_embedding');
+      // Held until commit: an undeploy, delete or rule change waits for this user, or this user sees it.
+      const now = await trx('segments').where({ pk: segment.pk }).forShare().first('status', 'version');
+      if (!now || now.status !== 'deployed' || now.version !== input.version) return null;
       return diffMemberships(
         trx,
         user,
@@ -54,6 +57,8 @@ export async function evaluateSegmentPage(
         [loaded],
       );
     });
+    if (r === null) return { nextAfterUserPk: null, evaluated: ids.indexOf(id), changes };
+    changes += r;
   }
   return { nextAfterUserPk: ids.length < input.pageSize ? null : ids[ids.length - 1], evaluated: ids.length, changes };
 }

@@ -3,6 +3,7 @@ import { evaluateRule, type MatchContext, type Rule } from './rules.js';
 
 export interface LoadedSegment {
   pk: number;
+  version: number;
   pipeline_id: number;
   slug: string;
   name: string;
@@ -19,7 +20,31 @@ export async function loadDeployedSegments(db: Knex, projectId: number): Promise
   return db('segments')
     .where({ project_id: projectId, status: 'deployed' })
     .orderBy('pk')
-    .select('pk', 'pipeline_id', 'slug', 'name', 'rule');
+    .select('pk', 'version', 'pipeline_id', 'slug', 'name', 'rule');
+}
+
+/** The deployed segments changed since they were loaded: reload them and fold again. */
+export class SegmentsChanged extends Error {
+  constructor() {
+    super('the deployed segments changed while the message was being folded');
+  }
+}
+
+/**
+ * Holds the segments the caller is about to diff against (FOR SHARE) until its transaction ends,
+ * and checks they are still exactly the deployed ones at the versions it loaded. Undeploy, delete
+ * and rule changes take these rows' write lock, so they wait for the fold, or the fold sees them:
+ * no membership is written for a segment that is gone or undeployed (and no event after an
+ * undeploy), and no deployed segment is skipped.
+ */
+export async function lockSegmentsAsLoaded(trx: Knex.Transaction, projectId: number, loaded: LoadedSegment[]): Promise<void> {
+  const current: { pk: number; version: number }[] = await trx('segments')
+    .where({ project_id: projectId, status: 'deployed' })
+    .orderBy('pk')
+    .forShare()
+    .select('pk', 'version');
+  const same = current.length === loaded.length && current.every((c, i) => c.pk === loaded[i].pk && c.version === loaded[i].version);
+  if (!same) throw new SegmentsChanged();
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Db } from '../db/knex.js';
 import type { Logger } from '../logger.js';
 import type { Analyzer, MessageAnalysis } from '../analysis/analyze.js';
 import { computeAggregates, meanEmbedding, WINDOW_SIZE } from '../profiles/aggregates.js';
-import { diffMemberships, loadDeployedSegments, type LoadedSegment } from '../segments/memberships.js';
+import { diffMemberships, loadDeployedSegments, lockSegmentsAsLoaded, SegmentsChanged, type LoadedSegment } from '../segments/memberships.js';
 import type { SemanticCache } from '../segments/semantic-cache.js';
 import { isDatabaseDown } from '../errors.js';
 import { keepBeating } from '../temporal/keep-beating.js';
@@ -31,6 +31,9 @@ export interface ProcessChunkDeps {
 
 class AlreadyProcessed extends Error {}
 
+/** Per chunk; each reload follows a real segment change, so this is only reached by constant churn. */
+const MAX_SEGMENT_RELOADS = 20;
+
 /**
  * Analyses a chunk of a batch with ONE embedding call, then folds each message into its user's
  * profile in its own transaction (user row locked by the upsert). Idempotent: a message is keyed by
@@ -58,20 +61,31 @@ export async function processChunk(deps: ProcessChunkDeps, input: ProcessChunkIn
   const analyses = await keepBeating(deps.heartbeat, 5_000, analyzer.analyzeBatch(pending.map((i) => i.text)));
   // One line per embedding call: the benchmark counts them to prove batching.
   deps.log.info('chunk analysed', { source_id: input.sourceId, texts: pending.length, embedding_calls: 1 });
-  const segments = await loadDeployedSegments(db, source.project_id);
-  const semanticEmbeddings = await keepBeating(deps.heartbeat, 5_000, deps.semanticCache.embeddingsFor(segments.map((s) => s.rule)));
+  const loadSegments = async () => {
+    const segments = await loadDeployedSegments(db, source.project_id);
+    const semanticEmbeddings = await keepBeating(deps.heartbeat, 5_000, deps.semanticCache.embeddingsFor(segments.map((s) => s.rule)));
+    return { segments, semanticEmbeddings };
+  };
+  let current = await loadSegments();
 
-  for (let k = 0; k < pending.length; k++) {
+  for (let k = 0, reloads = 0; k < pending.length; k++) {
     const item = pending[k];
     deps.heartbeat?.();
     try {
-      await foldMessage(db, { source, item, analysis: analyses[k], segments, semanticEmbeddings });
+      await foldMessage(db, { source, item, analysis: analyses[k], ...current });
       out.processed++;
     } catch (err) {
-      if (err instanceof AlreadyProcessed) {
+      if (err instanceof SegmentsChanged && reloads < MAX_SEGMENT_RELOADS) {
+        // A segment was deployed, changed, undeployed or deleted meanwhile: fold this item again.
+        reloads++;
+        current = await loadSegments();
+        k--;
+      } else if (err instanceof AlreadyProcessed) {
         out.skipped++;
       } else if (isDatabaseDown(err)) {
         throw err; // Temporal retries the activity; folded items are skipped next time.
+      } else if (err instanceof SegmentsChanged) {
+        throw err; // Segments churning faster than we fold: retry the activity later, lose nothing.
       } else {
         deps.log.error('item failed', { source_id: input.sourceId, idx: item.idx, err });
         await db('source_items').where({ source_id: input.sourceId, idx: item.idx }).update({ error: String((err as Error).message).slice(0, 500) });
@@ -135,6 +149,7 @@ async function foldMessage(db: Db, a: FoldArgs): Promise<void> {
       window.map((m) => ({ timestamp: m.written_at, sentiment: m.sentiment, topics: m.topics, intentions: m.intentions })),
     );
     const profileEmbedding = meanEmbedding(window.map((m) => m.embedding as number[]));
+    await lockSegmentsAsLoaded(trx, a.source.project_id, a.segments);
     await trx('users')
       .where({ id: user.id })
       .update({
