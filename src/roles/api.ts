@@ -44,7 +44,7 @@ export async function startApi(deps: { config: Config; db: Db; databaseUrl: stri
       clearInterval(compactor);
       await compacting;
       await revocations?.stop();
-      await new Promise<void>((resolve) => grpc.server.tryShutdown(() => resolve()));
+      await grpc.stop();
       await closeHttp(http);
     },
   };

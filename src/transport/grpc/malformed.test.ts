@@ -1,5 +1,6 @@
 import { Metadata, status, type handleUnaryCall, type ServiceDefinition } from '@grpc/grpc-js';
 import { describe, expect, it, vi } from 'vitest';
+import { invalid } from '../../errors.js';
 import { refusingMalformed } from './malformed.js';
 
 const definition = {
@@ -36,6 +37,23 @@ describe('refusingMalformed', () => {
     expect(err.code).toBe(status.INVALID_ARGUMENT);
     expect(err.details).toMatch(/^malformed request message: index out of range/);
     expect(err.metadata.get('error-code')).toEqual(['invalid_argument']);
+    expect(useCase).not.toHaveBeenCalled();
+  });
+
+  it('answers what a preflight refuses with its own error, before the decoder runs', async () => {
+    const decode = vi.fn(definition.echo.requestDeserialize);
+    const [checked, handlers] = refusingMalformed({ echo: { ...definition.echo, requestDeserialize: decode } }, { echo: useCase }, {
+      echo: (bytes) => {
+        if (bytes.length > 3) throw invalid('users', 'too many');
+      },
+    });
+    useCase.mockClear();
+    const err = await new Promise<any>((resolve) =>
+      handlers.echo({ request: checked.echo.requestDeserialize(Buffer.from('long')), metadata: new Metadata() } as never, ((e: unknown) => resolve(e)) as never),
+    );
+    expect(err.code).toBe(status.INVALID_ARGUMENT);
+    expect(err.details).toBe('too many (field: users)');
+    expect(decode).not.toHaveBeenCalled();
     expect(useCase).not.toHaveBeenCalled();
   });
 });

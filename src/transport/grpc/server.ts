@@ -9,27 +9,50 @@ import { SegmentsServiceService } from '../../../gen/profiling/v1/segments.js';
 import { UsersServiceService } from '../../../gen/profiling/v1/users.js';
 import { WebhooksServiceService } from '../../../gen/profiling/v1/webhooks.js';
 import type { AppContext } from '../../app.js';
+import { MAX_BODY_BYTES } from '../http/router.js';
+import { checkReadiness } from '../readiness.js';
+import { authenticating } from './authenticate.js';
 import { profilesService, projectsService, usersService } from './handlers.js';
 import { segmentsService } from './handlers-segments.js';
 import { webhooksService } from './handlers-webhooks.js';
+import { followReadiness } from './health.js';
 import { refusingMalformed } from './malformed.js';
+import { refuseOversizedBatch } from './preflight.js';
 
 // `npm run generate` writes the exact descriptors buf compiled (imports and comments included).
 const DESCRIPTOR_SET = fileURLToPath(new URL('../../../gen/profiling-v1.binpb', import.meta.url));
-const SERVICES = ['UsersService', 'ProfilesService', 'ProjectsService', 'SegmentsService', 'WebhooksService'].map((s) => `profiling.v1.${s}`);
+const PACKAGE = 'profiling.v1';
+const SERVICES = ['UsersService', 'ProfilesService', 'ProjectsService', 'SegmentsService', 'WebhooksService'].map((s) => `${PACKAGE}.${s}`);
 
-/** Largest accepted request: a 1,000-user batch of 10,000-character texts fits well inside. */
-export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+/**
+ * Largest accepted request, the gateway's body limit (413 there): a batch has the same ceiling on
+ * both transports. A full 1,000-user batch fits while its texts average under ~5,000 bytes; a
+ * bigger one is sent as several batches, as over HTTP.
+ */
+export const MAX_MESSAGE_BYTES = MAX_BODY_BYTES;
+/**
+ * Calls one connection may have open at once (HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS); a client
+ * with more queues them. With MAX_MESSAGE_BYTES it bounds what one connection can make us buffer.
+ */
+export const MAX_CONCURRENT_STREAMS = 32;
+/** How often gRPC health re-runs the `/readyz` checks. */
+const HEALTH_CHECK_EVERY_MS = 2_000;
 
-export async function startGrpcServer(ctx: AppContext): Promise<{ server: Server; port: number }> {
-  const server = new Server({ 'grpc.max_receive_message_length': MAX_MESSAGE_BYTES });
-  server.addService(...refusingMalformed(UsersServiceService, usersService(ctx)));
+export async function startGrpcServer(ctx: AppContext): Promise<{ server: Server; port: number; stop(): Promise<void> }> {
+  const server = new Server({
+    'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
+    'grpc.max_concurrent_streams': MAX_CONCURRENT_STREAMS,
+    // The key is checked from metadata before any message is read or decoded (authenticate.ts).
+    interceptors: [authenticating(ctx, `/${PACKAGE}.`)],
+  });
+  server.addService(...refusingMalformed(UsersServiceService, usersService(ctx), { identifyUsers: refuseOversizedBatch }));
   server.addService(...refusingMalformed(ProfilesServiceService, profilesService(ctx)));
   server.addService(...refusingMalformed(ProjectsServiceService, projectsService(ctx)));
   server.addService(...refusingMalformed(SegmentsServiceService, segmentsService(ctx)));
   server.addService(...refusingMalformed(WebhooksServiceService, webhooksService(ctx)));
 
   // Standard health service and server reflection: grpcurl and `buf curl` work with no proto files at hand.
+  // Health answers what `/readyz` would: NOT_SERVING while PostgreSQL or Temporal is away.
   const health = new HealthImplementation(Object.fromEntries(['', ...SERVICES].map((s) => [s, 'SERVING' as const])));
   health.addToServer(server);
   // Fed with buf's own descriptors: protobufjs's re-encoding loses the well-known-type files
@@ -42,7 +65,15 @@ export async function startGrpcServer(ctx: AppContext): Promise<{ server: Server
       err ? reject(err) : resolve(p),
     ),
   );
-  return { server, port };
+  const readiness = followReadiness({ health, services: SERVICES, check: () => checkReadiness(ctx), log: ctx.log, everyMs: HEALTH_CHECK_EVERY_MS });
+  return {
+    server,
+    port,
+    async stop() {
+      readiness.stop();
+      await new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
+    },
+  };
 }
 
 /** A FileDescriptorSet is `repeated FileDescriptorProto file = 1`: split it into its files. */

@@ -3,16 +3,20 @@ import type { AppContext } from '../../app.js';
 import { authenticateClient, type Caller } from '../../auth/api-keys.js';
 import { grpcPeerAddress } from '../../auth/failure-limiter.js';
 import { toAppError } from '../http/errors.js';
+import { authenticatedCaller } from './authenticate.js';
 import { toServiceError } from './errors.js';
 
 /**
- * Wraps a use case as a unary handler: authenticates with metadata `x-api-key` (failures counted
- * per peer address), maps domain errors once (errors.ts), and never leaks internals.
+ * Wraps a use case as a unary handler: takes the caller the server's interceptor authenticated
+ * from metadata `x-api-key` before the message was decoded (authenticate.ts), maps domain errors
+ * once (errors.ts), and never leaks internals. A handler served without that interceptor
+ * authenticates the call itself (failures counted per peer address all the same).
  */
 export function unary<Req, Res>(ctx: AppContext, fn: (caller: Caller, req: Req, call: ServerUnaryCall<Req, Res>) => Promise<Res>) {
   return (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>): void => {
+    const known = authenticatedCaller(call.metadata);
     const key = call.metadata.get('x-api-key')[0];
-    authenticateClient(ctx, grpcPeerAddress(call.getPeer()), typeof key === 'string' ? key : undefined)
+    (known ? Promise.resolve(known) : authenticateClient(ctx, grpcPeerAddress(call.getPeer()), typeof key === 'string' ? key : undefined))
       .then((caller) => fn(caller, call.request, call))
       .then(
         (res) => callback(null, res),

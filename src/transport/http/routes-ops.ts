@@ -5,6 +5,7 @@ import { createTenant } from '../../auth/create-tenant.js';
 import { revokeApiKey } from '../../auth/revoke-api-key.js';
 import { AppError } from '../../errors.js';
 import { requireObject } from '../../validation.js';
+import { checkReadiness } from '../readiness.js';
 import type { Request, Router } from './router.js';
 
 function sameToken(given: string | undefined, expected: string): boolean {
@@ -17,12 +18,9 @@ function sameToken(given: string | undefined, expected: string): boolean {
 export function addOpsRoutes(router: Router, ctx: AppContext): void {
   router.add('GET', '/healthz', async () => ({ status: 200, body: { status: 'ok' } }));
 
+  // gRPC health follows the same checks (transport/grpc/health.ts).
   router.add('GET', '/readyz', async () => {
-    const [database, temporal] = await Promise.all([
-      ctx.db.raw('SELECT 1').then(() => true, () => false),
-      ctx.temporalReady().catch(() => false),
-    ]);
-    const ready = database && temporal;
+    const { ready, database, temporal } = await checkReadiness(ctx);
     return { status: ready ? 200 : 503, body: { status: ready ? 'ready' : 'not ready', database, temporal } };
   });
 

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { IdentifyUsersRequest } from '../../../gen/profiling/v1/users.js';
+import { countField, refuseOversizedBatch } from './preflight.js';
+
+describe('countField', () => {
+  it('counts the entries of a repeated message field and skips every other field', () => {
+    const bytes = Buffer.from(
+      IdentifyUsersRequest.encode({
+        projectId: 2 ** 40,
+        sourceLabel: 'label',
+        idempotencyKey: 'k',
+        users: [{ userId: 'a', text: 'x'.repeat(300), attributes: { plan: 'pro' }, timestamp: new Date() }, { userId: 'b', text: '' }, { userId: '', text: '' }],
+      }).finish(),
+    );
+    expect(countField(bytes, 2)).toBe(3);
+    expect(countField(bytes, 1)).toBe(1);
+    expect(countField(bytes, 5)).toBe(0);
+    expect(countField(bytes, 2, 1)).toBe(2);
+  });
+
+  it('stops at bytes it cannot skip instead of throwing', () => {
+    expect(countField(Buffer.from([0x12, 0x00, 0x12, 0x7f, 0x01]), 2)).toBe(2);
+    expect(countField(Buffer.from([0x12, 0x00, 0x0b, 0x12, 0x00]), 2)).toBe(1); // a group
+    expect(countField(Buffer.from([0x08, 0xff, 0xff]), 1)).toBe(1); // an unfinished varint
+    expect(countField(Buffer.alloc(0), 2)).toBe(0);
+  });
+});
+
+describe('refuseOversizedBatch', () => {
+  const empties = (n: number) => Buffer.from(Array.from({ length: n }, () => [0x12, 0x00]).flat());
+
+  it('lets the batch limit through and refuses one more, before decoding', () => {
+    expect(() => refuseOversizedBatch(empties(1_000))).not.toThrow();
+    expect(() => refuseOversizedBatch(empties(1_001))).toThrow(expect.objectContaining({ code: 'invalid_argument', field: 'users', message: 'at most 1000 users per batch (got more)' }));
+  });
+
+  it('refuses 2.6 M entries (a 5 MB message) after reading the first 1,001', () => {
+    const bytes = Buffer.alloc(5_200_000);
+    for (let i = 0; i < bytes.length; i += 2) bytes[i] = 0x12;
+    const started = performance.now();
+    expect(() => refuseOversizedBatch(bytes)).toThrow(/at most 1000 users/);
+    expect(performance.now() - started).toBeLessThan(50);
+  });
+});
