@@ -1,4 +1,4 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../src/temporal/activities.js';
 
 export interface BatchInput {
@@ -50,6 +50,6 @@ export async function batchWorkflow(input: BatchInput): Promise<BatchOutput> {
     }
   };
   await Promise.all(Array.from({ length: Math.min(input.parallelChunks, ranges.length) }, lane));
-  await completeBatch({ sourceId: input.sourceId, processed: totals.processed + totals.skipped, failed: totals.failed });
+  await completeBatch({ sourceId: input.sourceId, workflowId: workflowInfo().workflowId, processed: totals.processed + totals.skipped, failed: totals.failed });
   return { sourceId: input.sourceId, ...totals };
 }

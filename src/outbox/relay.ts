@@ -3,6 +3,7 @@ import type { Db } from '../db/knex.js';
 import type { Logger } from '../logger.js';
 import type { Starters } from '../temporal/starters.js';
 import { startStoredBatch, unstartedBatches } from '../users/batch-lifecycle.js';
+import { pendingEvaluations, startEvaluation } from '../segments/evaluation-start.js';
 
 export interface Relay {
   stop(): Promise<void>;
@@ -13,7 +14,8 @@ export interface Relay {
 const BATCH = 100;
 
 /**
- * Moves outbox rows into Temporal, and starts stored batches whose workflow start failed.
+ * Moves outbox rows into Temporal, and starts stored batches and segment evaluations whose
+ * workflow start failed (Temporal away, or the process died between the commit and the start).
  * Woken at once by NOTIFY from the committing transaction, and by a poll as a safety net (a lost
  * notification, a Temporal outage). Rows are claimed with FOR UPDATE SKIP LOCKED so several
  * workers share the work; a row is marked dispatched only after its workflow is known to exist.
@@ -60,10 +62,22 @@ export function startRelay(deps: { db: Db; databaseUrl: string; starters: Starte
     }
   };
 
+  const startPendingEvaluations = async () => {
+    for (const s of await pendingEvaluations(db, BATCH)) {
+      try {
+        await startEvaluation(db, { starters, log }, s);
+      } catch (err) {
+        log.warn('segment evaluation start failed; will retry', { segment_pk: s.pk, err: (err as Error).message });
+        return;
+      }
+    }
+  };
+
   const pass = async () => {
     try {
       while (!stopped && (await dispatchOutbox()) > 0);
       if (!stopped) await startStoredBatches();
+      if (!stopped) await startPendingEvaluations();
     } catch (err) {
       log.warn('relay pass failed', { err: (err as Error).message });
     }

@@ -5,6 +5,7 @@ import { requirePipeline } from '../projects/projects.js';
 import { isStorableText, optionalInt, requireName, requireObject } from '../validation.js';
 import { validateRule } from './rules.js';
 import { isValidSlug, slugify } from './slug.js';
+import { startEvaluationOrDefer, type EvaluationDeps } from './evaluation-start.js';
 
 export interface SegmentView {
   id: string;
@@ -17,10 +18,7 @@ export interface SegmentView {
   updated_at: Date;
 }
 
-/** Starts the workflow that evaluates a deployed segment against the project's existing profiles. */
-export interface SegmentEvaluationStarter {
-  startSegmentEvaluation(args: { segmentPk: number; projectId: number; version: number; versionUid: string }): Promise<void>;
-}
+export type { SegmentEvaluationStarter } from './evaluation-start.js';
 
 export interface SegmentRef {
   projectId: number;
@@ -28,7 +26,7 @@ export interface SegmentRef {
   segmentId: string;
 }
 
-const COLUMNS = ['pk', 'slug', 'pipeline_id', 'name', 'description', 'rule', 'status', 'version', 'version_uid', 'created_at', 'updated_at'];
+const COLUMNS = ['pk', 'slug', 'pipeline_id', 'project_id', 'name', 'description', 'rule', 'status', 'version', 'version_uid', 'created_at', 'updated_at'];
 
 /** Every version bump gets a new identity: one evaluation workflow per value, even after a database restore. */
 const bumpVersion = (db: Db) => ({ version: db.raw('version + 1'), version_uid: db.raw('gen_random_uuid()'), updated_at: db.fn.now() });
@@ -92,10 +90,13 @@ export async function getSegment(db: Db, caller: Caller, ref: SegmentRef): Promi
   return toView(await requireSegment(db, caller, ref));
 }
 
-/** Changing the rule of a deployed segment re-evaluates it, firing added/removed for the differences. */
+/**
+ * Changing a deployed segment re-evaluates it, firing added/removed for the differences (a name
+ * change fires nothing, but its version bump ends an evaluation under way, so a new one resumes it).
+ */
 export async function updateSegment(
   db: Db,
-  evaluations: SegmentEvaluationStarter,
+  evaluations: EvaluationDeps,
   caller: Caller,
   ref: SegmentRef,
   raw: unknown,
@@ -109,22 +110,20 @@ export async function updateSegment(
   if (Object.keys(patch).length === 0) return toView(current);
   const [row] = await db('segments')
     .where({ pk: current.pk })
-    .update({ ...patch, ...bumpVersion(db) })
+    .update({ ...patch, ...bumpVersion(db), evaluation_pending: db.raw(`status = 'deployed'`) })
     .returning(COLUMNS);
-  if (row.status === 'deployed' && patch.rule !== undefined) {
-    await evaluations.startSegmentEvaluation({ segmentPk: row.pk, projectId: ref.projectId, version: row.version, versionUid: row.version_uid });
-  }
+  if (row.status === 'deployed') await startEvaluationOrDefer(db, evaluations, row);
   return toView(row);
 }
 
-export async function deploySegment(db: Db, evaluations: SegmentEvaluationStarter, caller: Caller, ref: SegmentRef): Promise<SegmentView> {
+export async function deploySegment(db: Db, evaluations: EvaluationDeps, caller: Caller, ref: SegmentRef): Promise<SegmentView> {
   const current = await requireSegment(db, caller, ref);
   if (current.status === 'deployed') return toView(current);
   const [row] = await db('segments')
     .where({ pk: current.pk })
-    .update({ status: 'deployed', ...bumpVersion(db) })
+    .update({ status: 'deployed', ...bumpVersion(db), evaluation_pending: true })
     .returning(COLUMNS);
-  await evaluations.startSegmentEvaluation({ segmentPk: row.pk, projectId: ref.projectId, version: row.version, versionUid: row.version_uid });
+  await startEvaluationOrDefer(db, evaluations, row);
   return toView(row);
 }
 
@@ -134,7 +133,7 @@ export async function undeploySegment(db: Db, caller: Caller, ref: SegmentRef): 
   return db.transaction(async (trx) => {
     const [row] = await trx('segments')
       .where({ pk: current.pk })
-      .update({ status: 'draft', ...bumpVersion(trx) })
+      .update({ status: 'draft', ...bumpVersion(trx), evaluation_pending: false })
       .returning(COLUMNS);
     await trx('segment_memberships').where({ segment_pk: current.pk, is_member: true }).update({ is_member: false });
     return toView(row);

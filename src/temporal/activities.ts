@@ -24,7 +24,7 @@ export function createActivities(deps: ActivityDeps) {
   const heartbeat = () => Context.current().heartbeat();
   return {
     processChunk: (input: ProcessChunkInput) => processChunk({ ...deps, heartbeat }, input),
-    completeBatch: (input: { sourceId: number; processed: number; failed: number }) => completeBatch(deps.db, input),
+    completeBatch: (input: Parameters<typeof completeBatch>[1]) => completeBatch(deps.db, input),
     evaluateSegmentPage: (input: EvaluateSegmentPageInput) => evaluateSegmentPage({ ...deps, heartbeat }, input),
     deliverAttempt: (input: DeliverAttemptInput) =>
       deliverAttempt(

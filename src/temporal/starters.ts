@@ -104,7 +104,8 @@ export function createStarters(client: Client, config: Config, installation: str
       );
     },
     async startSegmentEvaluation({ segmentPk, projectId, version, versionUid }) {
-      await owned({
+      // Bounded like a batch start: a deploy answers promptly while Temporal is away; the relay starts it later.
+      await client.connection.withDeadline(Date.now() + 3_000, () => owned({
         workflowId: `segment-evaluation-${installation}-${segmentPk}-v${version}`,
         record: versionUid,
         start: (workflowId, memo) =>
@@ -119,7 +120,7 @@ export function createStarters(client: Client, config: Config, installation: str
             ],
             memo: { ...memo },
           }),
-      });
+      }));
     },
     startDelivery({ eventId, eventUid, webhookId, pipelineId, resend }) {
       const base = `delivery-${installation}-${eventId}-${webhookId}`;

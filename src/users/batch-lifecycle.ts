@@ -36,7 +36,8 @@ export async function unstartedBatches(db: Db, limit: number): Promise<StoredBat
     .select('id', 'uid', 'project_id', 'user_count');
 }
 
-export async function completeBatch(db: Db, input: { sourceId: number; processed: number; failed: number }): Promise<void> {
+/** The batch workflow's last step; it also records the start, in case the starter died before it could. */
+export async function completeBatch(db: Db, input: { sourceId: number; workflowId?: string; processed: number; failed: number }): Promise<void> {
   await db('sources')
     .where({ id: input.sourceId })
     .update({
@@ -44,5 +45,6 @@ export async function completeBatch(db: Db, input: { sourceId: number; processed
       processed: input.processed,
       failed: input.failed,
       workflow_started_at: db.raw('coalesce(workflow_started_at, now())'),
+      ...(input.workflowId ? { workflow_id: input.workflowId } : {}),
     });
 }

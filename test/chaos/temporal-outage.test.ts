@@ -59,6 +59,15 @@ describe('Temporal server stopped during a batch and pending deliveries', () => 
     const [stored] = await sql('SELECT user_count, workflow_started_at FROM sources WHERE id = $1', [lateId]);
     expect(stored).toEqual({ user_count: LATE_USERS, workflow_started_at: null });
 
+    // A segment deployed meanwhile is deployed (200) at once; its evaluation starts once Temporal is back.
+    const base = `/projects/${t.projectId}/pipelines/${t.pipelineId}/segments`;
+    expect((await callBounded('POST', base, { key: t.key, body: { id: 'pro-again', name: 'pro again', rule: PRO.rule } }, 10_000)).status).toBe(201);
+    const deployed = await callBounded('POST', `${base}/pro-again/deploy`, { key: t.key }, 10_000);
+    expect(deployed.status, JSON.stringify(deployed.body)).toBe(200);
+    expect(await sql(`SELECT status, evaluation_pending FROM segments WHERE project_id = $1 AND slug = 'pro-again'`, [t.projectId])).toEqual([
+      { status: 'deployed', evaluation_pending: true },
+    ]);
+
     await new Promise((r) => setTimeout(r, Math.max(0, OUTAGE_MS - (Date.now() - stoppedAt))));
     await chaos('temporal/start');
     const restartedAt = Date.now();
@@ -74,10 +83,17 @@ describe('Temporal server stopped during a batch and pending deliveries', () => 
     const deliveredAfter = (Date.now() - restartedAt) / 1000;
     await new Promise((r) => setTimeout(r, 3_000));
     const events = await expectEachEventDeliveredOnce(t.projectId, rx.successes());
-    expect(events).toBe([...users, ...lateUsers].filter(isPro).length);
+    // Every pro user entered both segments: "pro" by the folds, "pro-again" by the evaluation started after the restart or by later folds.
+    expect(events).toBe(2 * [...users, ...lateUsers].filter(isPro).length);
+    const [again] = await sql(
+      `SELECT s.evaluation_pending, (SELECT count(*)::int FROM segment_memberships m WHERE m.segment_pk = s.pk AND m.is_member) AS members
+         FROM segments s WHERE s.project_id = $1 AND s.slug = 'pro-again'`,
+      [t.projectId],
+    );
+    expect(again).toEqual({ evaluation_pending: false, members: [...users, ...lateUsers].filter(isPro).length });
     console.log(
       `[temporal-outage] stopped ${OUTAGE_MS / 1000} s with ${atStop.messages}/${USERS} messages and ${atStop.undelivered} events undelivered; ` +
-        `reads 200 x${reads.length}; late batch 202 then processed; ${events} events each delivered once; ` +
+        `reads 200 x${reads.length}; late batch 202 then processed; segment deployed (200) and evaluated after the restart; ${events} events each delivered once; ` +
         `after the restart: batches done in ${batchesAfter.toFixed(0)} s, all delivered in ${deliveredAfter.toFixed(0)} s`,
     );
     await rx.stop();

@@ -36,10 +36,10 @@ export function segmentsService(ctx: AppContext): SegmentsServiceServer {
     getSegment: unary(ctx, async (caller, req) => ({ segment: segmentToProto(await getSegment(db, caller, ref(req.ref))) })),
     updateSegment: unary(ctx, async (caller, req) => {
       const body = { name: req.name, description: req.description, rule: req.rule };
-      return { segment: segmentToProto(await updateSegment(db, starters, caller, ref(req.ref), body)) };
+      return { segment: segmentToProto(await updateSegment(db, { starters, log: ctx.log }, caller, ref(req.ref), body)) };
     }),
     deploySegment: unary(ctx, async (caller, req) => ({
-      segment: segmentToProto(await deploySegment(db, starters, caller, ref(req.ref))),
+      segment: segmentToProto(await deploySegment(db, { starters, log: ctx.log }, caller, ref(req.ref))),
     })),
     undeploySegment: unary(ctx, async (caller, req) => ({ segment: segmentToProto(await undeploySegment(db, caller, ref(req.ref))) })),
     deleteSegment: unary(ctx, async (caller, req) => {

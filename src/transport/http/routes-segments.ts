@@ -43,11 +43,11 @@ export function addSegmentRoutes(router: Router, ctx: AppContext): void {
   router.add('GET', `${BASE}/:segment_id`, async (req) => ({ status: 200, body: await getSegment(db, await caller(req), segmentRef(req)) }));
   router.add('PUT', `${BASE}/:segment_id`, async (req) => {
     const who = await caller(req);
-    return { status: 200, body: await updateSegment(db, starters, who, segmentRef(req), await req.json()) };
+    return { status: 200, body: await updateSegment(db, { starters, log: ctx.log }, who, segmentRef(req), await req.json()) };
   });
   router.add('POST', `${BASE}/:segment_id/deploy`, async (req) => ({
     status: 200,
-    body: await deploySegment(db, starters, await caller(req), segmentRef(req)),
+    body: await deploySegment(db, { starters, log: ctx.log }, await caller(req), segmentRef(req)),
   }));
   router.add('POST', `${BASE}/:segment_id/undeploy`, async (req) => ({
     status: 200,
