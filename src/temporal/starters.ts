@@ -1,5 +1,5 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
-import { WorkflowIdReusePolicy } from '@temporalio/common';
+import { WorkflowIdReusePolicy, type SearchAttributePair } from '@temporalio/common';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { BatchStarter } from '../users/batch-lifecycle.js';
@@ -78,49 +78,50 @@ async function startOwned(client: Client, log: Logger, installation: string, s: 
 export function createStarters(client: Client, config: Config, installation: string, log: Logger): Starters {
   const taskQueue = installationTaskQueue(config, installation);
   const owned = (s: OwnedStart) => startOwned(client, log, installation, s);
+  // What every start shares. REJECT_DUPLICATE: a finished workflow never runs again under its id.
+  const common = (workflowId: string, memo: RecordMemo, typedSearchAttributes: SearchAttributePair[]) => ({
+    taskQueue,
+    workflowId,
+    workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+    typedSearchAttributes,
+    memo: { ...memo },
+  });
+  // Bounded: while Temporal is away the API still answers (202, 200) promptly; the relay starts it later.
+  const bounded = <T>(fn: () => Promise<T>) => client.connection.withDeadline(Date.now() + 3_000, fn);
   return {
     startBatch({ sourceId, sourceUid, projectId, userCount }) {
-      // Bounded: while Temporal is away the API still answers 202 promptly; the relay starts it later.
-      return client.connection.withDeadline(Date.now() + 3_000, () =>
+      return bounded(() =>
         owned({
           workflowId: `batch-${installation}-${sourceId}`,
           record: sourceUid,
           rerunWhenClosed: true,
           start: (workflowId, memo) =>
             client.workflow.start<typeof batchWorkflow>('batchWorkflow', {
-              taskQueue,
-              workflowId,
-              // A finished batch must never run again under the same id.
-              workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-              args: [{ sourceId, projectId, userCount, chunkSize: config.worker.chunkSize, parallelChunks: config.worker.parallelChunks }],
-              typedSearchAttributes: [
+              ...common(workflowId, memo, [
                 { key: ProjectId, value: String(projectId) },
                 { key: SourceId, value: String(sourceId) },
-              ],
-              memo: { ...memo, batchSize: userCount },
+              ]),
+              args: [{ sourceId, projectId, userCount, chunkSize: config.worker.chunkSize, parallelChunks: config.worker.parallelChunks }],
               staticSummary: `Batch of ${userCount} users for project ${projectId}`,
             }),
         }),
       );
     },
     async startSegmentEvaluation({ segmentPk, projectId, version, versionUid }) {
-      // Bounded like a batch start: a deploy answers promptly while Temporal is away; the relay starts it later.
-      await client.connection.withDeadline(Date.now() + 3_000, () => owned({
-        workflowId: `segment-evaluation-${installation}-${segmentPk}-v${version}`,
-        record: versionUid,
-        start: (workflowId, memo) =>
-          client.workflow.start<typeof segmentEvaluationWorkflow>('segmentEvaluationWorkflow', {
-            taskQueue,
-            workflowId,
-            workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-            args: [{ segmentPk, version, afterUserPk: 0, evaluated: 0, changes: 0 }],
-            typedSearchAttributes: [
-              { key: ProjectId, value: String(projectId) },
-              { key: SegmentId, value: String(segmentPk) },
-            ],
-            memo: { ...memo },
-          }),
-      }));
+      await bounded(() =>
+        owned({
+          workflowId: `segment-evaluation-${installation}-${segmentPk}-v${version}`,
+          record: versionUid,
+          start: (workflowId, memo) =>
+            client.workflow.start<typeof segmentEvaluationWorkflow>('segmentEvaluationWorkflow', {
+              ...common(workflowId, memo, [
+                { key: ProjectId, value: String(projectId) },
+                { key: SegmentId, value: String(segmentPk) },
+              ]),
+              args: [{ segmentPk, version, afterUserPk: 0, evaluated: 0, changes: 0 }],
+            }),
+        }),
+      );
     },
     startDelivery({ eventId, eventUid, webhookId, pipelineId, resend }) {
       const base = `delivery-${installation}-${eventId}-${webhookId}`;
@@ -130,17 +131,13 @@ export function createStarters(client: Client, config: Config, installation: str
         record: resend ? resend.token : `${eventUid}/${webhookId}`,
         start: (workflowId, memo) =>
           client.workflow.start<typeof deliveryWorkflow>('deliveryWorkflow', {
-            taskQueue,
-            workflowId,
-            workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-            args: [{ eventId, webhookId, pipelineId, retryScheduleMs: config.webhooks.retryScheduleMs, timeoutMs: config.webhooks.timeoutMs }],
-            typedSearchAttributes: [
+            ...common(workflowId, memo, [
               { key: EventId, value: String(eventId) },
               { key: WebhookId, value: String(webhookId) },
               { key: PipelineId, value: String(pipelineId) },
               { key: DeliveryAttempt, value: 0 },
-            ],
-            memo: { ...memo },
+            ]),
+            args: [{ eventId, webhookId, pipelineId, retryScheduleMs: config.webhooks.retryScheduleMs, timeoutMs: config.webhooks.timeoutMs }],
           }),
       });
     },
