@@ -264,8 +264,9 @@ describe('semantic conditions score the similarity', () => {
     expect(run({ semantic: 'cheaper plan', min_similarity: 0 }, ctx({ profileEmbedding: null }))).toEqual({ matched: false, score: 0 });
     expect(run({ semantic: 'never embedded', min_similarity: 0 })).toEqual({ matched: false, score: 0 });
   });
-  it('does not match vectors of different dimensions', () => {
-    expect(run({ semantic: 'cheaper plan', min_similarity: 0 }, ctx({ profileEmbedding: [1, 0] }))).toEqual({ matched: true, score: 0 });
+  it('does not match vectors of different dimensions (another embedder), even with min_similarity 0', () => {
+    expect(run({ semantic: 'cheaper plan', min_similarity: 0 }, ctx({ profileEmbedding: [1, 0] }))).toEqual({ matched: false, score: 0 });
+    expect(run({ any: [{ semantic: 'cheaper plan', min_similarity: 0 }] }, ctx({ profileEmbedding: [1, 0, 0, 0, 0] }))).toEqual({ matched: false, score: 0 });
   });
 });
 

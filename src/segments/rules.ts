@@ -243,7 +243,10 @@ export function evaluateRule(rule: Rule, ctx: MatchContext): RuleResult {
 
 function evaluateSemantic(rule: SemanticCondition, ctx: MatchContext): RuleResult {
   const target = ctx.semanticEmbeddings.get(rule.semantic);
-  if (!ctx.profileEmbedding || !target) return NO_MATCH;
+  // Vectors of different lengths come from different embedders (a provider or model change): they
+  // are not comparable, so the condition does not match at all, whatever min_similarity says
+  // (a similarity of 0 would otherwise satisfy `min_similarity: 0` and match everyone).
+  if (!ctx.profileEmbedding || !target || ctx.profileEmbedding.length !== target.length || target.length === 0) return NO_MATCH;
   const similarity = round4(clamp01(cosine(ctx.profileEmbedding, target)));
   return result(similarity >= rule.min_similarity, similarity);
 }

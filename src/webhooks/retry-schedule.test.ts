@@ -1,3 +1,4 @@
+import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import { nextRetryDelayMs, parseRetrySchedule } from './retry-schedule.js';
 
@@ -17,5 +18,21 @@ describe('retry schedule', () => {
     expect(() => parseRetrySchedule('1m,,5m')).toThrow();
     expect(() => parseRetrySchedule('5 minutes')).toThrow(/not a duration/);
     expect(() => nextRetryDelayMs(0, schedule)).toThrow();
+  });
+
+  it('fails input that can never work with a non-retryable ApplicationFailure (not a workflow task retried forever)', () => {
+    const failure = (fn: () => unknown) => {
+      try {
+        fn();
+      } catch (err) {
+        return err;
+      }
+      return undefined;
+    };
+    for (const err of [failure(() => nextRetryDelayMs(0, schedule)), failure(() => nextRetryDelayMs(1.5, schedule)), failure(() => nextRetryDelayMs(1, [NaN]))]) {
+      expect(err).toBeInstanceOf(ApplicationFailure);
+      expect((err as ApplicationFailure).nonRetryable).toBe(true);
+      expect((err as ApplicationFailure).type).toBe('InvalidRetryInput');
+    }
   });
 });
