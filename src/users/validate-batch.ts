@@ -1,5 +1,6 @@
 import { invalid } from '../errors.js';
 import { isStorableText, requireId, requireObject } from '../validation.js';
+import { parseStrictTimestamp } from './timestamp.js';
 
 export const MAX_USERS_PER_BATCH = 1_000;
 export const MAX_USER_ID_LENGTH = 256;
@@ -78,13 +79,19 @@ function validateAttributes(raw: unknown, path: string): Record<string, Scalar> 
   return Object.fromEntries(entries) as Record<string, Scalar>;
 }
 
-const ISO_8601 = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+/** Back-filled history starts here: older dates are almost always a wrong field (epoch 0, a typo). */
+export const EARLIEST_TIMESTAMP = new Date('2000-01-01T00:00:00Z');
+/** Clocks drift; more than this ahead of the server is a wrong date, and would freeze the profile's window. */
+export const MAX_FUTURE_SKEW_MS = 5 * 60_000;
 
 function validateTimestamp(raw: unknown, path: string, now: Date): Date {
   if (raw === undefined || raw === null) return now;
-  if (typeof raw !== 'string' || !ISO_8601.test(raw)) throw invalid(path, 'timestamp must be an ISO 8601 date-time');
-  const d = new Date(raw);
-  const year = d.getUTCFullYear();
-  if (Number.isNaN(d.getTime()) || year < 1970 || year > 9999) throw invalid(path, 'timestamp must be an ISO 8601 date-time');
-  return d;
+  if (typeof raw !== 'string') throw invalid(path, 'timestamp must be an ISO 8601 date-time string');
+  const parsed = parseStrictTimestamp(raw);
+  if (typeof parsed === 'string') throw invalid(path, parsed);
+  if (parsed < EARLIEST_TIMESTAMP) throw invalid(path, `timestamp must not be before ${EARLIEST_TIMESTAMP.toISOString()}`);
+  if (parsed.getTime() > now.getTime() + MAX_FUTURE_SKEW_MS) {
+    throw invalid(path, `timestamp is in the future (more than 5 minutes after the server's ${now.toISOString()})`);
+  }
+  return parsed;
 }
