@@ -58,6 +58,9 @@ function receiver(tls: { key: string; cert: string }, redirectTo: () => string) 
         res.on('close', () => clearTimeout(timer));
       } else if (path === '/redirect') res.writeHead(302, { location: redirectTo() }).end();
       else if (path === '/big') res.writeHead(200).end('a'.repeat(1024 * 1024));
+      // The status line and part of a body, then nothing: the body never ends.
+      else if (path === '/stall-ok') res.writeHead(200, { 'content-length': '1000' }).write('received, processing');
+      else if (path === '/stall-fail') res.writeHead(503, { 'content-length': '1000' }).write('overloaded');
       else if (path === '/utf8') res.writeHead(200).end('x' + 'é'.repeat(3000));
       else res.writeHead(404).end();
     });
@@ -168,6 +171,18 @@ describe('sendWebhook against a trusted HTTPS receiver', () => {
     expect(result).toMatchObject({ ok: false, statusCode: 0, responseBody: 'timeout after 400 ms' });
     expect(result.durationMs).toBeGreaterThanOrEqual(390);
     expect(result.durationMs).toBeLessThan(2500);
+  });
+
+  it('settles on the status line: a 2xx whose body never ends is a success with the body read so far', async () => {
+    const result = await sendTrusted(request(`https://localhost:${mainPort}/stall-ok`, { timeoutMs: 600 }));
+    expect(result).toMatchObject({ ok: true, statusCode: 200, responseBody: 'received, processing' });
+    expect(result.error).toBeUndefined();
+    expect(result.durationMs).toBeLessThan(2500);
+  });
+
+  it('a non-2xx whose body never ends is a failure with its status code, not 0', async () => {
+    const result = await sendTrusted(request(`https://localhost:${mainPort}/stall-fail`, { timeoutMs: 600 }));
+    expect(result).toMatchObject({ ok: false, statusCode: 503, responseBody: 'overloaded', error: 'receiver answered 503' });
   });
 
   it('does not follow a redirect, not even to another local port', async () => {

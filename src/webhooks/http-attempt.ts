@@ -107,6 +107,9 @@ function pinnedLookup(target: CheckedTarget): LookupFunction {
 function post(url: URL, target: CheckedTarget, args: WebhookRequest, signal: AbortSignal): Promise<Answer> {
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   return new Promise<Answer>((resolve, reject) => {
+    // Set once the status line arrived: from then on the verdict is known, and an error (the
+    // deadline aborting a body that never ends, a reset mid-body) only ends the reading.
+    let answered: (() => void) | undefined;
     const req = https.request(
       {
         method: 'POST',
@@ -137,12 +140,13 @@ function post(url: URL, target: CheckedTarget, args: WebhookRequest, signal: Abo
             res.destroy();
           }
         });
+        answered = finish;
         res.on('end', finish);
         res.on('close', finish);
         res.on('error', finish);
       },
     );
-    req.on('error', reject);
+    req.on('error', (err) => (answered ? answered() : reject(err)));
     req.end(args.body);
   });
 }
