@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import type { SearchAttributeType } from './search-attributes.js';
@@ -7,6 +7,8 @@ import { freePort, isPortFree } from '../free-port.js';
 
 export interface DevServer {
   address: string;
+  /** The dev server's process id (its pidfile holds it too). */
+  pid: number;
   uiUrl: string;
   stop(): Promise<void>;
 }
@@ -18,10 +20,54 @@ async function pickPort(preferred: number | undefined): Promise<number> {
   throw new Error(`port ${preferred} is taken (is another Temporal server running?)`);
 }
 
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A dev server left running by an earlier run that died without stopping it (SIGKILL, out of
+ * memory) holds the ports and the SQLite file. The pidfile names it; it is stopped only if that pid
+ * is still a `temporal server start-dev` on OUR database file (a recycled pid is left alone).
+ */
+async function reapStale(pidFile: string, dbFile: string, log?: (msg: string) => void): Promise<void> {
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, 'utf8').trim());
+  if (Number.isInteger(pid) && pid > 0 && alive(pid)) {
+    let cmdline = '';
+    try {
+      cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+    } catch {
+      // Not Linux, or it ended meanwhile: nothing we can prove is ours.
+    }
+    if (cmdline.includes('start-dev') && cmdline.includes(dbFile)) {
+      log?.(`stopping a Temporal dev server left running by an earlier run (pid ${pid})`);
+      process.kill(pid, 'SIGTERM');
+      for (let i = 0; i < 50 && alive(pid); i++) await new Promise((r) => setTimeout(r, 100));
+      if (alive(pid)) process.kill(pid, 'SIGKILL');
+      for (let i = 0; i < 50 && alive(pid); i++) await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  rmSync(pidFile, { force: true });
+}
+
+/**
+ * On Linux the child is started through util-linux's `setpriv --pdeathsig SIGKILL`, which sets
+ * PR_SET_PDEATHSIG and execs the CLI (same pid): the kernel kills it when this process dies, even
+ * by SIGKILL or out of memory, where no 'exit' handler runs. Without setpriv the pidfile still lets
+ * the next start reap it.
+ */
+const SETPRIV = ['/usr/bin/setpriv', '/bin/setpriv'].find((p) => process.platform === 'linux' && existsSync(p));
+
 /**
  * Starts `temporal server start-dev` with its SQLite file in the data folder (state survives
  * restarts), the Web UI, and our search attributes registered. The child dies with us: it is
- * stopped on stop() and killed on process exit.
+ * stopped on stop(), killed on process exit, killed by the kernel if we crash (setpriv above), and
+ * a survivor of an earlier run is found by its pidfile and stopped before we start.
  */
 export async function startTemporalDevServer(opts: {
   cliPath: string;
@@ -33,12 +79,15 @@ export async function startTemporalDevServer(opts: {
   log?: (msg: string) => void;
 }): Promise<DevServer> {
   mkdirSync(opts.dataDir, { recursive: true });
+  const dbFile = path.resolve(opts.dataDir, 'temporal.sqlite');
+  const pidFile = path.resolve(opts.dataDir, 'temporal.pid');
+  await reapStale(pidFile, dbFile, opts.log);
   const port = await pickPort(opts.port);
   const uiPort = await pickPort(opts.uiPort);
   const namespace = opts.namespace ?? 'default';
   const args = [
     'server', 'start-dev',
-    '--db-filename', path.join(opts.dataDir, 'temporal.sqlite'),
+    '--db-filename', dbFile,
     '--ip', '127.0.0.1',
     '--port', String(port),
     '--ui-port', String(uiPort),
@@ -46,14 +95,22 @@ export async function startTemporalDevServer(opts: {
     '--log-level', 'error',
     ...Object.entries(opts.searchAttributes).flatMap(([k, t]) => ['--search-attribute', `${k}=${t}`]),
   ];
-  const child = spawn(opts.cliPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = SETPRIV
+    ? spawn(SETPRIV, ['--pdeathsig', 'SIGKILL', '--', opts.cliPath, ...args], { stdio: ['ignore', 'ignore', 'pipe'] })
+    : spawn(opts.cliPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  if (child.pid) writeFileSync(pidFile, String(child.pid));
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => {
     stderr = (stderr + d.toString()).slice(-4_000);
   });
   const killOnExit = () => child.kill('SIGKILL');
   process.on('exit', killOnExit);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      rmSync(pidFile, { force: true });
+      resolve();
+    }),
+  );
 
   const address = `127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
@@ -78,6 +135,7 @@ export async function startTemporalDevServer(opts: {
   opts.log?.(`Temporal dev server on ${address}, UI on http://localhost:${uiPort}`);
   return {
     address,
+    pid: child.pid!,
     uiUrl: `http://localhost:${uiPort}`,
     async stop() {
       process.off('exit', killOnExit);
