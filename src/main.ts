@@ -6,6 +6,7 @@ import { createLogger } from './logger.js';
 import { createDb } from './db/knex.js';
 import { migrateLatest } from './db/migrate.js';
 import { startEmbeddedPostgres } from './db/embedded.js';
+import { UnreachableError } from './db/reachable.js';
 import { resolveTemporalCli } from './temporal/cli-binary.js';
 import { startTemporalDevServer } from './temporal/dev-server.js';
 import { SEARCH_ATTRIBUTES } from './temporal/search-attributes.js';
@@ -131,7 +132,9 @@ try {
   console.log(`\nSemantic profiling service (${role})\n  ${lines.join('\n  ')}\n`);
   log.info('ready', { ms: Date.now() - started });
 } catch (err) {
-  log.error('start failed', { err });
+  // An environment problem we can explain gets one sentence, not a stack trace.
+  if (err instanceof UnreachableError) console.error(err.message);
+  else log.error('start failed', { err });
   await shutdown(1);
 }
 

