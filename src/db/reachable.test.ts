@@ -8,6 +8,7 @@ import { startEmbeddedPostgres } from './embedded.js';
 // A uid and gid that own nothing here: they get the "other" permission bits everywhere.
 const STRANGER = 54_321;
 const base = mkdtempSync(path.join(os.tmpdir(), 'reachable-'));
+chmodSync(base, 0o755);
 
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
@@ -15,7 +16,6 @@ describe('blockedAncestor', () => {
   it('names the first folder another user cannot enter, and nothing when the way is open', () => {
     const closed = path.join(base, 'closed');
     mkdirSync(path.join(closed, 'clone', 'node_modules'), { recursive: true });
-    chmodSync(base, 0o755);
     chmodSync(closed, 0o700);
     expect(blockedAncestor(path.join(closed, 'clone', 'node_modules'), STRANGER, STRANGER)).toBe(closed);
     chmodSync(closed, 0o711);
