@@ -48,7 +48,9 @@ const { startReceiver } = await import('../test/support/receiver.js');
 
 try {
   // 1. Embedder limit: the physical ceiling of analysis throughput here.
-  const embedder = createLocalEmbedder();
+  // The pool as the worker runs it (EMBEDDER_THREADS, EMBEDDER_CALL_SIZE), and the old single thread with one call per chunk for the ratio.
+  const embedder = createLocalEmbedder({ threads: process.env.EMBEDDER_THREADS ? Number(process.env.EMBEDDER_THREADS) : undefined, callSize: Number(process.env.EMBEDDER_CALL_SIZE ?? 8) });
+  const singleThread = createLocalEmbedder({ threads: 1, callSize: 50 });
   // The labelled dev set lives beside the checkout (../shared/eval/dev.jsonl); BENCH_TEXTS names another JSON-lines file with a "text" per line.
   const textsFile = process.env.BENCH_TEXTS ?? fileURLToPath(new URL('../../shared/eval/dev.jsonl', import.meta.url));
   if (!existsSync(textsFile)) throw new Error(`bench texts not found at ${textsFile}: check out beside ../shared or set BENCH_TEXTS`);
@@ -62,7 +64,16 @@ try {
     rates.push(50 / ((performance.now() - t) / 1000));
   }
   results.embedderLimit = summary(rates);
-  report('embedder limit (msgs/s, batches of 50, on its own thread as in the worker)', median(rates).toFixed(1), `min ${Math.min(...rates).toFixed(1)}, max ${Math.max(...rates).toFixed(1)}`);
+  report('embedder limit (msgs/s, chunks of 50, the worker\'s thread pool)', median(rates).toFixed(1), `min ${Math.min(...rates).toFixed(1)}, max ${Math.max(...rates).toFixed(1)}`);
+  await singleThread.embed(batch);
+  const singleRates: number[] = [];
+  for (let r = 0; r < (quick ? 3 : 5); r++) {
+    const t = performance.now();
+    await singleThread.embed(batch);
+    singleRates.push(50 / ((performance.now() - t) / 1000));
+  }
+  results.embedderSingleThread = summary(singleRates);
+  report('embedder, old way (one thread, one call of 50)', median(singleRates).toFixed(1), `pool / old = ${(median(rates) / median(singleRates)).toFixed(2)}x`);
 
   const t = await newTenant('bench');
   const rx = await startReceiver();

@@ -32,6 +32,9 @@ const schema = z.object({
   OPENAI_API_KEY: z.string().min(1).optional(),
   OPENAI_BASE_URL: z.string().url().optional(),
   EMBEDDINGS_MODEL: z.string().min(1).default('text-embedding-3-small'),
+  // Local embedder: threads, each with its own model (unset: the number of cores), and texts per model call.
+  EMBEDDER_THREADS: z.coerce.number().int().min(1).max(64).optional(),
+  EMBEDDER_CALL_SIZE: z.coerce.number().int().min(1).max(1_000).default(8),
   WEBHOOK_RETRY_SCHEDULE: z
     .string()
     .default('1m,5m,30m,2h,24h')
@@ -78,6 +81,9 @@ export interface Config {
     openaiApiKey?: string;
     openaiBaseUrl?: string;
     model: string;
+    /** Local embedder threads (unset: one per core) and texts per model call. */
+    threads?: number;
+    callSize: number;
   };
   webhooks: {
     retryScheduleMs: number[];
@@ -125,6 +131,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       openaiApiKey: c.OPENAI_API_KEY,
       openaiBaseUrl: c.OPENAI_BASE_URL,
       model: c.EMBEDDINGS_MODEL,
+      threads: c.EMBEDDER_THREADS,
+      callSize: c.EMBEDDER_CALL_SIZE,
     },
     webhooks: {
       retryScheduleMs: c.WEBHOOK_RETRY_SCHEDULE,

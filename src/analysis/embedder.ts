@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import OpenAI from 'openai';
 
@@ -56,16 +57,48 @@ function threadModel(): { embed(texts: string[]): Promise<number[][]> } {
   };
 }
 
-export function createLocalEmbedder(): Embedder {
-  let model: { embed(texts: string[]): Promise<number[][]> } | undefined;
+export interface LocalEmbedderOptions {
+  /** Embedding threads, each with its own model (default: the number of cores). */
+  threads?: number;
+  /** Texts per model call (default 8). */
+  callSize?: number;
+}
+
+/**
+ * USE lite on a pool of threads. The model pads every call to its longest text, so a chunk is
+ * sorted by length and cut into small calls of similar texts (less padding), and the calls are
+ * shared by the threads as each becomes free. Vectors are the same as one call per text: each row
+ * is computed on its own, padding aside (checked to 1e-6 in embedder.test.ts).
+ *
+ * A thread that dies fails its pending calls (the activity retries the chunk) and is started again
+ * on its next call.
+ */
+export function createLocalEmbedder(opts: LocalEmbedderOptions = {}): Embedder {
+  const threads = Math.max(1, opts.threads ?? os.availableParallelism());
+  const callSize = Math.max(1, opts.callSize ?? 8);
+  let pool: ReturnType<typeof threadModel>[] | undefined;
   return {
     name: 'local:universal-sentence-encoder-lite',
     dimensions: 512,
     async embed(texts) {
       if (texts.length === 0) return [];
-      model ??= threadModel();
-      const vectors = await model.embed(texts.map(clean));
-      return vectors.map(unit);
+      pool ??= Array.from({ length: threads }, () => threadModel());
+      const cleaned = texts.map(clean);
+      const order = cleaned.map((_, i) => i).sort((a, b) => cleaned[a].length - cleaned[b].length);
+      const calls: number[][] = [];
+      for (let i = 0; i < order.length; i += callSize) calls.push(order.slice(i, i + callSize));
+      const out: number[][] = new Array(texts.length);
+      let next = 0;
+      await Promise.all(
+        pool.slice(0, Math.min(pool.length, calls.length)).map(async (model) => {
+          while (next < calls.length) {
+            const call = calls[next++];
+            const vectors = await model.embed(call.map((i) => cleaned[i]));
+            call.forEach((idx, k) => (out[idx] = unit(vectors[k])));
+          }
+        }),
+      );
+      return out;
     },
   };
 }
@@ -88,7 +121,14 @@ export function createOpenAIEmbedder(cfg: { apiKey: string; baseURL?: string; mo
   };
 }
 
-export function createEmbedder(cfg: { provider: 'local' | 'openai'; openaiApiKey?: string; openaiBaseUrl?: string; model: string }): Embedder {
+export function createEmbedder(cfg: {
+  provider: 'local' | 'openai';
+  openaiApiKey?: string;
+  openaiBaseUrl?: string;
+  model: string;
+  threads?: number;
+  callSize?: number;
+}): Embedder {
   if (cfg.provider === 'openai') return createOpenAIEmbedder({ apiKey: cfg.openaiApiKey ?? '', baseURL: cfg.openaiBaseUrl, model: cfg.model });
-  return createLocalEmbedder();
+  return createLocalEmbedder({ threads: cfg.threads, callSize: cfg.callSize });
 }

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { createLocalEmbedder } from './embedder.js';
+
+const TEXTS = [
+  'ok',
+  'The dashboard takes forever to load since the last update, and exports time out.',
+  'Please add dark mode.',
+  'We were charged twice this month; can someone refund the second payment? Our finance team is asking and I have no answer for them yet.',
+  'love it',
+  'How do I connect the Slack integration?',
+  'Cancelling at the end of the month, it is too expensive for what we use.',
+  '',
+  'The iPhone app crashes when I open a report.',
+];
+
+describe('local embedder pool', () => {
+  it('gives every text the vector it gets on its own, in input order, whatever the threads and call size', { timeout: 120_000 }, async () => {
+    const single = createLocalEmbedder({ threads: 1, callSize: 1 });
+    const pooled = createLocalEmbedder({ threads: 2, callSize: 3 });
+    const [a, b] = [await single.embed(TEXTS), await pooled.embed(TEXTS)];
+    expect(b).toHaveLength(TEXTS.length);
+    for (let i = 0; i < TEXTS.length; i++) {
+      expect(b[i]).toHaveLength(512);
+      const diff = Math.max(...a[i].map((x, k) => Math.abs(x - b[i][k])));
+      expect(diff, `text ${i}`).toBeLessThan(1e-5);
+    }
+    // Different texts stay different (the order is not scrambled).
+    const dot = (x: number[], y: number[]) => x.reduce((s, v, k) => s + v * y[k], 0);
+    expect(dot(b[2], a[2])).toBeGreaterThan(0.9999);
+    expect(dot(b[2], a[6])).toBeLessThan(0.9);
+  });
+});
