@@ -1,3 +1,5 @@
+import os from 'node:os';
+import path from 'node:path';
 import { z } from 'zod';
 import { parseRetrySchedule } from './webhooks/retry-schedule.js';
 
@@ -35,6 +37,8 @@ const schema = z.object({
   // Local embedder: threads, each with its own model (unset: the number of cores), and texts per model call.
   EMBEDDER_THREADS: z.coerce.number().int().min(1).max(64).optional(),
   EMBEDDER_CALL_SIZE: z.coerce.number().int().min(1).max(1_000).default(8),
+  // File cache of trained analysis heads on this machine ('off': none); PostgreSQL keeps them too.
+  ANALYSIS_CACHE_DIR: z.string().min(1).optional(),
   WEBHOOK_RETRY_SCHEDULE: z
     .string()
     .default('1m,5m,30m,2h,24h')
@@ -84,6 +88,8 @@ export interface Config {
     /** Local embedder threads (unset: one per core) and texts per model call. */
     threads?: number;
     callSize: number;
+    /** File cache of trained heads (undefined: none). */
+    headsCacheDir?: string;
   };
   webhooks: {
     retryScheduleMs: number[];
@@ -133,6 +139,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       model: c.EMBEDDINGS_MODEL,
       threads: c.EMBEDDER_THREADS,
       callSize: c.EMBEDDER_CALL_SIZE,
+      headsCacheDir: c.ANALYSIS_CACHE_DIR === 'off' ? undefined : c.ANALYSIS_CACHE_DIR ?? path.join(env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'profiling-service', 'heads'),
     },
     webhooks: {
       retryScheduleMs: c.WEBHOOK_RETRY_SCHEDULE,

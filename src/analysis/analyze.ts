@@ -1,5 +1,9 @@
+import type { Db } from '../db/knex.js';
+import type { Logger } from '../logger.js';
+import type { Corpus } from './corpus.js';
 import type { Embedder } from './embedder.js';
-import { buildPrototypes, classify, prototypeTexts } from './classify.js';
+import { applyHeads, type Heads } from './heads.js';
+import { loadOrTrainHeads } from './heads-store.js';
 export { TOPICS, INTENTIONS } from './taxonomy.js';
 
 export interface MessageAnalysis {
@@ -12,20 +16,26 @@ export interface MessageAnalysis {
 export interface Analyzer {
   analyzeBatch(texts: string[]): Promise<MessageAnalysis[]>;
   embedder: Embedder;
+  heads: Heads;
 }
 
-/**
- * Prototype embeddings are computed once per analyzer (one per worker process); afterwards each
- * batch costs exactly ONE embedding call, whatever its size.
- */
-export async function createAnalyzer(embedder: Embedder): Promise<Analyzer> {
-  const prototypes = buildPrototypes(await embedder.embed(prototypeTexts()));
+export function analyzerWithHeads(embedder: Embedder, heads: Heads): Analyzer {
   return {
     embedder,
+    heads,
     async analyzeBatch(texts) {
       if (texts.length === 0) return [];
       const vectors = await embedder.embed(texts);
-      return texts.map((text, i) => ({ ...classify(text, vectors[i], prototypes), embedding: vectors[i] }));
+      return texts.map((text, i) => ({ ...applyHeads(heads, vectors[i], text), embedding: vectors[i] }));
     },
   };
+}
+
+/**
+ * The heads are loaded (or trained on this embedder's vectors of the corpus) once per analyzer, one
+ * per worker process; afterwards each batch costs exactly ONE embedding call, whatever its size.
+ */
+export async function createAnalyzer(embedder: Embedder, opts: { db?: Db; cacheDir?: string; corpus?: Corpus; log?: Logger } = {}): Promise<Analyzer> {
+  const { heads } = await loadOrTrainHeads({ embedder, ...opts });
+  return analyzerWithHeads(embedder, heads);
 }

@@ -30,3 +30,19 @@ describe('local embedder pool', () => {
     expect(dot(b[2], a[6])).toBeLessThan(0.9);
   });
 });
+
+describe('local embedder pool when a thread dies', () => {
+  it('fails the pending calls of that chunk, then embeds the next call on a new thread with the same vectors', { timeout: 120_000 }, async () => {
+    const pooled = createLocalEmbedder({ threads: 2, callSize: 2, threadScript: new URL('../../test/support/crashing-embed-thread.mjs', import.meta.url) });
+    const reference = await createLocalEmbedder({ threads: 1, callSize: 1 }).embed(TEXTS);
+    // Warm: both threads have their model loaded.
+    expect(await pooled.embed(TEXTS)).toHaveLength(TEXTS.length);
+    // One call of this chunk kills its thread: the chunk's embed rejects (the activity retries it).
+    await expect(pooled.embed([...TEXTS, '__crash_thread__'])).rejects.toThrow(/thread exited with code 3/);
+    // The next round gets a fresh thread and the right vectors.
+    const again = await pooled.embed(TEXTS);
+    for (let i = 0; i < TEXTS.length; i++) {
+      expect(Math.max(...reference[i].map((x, k) => Math.abs(x - again[i][k]))), `text ${i}`).toBeLessThan(1e-5);
+    }
+  });
+});

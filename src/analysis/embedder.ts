@@ -20,7 +20,7 @@ function unit(v: number[]): number[] {
 const clean = (t: string) => (t.trim() === '' ? '.' : t.slice(0, MAX_CHARS));
 
 /** Runs USE lite on its own thread (see embed-thread.mjs); restarted on the next call if it dies. */
-function threadModel(): { embed(texts: string[]): Promise<number[][]> } {
+function threadModel(script: URL): { embed(texts: string[]): Promise<number[][]> } {
   let worker: Worker | undefined;
   let nextId = 0;
   const pending = new Map<number, { resolve: (v: number[][]) => void; reject: (e: Error) => void }>();
@@ -30,7 +30,7 @@ function threadModel(): { embed(texts: string[]): Promise<number[][]> } {
     worker = undefined;
   };
   const start = () => {
-    const w = new Worker(new URL('./embed-thread.mjs', import.meta.url));
+    const w = new Worker(script);
     w.on('message', (m: { id: number; vectors?: number[][]; error?: string }) => {
       const p = pending.get(m.id);
       if (!p) return;
@@ -62,6 +62,8 @@ export interface LocalEmbedderOptions {
   threads?: number;
   /** Texts per model call (default 8). */
   callSize?: number;
+  /** The threads' script (tests run one that can crash; default embed-thread.mjs). */
+  threadScript?: URL;
 }
 
 /**
@@ -82,7 +84,7 @@ export function createLocalEmbedder(opts: LocalEmbedderOptions = {}): Embedder {
     dimensions: 512,
     async embed(texts) {
       if (texts.length === 0) return [];
-      pool ??= Array.from({ length: threads }, () => threadModel());
+      pool ??= Array.from({ length: threads }, () => threadModel(opts.threadScript ?? new URL('./embed-thread.mjs', import.meta.url)));
       const cleaned = texts.map(clean);
       const order = cleaned.map((_, i) => i).sort((a, b) => cleaned[a].length - cleaned[b].length);
       const calls: number[][] = [];

@@ -72,3 +72,11 @@ export function evaluate(items: Labelled[], predictions: Predicted[], topics: re
     churn: intentionMetrics.per.churn,
   };
 }
+
+/** Polarity confusion matrix: rows gold, columns predicted, in the order negative, neutral, positive. */
+export function polarityConfusion(items: Labelled[], predictions: Predicted[]): number[][] {
+  const order: Polarity[] = ['negative', 'neutral', 'positive'];
+  const m = order.map(() => order.map(() => 0));
+  items.forEach((it, i) => m[order.indexOf(polarity(it.sentiment))][order.indexOf(polarity(predictions[i].sentiment))]++);
+  return m;
+}

@@ -21,12 +21,18 @@ export async function startWorkerRole(deps: {
   log: Logger;
 }) {
   const { config, db, log } = deps;
-  // The model is loaded once per worker process, in the background, so the worker polls at once.
+  // The model and its heads (stored, or trained on this embedder's vectors of the corpus) are loaded
+  // once per worker process, in the background, so the worker polls at once. A failed load (the
+  // embedding API away, PostgreSQL restarting) is tried again by the next activity that needs it.
   const embedder = createEmbedder(config.embeddings);
   let analyzerPromise: Promise<Analyzer> | undefined;
-  const analyzer = () => (analyzerPromise ??= createAnalyzer(embedder));
+  const analyzer = () =>
+    (analyzerPromise ??= createAnalyzer(embedder, { db, cacheDir: config.embeddings.headsCacheDir, log }).catch((err: unknown) => {
+      analyzerPromise = undefined;
+      throw err;
+    }));
   analyzer().then(
-    () => log.info('analyzer ready', { embedder: embedder.name }),
+    (a) => log.info('analyzer ready', { embedder: embedder.name, corpusHash: a.heads.corpusHash }),
     (err) => log.error('analyzer failed to load', { err }),
   );
   const activities = createActivities({

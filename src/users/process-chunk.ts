@@ -56,8 +56,9 @@ export async function processChunk(deps: ProcessChunkDeps, input: ProcessChunkIn
   const out: ProcessChunkOutput = { processed: 0, failed: items.filter((i) => i.error).length, skipped: done.size };
   if (pending.length === 0) return out;
 
-  const analyzer = await deps.analyzer();
-  deps.heartbeat?.();
+  // The first chunks of a new worker may wait for its heads to be trained (a minute on the local
+  // model): keep beating meanwhile, or the chunk would be taken for lost and started again.
+  const analyzer = await keepBeating(deps.heartbeat, 5_000, deps.analyzer());
   const analyses = await keepBeating(deps.heartbeat, 5_000, analyzer.analyzeBatch(pending.map((i) => i.text)));
   // One line per embedding call: the benchmark counts them to prove batching.
   deps.log.info('chunk analysed', { source_id: input.sourceId, texts: pending.length, embedding_calls: 1 });

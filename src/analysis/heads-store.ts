@@ -1,0 +1,132 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Db } from '../db/knex.js';
+import type { Logger } from '../logger.js';
+import { CUE_NAMES } from './cues.js';
+import { loadCorpus, type Corpus } from './corpus.js';
+import type { Embedder } from './embedder.js';
+import { HEADS_VERSION, trainHeads, type Heads, type LabelHead } from './heads.js';
+import type { LinearModel } from './linear.js';
+
+/**
+ * Heads are trained per embedder: vectors of another model (OpenAI instead of the local one, or
+ * another OpenAI model) need their own. The cache key names the embedder, the corpus' hash and the
+ * training version, so switching provider or editing the corpus trains new heads by itself.
+ *
+ * Where they are kept: PostgreSQL (`analysis_heads`), shared by every worker of the installation,
+ * and a file cache on this machine (ANALYSIS_CACHE_DIR) that spares a new database the corpus'
+ * embedding. Both are checked before use (checksum and shapes); a missing, damaged or foreign entry
+ * is trained again and replaced, never used.
+ */
+export function headsCacheKey(embedder: string, corpusHash: string): string {
+  return createHash('sha256').update(`${HEADS_VERSION}\n${embedder}\n${corpusHash}`).digest('hex');
+}
+
+const checksum = (text: string) => createHash('sha256').update(text).digest('hex');
+
+const finite = (a: unknown, n: number) => Array.isArray(a) && a.length === n && a.every((v) => typeof v === 'number' && Number.isFinite(v));
+
+function validModel(m: LinearModel | undefined, inputs: number, outputs: number): boolean {
+  return !!m && m.inputs === inputs && m.outputs === outputs && finite(m.weights, inputs * outputs) && finite(m.bias, outputs);
+}
+
+function validHead(h: LabelHead | undefined, inputs: number): boolean {
+  return !!h && Array.isArray(h.labels) && validModel(h.model, inputs, h.labels.length) && finite(h.thresholds, h.labels.length);
+}
+
+/** Why these heads cannot be used for this embedder and corpus, or undefined when they can. */
+export function headsProblem(h: Heads, embedder: string, corpusHash: string): string | undefined {
+  if (h?.version !== HEADS_VERSION) return `version ${h?.version} is not ${HEADS_VERSION}`;
+  if (h.embedder !== embedder) return `trained for ${h.embedder}, not ${embedder}`;
+  if (h.corpusHash !== corpusHash) return 'trained on another corpus';
+  const inputs = h.dimensions + CUE_NAMES.length;
+  if (!(h.dimensions > 0) || !finite(h.mean, inputs) || !finite(h.scale, inputs)) return 'bad standardisation';
+  if (!validHead(h.topics, inputs) || !validHead(h.intentions, inputs) || !validHead(h.churn, inputs)) return 'bad label head';
+  if (!validModel(h.polarity, inputs, 3) || !validModel(h.sentiment, inputs, 1)) return 'bad sentiment head';
+  return undefined;
+}
+
+/** Parses a stored entry, or says why it cannot be used. */
+function readEntry(text: string, sum: string, embedder: string, corpusHash: string): Heads | string {
+  if (checksum(text) !== sum) return 'checksum mismatch';
+  let heads: Heads;
+  try {
+    heads = JSON.parse(text);
+  } catch {
+    return 'not JSON';
+  }
+  return headsProblem(heads, embedder, corpusHash) ?? heads;
+}
+
+export interface HeadsSource {
+  heads: Heads;
+  /** Where they came from: the database, the file cache, or trained now. */
+  from: 'database' | 'file' | 'trained';
+}
+
+export async function loadOrTrainHeads(opts: {
+  embedder: Embedder;
+  db?: Db;
+  /** Folder of the file cache; undefined: none. */
+  cacheDir?: string;
+  corpus?: Corpus;
+  log?: Logger;
+  /** Train even when a usable entry is stored (`npm run train`). */
+  force?: boolean;
+}): Promise<HeadsSource> {
+  const { embedder, db, cacheDir, log } = opts;
+  const corpus = opts.corpus ?? loadCorpus();
+  const key = headsCacheKey(embedder.name, corpus.hash);
+  const file = cacheDir ? path.join(cacheDir, `${key}.json`) : undefined;
+
+  if (db && !opts.force) {
+    const row = await db('analysis_heads').where({ cache_key: key }).first('heads', 'checksum');
+    if (row) {
+      const r = readEntry(row.heads, row.checksum, embedder.name, corpus.hash);
+      if (typeof r !== 'string') return { heads: r, from: 'database' };
+      log?.warn('stored analysis heads are unusable, training again', { key, reason: r });
+    }
+  }
+  let found: HeadsSource | undefined;
+  if (file && !opts.force) {
+    try {
+      const entry = JSON.parse(readFileSync(file, 'utf8')) as { checksum: string; heads: string };
+      const r = readEntry(entry.heads, entry.checksum, embedder.name, corpus.hash);
+      if (typeof r !== 'string') found = { heads: r, from: 'file' };
+      else log?.warn('cached analysis heads file is unusable, training again', { file, reason: r });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') log?.warn('cached analysis heads file is unusable, training again', { file, err });
+    }
+  }
+  if (!found) {
+    const started = Date.now();
+    log?.info('training analysis heads', { embedder: embedder.name, texts: corpus.items.length });
+    const vectors = await embedder.embed(corpus.items.map((it) => it.text));
+    const embeddedMs = Date.now() - started;
+    const heads = await trainHeads({ embedder: embedder.name, corpusHash: corpus.hash, items: corpus.items, vectors });
+    log?.info('analysis heads trained', { embedder: embedder.name, embeddedMs, trainedMs: Date.now() - started - embeddedMs, crossValidation: heads.crossValidation });
+    found = { heads, from: 'trained' };
+  }
+  const text = JSON.stringify(found.heads);
+  const sum = checksum(text);
+  if (file && found.from === 'trained') {
+    try {
+      mkdirSync(path.dirname(file), { recursive: true });
+      // Written aside and renamed: a crash never leaves half a file under the real name.
+      writeFileSync(`${file}.${process.pid}.tmp`, JSON.stringify({ checksum: sum, heads: text }));
+      renameSync(`${file}.${process.pid}.tmp`, file);
+    } catch (err) {
+      log?.warn('could not write the analysis heads file cache', { file, err });
+    }
+  }
+  if (db) {
+    // Another worker may have trained the same heads meanwhile: training is deterministic, so
+    // either row is the same; a damaged row is replaced.
+    await db('analysis_heads')
+      .insert({ cache_key: key, embedder: embedder.name, corpus_hash: corpus.hash, version: found.heads.version, heads: text, checksum: sum })
+      .onConflict('cache_key')
+      .merge();
+  }
+  return found;
+}
