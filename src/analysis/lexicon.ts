@@ -17,6 +17,11 @@ const PHRASES: [RegExp, number][] = [
   [/\bgoes down\b/g, -0.6],
   [/\bexactly what (we|i) (needed|wanted)\b/g, 0.8],
   [/\bworth it\b/g, 0.6],
+  [/\b(doesn'?t|does not|don'?t|isn'?t|is not|won'?t|can'?t|cannot) (work|load|open|sync|save|connect)\w*\b/g, -0.6],
+  [/\b(still|again) (broken|down|not working|waiting|slow)\b/g, -0.7],
+  [/\b(no|not a single) (issues?|problems?|complaints?|crash(es)?)\b/g, 0.5],
+  [/\bgame ?changer\b/g, 0.9],
+  [/\b(fed up|had enough|sick of)\b/g, -0.9],
   [/\bkeeps? getting better\b/g, 0.8],
 ];
 
@@ -30,6 +35,12 @@ const WORDS: Record<string, number> = {
   unhappy: -0.8, angry: -0.8, ridiculous: -0.8, unacceptable: -0.9, mess: -0.7, expensive: -0.4, overpriced: -0.8,
   cancel: -0.4, refund: -0.4, outage: -0.6, down: -0.3, lost: -0.5, wrong: -0.5, fail: -0.6, fails: -0.6, failed: -0.5,
   ignored: -0.7, clunky: -0.6, meh: -0.4, brilliant: 0.9, appreciated: 0.6, favorite: 0.8, favourite: 0.8, relieved: 0.5,
+  problem: -0.3, problems: -0.4, issue: -0.2, issues: -0.3, stuck: -0.5, unable: -0.4, locked: -0.4, unreadable: -0.7,
+  annoyed: -0.7, fed: -0.3, sluggish: -0.5, flaky: -0.6, unreliable: -0.7, dated: -0.3, outdated: -0.4, cluttered: -0.5,
+  poor: -0.6, lacking: -0.4, sucks: -0.8, garbage: -0.9, joke: -0.6, shame: -0.6, upset: -0.7, furious: -0.9, embarrassing: -0.7,
+  lovely: 0.8, delighted: 0.9, thrilled: 0.9, seamless: 0.7, seamlessly: 0.7, flawless: 0.9, flawlessly: 0.9, kudos: 0.8,
+  recommended: 0.7, impressive: 0.8, snappy: 0.6, handy: 0.5, useful: 0.5, powerful: 0.5, beautiful: 0.7, simple: 0.3,
+  appreciate: 0.6, grateful: 0.8, thx: 0.5, ty: 0.4, cool: 0.5, neat: 0.5, stable: 0.4, painless: 0.6, straightforward: 0.4,
   better: 0.3, fixed: 0.3, enjoy: 0.7, enjoys: 0.7, pleased: 0.8, superb: 0.9, outstanding: 0.9, disaster: -0.9, nightmare: -0.9, waiting: -0.3, laggy: -0.6, unusable: -0.9, worse: -0.7, painful: -0.7, hard: -0.3, missing: -0.3,
 };
 
