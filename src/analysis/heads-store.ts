@@ -43,7 +43,7 @@ export function headsProblem(h: Heads, embedder: string, corpusHash: string): st
   const inputs = h.dimensions + CUE_NAMES.length;
   if (!(h.dimensions > 0) || !finite(h.mean, inputs) || !finite(h.scale, inputs)) return 'bad standardisation';
   if (!validHead(h.topics, inputs) || !validHead(h.intentions, inputs) || !validHead(h.churn, inputs)) return 'bad label head';
-  if (!validModel(h.polarity, inputs, 3) || !validModel(h.sentiment, inputs, 1)) return 'bad sentiment head';
+  if (!validModel(h.polarity, inputs, 3) || !finite(h.sentimentMeans, 3)) return 'bad sentiment head';
   return undefined;
 }
 

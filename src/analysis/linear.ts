@@ -1,13 +1,13 @@
 /**
- * Linear heads on fixed features: multi-label logistic regression (one sigmoid per label), softmax
- * (one class of several) and least squares (a number). Written here rather than taken from a
+ * Linear heads on fixed features: multi-label logistic regression (one sigmoid per label) and
+ * softmax (one class of several). Written here rather than taken from a
  * library because the npm ML libraries either need native TensorFlow (which cannot install offline)
  * or are unmaintained, and this is ~150 lines: mini-batch Adam with L2, a seeded shuffle so the same
  * data gives bit-for-bit the same weights, and a yield to the event loop between epochs so a worker
  * training its heads keeps heartbeating its other activities.
  */
 
-export type LinearKind = 'sigmoid' | 'softmax' | 'regression';
+export type LinearKind = 'sigmoid' | 'softmax';
 
 export interface LinearModel {
   kind: LinearKind;
@@ -52,7 +52,7 @@ export function shuffled(n: number, random: () => number): number[] {
 
 const sigmoid = (z: number) => (z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z)));
 
-/** Raw outputs: logits (sigmoid, softmax) or the value (regression). */
+/** Raw outputs: the logits. */
 function logits(m: { weights: ArrayLike<number>; bias: ArrayLike<number>; inputs: number; outputs: number }, x: ArrayLike<number>, out: Float64Array) {
   for (let o = 0; o < m.outputs; o++) {
     let s = m.bias[o];
@@ -62,10 +62,10 @@ function logits(m: { weights: ArrayLike<number>; bias: ArrayLike<number>; inputs
   }
 }
 
-/** In place: logits to probabilities (sigmoid, softmax); a regression's value stays as it is. */
+/** In place: logits to probabilities. */
 function activate(kind: LinearKind, z: Float64Array) {
   if (kind === 'sigmoid') for (let o = 0; o < z.length; o++) z[o] = sigmoid(z[o]);
-  else if (kind === 'softmax') {
+  else {
     let max = -Infinity;
     for (const v of z) max = Math.max(max, v);
     let sum = 0;
@@ -84,9 +84,8 @@ export function predict(m: LinearModel, x: ArrayLike<number>): number[] {
 const nextTick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
- * Trains on rows `x` (features) and targets `y`: per output 0/1 (sigmoid), a one-hot row
- * (softmax) or the value (regression). Cross-entropy or squared loss, gradient of the mean over a
- * batch, L2 on the weights (not the biases).
+ * Trains on rows `x` (features) and targets `y`: per output 0/1 (sigmoid) or a one-hot row
+ * (softmax). Cross-entropy, gradient of the mean over a batch, L2 on the weights (not the biases).
  */
 export async function train(x: ArrayLike<number>[], y: number[][], opts: TrainOptions): Promise<LinearModel> {
   const inputs = x[0]?.length ?? 0;
@@ -116,7 +115,7 @@ export async function train(x: ArrayLike<number>[], y: number[][], opts: TrainOp
         logits(model, xi, z);
         activate(opts.kind, z);
         for (let o = 0; o < outputs; o++) {
-          // For all three losses the gradient wrt the logit is (prediction - target), weighted.
+          // For both losses the gradient wrt the logit is (prediction - target), weighted.
           const target = y[i][o];
           const weight = opts.kind === 'sigmoid' && target > 0.5 ? opts.positiveWeight?.[o] ?? 1 : 1;
           const d = (z[o] - target) * weight;
