@@ -3,8 +3,28 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 const NODE_BUILTINS = [
-  'assert', 'buffer', 'child_process', 'crypto', 'dns', 'events', 'fs', 'fs/promises', 'http', 'http2', 'https', 'net',
-  'os', 'path', 'process', 'stream', 'timers', 'tls', 'url', 'util', 'worker_threads', 'zlib',
+  'assert',
+  'buffer',
+  'child_process',
+  'crypto',
+  'dns',
+  'events',
+  'fs',
+  'fs/promises',
+  'http',
+  'http2',
+  'https',
+  'net',
+  'os',
+  'path',
+  'process',
+  'stream',
+  'timers',
+  'tls',
+  'url',
+  'util',
+  'worker_threads',
+  'zlib',
 ];
 
 export default tseslint.config(
@@ -15,7 +35,10 @@ export default tseslint.config(
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
       '@typescript-eslint/no-floating-promises': 'error',
       'no-empty': ['error', { allowEmptyCatch: true }],
     },
@@ -36,7 +59,11 @@ export default tseslint.config(
           patterns: [
             { group: ['node:*'], message: 'Node built-ins are not allowed in workflow code' },
             { group: ['@grpc/*'], message: 'gRPC is not allowed in workflow code' },
-            { group: ['../src/**', '**/src/**'], allowTypeImports: true, message: 'import only types from src/ in workflow code' },
+            {
+              group: ['../src/**', '**/src/**'],
+              allowTypeImports: true,
+              message: 'import only types from src/ in workflow code',
+            },
           ],
         },
       ],

@@ -1,16 +1,37 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Three tiers, all run by `npm test`; one alone with `npx vitest --project <name>`:
+ * - unit: the tests beside the code in src/, no infrastructure (seconds; the local model loads in
+ *   the analysis tests);
+ * - integration: test/integration/ against a migrated PostgreSQL only (test/global-setup-db.ts), and
+ *   test/workflows/: each workflow on a Temporal dev server of its own with stand-in activities;
+ * - e2e: test/e2e/, against the whole stack: PostgreSQL, Temporal and the service as api and worker
+ *   processes (test/global-setup.ts).
+ * Minutes-long fault scenarios run with `npm run test:chaos` (vitest.chaos.config.ts).
+ */
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    // Minutes-long fault scenarios run with `npm run test:chaos` (vitest.chaos.config.ts).
-    exclude: ['**/node_modules/**', 'test/chaos/**'],
-    globalSetup: ['test/global-setup.ts'],
     testTimeout: 120_000,
     hookTimeout: 180_000,
-    // The integration tests share one stack (PostgreSQL, Temporal, the service); files run one at a time
-    // so a slow embedder on 2 cores does not starve another file's timers.
+    // Files run one at a time: the stack is shared, and a slow embedder on 2 cores must not starve
+    // another file's timers.
     fileParallelism: false,
     pool: 'forks',
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['src/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts', 'test/workflows/**/*.test.ts'],
+          globalSetup: ['test/global-setup-db.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], globalSetup: ['test/global-setup.ts'] },
+      },
+    ],
   },
 });

@@ -5,6 +5,11 @@ declare module 'autocannon' {
     non2xx: number;
     errors: number;
   }
-  function autocannon(opts: { url: string; connections: number; duration: number; headers?: Record<string, string> }): Promise<Result>;
+  function autocannon(opts: {
+    url: string;
+    connections: number;
+    duration: number;
+    headers?: Record<string, string>;
+  }): Promise<Result>;
   export default autocannon;
 }

@@ -49,10 +49,14 @@ export async function readsAtScale(args: {
     'offset 10000': '&offset=10000',
   };
   const urls: Record<string, string> = Object.fromEntries(
-    Object.entries(lists).map(([name, q]) => [`list: ${name}`, `${args.gatewayUrl}/api/v1/profiles?project_id=${p}${q}`]),
+    Object.entries(lists).map(([name, q]) => [
+      `list: ${name}`,
+      `${args.gatewayUrl}/api/v1/profiles?project_id=${p}${q}`,
+    ]),
   );
   urls['get profile'] = `${args.gatewayUrl}/api/v1/profiles/${args.sampleUserId}?project_id=${args.sampleProjectId}`;
-  urls['timeline'] = `${args.gatewayUrl}/api/v1/profiles/${args.sampleUserId}/timeline?project_id=${args.sampleProjectId}`;
+  urls['timeline'] =
+    `${args.gatewayUrl}/api/v1/profiles/${args.sampleUserId}/timeline?project_id=${args.sampleProjectId}`;
 
   // EXPLAIN the very statement the service runs (listSql in src/profiles/profile-counts.ts).
   const tenantId = Number((await db.query('SELECT tenant_id FROM projects WHERE id = $1', [p])).rows[0].tenant_id);
@@ -71,7 +75,10 @@ export async function readsAtScale(args: {
       let i = 0;
       const text = sql.replace(/\?/g, () => `$${++i}`);
       const r = await db.query(`EXPLAIN ${text}`, bindings);
-      return (r.rows as { 'QUERY PLAN': string }[]).map((row) => row['QUERY PLAN']).filter((l) => /Scan/.test(l)).map((l) => l.trim());
+      return (r.rows as { 'QUERY PLAN': string }[])
+        .map((row) => row['QUERY PLAN'])
+        .filter((l) => /Scan/.test(l))
+        .map((l) => l.trim());
     };
     explain[name] = await plan(list.sql, list.bindings);
   }
@@ -82,7 +89,12 @@ export async function readsAtScale(args: {
     for (const connections of [1, 50]) {
       const key = name === 'get profile' || name === 'timeline' ? args.sampleKey : args.key;
       const r = await autocannon({ url, connections, duration: args.durationSec, headers: { 'X-API-Key': key } });
-      load[name][`c${connections}`] = { p50: r.latency.p50, p99: r.latency.p99, rps: r.requests.average, non2xx: r.non2xx };
+      load[name][`c${connections}`] = {
+        p50: r.latency.p50,
+        p99: r.latency.p99,
+        rps: r.requests.average,
+        non2xx: r.non2xx,
+      };
     }
   }
   return { profiles: args.n, seedSeconds, explain, load };

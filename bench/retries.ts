@@ -2,7 +2,8 @@ import { call, newTenant, waitFor, waitForBatch } from '../test/support/api.js';
 import { startReceiver } from '../test/support/receiver.js';
 import { cpuSeconds } from './procs.js';
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
 
 /**
  * Scenario 3b: the extra cost of a retried delivery. The same users are submitted twice to fresh
@@ -23,13 +24,22 @@ export async function retryCost(args: { texts: string[]; users: number; pids: { 
     const t = await newTenant(`retries-${label}`);
     const base = `/projects/${t.projectId}/pipelines/${t.pipelineId}`;
     await call('POST', `${base}/webhooks`, { key: t.key, body: { url: rx.url } });
-    await call('POST', `${base}/segments`, { key: t.key, body: { id: 'all', name: 'All', rule: { field: 'window_size', op: '>=', value: 1 } } });
+    await call('POST', `${base}/segments`, {
+      key: t.key,
+      body: { id: 'all', name: 'All', rule: { field: 'window_size', op: '>=', value: 1 } },
+    });
     await call('POST', `${base}/segments/all/deploy`, { key: t.key });
     const before = cpuSeconds(args.pids);
-    const users = Array.from({ length: args.users }, (_, i) => ({ user_id: `${label}-${i}`, text: args.texts[i % args.texts.length] }));
+    const users = Array.from({ length: args.users }, (_, i) => ({
+      user_id: `${label}-${i}`,
+      text: args.texts[i % args.texts.length],
+    }));
     const res = await call('POST', '/api/v1/users', { key: t.key, body: { project_id: t.projectId, users } });
     await waitForBatch(res.body.source_id, 600_000);
-    const ok = () => rx.received.filter((x, i) => !failFirst || rx.received.findIndex((y) => y.headers['x-event-id'] === x.headers['x-event-id']) !== i);
+    const ok = () =>
+      rx.received.filter(
+        (x, i) => !failFirst || rx.received.findIndex((y) => y.headers['x-event-id'] === x.headers['x-event-id']) !== i,
+      );
     await waitFor(`${label}: every delivery accepted`, async () => ok().length >= args.users, 600_000, 250);
     const after = cpuSeconds(args.pids);
     await rx.close();

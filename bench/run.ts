@@ -18,23 +18,42 @@ const runs = (name: string) => !only || only.has(name);
 const results: Record<string, unknown> = {};
 const rows: string[][] = [];
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
-const summary = (xs: number[]) => ({ median: median(xs), min: Math.min(...xs), max: Math.max(...xs), p50: pct(xs, 50), p95: pct(xs, 95), p99: pct(xs, 99), n: xs.length });
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
+const summary = (xs: number[]) => ({
+  median: median(xs),
+  min: Math.min(...xs),
+  max: Math.max(...xs),
+  p50: pct(xs, 50),
+  p95: pct(xs, 95),
+  p99: pct(xs, 99),
+  n: xs.length,
+});
 const report = (name: string, value: string, note = '') => rows.push([name, value, note]);
 
-const machine = { cores: os.cpus().length, cpu: os.cpus()[0]?.model, memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version, quick };
+const machine = {
+  cores: os.cpus().length,
+  cpu: os.cpus()[0]?.model,
+  memoryGb: Math.round(os.totalmem() / 2 ** 30),
+  node: process.version,
+  quick,
+};
 const file = `bench/results/${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
 /** Writes the JSON and Markdown so far: a run cut short (the full one takes most of an hour) keeps what it measured. */
 function save(): string[] {
   mkdirSync('bench/results', { recursive: true });
   writeFileSync(file, JSON.stringify({ machine, only: only ? [...only] : 'all', results }, null, 2));
   const md: string[] = [];
-  md.push(`Machine: ${machine.cores} cores (${machine.cpu}), ${machine.memoryGb} GB, Node ${machine.node}${quick ? ', --quick' : ''}${only ? `, only ${[...only].join(',')}` : ''}`, '');
+  md.push(
+    `Machine: ${machine.cores} cores (${machine.cpu}), ${machine.memoryGb} GB, Node ${machine.node}${quick ? ', --quick' : ''}${only ? `, only ${[...only].join(',')}` : ''}`,
+    '',
+  );
   md.push('| scenario | value | note |', '|---|---|---|');
   for (const r of rows) md.push(`| ${r.join(' | ')} |`);
   if (results.reads) {
     md.push('', 'EXPLAIN of the one list statement (tenant check, exact total, page): the scans it uses');
-    for (const [name, lines] of Object.entries((results.reads as { explain: Record<string, string[]> }).explain)) md.push(`- ${name}: ${lines.join('; ')}`);
+    for (const [name, lines] of Object.entries((results.reads as { explain: Record<string, string[]> }).explain))
+      md.push(`- ${name}: ${lines.join('; ')}`);
   }
   writeFileSync(file.replace(/\.json$/, '.md'), md.join('\n') + '\n');
   return md;
@@ -49,15 +68,27 @@ const { startReceiver } = await import('../test/support/receiver.js');
 try {
   // A new database's worker first embeds the training corpus and trains its heads (about 11 s, see
   // docs/analysis.md): measure once it is done, so that start-up cost is not read as throughput.
-  await waitFor('the worker\'s analysis heads', async () => withDb(async (db) => (await db.query('SELECT 1 FROM analysis_heads LIMIT 1')).rowCount === 1), 300_000, 500);
+  await waitFor(
+    "the worker's analysis heads",
+    async () => withDb(async (db) => (await db.query('SELECT 1 FROM analysis_heads LIMIT 1')).rowCount === 1),
+    300_000,
+    500,
+  );
   // 1. Embedder limit: the physical ceiling of analysis throughput here.
   // The pool as the worker runs it (EMBEDDER_THREADS, EMBEDDER_CALL_SIZE), and the old single thread with one call per chunk for the ratio.
-  const embedder = createLocalEmbedder({ threads: process.env.EMBEDDER_THREADS ? Number(process.env.EMBEDDER_THREADS) : undefined, callSize: Number(process.env.EMBEDDER_CALL_SIZE ?? 8) });
+  const embedder = createLocalEmbedder({
+    threads: process.env.EMBEDDER_THREADS ? Number(process.env.EMBEDDER_THREADS) : undefined,
+    callSize: Number(process.env.EMBEDDER_CALL_SIZE ?? 8),
+  });
   const singleThread = createLocalEmbedder({ threads: 1, callSize: 50 });
   // The labelled dev set lives beside the checkout (../shared/eval/dev.jsonl); BENCH_TEXTS names another JSON-lines file with a "text" per line.
   const textsFile = process.env.BENCH_TEXTS ?? fileURLToPath(new URL('../../shared/eval/dev.jsonl', import.meta.url));
-  if (!existsSync(textsFile)) throw new Error(`bench texts not found at ${textsFile}: check out beside ../shared or set BENCH_TEXTS`);
-  const texts = readFileSync(textsFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).text as string);
+  if (!existsSync(textsFile))
+    throw new Error(`bench texts not found at ${textsFile}: check out beside ../shared or set BENCH_TEXTS`);
+  const texts = readFileSync(textsFile, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l).text as string);
   const batch = Array.from({ length: 50 }, (_, i) => texts[i % texts.length]);
   await embedder.embed(batch);
   const rates: number[] = [];
@@ -67,7 +98,11 @@ try {
     rates.push(50 / ((performance.now() - t) / 1000));
   }
   results.embedderLimit = summary(rates);
-  report('embedder limit (msgs/s, chunks of 50, the worker\'s thread pool)', median(rates).toFixed(1), `min ${Math.min(...rates).toFixed(1)}, max ${Math.max(...rates).toFixed(1)}`);
+  report(
+    "embedder limit (msgs/s, chunks of 50, the worker's thread pool)",
+    median(rates).toFixed(1),
+    `min ${Math.min(...rates).toFixed(1)}, max ${Math.max(...rates).toFixed(1)}`,
+  );
   await singleThread.embed(batch);
   const singleRates: number[] = [];
   for (let r = 0; r < (quick ? 3 : 5); r++) {
@@ -76,13 +111,20 @@ try {
     singleRates.push(50 / ((performance.now() - t) / 1000));
   }
   results.embedderSingleThread = summary(singleRates);
-  report('embedder, old way (one thread, one call of 50)', median(singleRates).toFixed(1), `pool / old = ${(median(rates) / median(singleRates)).toFixed(2)}x`);
+  report(
+    'embedder, old way (one thread, one call of 50)',
+    median(singleRates).toFixed(1),
+    `pool / old = ${(median(rates) / median(singleRates)).toFixed(2)}x`,
+  );
 
   const t = await newTenant('bench');
   const rx = await startReceiver();
   const base = `/projects/${t.projectId}/pipelines/${t.pipelineId}`;
   await call('POST', `${base}/webhooks`, { key: t.key, body: { url: rx.url } });
-  await call('POST', `${base}/segments`, { key: t.key, body: { id: 'all', name: 'All', rule: { field: 'window_size', op: '>=', value: 1 } } });
+  await call('POST', `${base}/segments`, {
+    key: t.key,
+    body: { id: 'all', name: 'All', rule: { field: 'window_size', op: '>=', value: 1 } },
+  });
   await call('POST', `${base}/segments/all/deploy`, { key: t.key });
 
   // 2a. Submission -> profile visible for a 10-user batch on an idle system.
@@ -90,17 +132,28 @@ try {
   const toReceiver: number[] = [];
   const changeToReceiver: number[] = [];
   for (let r = 0; r < (runs('idle') ? 20 : 1); r++) {
-    const users = Array.from({ length: 10 }, (_, i) => ({ user_id: `idle-${r}-${i}`, text: texts[(r * 10 + i) % texts.length] }));
+    const users = Array.from({ length: 10 }, (_, i) => ({
+      user_id: `idle-${r}-${i}`,
+      text: texts[(r * 10 + i) % texts.length],
+    }));
     const start = performance.now();
     const res = await call('POST', '/api/v1/users', { key: t.key, body: { project_id: t.projectId, users } });
-    await waitFor('profile', async () => (await call('GET', `/api/v1/profiles/idle-${r}-9?project_id=${t.projectId}`, { key: t.key })).status === 200, 60_000, 20);
+    await waitFor(
+      'profile',
+      async () =>
+        (await call('GET', `/api/v1/profiles/idle-${r}-9?project_id=${t.projectId}`, { key: t.key })).status === 200,
+      60_000,
+      20,
+    );
     visible.push(performance.now() - start);
     // Idle system: wait for all ten deliveries before the next run, and time the first of this batch.
     const mine = () => rx.received.filter((x) => x.body.includes(`"idle-${r}-`));
     await waitFor('ten user_added', async () => mine().length >= 10, 60_000, 10);
     toReceiver.push(Math.min(...mine().map((x) => x.at)) - (start + performance.timeOrigin));
     // Membership change (the event row, committed with the fold) -> the receiver has it.
-    const created = await withDb(async (db) => (await db.query(`SELECT id, created_at FROM events WHERE user_id LIKE $1`, [`idle-${r}-%`])).rows);
+    const created = await withDb(
+      async (db) => (await db.query(`SELECT id, created_at FROM events WHERE user_id LIKE $1`, [`idle-${r}-%`])).rows,
+    );
     for (const e of created as { id: string; created_at: Date }[]) {
       const got = mine().find((x) => x.headers['x-event-id'] === String(e.id));
       if (got) changeToReceiver.push(got.at - e.created_at.getTime());
@@ -109,18 +162,38 @@ try {
   }
   results.tenUserVisibleMs = summary(visible);
   results.submissionToReceiverMs = summary(toReceiver);
-  report('10-user batch: submission -> profile visible (ms)', `p50 ${pct(visible, 50).toFixed(0)}`, `p95 ${pct(visible, 95).toFixed(0)}, p99 ${pct(visible, 99).toFixed(0)}`);
-  report('submission -> receiver gets user_added (ms)', `p50 ${pct(toReceiver, 50).toFixed(0)}`, `p99 ${pct(toReceiver, 99).toFixed(0)}, n=${toReceiver.length}`);
+  report(
+    '10-user batch: submission -> profile visible (ms)',
+    `p50 ${pct(visible, 50).toFixed(0)}`,
+    `p95 ${pct(visible, 95).toFixed(0)}, p99 ${pct(visible, 99).toFixed(0)}`,
+  );
+  report(
+    'submission -> receiver gets user_added (ms)',
+    `p50 ${pct(toReceiver, 50).toFixed(0)}`,
+    `p99 ${pct(toReceiver, 99).toFixed(0)}, n=${toReceiver.length}`,
+  );
   results.membershipChangeToReceiverMs = summary(changeToReceiver);
-  report('membership change (event committed) -> receiver (ms)', `p50 ${pct(changeToReceiver, 50).toFixed(0)}`, `p99 ${pct(changeToReceiver, 99).toFixed(0)}, n=${changeToReceiver.length}`);
+  report(
+    'membership change (event committed) -> receiver (ms)',
+    `p50 ${pct(changeToReceiver, 50).toFixed(0)}`,
+    `p99 ${pct(changeToReceiver, 99).toFixed(0)}, n=${changeToReceiver.length}`,
+  );
   save();
 
   // 2b. Ingest N users in batches of 500 through the gateway, with CPU per process and peak RSS.
   // Scenario 2 measures the analysis pipeline alone (a tenant with no segment, so no events);
   // scenario 3 ingests into the tenant whose segment every user enters and times the deliveries.
   const { cpuSeconds, rssMb } = await import('./procs.js');
-  const pids = (await (await fetch(`${stack.controlUrl}/pids`, { method: 'POST' })).json()) as { api: number; worker: number };
-  const ingest = async (n: number, tenant: { key: string; projectId: number }, prefix: string, withDeliveries: boolean) => {
+  const pids = (await (await fetch(`${stack.controlUrl}/pids`, { method: 'POST' })).json()) as {
+    api: number;
+    worker: number;
+  };
+  const ingest = async (
+    n: number,
+    tenant: { key: string; projectId: number },
+    prefix: string,
+    withDeliveries: boolean,
+  ) => {
     const cpuBefore = cpuSeconds(pids);
     const peak = { api: 0, worker: 0 };
     const sampler = setInterval(() => {
@@ -134,52 +207,110 @@ try {
     const sources: number[] = [];
     const size = Math.min(500, n);
     for (let b = 0; b < n / size; b++) {
-      const users = Array.from({ length: size }, (_, i) => ({ user_id: `${prefix}-${b * size + i}`, text: texts[(b * size + i) % texts.length] }));
+      const users = Array.from({ length: size }, (_, i) => ({
+        user_id: `${prefix}-${b * size + i}`,
+        text: texts[(b * size + i) % texts.length],
+      }));
       const s = performance.now();
-      const res = await call('POST', '/api/v1/users', { key: tenant.key, body: { project_id: tenant.projectId, users } });
+      const res = await call('POST', '/api/v1/users', {
+        key: tenant.key,
+        body: { project_id: tenant.projectId, users },
+      });
       accept.push(performance.now() - s);
       sources.push(res.body.source_id);
     }
     for (const id of sources) await waitForBatch(id, 3_600_000);
     const seconds = (performance.now() - start) / 1000;
     const calls = readFileSync(stack.logs.worker, 'utf8').split('chunk analysed').length - logBefore;
-    const out: Record<string, unknown> = { users: n, usersPerSecond: n / seconds, accept202Ms: summary(accept), embeddingCallsPer1000: (calls / n) * 1000 };
+    const out: Record<string, unknown> = {
+      users: n,
+      usersPerSecond: n / seconds,
+      accept202Ms: summary(accept),
+      embeddingCallsPer1000: (calls / n) * 1000,
+    };
     if (withDeliveries) {
       const mine = () => rx.received.filter((x) => x.body.includes(`"${prefix}-`));
       await waitFor('all deliveries', async () => mine().length >= n, 1_800_000, 1_000);
       const delivered = mine().map((x) => x.at);
       out.deliveriesPerSecond = delivered.length / ((Math.max(...delivered) - Math.min(...delivered)) / 1000);
       // One workflow per batch and one per delivered event, from the first submission to the last delivery.
-      out.workflowsPerSecond = (n / size + delivered.length) / ((Math.max(...delivered) - (start + performance.timeOrigin)) / 1000);
+      out.workflowsPerSecond =
+        (n / size + delivered.length) / ((Math.max(...delivered) - (start + performance.timeOrigin)) / 1000);
     }
     clearInterval(sampler);
     const elapsed = (performance.now() - start) / 1000;
     const cpuAfter = cpuSeconds(pids);
-    out.cpuPercent = Object.fromEntries(Object.keys(cpuAfter).map((k) => [k, +(((cpuAfter[k] - (cpuBefore[k] ?? 0)) / elapsed) * 100).toFixed(0)]));
+    out.cpuPercent = Object.fromEntries(
+      Object.keys(cpuAfter).map((k) => [k, +(((cpuAfter[k] - (cpuBefore[k] ?? 0)) / elapsed) * 100).toFixed(0)]),
+    );
     out.peakRssMb = peak;
     await new Promise((r) => setTimeout(r, quick ? 3_000 : 10_000));
     out.rssAfterMb = rssMb(pids);
-    return out as { usersPerSecond: number; accept202Ms: ReturnType<typeof summary>; embeddingCallsPer1000: number; cpuPercent: Record<string, number>; peakRssMb: typeof peak; rssAfterMb: typeof peak; deliveriesPerSecond?: number; workflowsPerSecond?: number };
+    return out as {
+      usersPerSecond: number;
+      accept202Ms: ReturnType<typeof summary>;
+      embeddingCallsPer1000: number;
+      cpuPercent: Record<string, number>;
+      peakRssMb: typeof peak;
+      rssAfterMb: typeof peak;
+      deliveriesPerSecond?: number;
+      workflowsPerSecond?: number;
+    };
   };
   // `--sizes=5000` picks the ingest sizes (multiples of 500).
   const sizesArg = process.argv.find((a) => a.startsWith('--sizes='));
-  const sizes = !runs('ingest') ? [] : sizesArg ? sizesArg.slice(8).split(',').map(Number) : quick ? [1_000] : [1_000, 5_000, 20_000];
+  const sizes = !runs('ingest')
+    ? []
+    : sizesArg
+      ? sizesArg.slice(8).split(',').map(Number)
+      : quick
+        ? [1_000]
+        : [1_000, 5_000, 20_000];
   const ingestTenant = sizes.length ? await newTenant('ingest') : undefined;
   for (const n of sizes) {
     const r = await ingest(n, ingestTenant!, `ingest-${n}`, false);
     results[`ingest${n}`] = r;
-    report(`ingest ${n} users: end-to-end (users/s)`, r.usersPerSecond.toFixed(1), `${((r.usersPerSecond / median(rates)) * 100).toFixed(0)}% of the embedder limit`);
-    report(`ingest ${n} users: 202 for a 500-user batch (ms)`, `p50 ${r.accept202Ms.p50.toFixed(0)}`, `p99 ${r.accept202Ms.p99.toFixed(0)}`);
+    report(
+      `ingest ${n} users: end-to-end (users/s)`,
+      r.usersPerSecond.toFixed(1),
+      `${((r.usersPerSecond / median(rates)) * 100).toFixed(0)}% of the embedder limit`,
+    );
+    report(
+      `ingest ${n} users: 202 for a 500-user batch (ms)`,
+      `p50 ${r.accept202Ms.p50.toFixed(0)}`,
+      `p99 ${r.accept202Ms.p99.toFixed(0)}`,
+    );
     report(`ingest ${n} users: embedding calls per 1,000 users`, r.embeddingCallsPer1000.toFixed(1), 'chunks of 50');
-    report(`ingest ${n} users: CPU % of one core`, Object.entries(r.cpuPercent).map(([k, v]) => `${k} ${v}`).join(', '), 'the busiest process is the bottleneck');
-    report(`ingest ${n} users: peak RSS (MB)`, `api ${r.peakRssMb.api}, worker ${r.peakRssMb.worker}`, `${quick ? 3 : 10} s after: api ${r.rssAfterMb.api}, worker ${r.rssAfterMb.worker}`);
+    report(
+      `ingest ${n} users: CPU % of one core`,
+      Object.entries(r.cpuPercent)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', '),
+      'the busiest process is the bottleneck',
+    );
+    report(
+      `ingest ${n} users: peak RSS (MB)`,
+      `api ${r.peakRssMb.api}, worker ${r.peakRssMb.worker}`,
+      `${quick ? 3 : 10} s after: api ${r.rssAfterMb.api}, worker ${r.rssAfterMb.worker}`,
+    );
     save();
   }
   if (sizes.length > 1) {
-    const first = results[`ingest${sizes[0]}`] as { usersPerSecond: number; rssAfterMb: { worker: number; api: number } };
+    const first = results[`ingest${sizes[0]}`] as {
+      usersPerSecond: number;
+      rssAfterMb: { worker: number; api: number };
+    };
     const last = results[`ingest${sizes[sizes.length - 1]}`] as typeof first;
-    report(`linearity: throughput at ${sizes[sizes.length - 1]} vs ${sizes[0]} users`, `${((last.usersPerSecond / first.usersPerSecond - 1) * 100).toFixed(0)}%`, 'target: within 15%');
-    report(`memory: RSS after ${sizes[0]} vs after ${sizes[sizes.length - 1]} users (MB)`, `worker ${first.rssAfterMb.worker} -> ${last.rssAfterMb.worker}`, `api ${first.rssAfterMb.api} -> ${last.rssAfterMb.api}`);
+    report(
+      `linearity: throughput at ${sizes[sizes.length - 1]} vs ${sizes[0]} users`,
+      `${((last.usersPerSecond / first.usersPerSecond - 1) * 100).toFixed(0)}%`,
+      'target: within 15%',
+    );
+    report(
+      `memory: RSS after ${sizes[0]} vs after ${sizes[sizes.length - 1]} users (MB)`,
+      `worker ${first.rssAfterMb.worker} -> ${last.rssAfterMb.worker}`,
+      `api ${first.rssAfterMb.api} -> ${last.rssAfterMb.api}`,
+    );
   }
 
   // 3a. Webhooks: users that all enter the deployed segment, one delivery workflow per event.
@@ -187,9 +318,23 @@ try {
     const n = quick ? 200 : 2_000;
     const r = await ingest(n, t, `hooks-${n}`, true);
     results[`webhooks${n}`] = r;
-    report(`webhooks: ${n} users entering a segment, deliveries/s (sustained)`, r.deliveriesPerSecond!.toFixed(1), `Temporal workflows/s (batches + deliveries) ${r.workflowsPerSecond!.toFixed(1)}`);
-    report(`webhooks: ${n} users with deliveries, end-to-end (users/s)`, r.usersPerSecond.toFixed(1), `${((r.usersPerSecond / median(rates)) * 100).toFixed(0)}% of the embedder limit`);
-    report(`webhooks: ${n} users, CPU % of one core`, Object.entries(r.cpuPercent).map(([k, v]) => `${k} ${v}`).join(', '), 'analysis and deliveries together');
+    report(
+      `webhooks: ${n} users entering a segment, deliveries/s (sustained)`,
+      r.deliveriesPerSecond!.toFixed(1),
+      `Temporal workflows/s (batches + deliveries) ${r.workflowsPerSecond!.toFixed(1)}`,
+    );
+    report(
+      `webhooks: ${n} users with deliveries, end-to-end (users/s)`,
+      r.usersPerSecond.toFixed(1),
+      `${((r.usersPerSecond / median(rates)) * 100).toFixed(0)}% of the embedder limit`,
+    );
+    report(
+      `webhooks: ${n} users, CPU % of one core`,
+      Object.entries(r.cpuPercent)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', '),
+      'analysis and deliveries together',
+    );
     save();
   }
   await rx.close();
@@ -200,8 +345,16 @@ try {
     const { retryCost } = await import('./retries.js');
     const r = await retryCost({ texts, users: quick ? 50 : 200, pids });
     results.retries = r;
-    report('retry: extra CPU per retried delivery (ms, all processes)', r.extraCpuMsPerRetry.toFixed(1), `ok run ${r.ok.cpuMsPerDelivery.toFixed(1)} ms/delivery, failing-first run ${r.failingFirst.cpuMsPerDelivery.toFixed(1)}`);
-    report('retry: first attempt -> successful retry (ms)', `p50 ${r.retryLatencyMs.p50.toFixed(0)}`, `p99 ${r.retryLatencyMs.p99.toFixed(0)}; the schedule's first delay is 1,000 ms`);
+    report(
+      'retry: extra CPU per retried delivery (ms, all processes)',
+      r.extraCpuMsPerRetry.toFixed(1),
+      `ok run ${r.ok.cpuMsPerDelivery.toFixed(1)} ms/delivery, failing-first run ${r.failingFirst.cpuMsPerDelivery.toFixed(1)}`,
+    );
+    report(
+      'retry: first attempt -> successful retry (ms)',
+      `p50 ${r.retryLatencyMs.p50.toFixed(0)}`,
+      `p99 ${r.retryLatencyMs.p99.toFixed(0)}; the schedule's first delay is 1,000 ms`,
+    );
     save();
   }
 
@@ -211,12 +364,26 @@ try {
     const big = await newTenant('reads');
     const n = quick ? 50_000 : 1_000_000;
     const reads = await withDb((db) =>
-      readsAtScale({ db, gatewayUrl: stack.gatewayUrl, key: big.key, projectId: big.projectId, sampleUserId: 'idle-0-0', sampleProjectId: t.projectId, sampleKey: t.key, n, durationSec: quick ? 1 : 10 }),
+      readsAtScale({
+        db,
+        gatewayUrl: stack.gatewayUrl,
+        key: big.key,
+        projectId: big.projectId,
+        sampleUserId: 'idle-0-0',
+        sampleProjectId: t.projectId,
+        sampleKey: t.key,
+        n,
+        durationSec: quick ? 1 : 10,
+      }),
     );
     results.reads = reads;
     report(`reads: seeded ${n} profiles with SQL (s)`, reads.seedSeconds.toFixed(1));
     for (const [name, r] of Object.entries(reads.load)) {
-      report(`reads at ${n}: ${name}`, `c1 p50 ${r.c1.p50} ms / p99 ${r.c1.p99} ms`, `c50 ${r.c50.rps.toFixed(0)} req/s (p99 ${r.c50.p99} ms)${r.c1.non2xx + r.c50.non2xx ? `, non-2xx ${r.c1.non2xx + r.c50.non2xx}` : ''}`);
+      report(
+        `reads at ${n}: ${name}`,
+        `c1 p50 ${r.c1.p50} ms / p99 ${r.c1.p99} ms`,
+        `c50 ${r.c50.rps.toFixed(0)} req/s (p99 ${r.c50.p99} ms)${r.c1.non2xx + r.c50.non2xx ? `, non-2xx ${r.c1.non2xx + r.c50.non2xx}` : ''}`,
+      );
     }
   }
 } finally {

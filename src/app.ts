@@ -4,7 +4,7 @@ import type { AuthFailureLimiter } from './auth/failure-limiter.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 import type { Starters } from './temporal/starters.js';
-import type { SecretSealer } from './webhooks/webhooks.js';
+import type { SecretSealer } from './webhooks/manage-webhooks.js';
 
 /** What the transports need: the use cases take these as their dependencies. */
 export interface AppContext {

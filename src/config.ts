@@ -139,7 +139,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       model: c.EMBEDDINGS_MODEL,
       threads: c.EMBEDDER_THREADS,
       callSize: c.EMBEDDER_CALL_SIZE,
-      headsCacheDir: c.ANALYSIS_CACHE_DIR === 'off' ? undefined : c.ANALYSIS_CACHE_DIR ?? path.join(env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'profiling-service', 'heads'),
+      headsCacheDir:
+        c.ANALYSIS_CACHE_DIR === 'off'
+          ? undefined
+          : (c.ANALYSIS_CACHE_DIR ??
+            path.join(env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'profiling-service', 'heads')),
     },
     webhooks: {
       retryScheduleMs: c.WEBHOOK_RETRY_SCHEDULE,

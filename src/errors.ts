@@ -42,11 +42,16 @@ export const notFound = (what: string) => new AppError('not_found', `${what} not
 /** Connection-level database failures become `unavailable` (503), not 500. */
 export function isDatabaseDown(err: unknown): boolean {
   const code = (err as { code?: string } | null)?.code;
-  if (typeof code === 'string' && /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|57P0[1-3]|08\w{3})$/.test(code)) {
+  if (
+    typeof code === 'string' &&
+    /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|57P0[1-3]|08\w{3})$/.test(code)
+  ) {
     return true;
   }
   const message = (err as Error | null)?.message ?? '';
   // A session killed inside a transaction surfaces as knex's failed ROLLBACK ("ROLLBACK - Client has
   // encountered a connection error and is not queryable"), which hides the original error.
-  return /Knex: Timeout acquiring a connection|Connection terminated|connect ECONNREFUSED|is not queryable/.test(message);
+  return /Knex: Timeout acquiring a connection|Connection terminated|connect ECONNREFUSED|is not queryable/.test(
+    message,
+  );
 }

@@ -21,9 +21,14 @@ const TTL_HOURS = 24;
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 /** Undefined without a key. The request is hashed with sorted keys: the same JSON in another key order is the same request. */
-export function idempotencyScope(caller: Caller, key: string | undefined, request: unknown): IdempotencyScope | undefined {
+export function idempotencyScope(
+  caller: Caller,
+  key: string | undefined,
+  request: unknown,
+): IdempotencyScope | undefined {
   if (key === undefined) return undefined;
-  if (key.length < 1 || key.length > 200) throw invalid('Idempotency-Key', 'Idempotency-Key must be 1 to 200 characters');
+  if (key.length < 1 || key.length > 200)
+    throw invalid('Idempotency-Key', 'Idempotency-Key must be 1 to 200 characters');
   return { tenantId: caller.tenantId, keyHash: sha256(key), requestHash: sha256(stableStringify(request ?? null)) };
 }
 
@@ -52,5 +57,10 @@ export async function lockIdempotencyKey(trx: Knex.Transaction, scope: Idempoten
 }
 
 export async function rememberAnswer(trx: Knex.Transaction, scope: IdempotencyScope, response: unknown): Promise<void> {
-  await trx('idempotency_keys').insert({ tenant_id: scope.tenantId, key: scope.keyHash, request_hash: scope.requestHash, response });
+  await trx('idempotency_keys').insert({
+    tenant_id: scope.tenantId,
+    key: scope.keyHash,
+    request_hash: scope.requestHash,
+    response,
+  });
 }

@@ -77,7 +77,8 @@ try {
     databaseUrl = pg.url;
   }
   // The worker's pool is sized from its activity concurrency so activities never starve each other.
-  const poolMax = role === 'api' ? config.databasePoolMax : Math.max(config.databasePoolMax, config.worker.activityConcurrency + 4);
+  const poolMax =
+    role === 'api' ? config.databasePoolMax : Math.max(config.databasePoolMax, config.worker.activityConcurrency + 4);
   const db = createDb(databaseUrl, poolMax);
   stops.unshift(() => db.destroy());
   const applied = await migrateLatest(db);
@@ -137,4 +138,3 @@ try {
   else log.error('start failed', { err });
   await shutdown(1);
 }
-

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { isStorableText, requireName, requireStorable } from './validation.js';
 
 describe('isStorableText', () => {
-  it.each(['plain', '', "'; DROP TABLE users; --", '<script>alert(1)</script>', '🙂 paired surrogates', 'é\u202E\uFEFF'])('accepts %j', (s) => {
+  it.each([
+    'plain',
+    '',
+    "'; DROP TABLE users; --",
+    '<script>alert(1)</script>',
+    '🙂 paired surrogates',
+    'é\u202E\uFEFF',
+  ])('accepts %j', (s) => {
     expect(isStorableText(s)).toBe(true);
   });
 
@@ -18,7 +25,11 @@ describe('requireName', () => {
   });
 
   it('refuses NUL and lone surrogates with a client error naming the field', () => {
-    expect(() => requireName('a\u0000b', 'name')).toThrow(expect.objectContaining({ code: 'invalid_argument', field: 'name' }));
-    expect(() => requireStorable('\uD800', 'user_id')).toThrow(expect.objectContaining({ code: 'invalid_argument', field: 'user_id' }));
+    expect(() => requireName('a\u0000b', 'name')).toThrow(
+      expect.objectContaining({ code: 'invalid_argument', field: 'name' }),
+    );
+    expect(() => requireStorable('\uD800', 'user_id')).toThrow(
+      expect.objectContaining({ code: 'invalid_argument', field: 'user_id' }),
+    );
   });
 });

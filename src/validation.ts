@@ -48,7 +48,8 @@ export function isStorableText(value: string): boolean {
 }
 
 export function requireStorable(value: string, field: string): string {
-  if (!isStorableText(value)) throw invalid(field, `${field} must be Unicode text without NUL characters or unpaired surrogates`);
+  if (!isStorableText(value))
+    throw invalid(field, `${field} must be Unicode text without NUL characters or unpaired surrogates`);
   return value;
 }
 

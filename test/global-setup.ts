@@ -2,9 +2,7 @@ import http from 'node:http';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { startEmbeddedPostgres, type EmbeddedDb } from '../src/db/embedded.js';
 import { resolveTemporalCli } from '../src/temporal/cli-binary.js';
 import { startTemporalDevServer, type DevServer } from '../src/temporal/dev-server.js';
 import { SEARCH_ATTRIBUTES } from '../src/temporal/search-attributes.js';
@@ -12,6 +10,7 @@ import { makeCerts } from './support/certs.js';
 import { freePort } from '../src/free-port.js';
 import { spawnService, type ServiceProcess } from './support/service-process.js';
 import type { StackInfo } from './support/stack-info.js';
+import { startTestDatabase, type Restartable } from './support/test-database.js';
 
 export interface StackOptions {
   /**
@@ -19,12 +18,6 @@ export interface StackOptions {
    * TEMPORAL_ADDRESS is set, so that the control server can stop and start them (the chaos suite).
    */
   ownInfrastructure?: boolean;
-}
-
-/** A piece of infrastructure the control server can stop and start again on the same port and data. */
-interface Restartable {
-  stop(): Promise<void>;
-  start(): Promise<void>;
 }
 
 export default function setup(project: TestProject) {
@@ -44,41 +37,10 @@ export async function startStack(project: TestProject, opts: StackOptions = {}) 
   chmodSync(dir, 0o755);
   const stops: (() => Promise<unknown>)[] = [];
 
-  let databaseUrl: string;
-  let postgres: Restartable | undefined;
-  if (process.env.DATABASE_URL && !opts.ownInfrastructure) {
-    const name = `profiling_test_${process.pid}_${Date.now()}`;
-    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const url = new URL(process.env.DATABASE_URL);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
-    stops.push(async () => {
-      const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    });
-  } else {
-    const dataDir = path.join(dir, 'pg');
-    let embedded: EmbeddedDb | undefined = await startEmbeddedPostgres({ dataDir });
-    const url = embedded.url;
-    databaseUrl = url;
-    postgres = {
-      async stop() {
-        await embedded?.stop();
-        embedded = undefined;
-      },
-      async start() {
-        if (embedded) return;
-        embedded = await startEmbeddedPostgres({ dataDir, port: Number(new URL(url).port) });
-        if (embedded.url !== url) throw new Error(`PostgreSQL came back as ${embedded.url}, not ${url} (port taken?)`);
-      },
-    };
-    stops.push(() => postgres!.stop());
-  }
+  const database = await startTestDatabase(path.join(dir, 'pg'), { own: opts.ownInfrastructure });
+  const databaseUrl = database.url;
+  const postgres = database.postgres;
+  stops.push(() => database.stop());
 
   let temporalAddress = opts.ownInfrastructure ? undefined : process.env.TEMPORAL_ADDRESS;
   let temporalUi = '';
@@ -86,7 +48,13 @@ export async function startStack(project: TestProject, opts: StackOptions = {}) 
   if (!temporalAddress) {
     const cliPath = await resolveTemporalCli({ cliPath: process.env.TEMPORAL_CLI_PATH });
     // Same SQLite file and ports on every start, so a stopped server comes back with its state.
-    const devOptions = { cliPath, dataDir: dir, port: await freePort(), uiPort: await freePort(), searchAttributes: SEARCH_ATTRIBUTES };
+    const devOptions = {
+      cliPath,
+      dataDir: dir,
+      port: await freePort(),
+      uiPort: await freePort(),
+      searchAttributes: SEARCH_ATTRIBUTES,
+    };
     let dev: DevServer | undefined = await startTemporalDevServer(devOptions);
     temporalAddress = dev.address;
     temporalUi = dev.uiUrl;
@@ -123,8 +91,13 @@ export async function startStack(project: TestProject, opts: StackOptions = {}) 
     DATA_DIR: path.join(dir, 'service-data'),
     LOG_LEVEL: 'info',
   };
-  const logs = { api: path.join(dir, 'api.log'), worker: path.join(dir, 'worker.log'), worker2: path.join(dir, 'worker2.log') };
-  const alive = (p: ServiceProcess | undefined): p is ServiceProcess => !!p && p.proc.exitCode === null && p.proc.signalCode === null;
+  const logs = {
+    api: path.join(dir, 'api.log'),
+    worker: path.join(dir, 'worker.log'),
+    worker2: path.join(dir, 'worker2.log'),
+  };
+  const alive = (p: ServiceProcess | undefined): p is ServiceProcess =>
+    !!p && p.proc.exitCode === null && p.proc.signalCode === null;
   const kill = async (p: ServiceProcess | undefined) => {
     if (!p) return;
     if (alive(p)) p.proc.kill('SIGKILL');
@@ -146,7 +119,11 @@ export async function startStack(project: TestProject, opts: StackOptions = {}) 
     return r;
   };
   const actions: Record<string, () => Promise<unknown>> = {
-    '/pids': async () => ({ api: api.proc.pid, worker: worker.proc.pid, worker2: alive(worker2) ? worker2.proc.pid : null }),
+    '/pids': async () => ({
+      api: api.proc.pid,
+      worker: worker.proc.pid,
+      worker2: alive(worker2) ? worker2.proc.pid : null,
+    }),
     '/worker/kill': () => kill(worker),
     '/worker/start': async () => {
       if (alive(worker)) return { already: true };
@@ -171,10 +148,14 @@ export async function startStack(project: TestProject, opts: StackOptions = {}) 
     '/postgres/start': () => owned('PostgreSQL', postgres).start(),
   };
   const control = http.createServer((req, res) => {
-    const done = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    const done = (status: number, body: unknown) =>
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     const action = actions[req.url ?? ''];
     if (!action) return done(500, { error: 'unknown control action' });
-    action().then((b) => done(200, b ?? { ok: true }), (err: Error) => done(500, { error: err.message }));
+    action().then(
+      (b) => done(200, b ?? { ok: true }),
+      (err: Error) => done(500, { error: err.message }),
+    );
   });
   const controlPort = await freePort();
   await new Promise<void>((resolve) => control.listen(controlPort, '127.0.0.1', resolve));

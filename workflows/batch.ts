@@ -50,6 +50,11 @@ export async function batchWorkflow(input: BatchInput): Promise<BatchOutput> {
     }
   };
   await Promise.all(Array.from({ length: Math.min(input.parallelChunks, ranges.length) }, lane));
-  await completeBatch({ sourceId: input.sourceId, workflowId: workflowInfo().workflowId, processed: totals.processed + totals.skipped, failed: totals.failed });
+  await completeBatch({
+    sourceId: input.sourceId,
+    workflowId: workflowInfo().workflowId,
+    processed: totals.processed + totals.skipped,
+    failed: totals.failed,
+  });
   return { sourceId: input.sourceId, ...totals };
 }

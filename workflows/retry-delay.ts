@@ -13,7 +13,10 @@ export function nextRetryDelayMs(failedAttempt: number, scheduleMs: readonly num
     throw ApplicationFailure.nonRetryable(`attempt numbers start at 1 (got ${failedAttempt})`, 'InvalidRetryInput');
   }
   if (!scheduleMs.every((d) => Number.isFinite(d) && d >= 0)) {
-    throw ApplicationFailure.nonRetryable(`retry delays must be finite and non-negative (got ${scheduleMs.join(',')})`, 'InvalidRetryInput');
+    throw ApplicationFailure.nonRetryable(
+      `retry delays must be finite and non-negative (got ${scheduleMs.join(',')})`,
+      'InvalidRetryInput',
+    );
   }
   return failedAttempt <= scheduleMs.length ? scheduleMs[failedAttempt - 1] : null;
 }

@@ -1,6 +1,6 @@
 import { defineSearchAttributeKey } from '@temporalio/common';
 
-/** Custom search attributes; the dev server registers them at start (src/temporal/search-attributes.ts). */
+/** Custom search attributes, defined once: the embedded dev server registers this list at start (src/temporal/search-attributes.ts). */
 export const ProjectId = defineSearchAttributeKey('ProjectId', 'KEYWORD');
 export const SourceId = defineSearchAttributeKey('SourceId', 'KEYWORD');
 export const PipelineId = defineSearchAttributeKey('PipelineId', 'KEYWORD');

@@ -29,7 +29,12 @@ const { evaluateSegmentPage } = proxyActivities<Activities>({
 export async function segmentEvaluationWorkflow(input: SegmentEvaluationInput): Promise<SegmentEvaluationOutput> {
   let { afterUserPk, evaluated, changes } = input;
   for (let page = 0; page < PAGES_PER_RUN; page++) {
-    const r = await evaluateSegmentPage({ segmentPk: input.segmentPk, version: input.version, afterUserPk, pageSize: PAGE_SIZE });
+    const r = await evaluateSegmentPage({
+      segmentPk: input.segmentPk,
+      version: input.version,
+      afterUserPk,
+      pageSize: PAGE_SIZE,
+    });
     evaluated += r.evaluated;
     changes += r.changes;
     if (r.nextAfterUserPk === null) return { evaluated, changes };

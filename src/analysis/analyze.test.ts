@@ -6,7 +6,11 @@ import { lexiconScore } from './lexicon.js';
 /** Counts calls to a real embedder, to prove a batch costs one call. */
 function counting(inner: Embedder) {
   const calls: number[] = [];
-  const embedder: Embedder = { name: inner.name, dimensions: inner.dimensions, embed: (t) => (calls.push(t.length), inner.embed(t)) };
+  const embedder: Embedder = {
+    name: inner.name,
+    dimensions: inner.dimensions,
+    embed: (t) => (calls.push(t.length), inner.embed(t)),
+  };
   return { embedder, calls };
 }
 

@@ -35,7 +35,10 @@ export function analyzerWithHeads(embedder: Embedder, heads: Heads): Analyzer {
  * The heads are loaded (or trained on this embedder's vectors of the corpus) once per analyzer, one
  * per worker process; afterwards each batch costs exactly ONE embedding call, whatever its size.
  */
-export async function createAnalyzer(embedder: Embedder, opts: { db?: Db; cacheDir?: string; corpus?: Corpus; log?: Logger } = {}): Promise<Analyzer> {
+export async function createAnalyzer(
+  embedder: Embedder,
+  opts: { db?: Db; cacheDir?: string; corpus?: Corpus; log?: Logger } = {},
+): Promise<Analyzer> {
   const { heads } = await loadOrTrainHeads({ embedder, ...opts });
   return analyzerWithHeads(embedder, heads);
 }

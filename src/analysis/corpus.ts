@@ -37,7 +37,10 @@ export function parseLabelled(raw: string, source: string): LabelledText[] {
       throw new Error(`${source}:${i + 1}: not JSON`);
     }
     const r = Row.safeParse(json);
-    if (!r.success) throw new Error(`${source}:${i + 1}: ${r.error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')}`);
+    if (!r.success)
+      throw new Error(
+        `${source}:${i + 1}: ${r.error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')}`,
+      );
     const { id, text, sentiment, topics, intentions } = r.data;
     out.push({ id, text, sentiment, topics: [...new Set(topics)], intentions: [...new Set(intentions)] });
   });
@@ -52,7 +55,9 @@ export interface Corpus {
 }
 
 export function loadCorpus(dir = CORPUS_DIR): Corpus {
-  const files = readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.jsonl'))
+    .sort();
   if (files.length === 0) throw new Error(`no training corpus in ${dir} (*.jsonl)`);
   const hash = createHash('sha256');
   const items: LabelledText[] = [];

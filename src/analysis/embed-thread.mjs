@@ -20,7 +20,7 @@ parentPort.on('message', ({ id, texts }) => {
       const vectors = await (await load()).embed(texts);
       parentPort.postMessage({ id, vectors });
     } catch (err) {
-      parentPort.postMessage({ id, error: err instanceof Error ? err.stack ?? err.message : String(err) });
+      parentPort.postMessage({ id, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
     }
   });
 });

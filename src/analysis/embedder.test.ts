@@ -14,35 +14,47 @@ const TEXTS = [
 ];
 
 describe('local embedder pool', () => {
-  it('gives every text the vector it gets on its own, in input order, whatever the threads and call size', { timeout: 120_000 }, async () => {
-    const single = createLocalEmbedder({ threads: 1, callSize: 1 });
-    const pooled = createLocalEmbedder({ threads: 2, callSize: 3 });
-    const [a, b] = [await single.embed(TEXTS), await pooled.embed(TEXTS)];
-    expect(b).toHaveLength(TEXTS.length);
-    for (let i = 0; i < TEXTS.length; i++) {
-      expect(b[i]).toHaveLength(512);
-      const diff = Math.max(...a[i].map((x, k) => Math.abs(x - b[i][k])));
-      expect(diff, `text ${i}`).toBeLessThan(1e-5);
-    }
-    // Different texts stay different (the order is not scrambled).
-    const dot = (x: number[], y: number[]) => x.reduce((s, v, k) => s + v * y[k], 0);
-    expect(dot(b[2], a[2])).toBeGreaterThan(0.9999);
-    expect(dot(b[2], a[6])).toBeLessThan(0.9);
-  });
+  it(
+    'gives every text the vector it gets on its own, in input order, whatever the threads and call size',
+    { timeout: 120_000 },
+    async () => {
+      const single = createLocalEmbedder({ threads: 1, callSize: 1 });
+      const pooled = createLocalEmbedder({ threads: 2, callSize: 3 });
+      const [a, b] = [await single.embed(TEXTS), await pooled.embed(TEXTS)];
+      expect(b).toHaveLength(TEXTS.length);
+      for (let i = 0; i < TEXTS.length; i++) {
+        expect(b[i]).toHaveLength(512);
+        const diff = Math.max(...a[i].map((x, k) => Math.abs(x - b[i][k])));
+        expect(diff, `text ${i}`).toBeLessThan(1e-5);
+      }
+      // Different texts stay different (the order is not scrambled).
+      const dot = (x: number[], y: number[]) => x.reduce((s, v, k) => s + v * y[k], 0);
+      expect(dot(b[2], a[2])).toBeGreaterThan(0.9999);
+      expect(dot(b[2], a[6])).toBeLessThan(0.9);
+    },
+  );
 });
 
 describe('local embedder pool when a thread dies', () => {
-  it('fails the pending calls of that chunk, then embeds the next call on a new thread with the same vectors', { timeout: 120_000 }, async () => {
-    const pooled = createLocalEmbedder({ threads: 2, callSize: 2, threadScript: new URL('../../test/support/crashing-embed-thread.mjs', import.meta.url) });
-    const reference = await createLocalEmbedder({ threads: 1, callSize: 1 }).embed(TEXTS);
-    // Warm: both threads have their model loaded.
-    expect(await pooled.embed(TEXTS)).toHaveLength(TEXTS.length);
-    // One call of this chunk kills its thread: the chunk's embed rejects (the activity retries it).
-    await expect(pooled.embed([...TEXTS, '__crash_thread__'])).rejects.toThrow(/thread exited with code 3/);
-    // The next round gets a fresh thread and the right vectors.
-    const again = await pooled.embed(TEXTS);
-    for (let i = 0; i < TEXTS.length; i++) {
-      expect(Math.max(...reference[i].map((x, k) => Math.abs(x - again[i][k]))), `text ${i}`).toBeLessThan(1e-5);
-    }
-  });
+  it(
+    'fails the pending calls of that chunk, then embeds the next call on a new thread with the same vectors',
+    { timeout: 120_000 },
+    async () => {
+      const pooled = createLocalEmbedder({
+        threads: 2,
+        callSize: 2,
+        threadScript: new URL('../../test/support/crashing-embed-thread.mjs', import.meta.url),
+      });
+      const reference = await createLocalEmbedder({ threads: 1, callSize: 1 }).embed(TEXTS);
+      // Warm: both threads have their model loaded.
+      expect(await pooled.embed(TEXTS)).toHaveLength(TEXTS.length);
+      // One call of this chunk kills its thread: the chunk's embed rejects (the activity retries it).
+      await expect(pooled.embed([...TEXTS, '__crash_thread__'])).rejects.toThrow(/thread exited with code 3/);
+      // The next round gets a fresh thread and the right vectors.
+      const again = await pooled.embed(TEXTS);
+      for (let i = 0; i < TEXTS.length; i++) {
+        expect(Math.max(...reference[i].map((x, k) => Math.abs(x - again[i][k]))), `text ${i}`).toBeLessThan(1e-5);
+      }
+    },
+  );
 });

@@ -84,7 +84,9 @@ export function createLocalEmbedder(opts: LocalEmbedderOptions = {}): Embedder {
     dimensions: 512,
     async embed(texts) {
       if (texts.length === 0) return [];
-      pool ??= Array.from({ length: threads }, () => threadModel(opts.threadScript ?? new URL('./embed-thread.mjs', import.meta.url)));
+      pool ??= Array.from({ length: threads }, () =>
+        threadModel(opts.threadScript ?? new URL('./embed-thread.mjs', import.meta.url)),
+      );
       const cleaned = texts.map(clean);
       const order = cleaned.map((_, i) => i).sort((a, b) => cleaned[a].length - cleaned[b].length);
       const calls: number[][] = [];
@@ -115,7 +117,11 @@ export function createOpenAIEmbedder(cfg: { apiKey: string; baseURL?: string; mo
       const out: number[][] = [];
       for (let i = 0; i < texts.length; i += OPENAI_MAX_INPUTS) {
         // float, not the SDK's default base64: every OpenAI-compatible server supports it.
-        const res = await client.embeddings.create({ model: cfg.model, input: texts.slice(i, i + OPENAI_MAX_INPUTS).map(clean), encoding_format: 'float' });
+        const res = await client.embeddings.create({
+          model: cfg.model,
+          input: texts.slice(i, i + OPENAI_MAX_INPUTS).map(clean),
+          encoding_format: 'float',
+        });
         out.push(...[...res.data].sort((a, b) => a.index - b.index).map((d) => unit(d.embedding)));
       }
       return out;
@@ -131,6 +137,7 @@ export function createEmbedder(cfg: {
   threads?: number;
   callSize?: number;
 }): Embedder {
-  if (cfg.provider === 'openai') return createOpenAIEmbedder({ apiKey: cfg.openaiApiKey ?? '', baseURL: cfg.openaiBaseUrl, model: cfg.model });
+  if (cfg.provider === 'openai')
+    return createOpenAIEmbedder({ apiKey: cfg.openaiApiKey ?? '', baseURL: cfg.openaiBaseUrl, model: cfg.model });
   return createLocalEmbedder({ threads: cfg.threads, callSize: cfg.callSize });
 }

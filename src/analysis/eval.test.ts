@@ -3,7 +3,13 @@ import { evaluate, multiLabel, polarity } from './eval.js';
 
 describe('eval metrics', () => {
   it('maps sentiment to polarity with the documented cut points', () => {
-    expect([-0.2, -0.19, 0, 0.19, 0.2].map(polarity)).toEqual(['negative', 'neutral', 'neutral', 'neutral', 'positive']);
+    expect([-0.2, -0.19, 0, 0.19, 0.2].map(polarity)).toEqual([
+      'negative',
+      'neutral',
+      'neutral',
+      'neutral',
+      'positive',
+    ]);
   });
 
   it('computes micro and per-label precision, recall and F1', () => {
@@ -20,7 +26,15 @@ describe('eval metrics', () => {
       { text: 'x', sentiment: -0.5, topics: [], intentions: ['churn'] },
       { text: 'y', sentiment: 0.5, topics: [], intentions: [] },
     ];
-    const r = evaluate(items, [{ sentiment: -0.3, topics: [], intentions: ['churn'] }, { sentiment: 0, topics: [], intentions: [] }], [], ['churn']);
+    const r = evaluate(
+      items,
+      [
+        { sentiment: -0.3, topics: [], intentions: ['churn'] },
+        { sentiment: 0, topics: [], intentions: [] },
+      ],
+      [],
+      ['churn'],
+    );
     expect(r.polarityAccuracy).toBe(0.5);
     expect(r.sentimentMae).toBeCloseTo(0.35);
     expect(r.churn).toMatchObject({ precision: 1, recall: 1 });

@@ -57,12 +57,26 @@ export function multiLabel(gold: string[][], pred: string[][], labels: readonly 
   return { micro: prf(tp, fp, fn), per };
 }
 
-export function evaluate(items: Labelled[], predictions: Predicted[], topics: readonly string[], intentions: readonly string[]) {
+export function evaluate(
+  items: Labelled[],
+  predictions: Predicted[],
+  topics: readonly string[],
+  intentions: readonly string[],
+) {
   const n = items.length;
-  const polarityAccuracy = items.filter((it, i) => polarity(it.sentiment) === polarity(predictions[i].sentiment)).length / n;
+  const polarityAccuracy =
+    items.filter((it, i) => polarity(it.sentiment) === polarity(predictions[i].sentiment)).length / n;
   const sentimentMae = items.reduce((s, it, i) => s + Math.abs(it.sentiment - predictions[i].sentiment), 0) / n;
-  const topicMetrics = multiLabel(items.map((i) => i.topics), predictions.map((p) => p.topics), topics);
-  const intentionMetrics = multiLabel(items.map((i) => i.intentions), predictions.map((p) => p.intentions), intentions);
+  const topicMetrics = multiLabel(
+    items.map((i) => i.topics),
+    predictions.map((p) => p.topics),
+    topics,
+  );
+  const intentionMetrics = multiLabel(
+    items.map((i) => i.intentions),
+    predictions.map((p) => p.intentions),
+    intentions,
+  );
   return {
     n,
     polarityAccuracy,
@@ -77,6 +91,8 @@ export function evaluate(items: Labelled[], predictions: Predicted[], topics: re
 export function polarityConfusion(items: Labelled[], predictions: Predicted[]): number[][] {
   const order: Polarity[] = ['negative', 'neutral', 'positive'];
   const m = order.map(() => order.map(() => 0));
-  items.forEach((it, i) => m[order.indexOf(polarity(it.sentiment))][order.indexOf(polarity(predictions[i].sentiment))]++);
+  items.forEach(
+    (it, i) => m[order.indexOf(polarity(it.sentiment))][order.indexOf(polarity(predictions[i].sentiment))]++,
+  );
   return m;
 }

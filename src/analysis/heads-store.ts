@@ -25,14 +25,26 @@ export function headsCacheKey(embedder: string, corpusHash: string): string {
 
 const checksum = (text: string) => createHash('sha256').update(text).digest('hex');
 
-const finite = (a: unknown, n: number) => Array.isArray(a) && a.length === n && a.every((v) => typeof v === 'number' && Number.isFinite(v));
+const finite = (a: unknown, n: number) =>
+  Array.isArray(a) && a.length === n && a.every((v) => typeof v === 'number' && Number.isFinite(v));
 
 function validModel(m: LinearModel | undefined, inputs: number, outputs: number): boolean {
-  return !!m && m.inputs === inputs && m.outputs === outputs && finite(m.weights, inputs * outputs) && finite(m.bias, outputs);
+  return (
+    !!m &&
+    m.inputs === inputs &&
+    m.outputs === outputs &&
+    finite(m.weights, inputs * outputs) &&
+    finite(m.bias, outputs)
+  );
 }
 
 function validHead(h: LabelHead | undefined, inputs: number): boolean {
-  return !!h && Array.isArray(h.labels) && validModel(h.model, inputs, h.labels.length) && finite(h.thresholds, h.labels.length);
+  return (
+    !!h &&
+    Array.isArray(h.labels) &&
+    validModel(h.model, inputs, h.labels.length) &&
+    finite(h.thresholds, h.labels.length)
+  );
 }
 
 /** Why these heads cannot be used for this embedder and corpus, or undefined when they can. */
@@ -42,7 +54,8 @@ export function headsProblem(h: Heads, embedder: string, corpusHash: string): st
   if (h.corpusHash !== corpusHash) return 'trained on another corpus';
   const inputs = h.dimensions + CUE_NAMES.length;
   if (!(h.dimensions > 0) || !finite(h.mean, inputs) || !finite(h.scale, inputs)) return 'bad standardisation';
-  if (!validHead(h.topics, inputs) || !validHead(h.intentions, inputs) || !validHead(h.churn, inputs)) return 'bad label head';
+  if (!validHead(h.topics, inputs) || !validHead(h.intentions, inputs) || !validHead(h.churn, inputs))
+    return 'bad label head';
   if (!validModel(h.polarity, inputs, 3) || !finite(h.sentimentMeans, 3)) return 'bad sentiment head';
   return undefined;
 }
@@ -96,7 +109,8 @@ export async function loadOrTrainHeads(opts: {
       if (typeof r !== 'string') found = { heads: r, from: 'file' };
       else log?.warn('cached analysis heads file is unusable, training again', { file, reason: r });
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') log?.warn('cached analysis heads file is unusable, training again', { file, err });
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+        log?.warn('cached analysis heads file is unusable, training again', { file, err });
     }
   }
   if (!found) {
@@ -105,7 +119,12 @@ export async function loadOrTrainHeads(opts: {
     const vectors = await embedder.embed(corpus.items.map((it) => it.text));
     const embeddedMs = Date.now() - started;
     const heads = await trainHeads({ embedder: embedder.name, corpusHash: corpus.hash, items: corpus.items, vectors });
-    log?.info('analysis heads trained', { embedder: embedder.name, embeddedMs, trainedMs: Date.now() - started - embeddedMs, crossValidation: heads.crossValidation });
+    log?.info('analysis heads trained', {
+      embedder: embedder.name,
+      embeddedMs,
+      trainedMs: Date.now() - started - embeddedMs,
+      crossValidation: heads.crossValidation,
+    });
     found = { heads, from: 'trained' };
   }
   const text = JSON.stringify(found.heads);
@@ -124,7 +143,14 @@ export async function loadOrTrainHeads(opts: {
     // Another worker may have trained the same heads meanwhile: training is deterministic, so
     // either row is the same; a damaged row is replaced.
     await db('analysis_heads')
-      .insert({ cache_key: key, embedder: embedder.name, corpus_hash: corpus.hash, version: found.heads.version, heads: text, checksum: sum })
+      .insert({
+        cache_key: key,
+        embedder: embedder.name,
+        corpus_hash: corpus.hash,
+        version: found.heads.version,
+        heads: text,
+        checksum: sum,
+      })
       .onConflict('cache_key')
       .merge();
   }

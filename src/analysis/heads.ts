@@ -38,7 +38,13 @@ export interface Heads {
   /** Mean sentiment of the corpus' negative, neutral and positive messages. */
   sentimentMeans: number[];
   /** Cross-validated figures on the training corpus, kept for `npm run eval` and the logs. */
-  crossValidation: { folds: number; topicF1: number; intentionF1: number; polarityAccuracy: number; churn: { precision: number; recall: number } };
+  crossValidation: {
+    folds: number;
+    topicF1: number;
+    intentionF1: number;
+    polarityAccuracy: number;
+    churn: { precision: number; recall: number };
+  };
 }
 
 export interface Prediction {
@@ -74,7 +80,8 @@ function standardiser(rows: number[][]) {
   return { mean, scale };
 }
 
-const standardise = (row: number[], s: { mean: number[]; scale: number[] }) => row.map((v, k) => (v - s.mean[k]) * s.scale[k]);
+const standardise = (row: number[], s: { mean: number[]; scale: number[] }) =>
+  row.map((v, k) => (v - s.mean[k]) * s.scale[k]);
 
 export function polarityOf(sentiment: number): (typeof POLARITIES)[number] {
   return sentiment <= -0.2 ? 'negative' : sentiment >= 0.2 ? 'positive' : 'neutral';
@@ -97,7 +104,8 @@ function positiveWeights(y: number[][]): number[] {
 async function averaged(fit: (seed: number) => Promise<LinearModel>): Promise<LinearModel> {
   const models: LinearModel[] = [];
   for (let k = 0; k < LABEL_OPTIONS.ensemble; k++) models.push(await fit(SEED + k));
-  const mean = (pick: (m: LinearModel) => number[]) => pick(models[0]).map((_, i) => models.reduce((sum, m) => sum + pick(m)[i], 0) / models.length);
+  const mean = (pick: (m: LinearModel) => number[]) =>
+    pick(models[0]).map((_, i) => models.reduce((sum, m) => sum + pick(m)[i], 0) / models.length);
   return { ...models[0], weights: mean((m) => m.weights), bias: mean((m) => m.bias) };
 }
 
@@ -157,7 +165,12 @@ export function applyHeads(heads: Heads, vector: number[], text: string): Predic
   const cls = POLARITIES[p.indexOf(Math.max(...p))];
   const expected = p.reduce((sum, prob, c) => sum + prob * heads.sentimentMeans[c], 0);
   const raw = Math.max(-1, Math.min(1, expected + LEXICON_INTENSITY * lexiconScore(text).score));
-  const sentiment = cls === 'negative' ? Math.min(raw, -0.2) : cls === 'positive' ? Math.max(raw, 0.2) : Math.max(-0.19, Math.min(0.19, raw));
+  const sentiment =
+    cls === 'negative'
+      ? Math.min(raw, -0.2)
+      : cls === 'positive'
+        ? Math.max(raw, 0.2)
+        : Math.max(-0.19, Math.min(0.19, raw));
   return { sentiment: Math.round(sentiment * 1000) / 1000 || 0, topics, intentions: intentions.slice(0, MAX_LABELS) };
 }
 
@@ -180,7 +193,6 @@ function prepare(items: LabelledText[], rows: number[][]): Prepared {
   };
 }
 
-
 async function fitAll(d: Prepared) {
   return {
     topics: await fitLabels(d.x, d.topics),
@@ -195,16 +207,32 @@ async function fitAll(d: Prepared) {
  * the same vectors and corpus give the same heads. Thresholds come from FOLDS-fold out-of-fold
  * predictions, then the heads are fitted once more on everything.
  */
-export async function trainHeads(input: { embedder: string; corpusHash: string; items: LabelledText[]; vectors: number[][] }): Promise<Heads> {
+export async function trainHeads(input: {
+  embedder: string;
+  corpusHash: string;
+  items: LabelledText[];
+  vectors: number[][];
+}): Promise<Heads> {
   const raw = input.items.map((it, i) => featureRow(input.vectors[i], it.text));
   const std = standardiser(raw);
-  const all = prepare(input.items, raw.map((r) => standardise(r, std)));
+  const all = prepare(
+    input.items,
+    raw.map((r) => standardise(r, std)),
+  );
   const n = input.items.length;
-  const trainingSet = (idx: number[]): Prepared => Object.fromEntries(Object.entries(all).map(([k, rows]) => [k, idx.map((i) => (rows as number[][])[i])])) as unknown as Prepared;
+  const trainingSet = (idx: number[]): Prepared =>
+    Object.fromEntries(
+      Object.entries(all).map(([k, rows]) => [k, idx.map((i) => (rows as number[][])[i])]),
+    ) as unknown as Prepared;
 
   const fold = new Array<number>(n);
   shuffled(n, seededRandom(SEED)).forEach((i, k) => (fold[i] = k % FOLDS));
-  const oof = { topics: [] as number[][], intentions: [] as number[][], churn: [] as number[][], polarity: [] as number[][] };
+  const oof = {
+    topics: [] as number[][],
+    intentions: [] as number[][],
+    churn: [] as number[][],
+    polarity: [] as number[][],
+  };
   for (let f = 0; f < FOLDS; f++) {
     const trainIdx = [...Array(n).keys()].filter((i) => fold[i] !== f);
     const m = await fitAll(trainingSet(trainIdx));
@@ -216,7 +244,14 @@ export async function trainHeads(input: { embedder: string; corpusHash: string; 
       oof.polarity[i] = predict(m.polarity, all.x[i]);
     }
   }
-  const thresholds = (scores: number[][], gold: number[][], beta: number) => gold[0].map((_, o) => bestThreshold(scores.map((s) => s[o]), gold.map((g) => g[o]), beta));
+  const thresholds = (scores: number[][], gold: number[][], beta: number) =>
+    gold[0].map((_, o) =>
+      bestThreshold(
+        scores.map((s) => s[o]),
+        gold.map((g) => g[o]),
+        beta,
+      ),
+    );
   const topicT = thresholds(oof.topics, all.topics, 1);
   const intentT = thresholds(oof.intentions, all.intentions, 1);
   const churnT = thresholds(oof.churn, all.churn, LABEL_OPTIONS.churnBeta);
@@ -233,7 +268,10 @@ export async function trainHeads(input: { embedder: string; corpusHash: string; 
       cut(oof.intentions, intentT).map((r, i) => [...r, churnPred[i]]),
     ),
     polarityAccuracy: oof.polarity.filter((p, i) => all.polarity[i][p.indexOf(Math.max(...p))] === 1).length / n,
-    churn: { precision: churnTp / Math.max(1, churnPred.filter(Boolean).length), recall: churnTp / Math.max(1, churnPos) },
+    churn: {
+      precision: churnTp / Math.max(1, churnPred.filter(Boolean).length),
+      recall: churnTp / Math.max(1, churnPos),
+    },
   };
 
   const m = await fitAll(all);

@@ -53,7 +53,11 @@ export function shuffled(n: number, random: () => number): number[] {
 const sigmoid = (z: number) => (z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z)));
 
 /** Raw outputs: the logits. */
-function logits(m: { weights: ArrayLike<number>; bias: ArrayLike<number>; inputs: number; outputs: number }, x: ArrayLike<number>, out: Float64Array) {
+function logits(
+  m: { weights: ArrayLike<number>; bias: ArrayLike<number>; inputs: number; outputs: number },
+  x: ArrayLike<number>,
+  out: Float64Array,
+) {
   for (let o = 0; o < m.outputs; o++) {
     let s = m.bias[o];
     const row = o * m.inputs;
@@ -117,7 +121,7 @@ export async function train(x: ArrayLike<number>[], y: number[][], opts: TrainOp
         for (let o = 0; o < outputs; o++) {
           // For both losses the gradient wrt the logit is (prediction - target), weighted.
           const target = y[i][o];
-          const weight = opts.kind === 'sigmoid' && target > 0.5 ? opts.positiveWeight?.[o] ?? 1 : 1;
+          const weight = opts.kind === 'sigmoid' && target > 0.5 ? (opts.positiveWeight?.[o] ?? 1) : 1;
           const d = (z[o] - target) * weight;
           if (d === 0) continue;
           gb[o] += d;

@@ -23,9 +23,13 @@ describe('openai embedder against an OpenAI-compatible server', () => {
         const body = JSON.parse(raw);
         requests.push({ auth: req.headers.authorization, body });
         // Answer out of order: the client must sort by index.
-        const data = (body.input as string[]).map((t, index) => ({ object: 'embedding', index, embedding: vectorFor(t) })).reverse();
+        const data = (body.input as string[])
+          .map((t, index) => ({ object: 'embedding', index, embedding: vectorFor(t) }))
+          .reverse();
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ object: 'list', data, model: body.model, usage: { prompt_tokens: 1, total_tokens: 1 } }));
+        res.end(
+          JSON.stringify({ object: 'list', data, model: body.model, usage: { prompt_tokens: 1, total_tokens: 1 } }),
+        );
       });
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

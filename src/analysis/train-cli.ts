@@ -21,8 +21,23 @@ try {
   await migrateLatest(db);
   const embedder = createEmbedder(config.embeddings);
   const corpus = loadCorpus();
-  const { heads } = await loadOrTrainHeads({ embedder, db, cacheDir: config.embeddings.headsCacheDir, corpus, log, force: true });
-  console.log(JSON.stringify({ embedder: embedder.name, corpusHash: corpus.hash, texts: corpus.items.length, key: headsCacheKey(embedder.name, corpus.hash), crossValidation: heads.crossValidation }));
+  const { heads } = await loadOrTrainHeads({
+    embedder,
+    db,
+    cacheDir: config.embeddings.headsCacheDir,
+    corpus,
+    log,
+    force: true,
+  });
+  console.log(
+    JSON.stringify({
+      embedder: embedder.name,
+      corpusHash: corpus.hash,
+      texts: corpus.items.length,
+      key: headsCacheKey(embedder.name, corpus.hash),
+      crossValidation: heads.crossValidation,
+    }),
+  );
 } finally {
   await db.destroy();
   await embedded?.stop();

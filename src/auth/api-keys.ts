@@ -20,7 +20,8 @@ export function hashApiKey(key: string): string {
 const KEY_SHAPE = /^sps_[A-Za-z0-9_-]{43}$/;
 
 export async function authenticate(db: Db, apiKey: string | undefined, cache?: KeyCache): Promise<Caller> {
-  if (!apiKey) throw new AppError('unauthenticated', 'missing API key (HTTP header X-API-Key, gRPC metadata x-api-key)');
+  if (!apiKey)
+    throw new AppError('unauthenticated', 'missing API key (HTTP header X-API-Key, gRPC metadata x-api-key)');
   // A malformed key cannot exist: refuse it without a database round trip.
   if (!KEY_SHAPE.test(apiKey)) throw new AppError('unauthenticated', 'invalid API key');
   const hash = hashApiKey(apiKey);
@@ -56,7 +57,12 @@ export async function authenticateClient(
 export function limitedOr(limiter: AuthFailureLimiter, address: string | undefined, err: AppError): AppError {
   const wait = limiter.fail(address);
   if (wait === 0) return err;
-  return new AppError('rate_limited', `too many failed authentications from this address; retry in ${wait} s`, undefined, wait);
+  return new AppError(
+    'rate_limited',
+    `too many failed authentications from this address; retry in ${wait} s`,
+    undefined,
+    wait,
+  );
 }
 
 export async function issueApiKey(db: Db, tenantId: number): Promise<string> {

@@ -1,4 +1,4 @@
-import pg from 'pg';
+import { listenTo } from '../db/listen.js';
 import type { Logger } from '../logger.js';
 
 /** The channel `revokeApiKey` notifies in its transaction; every api process clears its cache on it. */
@@ -54,42 +54,17 @@ export class KeyCache {
 }
 
 /** Keeps a LISTEN connection for `cache`, reconnecting every few seconds after a loss. */
-export function listenForRevocations(deps: { databaseUrl: string; cache: KeyCache; log: Logger; retryMs?: number }): { stop(): Promise<void> } {
-  let client: pg.Client | null = null;
-  let stopped = false;
-  const lost = (c: pg.Client) => {
-    if (client !== c) return;
-    client = null;
-    deps.cache.setListening(false);
-    c.end().catch(() => undefined);
-  };
-  const listen = async () => {
-    const c = new pg.Client({ connectionString: deps.databaseUrl });
-    c.on('error', () => lost(c));
-    c.on('end', () => lost(c));
-    c.on('notification', () => deps.cache.clear());
-    try {
-      client = c;
-      await c.connect();
-      await c.query(`LISTEN ${REVOKED_CHANNEL}`);
-      if (client === c && !stopped) deps.cache.setListening(true);
-    } catch (err) {
-      deps.log.warn('API key cache off until the revocation LISTEN reconnects', { err: (err as Error).message });
-      lost(c);
-    }
-  };
-  void listen();
-  const timer = setInterval(() => {
-    if (!client && !stopped) void listen();
-  }, deps.retryMs ?? 5_000);
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      deps.cache.setListening(false);
-      const c = client;
-      client = null;
-      await c?.end().catch(() => undefined);
-    },
-  };
+export function listenForRevocations(deps: { databaseUrl: string; cache: KeyCache; log: Logger; retryMs?: number }): {
+  stop(): Promise<void>;
+} {
+  return listenTo({
+    databaseUrl: deps.databaseUrl,
+    channel: REVOKED_CHANNEL,
+    onNotify: () => deps.cache.clear(),
+    onUp: () => deps.cache.setListening(true),
+    onDown: () => deps.cache.setListening(false),
+    log: deps.log,
+    whileDown: 'API key cache off',
+    retryMs: deps.retryMs,
+  });
 }

@@ -16,7 +16,8 @@ export interface RevokedKey {
  */
 export async function revokeApiKey(db: Db, input: { api_key?: unknown }): Promise<RevokedKey> {
   const key = input.api_key;
-  if (typeof key !== 'string' || key.length === 0 || key.length > 200) throw invalid('api_key', 'api_key must be a string');
+  if (typeof key !== 'string' || key.length === 0 || key.length > 200)
+    throw invalid('api_key', 'api_key must be a string');
   // The notification goes out only if the revocation commits; every api process then empties its key cache.
   const row = await db.transaction(async (trx) => {
     const [updated] = await trx('api_keys')
@@ -28,5 +29,9 @@ export async function revokeApiKey(db: Db, input: { api_key?: unknown }): Promis
     return updated;
   });
   if (!row) throw notFound('API key');
-  return { tenant_id: Number(row.tenant_id), prefix: row.prefix as string, revoked_at: new Date(row.revoked_at as string | Date).toISOString() };
+  return {
+    tenant_id: Number(row.tenant_id),
+    prefix: row.prefix as string,
+    revoked_at: new Date(row.revoked_at as string | Date).toISOString(),
+  };
 }

@@ -34,7 +34,11 @@ function alive(pid: number): boolean {
  * survives restarts. A postmaster left behind by a killed run is stopped first; ours is stopped on
  * stop() and, as a last resort, signalled when this process exits.
  */
-export async function startEmbeddedPostgres(opts: { dataDir: string; port?: number; log?: (msg: string) => void }): Promise<EmbeddedDb> {
+export async function startEmbeddedPostgres(opts: {
+  dataDir: string;
+  port?: number;
+  log?: (msg: string) => void;
+}): Promise<EmbeddedDb> {
   const databaseDir = path.resolve(opts.dataDir, 'postgres');
   mkdirSync(path.dirname(databaseDir), { recursive: true });
   await assertPostgresUserCanReach(databaseDir);

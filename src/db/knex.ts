@@ -11,7 +11,11 @@ export type Db = Knex;
 export function createDb(url: string, poolMax: number): Db {
   return knexFactory({
     client: 'pg',
-    connection: { connectionString: url, connectionTimeoutMillis: 5_000, statement_timeout: 30_000 } as Knex.PgConnectionConfig,
+    connection: {
+      connectionString: url,
+      connectionTimeoutMillis: 5_000,
+      statement_timeout: 30_000,
+    } as Knex.PgConnectionConfig,
     pool: { min: 0, max: poolMax },
     // A request must fail fast (503) when PostgreSQL is away, not hang.
     acquireConnectionTimeout: 5_000,

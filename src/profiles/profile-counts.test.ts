@@ -19,7 +19,9 @@ describe('churn bins', () => {
   });
 
   it('does bin some scores just below an edge into the bin above it', () => {
-    const crossing = Array.from({ length: CHURN_BINS }, (_, i) => ulps((i + 1) / CHURN_BINS, -1)).filter((s, i) => bin(s) >= i + 1);
+    const crossing = Array.from({ length: CHURN_BINS }, (_, i) => ulps((i + 1) / CHURN_BINS, -1)).filter(
+      (s, i) => bin(s) >= i + 1,
+    );
     expect(crossing).toContain(0.09999999999999999);
   });
 

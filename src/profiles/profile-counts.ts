@@ -96,9 +96,15 @@ export function countSql(projectId: number, f: ProfileFilters): { sql: string; b
   };
   const binned = 'profile_churn_bin(churn_risk_score)';
   if (lo >= 0) count('+', where, `churn_risk_score < ? AND ${binned} < ?`, [lo / CHURN_BINS + SLACK, lo]);
-  if (f.churnLte !== undefined) count('+', where, `churn_risk_score > ? AND ${binned} > ?`, [(hi + 1) / CHURN_BINS - SLACK, hi]);
+  if (f.churnLte !== undefined)
+    count('+', where, `churn_risk_score > ? AND ${binned} > ?`, [(hi + 1) / CHURN_BINS - SLACK, hi]);
   if (f.churnGte !== undefined) {
-    count('-', base, `churn_risk_score < ? AND churn_risk_score >= ? AND ${binned} BETWEEN ? AND ?`, [f.churnGte, lo / CHURN_BINS - SLACK, lo, hi]);
+    count('-', base, `churn_risk_score < ? AND churn_risk_score >= ? AND ${binned} BETWEEN ? AND ?`, [
+      f.churnGte,
+      lo / CHURN_BINS - SLACK,
+      lo,
+      hi,
+    ]);
   }
   // No term subtracts summed rows above churn_risk_lte: a score above the float (hi + 1) / 100 never
   // floors into bin hi or below (profile-counts.test.ts checks every edge), only scores below an edge
@@ -107,7 +113,13 @@ export function countSql(projectId: number, f: ProfileFilters): { sql: string; b
 }
 
 /** Page of profile ids from the covering index, then the rows; same order as the index. */
-export function pageSql(projectId: number, f: ProfileFilters, limit: number, offset: number, columns: string[]): { sql: string; bindings: Knex.Value[] } {
+export function pageSql(
+  projectId: number,
+  f: ProfileFilters,
+  limit: number,
+  offset: number,
+  columns: string[],
+): { sql: string; bindings: Knex.Value[] } {
   const where = filterSql(projectId, f);
   const cols = columns.map((c) => `u.${c}`).join(', ');
   return {

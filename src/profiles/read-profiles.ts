@@ -23,7 +23,15 @@ export interface TimelineEntryView {
 }
 
 const TRENDS = ['improving', 'stable', 'declining'] as const;
-const PROFILE_COLUMNS = ['user_id', 'source_label', 'attributes', 'aggregates', 'message_count', 'created_at', 'updated_at'];
+const PROFILE_COLUMNS = [
+  'user_id',
+  'source_label',
+  'attributes',
+  'aggregates',
+  'message_count',
+  'created_at',
+  'updated_at',
+];
 
 function toProfile(row: Record<string, any>): ProfileView {
   return {
@@ -46,7 +54,11 @@ export interface ListProfilesQuery {
   min_messages?: unknown;
 }
 
-export async function listProfiles(db: Db, caller: Caller, q: ListProfilesQuery): Promise<{ users: ProfileView[]; total: number }> {
+export async function listProfiles(
+  db: Db,
+  caller: Caller,
+  q: ListProfilesQuery,
+): Promise<{ users: ProfileView[]; total: number }> {
   const projectId = requireId(q.project_id, 'project_id');
   const limit = optionalInt(q.limit, 'limit', 1, 100) ?? 20;
   const offset = optionalInt(q.offset, 'offset', 0, 1_000_000_000) ?? 0;
@@ -69,11 +81,16 @@ export async function listProfiles(db: Db, caller: Caller, q: ListProfilesQuery)
 }
 
 function requireUserId(value: unknown): string {
-  if (typeof value !== 'string' || value === '' || value.length > 256) throw invalid('user_id', 'user_id must be 1 to 256 characters');
+  if (typeof value !== 'string' || value === '' || value.length > 256)
+    throw invalid('user_id', 'user_id must be 1 to 256 characters');
   return requireStorable(value, 'user_id');
 }
 
-export async function getProfile(db: Db, caller: Caller, q: { project_id?: unknown; user_id?: unknown }): Promise<ProfileView> {
+export async function getProfile(
+  db: Db,
+  caller: Caller,
+  q: { project_id?: unknown; user_id?: unknown },
+): Promise<ProfileView> {
   const projectId = requireId(q.project_id, 'project_id');
   const userId = requireUserId(q.user_id);
   // One statement: the tenant check and the profile (one row, null profile columns for no profile).

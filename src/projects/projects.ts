@@ -18,12 +18,19 @@ export interface Pipeline {
 
 /** A project of another tenant is answered exactly like a missing one. */
 export async function requireProject(db: Db, caller: Caller, projectId: number): Promise<Project> {
-  const row = await db('projects').where({ id: projectId, tenant_id: caller.tenantId }).first('id', 'name', 'created_at');
+  const row = await db('projects')
+    .where({ id: projectId, tenant_id: caller.tenantId })
+    .first('id', 'name', 'created_at');
   if (!row) throw notFound('project');
   return row as Project;
 }
 
-export async function requirePipeline(db: Db, caller: Caller, projectId: number, pipelineId: number): Promise<Pipeline> {
+export async function requirePipeline(
+  db: Db,
+  caller: Caller,
+  projectId: number,
+  pipelineId: number,
+): Promise<Pipeline> {
   const row = await db('pipelines as p')
     .join('projects as pr', 'pr.id', 'p.project_id')
     .where({ 'p.id': pipelineId, 'p.project_id': projectId, 'pr.tenant_id': caller.tenantId })
@@ -34,7 +41,9 @@ export async function requirePipeline(db: Db, caller: Caller, projectId: number,
 
 export async function createProject(db: Db, caller: Caller, input: { name?: unknown }): Promise<Project> {
   const name = requireName(input.name);
-  const [row] = await db('projects').insert({ tenant_id: caller.tenantId, name }).returning(['id', 'name', 'created_at']);
+  const [row] = await db('projects')
+    .insert({ tenant_id: caller.tenantId, name })
+    .returning(['id', 'name', 'created_at']);
   return row as Project;
 }
 
@@ -42,7 +51,12 @@ export async function listProjects(db: Db, caller: Caller): Promise<Project[]> {
   return db('projects').where({ tenant_id: caller.tenantId }).orderBy('id').select('id', 'name', 'created_at');
 }
 
-export async function createPipeline(db: Db, caller: Caller, projectId: number, input: { name?: unknown }): Promise<Pipeline> {
+export async function createPipeline(
+  db: Db,
+  caller: Caller,
+  projectId: number,
+  input: { name?: unknown },
+): Promise<Pipeline> {
   const name = requireName(input.name);
   await requireProject(db, caller, projectId);
   const [row] = await db('pipelines')
@@ -53,5 +67,8 @@ export async function createPipeline(db: Db, caller: Caller, projectId: number, 
 
 export async function listPipelines(db: Db, caller: Caller, projectId: number): Promise<Pipeline[]> {
   await requireProject(db, caller, projectId);
-  return db('pipelines').where({ project_id: projectId }).orderBy('id').select('id', 'project_id', 'name', 'created_at');
+  return db('pipelines')
+    .where({ project_id: projectId })
+    .orderBy('id')
+    .select('id', 'project_id', 'name', 'created_at');
 }

@@ -4,7 +4,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/knex.js';
 import type { Logger } from '../logger.js';
 import type { Starters } from '../temporal/starters.js';
-import type { SecretSealer } from '../webhooks/webhooks.js';
+import type { SecretSealer } from '../webhooks/manage-webhooks.js';
 import type { AppContext } from '../app.js';
 import { AuthFailureLimiter } from '../auth/failure-limiter.js';
 import { KeyCache, listenForRevocations } from '../auth/key-cache.js';
@@ -12,10 +12,21 @@ import { createHttpServer } from '../transport/http/server.js';
 import { startGrpcServer } from '../transport/grpc/server.js';
 import { compactProfileCounts } from '../profiles/profile-counts.js';
 
-export async function startApi(deps: { config: Config; db: Db; databaseUrl: string; starters: Starters; box: SecretSealer; log: Logger; client: Client }) {
+export async function startApi(deps: {
+  config: Config;
+  db: Db;
+  databaseUrl: string;
+  starters: Starters;
+  box: SecretSealer;
+  log: Logger;
+  client: Client;
+}) {
   const { config, client } = deps;
   const keyCache = new KeyCache(config.authCacheTtlMs);
-  const revocations = config.authCacheTtlMs > 0 ? listenForRevocations({ databaseUrl: deps.databaseUrl, cache: keyCache, log: deps.log }) : undefined;
+  const revocations =
+    config.authCacheTtlMs > 0
+      ? listenForRevocations({ databaseUrl: deps.databaseUrl, cache: keyCache, log: deps.log })
+      : undefined;
   const ctx: AppContext = {
     ...deps,
     authFailures: new AuthFailureLimiter(config.authFailures),
@@ -35,7 +46,9 @@ export async function startApi(deps: { config: Config; db: Db; databaseUrl: stri
   // process may do it (an advisory lock lets one at a time), and a failure only delays it.
   let compacting: Promise<unknown> = Promise.resolve();
   const compactor = setInterval(() => {
-    compacting = compactProfileCounts(deps.db).catch((err: Error) => deps.log.warn('profile count compaction failed', { err: err.message }));
+    compacting = compactProfileCounts(deps.db).catch((err: Error) =>
+      deps.log.warn('profile count compaction failed', { err: err.message }),
+    );
   }, 10_000);
   return {
     httpPort,

@@ -27,10 +27,12 @@ export async function startWorkerRole(deps: {
   const embedder = createEmbedder(config.embeddings);
   let analyzerPromise: Promise<Analyzer> | undefined;
   const analyzer = () =>
-    (analyzerPromise ??= createAnalyzer(embedder, { db, cacheDir: config.embeddings.headsCacheDir, log }).catch((err: unknown) => {
-      analyzerPromise = undefined;
-      throw err;
-    }));
+    (analyzerPromise ??= createAnalyzer(embedder, { db, cacheDir: config.embeddings.headsCacheDir, log }).catch(
+      (err: unknown) => {
+        analyzerPromise = undefined;
+        throw err;
+      },
+    ));
   analyzer().then(
     (a) => log.info('analyzer ready', { embedder: embedder.name, corpusHash: a.heads.corpusHash }),
     (err) => log.error('analyzer failed to load', { err }),

@@ -28,7 +28,9 @@ export async function evaluateSegmentPage(
   input: EvaluateSegmentPageInput,
 ): Promise<EvaluateSegmentPageOutput> {
   const { db } = deps;
-  const segment = await db('segments').where({ pk: input.segmentPk }).first('pk', 'pipeline_id', 'project_id', 'slug', 'name', 'rule', 'status', 'version');
+  const segment = await db('segments')
+    .where({ pk: input.segmentPk })
+    .first('pk', 'pipeline_id', 'project_id', 'slug', 'name', 'rule', 'status', 'version');
   if (!segment || segment.status !== 'deployed' || segment.version !== input.version) {
     return { nextAfterUserPk: null, evaluated: 0, changes: 0 };
   }
@@ -46,14 +48,22 @@ export async function evaluateSegmentPage(
   for (const id of ids) {
     deps.heartbeat?.();
     const r = await db.transaction(async (trx) => {
-      const user = await trx('users').where({ id }).forUpdate().first('id', 'user_id', 'project_id', 'attributes', 'aggregates', 'profile_embedding');
+      const user = await trx('users')
+        .where({ id })
+        .forUpdate()
+        .first('id', 'user_id', 'project_id', 'attributes', 'aggregates', 'profile_embedding');
       // Held until commit: an undeploy, delete or rule change waits for this user, or this user sees it.
       const now = await trx('segments').where({ pk: segment.pk }).forShare().first('status', 'version');
       if (!now || now.status !== 'deployed' || now.version !== input.version) return null;
       return diffMemberships(
         trx,
         user,
-        { aggregates: user.aggregates, attributes: user.attributes, profileEmbedding: user.profile_embedding, semanticEmbeddings },
+        {
+          aggregates: user.aggregates,
+          attributes: user.attributes,
+          profileEmbedding: user.profile_embedding,
+          semanticEmbeddings,
+        },
         [loaded],
       );
     });

@@ -3,7 +3,12 @@ import type { Logger } from '../logger.js';
 
 /** Starts the workflow that evaluates a deployed segment against the project's existing profiles. */
 export interface SegmentEvaluationStarter {
-  startSegmentEvaluation(args: { segmentPk: number; projectId: number; version: number; versionUid: string }): Promise<void>;
+  startSegmentEvaluation(args: {
+    segmentPk: number;
+    projectId: number;
+    version: number;
+    versionUid: string;
+  }): Promise<void>;
 }
 
 export interface EvaluationDeps {
@@ -24,7 +29,12 @@ export interface PendingEvaluation {
  * first) the flag stays and the relay starts it later: a deploy is never left unevaluated.
  */
 export async function startEvaluation(db: Db, deps: EvaluationDeps, s: PendingEvaluation): Promise<void> {
-  await deps.starters.startSegmentEvaluation({ segmentPk: s.pk, projectId: s.project_id, version: s.version, versionUid: s.version_uid });
+  await deps.starters.startSegmentEvaluation({
+    segmentPk: s.pk,
+    projectId: s.project_id,
+    version: s.version,
+    versionUid: s.version_uid,
+  });
   await db('segments').where({ pk: s.pk, version: s.version }).update({ evaluation_pending: false });
 }
 
@@ -33,7 +43,11 @@ export async function startEvaluationOrDefer(db: Db, deps: EvaluationDeps, s: Pe
   try {
     await startEvaluation(db, deps, s);
   } catch (err) {
-    deps.log.warn('segment evaluation start deferred to the relay', { segment_pk: s.pk, version: s.version, err: (err as Error).message });
+    deps.log.warn('segment evaluation start deferred to the relay', {
+      segment_pk: s.pk,
+      version: s.version,
+      err: (err as Error).message,
+    });
   }
 }
 

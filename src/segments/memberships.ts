@@ -37,13 +37,19 @@ export class SegmentsChanged extends Error {
  * no membership is written for a segment that is gone or undeployed (and no event after an
  * undeploy), and no deployed segment is skipped.
  */
-export async function lockSegmentsAsLoaded(trx: Knex.Transaction, projectId: number, loaded: LoadedSegment[]): Promise<void> {
+export async function lockSegmentsAsLoaded(
+  trx: Knex.Transaction,
+  projectId: number,
+  loaded: LoadedSegment[],
+): Promise<void> {
   const current: { pk: number; version: number }[] = await trx('segments')
     .where({ project_id: projectId, status: 'deployed' })
     .orderBy('pk')
     .forShare()
     .select('pk', 'version');
-  const same = current.length === loaded.length && current.every((c, i) => c.pk === loaded[i].pk && c.version === loaded[i].version);
+  const same =
+    current.length === loaded.length &&
+    current.every((c, i) => c.pk === loaded[i].pk && c.version === loaded[i].version);
   if (!same) throw new SegmentsChanged();
 }
 
@@ -62,7 +68,10 @@ export async function diffMemberships(
   if (segments.length === 0) return 0;
   const previous = await trx('segment_memberships')
     .where({ user_pk: user.id })
-    .whereIn('segment_pk', segments.map((s) => s.pk))
+    .whereIn(
+      'segment_pk',
+      segments.map((s) => s.pk),
+    )
     .select('segment_pk', 'is_member', 'score', 'seq');
   const bySegment = new Map(previous.map((r) => [r.segment_pk as number, r]));
   let changes = 0;

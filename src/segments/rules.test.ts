@@ -1,7 +1,15 @@
 import { describe, it, expect } from 'vitest';
 import { AppError } from '../errors.js';
 import type { Aggregates } from '../profiles/aggregates.js';
-import { evaluateRule, validateRule, semanticDescriptions, MAX_DEPTH, MAX_NODES, type MatchContext, type Rule } from './rules.js';
+import {
+  evaluateRule,
+  validateRule,
+  semanticDescriptions,
+  MAX_DEPTH,
+  MAX_NODES,
+  type MatchContext,
+  type Rule,
+} from './rules.js';
 
 /** The path and message of the error validateRule throws for `raw`. */
 function errorOf(raw: unknown): { field?: string; code: string; message: string } {
@@ -35,10 +43,23 @@ describe('validateRule accepts', () => {
   });
 
   it('a nested rule, returned as a normalised copy', () => {
-    const raw = { all: [cond('avg_sentiment', '<', 0), { any: [{ semantic: 'wants a cheaper plan' }, cond('intentions_summary', 'contains', 'downgrade')] }] };
+    const raw = {
+      all: [
+        cond('avg_sentiment', '<', 0),
+        { any: [{ semantic: 'wants a cheaper plan' }, cond('intentions_summary', 'contains', 'downgrade')] },
+      ],
+    };
     const rule = validateRule(raw);
     expect(rule).toEqual({
-      all: [cond('avg_sentiment', '<', 0), { any: [{ semantic: 'wants a cheaper plan', min_similarity: 0.5 }, cond('intentions_summary', 'contains', 'downgrade')] }],
+      all: [
+        cond('avg_sentiment', '<', 0),
+        {
+          any: [
+            { semantic: 'wants a cheaper plan', min_similarity: 0.5 },
+            cond('intentions_summary', 'contains', 'downgrade'),
+          ],
+        },
+      ],
     });
     expect(rule).not.toBe(raw);
   });
@@ -66,16 +87,41 @@ describe('validateRule rejects, pointing at the bad node', () => {
     ['an empty attribute key', cond('attributes.', '==', 1), 'rule.field', /unknown field/],
     // PostgreSQL's jsonb refuses NUL and the escape of a lone surrogate: refused here, not as a 500.
     ['a NUL in an attribute key', cond('attributes.pl\u0000an', '==', 1), 'rule.field', /unknown field/],
-    ['a NUL in an attribute value', cond('attributes.plan', '==', 'pro\u0000'), 'rule.value', /NUL characters or unpaired surrogates/],
-    ['a lone surrogate in a semantic description', { semantic: 'wants \uD800 out' }, 'rule.semantic', /without NUL or unpaired surrogates/],
-    ['an unknown op', { all: [cond('window_size', '>', 1), cond('window_size', '=>', 1)] }, 'rule.all[1].op', /must be one of/],
+    [
+      'a NUL in an attribute value',
+      cond('attributes.plan', '==', 'pro\u0000'),
+      'rule.value',
+      /NUL characters or unpaired surrogates/,
+    ],
+    [
+      'a lone surrogate in a semantic description',
+      { semantic: 'wants \uD800 out' },
+      'rule.semantic',
+      /without NUL or unpaired surrogates/,
+    ],
+    [
+      'an unknown op',
+      { all: [cond('window_size', '>', 1), cond('window_size', '=>', 1)] },
+      'rule.all[1].op',
+      /must be one of/,
+    ],
     ['contains on a number', cond('avg_sentiment', 'contains', 1), 'rule.op', /does not apply/],
     ['an order op on the trend', cond('sentiment_trend', '>', 'stable'), 'rule.op', /does not apply/],
     ['== on a list', cond('top_topics', '==', 'billing'), 'rule.op', /does not apply/],
     ['in on a list', cond('intentions_summary', 'in', ['churn']), 'rule.op', /does not apply/],
     ['a number on a list', cond('top_topics', 'contains', 1), 'rule.value', /must be one of/],
-    ['an array attribute value', cond('attributes.plan', 'contains', ['a']), 'rule.value', /string, number, boolean or null/],
-    ['a bad element of attribute in', cond('attributes.plan', 'in', ['a', {}]), 'rule.value[1]', /string, number, boolean or null/],
+    [
+      'an array attribute value',
+      cond('attributes.plan', 'contains', ['a']),
+      'rule.value',
+      /string, number, boolean or null/,
+    ],
+    [
+      'a bad element of attribute in',
+      cond('attributes.plan', 'in', ['a', {}]),
+      'rule.value[1]',
+      /string, number, boolean or null/,
+    ],
     ['a missing op', { field: 'window_size', value: 1 }, 'rule.op', /must be one of/],
     ['a non-string field', cond(3 as unknown as string, '>', 1), 'rule.field', /unknown field/],
     ['a non-number similarity', { semantic: 'angry', min_similarity: '0.5' }, 'rule.min_similarity', /0 to 1/],
@@ -84,11 +130,21 @@ describe('validateRule rejects, pointing at the bad node', () => {
     ['a missing value', { field: 'negative_ratio', op: '>=' }, 'rule.value', /required/],
     ['an unknown trend', cond('sentiment_trend', '==', 'up'), 'rule.value', /improving, stable, declining/],
     ['an unknown intention', cond('intentions_summary', 'contains', 'cancel'), 'rule.value', /must be one of/],
-    ['a topic where an intention belongs', cond('intentions_summary', 'contains', 'pricing'), 'rule.value', /must be one of/],
+    [
+      'a topic where an intention belongs',
+      cond('intentions_summary', 'contains', 'pricing'),
+      'rule.value',
+      /must be one of/,
+    ],
     ['in with a scalar', cond('window_size', 'in', 3), 'rule.value', /non-empty array/],
     ['in with an empty array', cond('attributes.plan', 'in', []), 'rule.value', /non-empty array/],
     ['a bad element of in', cond('sentiment_trend', 'in', ['stable', 'flat']), 'rule.value[1]', /must be one of/],
-    ['an object attribute value', cond('attributes.plan', '==', { a: 1 }), 'rule.value', /string, number, boolean or null/],
+    [
+      'an object attribute value',
+      cond('attributes.plan', '==', { a: 1 }),
+      'rule.value',
+      /string, number, boolean or null/,
+    ],
     ['an order op on a string attribute', cond('attributes.plan', '>=', 'pro'), 'rule.value', /finite number/],
     ['an empty description', { semantic: '  ' }, 'rule.semantic', /1 to 500/],
     ['a too long description', { semantic: 'x'.repeat(501) }, 'rule.semantic', /1 to 500/],
@@ -102,19 +158,30 @@ describe('validateRule rejects, pointing at the bad node', () => {
   });
 
   it('a deep error with its full path', () => {
-    const raw = { any: [cond('window_size', '>', 1), { all: [cond('window_size', '>', 1), { semantic: 'ok', min_similarity: -1 }] }] };
+    const raw = {
+      any: [
+        cond('window_size', '>', 1),
+        { all: [cond('window_size', '>', 1), { semantic: 'ok', min_similarity: -1 }] },
+      ],
+    };
     expect(errorOf(raw).field).toBe('rule.any[1].all[1].min_similarity');
   });
 
   it(`nesting deeper than ${MAX_DEPTH}`, () => {
     let deep: unknown = cond('window_size', '>', 1);
     for (let i = 0; i < MAX_DEPTH; i++) deep = { all: [deep] };
-    expect(errorOf(deep)).toMatchObject({ field: 'rule.all[0].all[0].all[0].all[0].all[0]', message: expect.stringMatching(/at most 5 levels/) });
+    expect(errorOf(deep)).toMatchObject({
+      field: 'rule.all[0].all[0].all[0].all[0].all[0]',
+      message: expect.stringMatching(/at most 5 levels/),
+    });
   });
 
   it(`more than ${MAX_NODES} nodes`, () => {
     const wide = { any: Array.from({ length: MAX_NODES }, () => cond('window_size', '>', 1)) };
-    expect(errorOf(wide)).toMatchObject({ field: `rule.any[${MAX_NODES - 1}]`, message: expect.stringMatching(/at most 50 nodes/) });
+    expect(errorOf(wide)).toMatchObject({
+      field: `rule.any[${MAX_NODES - 1}]`,
+      message: expect.stringMatching(/at most 50 nodes/),
+    });
   });
 });
 
@@ -123,14 +190,19 @@ describe('semanticDescriptions', () => {
     const rule: Rule = {
       any: [
         { semantic: 'b', min_similarity: 0.5 },
-        { all: [cond('window_size', '>', 1) as Rule, { semantic: 'a', min_similarity: 0.2 }, { semantic: 'b', min_similarity: 0.9 }] },
+        {
+          all: [
+            cond('window_size', '>', 1) as Rule,
+            { semantic: 'a', min_similarity: 0.2 },
+            { semantic: 'b', min_similarity: 0.9 },
+          ],
+        },
       ],
     };
     expect(semanticDescriptions(rule)).toEqual(['b', 'a']);
     expect(semanticDescriptions(cond('window_size', '>', 1) as Rule)).toEqual([]);
   });
 });
-
 
 const aggregates: Aggregates = {
   window_size: 4,
@@ -241,14 +313,29 @@ describe('attribute conditions', () => {
   });
 
   it('matches a missing attribute with no op at all, not even !=', () => {
-    for (const [op, value] of [['==', 'eu'], ['!=', 'eu'], ['==', null], ['!=', null], ['in', ['eu']], ['contains', 'e'], ['>=', 0], ['<', 0]] as const) {
+    for (const [op, value] of [
+      ['==', 'eu'],
+      ['!=', 'eu'],
+      ['==', null],
+      ['!=', null],
+      ['in', ['eu']],
+      ['contains', 'e'],
+      ['>=', 0],
+      ['<', 0],
+    ] as const) {
       expect(run(cond('attributes.region', op, value))).toEqual({ matched: false, score: 0 });
     }
-    expect(run(cond('attributes.region', '!=', 'eu'), ctx({ attributes: { region: undefined } }))).toEqual({ matched: false, score: 0 });
+    expect(run(cond('attributes.region', '!=', 'eu'), ctx({ attributes: { region: undefined } }))).toEqual({
+      matched: false,
+      score: 0,
+    });
   });
 
   it('treats a present null as a value', () => {
-    expect(run(cond('attributes.region', '==', null), ctx({ attributes: { region: null } }))).toEqual({ matched: true, score: 1 });
+    expect(run(cond('attributes.region', '==', null), ctx({ attributes: { region: null } }))).toEqual({
+      matched: true,
+      score: 1,
+    });
   });
 });
 
@@ -261,12 +348,20 @@ describe('semantic conditions score the similarity', () => {
     expect(run({ semantic: 'opposite', min_similarity: 0 })).toEqual({ matched: true, score: 0 });
   });
   it('does not match without a profile embedding or a description embedding', () => {
-    expect(run({ semantic: 'cheaper plan', min_similarity: 0 }, ctx({ profileEmbedding: null }))).toEqual({ matched: false, score: 0 });
+    expect(run({ semantic: 'cheaper plan', min_similarity: 0 }, ctx({ profileEmbedding: null }))).toEqual({
+      matched: false,
+      score: 0,
+    });
     expect(run({ semantic: 'never embedded', min_similarity: 0 })).toEqual({ matched: false, score: 0 });
   });
   it('does not match vectors of different dimensions (another embedder), even with min_similarity 0', () => {
-    expect(run({ semantic: 'cheaper plan', min_similarity: 0 }, ctx({ profileEmbedding: [1, 0] }))).toEqual({ matched: false, score: 0 });
-    expect(run({ any: [{ semantic: 'cheaper plan', min_similarity: 0 }] }, ctx({ profileEmbedding: [1, 0, 0, 0, 0] }))).toEqual({ matched: false, score: 0 });
+    expect(run({ semantic: 'cheaper plan', min_similarity: 0 }, ctx({ profileEmbedding: [1, 0] }))).toEqual({
+      matched: false,
+      score: 0,
+    });
+    expect(
+      run({ any: [{ semantic: 'cheaper plan', min_similarity: 0 }] }, ctx({ profileEmbedding: [1, 0, 0, 0, 0] })),
+    ).toEqual({ matched: false, score: 0 });
   });
 });
 
@@ -301,7 +396,10 @@ describe('all and any', () => {
 
 describe('stored aggregates that predate a field', () => {
   it('does not match instead of throwing', () => {
-    const old = ctx({ aggregates: { window_size: 3 } as unknown as Aggregates, attributes: undefined as unknown as Record<string, unknown> });
+    const old = ctx({
+      aggregates: { window_size: 3 } as unknown as Aggregates,
+      attributes: undefined as unknown as Record<string, unknown>,
+    });
     expect(run(cond('churn_risk_score', '>=', 0), old)).toEqual({ matched: false, score: 0 });
     expect(run(cond('top_topics', 'contains', 'billing'), old)).toEqual({ matched: false, score: 0 });
     expect(run(cond('attributes.plan', '==', 'pro'), old)).toEqual({ matched: false, score: 0 });

@@ -9,11 +9,27 @@ import { isStorableText } from '../validation.js';
 import type { Aggregates } from '../profiles/aggregates.js';
 
 export const TOPICS = [
-  'pricing', 'billing', 'support', 'performance', 'reliability', 'usability',
-  'onboarding', 'integrations', 'security', 'mobile', 'features',
+  'pricing',
+  'billing',
+  'support',
+  'performance',
+  'reliability',
+  'usability',
+  'onboarding',
+  'integrations',
+  'security',
+  'mobile',
+  'features',
 ] as const;
 export const INTENTIONS = [
-  'churn', 'upgrade', 'downgrade', 'refund', 'price_sensitive', 'feature_request', 'recommend', 'support_request',
+  'churn',
+  'upgrade',
+  'downgrade',
+  'refund',
+  'price_sensitive',
+  'feature_request',
+  'recommend',
+  'support_request',
 ] as const;
 export const TRENDS = ['improving', 'stable', 'declining'] as const;
 
@@ -109,7 +125,8 @@ function validateNode(raw: unknown, path: string, depth: number, counter: { node
     if (!Object.hasOwn(node, group)) continue;
     onlyKeys(node, [group], path);
     const children = node[group];
-    if (!Array.isArray(children) || children.length === 0) throw invalid(`${path}.${group}`, 'must be a non-empty array of rules');
+    if (!Array.isArray(children) || children.length === 0)
+      throw invalid(`${path}.${group}`, 'must be a non-empty array of rules');
     const rules = children.map((child, i) => validateNode(child, `${path}.${group}[${i}]`, depth + 1, counter));
     return group === 'all' ? { all: rules } : { any: rules };
   }
@@ -121,8 +138,16 @@ function validateNode(raw: unknown, path: string, depth: number, counter: { node
 function validateSemantic(node: Record<string, unknown>, path: string): SemanticCondition {
   onlyKeys(node, ['semantic', 'min_similarity'], path);
   const text = node.semantic;
-  if (typeof text !== 'string' || text.trim().length === 0 || text.length > MAX_SEMANTIC_LENGTH || !isStorableText(text)) {
-    throw invalid(`${path}.semantic`, `must be a description of 1 to ${MAX_SEMANTIC_LENGTH} characters, without NUL or unpaired surrogates`);
+  if (
+    typeof text !== 'string' ||
+    text.trim().length === 0 ||
+    text.length > MAX_SEMANTIC_LENGTH ||
+    !isStorableText(text)
+  ) {
+    throw invalid(
+      `${path}.semantic`,
+      `must be a description of 1 to ${MAX_SEMANTIC_LENGTH} characters, without NUL or unpaired surrogates`,
+    );
   }
   const min = node.min_similarity ?? DEFAULT_MIN_SIMILARITY;
   if (typeof min !== 'number' || !Number.isFinite(min) || min < 0 || min > 1) {
@@ -175,13 +200,15 @@ function validateScalar(kind: FieldKind, op: Op, value: unknown, path: string): 
         throw invalid(path, `"${op}" needs a finite number`);
       }
       if (!isScalar(value)) throw invalid(path, 'must be a string, number, boolean or null');
-      if (typeof value === 'string' && !isStorableText(value)) throw invalid(path, 'must not contain NUL characters or unpaired surrogates');
+      if (typeof value === 'string' && !isStorableText(value))
+        throw invalid(path, 'must not contain NUL characters or unpaired surrogates');
       return value;
   }
 }
 
 function oneOf(value: unknown, allowed: readonly string[], path: string): string {
-  if (typeof value !== 'string' || !allowed.includes(value)) throw invalid(path, `must be one of ${allowed.join(', ')}`);
+  if (typeof value !== 'string' || !allowed.includes(value))
+    throw invalid(path, `must be one of ${allowed.join(', ')}`);
   return value;
 }
 
@@ -231,11 +258,17 @@ const EPSILON = 1e-9;
 export function evaluateRule(rule: Rule, ctx: MatchContext): RuleResult {
   if ('all' in rule) {
     const results = rule.all.map((r) => evaluateRule(r, ctx));
-    return result(results.every((r) => r.matched), Math.min(...results.map((r) => r.score)));
+    return result(
+      results.every((r) => r.matched),
+      Math.min(...results.map((r) => r.score)),
+    );
   }
   if ('any' in rule) {
     const results = rule.any.map((r) => evaluateRule(r, ctx));
-    return result(results.some((r) => r.matched), Math.max(...results.map((r) => r.score)));
+    return result(
+      results.some((r) => r.matched),
+      Math.max(...results.map((r) => r.score)),
+    );
   }
   if ('semantic' in rule) return evaluateSemantic(rule, ctx);
   return evaluateCondition(rule, ctx);
@@ -246,7 +279,8 @@ function evaluateSemantic(rule: SemanticCondition, ctx: MatchContext): RuleResul
   // Vectors of different lengths come from different embedders (a provider or model change): they
   // are not comparable, so the condition does not match at all, whatever min_similarity says
   // (a similarity of 0 would otherwise satisfy `min_similarity: 0` and match everyone).
-  if (!ctx.profileEmbedding || !target || ctx.profileEmbedding.length !== target.length || target.length === 0) return NO_MATCH;
+  if (!ctx.profileEmbedding || !target || ctx.profileEmbedding.length !== target.length || target.length === 0)
+    return NO_MATCH;
   const similarity = round4(clamp01(cosine(ctx.profileEmbedding, target)));
   return result(similarity >= rule.min_similarity, similarity);
 }

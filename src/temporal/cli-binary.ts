@@ -33,7 +33,9 @@ function onPath(name: string): string | undefined {
  * then a build with `go install` (v1.5.1 is the newest tag without a replace directive) into the
  * cache. The SDK's own download needs the internet, so it is the user's last resort, not ours.
  */
-export async function resolveTemporalCli(opts: { cliPath?: string; log?: (msg: string) => void } = {}): Promise<string> {
+export async function resolveTemporalCli(
+  opts: { cliPath?: string; log?: (msg: string) => void } = {},
+): Promise<string> {
   const log = opts.log ?? (() => undefined);
   if (opts.cliPath) {
     if (!executable(opts.cliPath)) throw new Error(`TEMPORAL_CLI_PATH=${opts.cliPath} is not an executable file`);
@@ -65,7 +67,9 @@ export async function resolveTemporalCli(opts: { cliPath?: string; log?: (msg: s
     try {
       await run('go', ['install', pkg], { env, maxBuffer: 64 * 1024 * 1024 });
     } catch (first) {
-      log(`go install failed with the installed Go (${(first as Error).message.split('\n')[0]}); retrying with GOTOOLCHAIN=go1.25.4`);
+      log(
+        `go install failed with the installed Go (${(first as Error).message.split('\n')[0]}); retrying with GOTOOLCHAIN=go1.25.4`,
+      );
       await run('go', ['install', pkg], { env: { ...env, GOTOOLCHAIN: 'go1.25.4' }, maxBuffer: 64 * 1024 * 1024 });
     }
     if (!executable(cached)) throw new Error('go install finished but produced no binary');

@@ -86,13 +86,20 @@ export async function startTemporalDevServer(opts: {
   const uiPort = await pickPort(opts.uiPort);
   const namespace = opts.namespace ?? 'default';
   const args = [
-    'server', 'start-dev',
-    '--db-filename', dbFile,
-    '--ip', '127.0.0.1',
-    '--port', String(port),
-    '--ui-port', String(uiPort),
-    '--namespace', namespace,
-    '--log-level', 'error',
+    'server',
+    'start-dev',
+    '--db-filename',
+    dbFile,
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--ui-port',
+    String(uiPort),
+    '--namespace',
+    namespace,
+    '--log-level',
+    'error',
     ...Object.entries(opts.searchAttributes).flatMap(([k, t]) => ['--search-attribute', `${k}=${t}`]),
   ];
   const child = SETPRIV

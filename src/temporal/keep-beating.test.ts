@@ -14,7 +14,9 @@ describe('keepBeating', () => {
 
   it('stops beating when the work fails', async () => {
     let beats = 0;
-    await expect(keepBeating(() => beats++, 10, Promise.reject(new Error('embedder down')))).rejects.toThrow('embedder down');
+    await expect(keepBeating(() => beats++, 10, Promise.reject(new Error('embedder down')))).rejects.toThrow(
+      'embedder down',
+    );
     await new Promise((r) => setTimeout(r, 40));
     expect(beats).toBe(0);
   });

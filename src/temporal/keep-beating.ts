@@ -3,7 +3,11 @@
  * behind the chunks of other activities (one embedder per worker); without beats meanwhile,
  * Temporal would time the activity out and run the chunk again, doing the embedding twice.
  */
-export async function keepBeating<T>(heartbeat: (() => void) | undefined, everyMs: number, work: Promise<T>): Promise<T> {
+export async function keepBeating<T>(
+  heartbeat: (() => void) | undefined,
+  everyMs: number,
+  work: Promise<T>,
+): Promise<T> {
   if (!heartbeat) return work;
   const timer = setInterval(heartbeat, everyMs);
   try {

@@ -3,9 +3,17 @@ import { WorkflowIdReusePolicy, type SearchAttributePair } from '@temporalio/com
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { BatchStarter } from '../users/batch-lifecycle.js';
-import type { SegmentEvaluationStarter } from '../segments/segments.js';
-import type { DeliveryStarter } from '../webhooks/webhooks.js';
-import { DeliveryAttempt, EventId, PipelineId, ProjectId, SegmentId, SourceId, WebhookId } from '../../workflows/search-attributes.js';
+import type { SegmentEvaluationStarter } from '../segments/manage-segments.js';
+import type { DeliveryStarter } from '../webhooks/manage-webhooks.js';
+import {
+  DeliveryAttempt,
+  EventId,
+  PipelineId,
+  ProjectId,
+  SegmentId,
+  SourceId,
+  WebhookId,
+} from '../../workflows/search-attributes.js';
 import type { batchWorkflow, deliveryWorkflow, segmentEvaluationWorkflow } from '../../workflows/index.js';
 
 export type Starters = BatchStarter & SegmentEvaluationStarter & DeliveryStarter;
@@ -54,11 +62,14 @@ async function startOwned(client: Client, log: Logger, installation: string, s: 
     }
     const existing = await client.workflow.getHandle(id).describe();
     if (existing.memo?.record !== s.record) {
-      log.error('workflow id already used by another record (restored or re-created database on this namespace?); starting under a record-specific id', {
-        workflow_id: id,
-        record: s.record,
-        existing_record: existing.memo?.record ?? null,
-      });
+      log.error(
+        'workflow id already used by another record (restored or re-created database on this namespace?); starting under a record-specific id',
+        {
+          workflow_id: id,
+          record: s.record,
+          existing_record: existing.memo?.record ?? null,
+        },
+      );
       id = `${s.workflowId}-${s.record.replace(/-/g, '').slice(0, 12)}`;
       continue;
     }
@@ -101,7 +112,15 @@ export function createStarters(client: Client, config: Config, installation: str
                 { key: ProjectId, value: String(projectId) },
                 { key: SourceId, value: String(sourceId) },
               ]),
-              args: [{ sourceId, projectId, userCount, chunkSize: config.worker.chunkSize, parallelChunks: config.worker.parallelChunks }],
+              args: [
+                {
+                  sourceId,
+                  projectId,
+                  userCount,
+                  chunkSize: config.worker.chunkSize,
+                  parallelChunks: config.worker.parallelChunks,
+                },
+              ],
               staticSummary: `Batch of ${userCount} users for project ${projectId}`,
             }),
         }),
@@ -137,7 +156,15 @@ export function createStarters(client: Client, config: Config, installation: str
               { key: PipelineId, value: String(pipelineId) },
               { key: DeliveryAttempt, value: 0 },
             ]),
-            args: [{ eventId, webhookId, pipelineId, retryScheduleMs: config.webhooks.retryScheduleMs, timeoutMs: config.webhooks.timeoutMs }],
+            args: [
+              {
+                eventId,
+                webhookId,
+                pipelineId,
+                retryScheduleMs: config.webhooks.retryScheduleMs,
+                timeoutMs: config.webhooks.timeoutMs,
+              },
+            ],
           }),
       });
     },

@@ -12,7 +12,10 @@ export interface Readiness {
  */
 export async function checkReadiness(ctx: Pick<AppContext, 'db' | 'temporalReady'>): Promise<Readiness> {
   const [database, temporal] = await Promise.all([
-    ctx.db.raw('SELECT 1').then(() => true, () => false),
+    ctx.db.raw('SELECT 1').then(
+      () => true,
+      () => false,
+    ),
     ctx.temporalReady().catch(() => false),
   ]);
   return { ready: database && temporal, database, temporal };

@@ -20,7 +20,12 @@ export interface StoredBatch {
 
 /** Starts a stored batch's workflow and records that it runs (and under which id). */
 export async function startStoredBatch(db: Db, starter: BatchStarter, source: StoredBatch): Promise<string> {
-  const workflowId = await starter.startBatch({ sourceId: source.id, sourceUid: source.uid, projectId: source.project_id, userCount: source.user_count });
+  const workflowId = await starter.startBatch({
+    sourceId: source.id,
+    sourceUid: source.uid,
+    projectId: source.project_id,
+    userCount: source.user_count,
+  });
   await db('sources').where({ id: source.id }).update({ workflow_started_at: db.fn.now(), workflow_id: workflowId });
   return workflowId;
 }
@@ -37,7 +42,10 @@ export async function unstartedBatches(db: Db, limit: number): Promise<StoredBat
 }
 
 /** The batch workflow's last step; it also records the start, in case the starter died before it could. */
-export async function completeBatch(db: Db, input: { sourceId: number; workflowId?: string; processed: number; failed: number }): Promise<void> {
+export async function completeBatch(
+  db: Db,
+  input: { sourceId: number; workflowId?: string; processed: number; failed: number },
+): Promise<void> {
   await db('sources')
     .where({ id: input.sourceId })
     .update({

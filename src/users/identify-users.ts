@@ -36,31 +36,33 @@ export async function identifyUsers(
   const scope = idempotencyScope(caller, idempotencyKey, { operation: 'identify_users', body });
   await requireProject(deps.db, caller, batch.projectId);
 
-  const stored = await deps.db.transaction(async (trx): Promise<{ replay: IdentifyUsersResult } | { created: IdentifyUsersResult; source: StoredBatch }> => {
-    if (scope) {
-      const previous = await lockIdempotencyKey(trx, scope, now);
-      if (previous) return { replay: previous as IdentifyUsersResult };
-    }
-    const [source] = await trx('sources')
-      .insert({ project_id: batch.projectId, label: batch.sourceLabel, user_count: batch.items.length })
-      .returning(['id', 'uid', 'project_id', 'user_count']);
-    const rows = batch.items.map((item, idx) => ({
-      source_id: source.id,
-      idx,
-      user_id: item.user_id,
-      text: item.text,
-      attributes: JSON.stringify(item.attributes),
-      written_at: item.timestamp,
-    }));
-    for (let i = 0; i < rows.length; i += 500) await trx('source_items').insert(rows.slice(i, i + 500));
-    const result: IdentifyUsersResult = {
-      accepted: batch.items.length,
-      source_id: source.id as number,
-      message: `Accepted ${batch.items.length} users; analysis runs in the background (source ${source.id}).`,
-    };
-    if (scope) await rememberAnswer(trx, scope, result);
-    return { created: result, source };
-  });
+  const stored = await deps.db.transaction(
+    async (trx): Promise<{ replay: IdentifyUsersResult } | { created: IdentifyUsersResult; source: StoredBatch }> => {
+      if (scope) {
+        const previous = await lockIdempotencyKey(trx, scope, now);
+        if (previous) return { replay: previous as IdentifyUsersResult };
+      }
+      const [source] = await trx('sources')
+        .insert({ project_id: batch.projectId, label: batch.sourceLabel, user_count: batch.items.length })
+        .returning(['id', 'uid', 'project_id', 'user_count']);
+      const rows = batch.items.map((item, idx) => ({
+        source_id: source.id,
+        idx,
+        user_id: item.user_id,
+        text: item.text,
+        attributes: JSON.stringify(item.attributes),
+        written_at: item.timestamp,
+      }));
+      for (let i = 0; i < rows.length; i += 500) await trx('source_items').insert(rows.slice(i, i + 500));
+      const result: IdentifyUsersResult = {
+        accepted: batch.items.length,
+        source_id: source.id as number,
+        message: `Accepted ${batch.items.length} users; analysis runs in the background (source ${source.id}).`,
+      };
+      if (scope) await rememberAnswer(trx, scope, result);
+      return { created: result, source };
+    },
+  );
   if ('replay' in stored) return stored.replay;
 
   // The batch is durable now: answer at once and start its workflow in the background, so a busy

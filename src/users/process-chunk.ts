@@ -2,7 +2,13 @@ import type { Db } from '../db/knex.js';
 import type { Logger } from '../logger.js';
 import type { Analyzer, MessageAnalysis } from '../analysis/analyze.js';
 import { computeAggregates, meanEmbedding, WINDOW_SIZE } from '../profiles/aggregates.js';
-import { diffMemberships, loadDeployedSegments, lockSegmentsAsLoaded, SegmentsChanged, type LoadedSegment } from '../segments/memberships.js';
+import {
+  diffMemberships,
+  loadDeployedSegments,
+  lockSegmentsAsLoaded,
+  SegmentsChanged,
+  type LoadedSegment,
+} from '../segments/memberships.js';
 import type { SemanticCache } from '../segments/semantic-cache.js';
 import { isDatabaseDown } from '../errors.js';
 import { keepBeating } from '../temporal/keep-beating.js';
@@ -50,7 +56,10 @@ export async function processChunk(deps: ProcessChunkDeps, input: ProcessChunkIn
     .orderBy('idx')
     .select('idx', 'user_id', 'text', 'attributes', 'written_at', 'error');
   const done = new Set(
-    await db('messages').where('source_id', input.sourceId).whereBetween('item_idx', [input.from, input.to - 1]).pluck('item_idx'),
+    await db('messages')
+      .where('source_id', input.sourceId)
+      .whereBetween('item_idx', [input.from, input.to - 1])
+      .pluck('item_idx'),
   );
   const pending = items.filter((i) => !done.has(i.idx) && !i.error);
   const out: ProcessChunkOutput = { processed: 0, failed: items.filter((i) => i.error).length, skipped: done.size };
@@ -64,7 +73,11 @@ export async function processChunk(deps: ProcessChunkDeps, input: ProcessChunkIn
   deps.log.info('chunk analysed', { source_id: input.sourceId, texts: pending.length, embedding_calls: 1 });
   const loadSegments = async () => {
     const segments = await loadDeployedSegments(db, source.project_id);
-    const semanticEmbeddings = await keepBeating(deps.heartbeat, 5_000, deps.semanticCache.embeddingsFor(segments.map((s) => s.rule)));
+    const semanticEmbeddings = await keepBeating(
+      deps.heartbeat,
+      5_000,
+      deps.semanticCache.embeddingsFor(segments.map((s) => s.rule)),
+    );
     return { segments, semanticEmbeddings };
   };
   let current = await loadSegments();
@@ -89,7 +102,9 @@ export async function processChunk(deps: ProcessChunkDeps, input: ProcessChunkIn
         throw err; // Segments churning faster than we fold: retry the activity later, lose nothing.
       } else {
         deps.log.error('item failed', { source_id: input.sourceId, idx: item.idx, err });
-        await db('source_items').where({ source_id: input.sourceId, idx: item.idx }).update({ error: String((err as Error).message).slice(0, 500) });
+        await db('source_items')
+          .where({ source_id: input.sourceId, idx: item.idx })
+          .update({ error: String((err as Error).message).slice(0, 500) });
         out.failed++;
       }
     }
@@ -143,11 +158,19 @@ async function foldMessage(db: Db, a: FoldArgs): Promise<void> {
 
     const window = await trx('messages')
       .where({ user_pk: user.id })
-      .orderBy([{ column: 'written_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+      .orderBy([
+        { column: 'written_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
       .limit(WINDOW_SIZE)
       .select('written_at', 'sentiment', 'topics', 'intentions', 'embedding');
     const aggregates = computeAggregates(
-      window.map((m) => ({ timestamp: m.written_at, sentiment: m.sentiment, topics: m.topics, intentions: m.intentions })),
+      window.map((m) => ({
+        timestamp: m.written_at,
+        sentiment: m.sentiment,
+        topics: m.topics,
+        intentions: m.intentions,
+      })),
     );
     const profileEmbedding = meanEmbedding(window.map((m) => m.embedding as number[]));
     await lockSegmentsAsLoaded(trx, a.source.project_id, a.segments);

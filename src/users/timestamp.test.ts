@@ -21,13 +21,34 @@ describe('strict timestamps', () => {
   });
 
   it('refuses dates and times that do not exist instead of shifting them', () => {
-    for (const t of ['2026-02-31', '2026-02-30T10:00:00Z', '2026-12-01T24:00:00Z', '2025-02-29', '2100-02-29', '2026-04-31', '2026-13-01', '2026-00-10', '2026-01-00', '2026-01-01T23:60:00Z', '2026-01-01T23:59:60Z', '2026-01-01T10:00:00+24:00']) {
+    for (const t of [
+      '2026-02-31',
+      '2026-02-30T10:00:00Z',
+      '2026-12-01T24:00:00Z',
+      '2025-02-29',
+      '2100-02-29',
+      '2026-04-31',
+      '2026-13-01',
+      '2026-00-10',
+      '2026-01-00',
+      '2026-01-01T23:60:00Z',
+      '2026-01-01T23:59:60Z',
+      '2026-01-01T10:00:00+24:00',
+    ]) {
       expect(parseStrictTimestamp(t), t).toEqual(expect.any(String));
     }
   });
 
   it('refuses ambiguous or malformed text', () => {
-    for (const t of ['2026-01-01T10:00:00', 'yesterday', '2026-1-1', '20260101', '2026-01-01 10:00:00Z', '2026-01-01T10:00:00ZZ', '']) {
+    for (const t of [
+      '2026-01-01T10:00:00',
+      'yesterday',
+      '2026-1-1',
+      '20260101',
+      '2026-01-01 10:00:00Z',
+      '2026-01-01T10:00:00ZZ',
+      '',
+    ]) {
       expect(parseStrictTimestamp(t), t).toEqual(expect.any(String));
     }
   });
@@ -40,7 +61,8 @@ describe('strict timestamps', () => {
 
 describe('batch timestamps: bounds', () => {
   const now = new Date('2026-11-23T12:00:00Z');
-  const batch = (timestamp: string) => validateBatch({ project_id: 1, users: [{ user_id: 'a', text: 'hi', timestamp }] }, now);
+  const batch = (timestamp: string) =>
+    validateBatch({ project_id: 1, users: [{ user_id: 'a', text: 'hi', timestamp }] }, now);
   const field = (fn: () => unknown) => {
     try {
       fn();

@@ -20,7 +20,8 @@ export function daysInMonth(year: number, month: number): number {
 /** The instant the text names, or a sentence saying what is wrong with it. */
 export function parseStrictTimestamp(text: string): Date | string {
   const m = PATTERN.exec(text);
-  if (!m) return 'timestamp must be an ISO 8601 date-time with an offset (2026-03-01T09:30:00Z or 2026-03-01T10:30:00+01:00) or a date (2026-03-01)';
+  if (!m)
+    return 'timestamp must be an ISO 8601 date-time with an offset (2026-03-01T09:30:00Z or 2026-03-01T10:30:00+01:00) or a date (2026-03-01)';
   const [, y, mo, d, h = '00', mi = '00', s = '00', fraction = '', zone = 'Z'] = m;
   const [year, month, day, hour, minute, second] = [y, mo, d, h, mi, s].map(Number);
   if (month < 1 || month > 12) return `timestamp has no month ${mo}`;

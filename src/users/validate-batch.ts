@@ -28,8 +28,16 @@ export function validateBatch(rawBody: unknown, now: Date): ValidBatch {
   const body = requireObject(rawBody);
   const projectId = requireId(body.project_id, 'project_id');
   const sourceLabel = body.source_label === undefined || body.source_label === null ? 'api' : body.source_label;
-  if (typeof sourceLabel !== 'string' || sourceLabel.trim() === '' || sourceLabel.length > MAX_SOURCE_LABEL_LENGTH || !isStorableText(sourceLabel)) {
-    throw invalid('source_label', `source_label must be a non-empty string of at most ${MAX_SOURCE_LABEL_LENGTH} characters, without NUL or unpaired surrogates`);
+  if (
+    typeof sourceLabel !== 'string' ||
+    sourceLabel.trim() === '' ||
+    sourceLabel.length > MAX_SOURCE_LABEL_LENGTH ||
+    !isStorableText(sourceLabel)
+  ) {
+    throw invalid(
+      'source_label',
+      `source_label must be a non-empty string of at most ${MAX_SOURCE_LABEL_LENGTH} characters, without NUL or unpaired surrogates`,
+    );
   }
   const users = body.users;
   if (!Array.isArray(users) || users.length === 0) throw invalid('users', 'users must be a non-empty array');
@@ -43,14 +51,17 @@ export function validateBatch(rawBody: unknown, now: Date): ValidBatch {
 function validateUser(raw: unknown, path: string, now: Date): BatchItem {
   const u = requireObject(raw, path);
   const userId = u.user_id;
-  if (typeof userId !== 'string' || userId.trim() === '') throw invalid(`${path}.user_id`, 'user_id must be a non-empty string');
+  if (typeof userId !== 'string' || userId.trim() === '')
+    throw invalid(`${path}.user_id`, 'user_id must be a non-empty string');
   if (userId.length > MAX_USER_ID_LENGTH) {
     throw invalid(`${path}.user_id`, `user_id must be at most ${MAX_USER_ID_LENGTH} characters`);
   }
-  if (!isStorableText(userId)) throw invalid(`${path}.user_id`, 'user_id must not contain NUL characters or unpaired surrogates');
+  if (!isStorableText(userId))
+    throw invalid(`${path}.user_id`, 'user_id must not contain NUL characters or unpaired surrogates');
   const text = u.text;
   if (typeof text !== 'string' || text.trim() === '') throw invalid(`${path}.text`, 'text must be a non-empty string');
-  if (text.length > MAX_TEXT_LENGTH) throw invalid(`${path}.text`, `text must be at most ${MAX_TEXT_LENGTH} characters`);
+  if (text.length > MAX_TEXT_LENGTH)
+    throw invalid(`${path}.text`, `text must be at most ${MAX_TEXT_LENGTH} characters`);
   return {
     user_id: userId,
     // PostgreSQL text cannot hold NUL; it carries no meaning in feedback, so it is dropped.
@@ -62,7 +73,8 @@ function validateUser(raw: unknown, path: string, now: Date): BatchItem {
 
 function validateAttributes(raw: unknown, path: string): Record<string, Scalar> {
   if (raw === undefined || raw === null) return {};
-  if (typeof raw !== 'object' || Array.isArray(raw)) throw invalid(path, 'attributes must be an object of scalar values');
+  if (typeof raw !== 'object' || Array.isArray(raw))
+    throw invalid(path, 'attributes must be an object of scalar values');
   const entries = Object.entries(raw as Record<string, unknown>);
   if (entries.length > MAX_ATTRIBUTES) throw invalid(path, `attributes must have at most ${MAX_ATTRIBUTES} keys`);
   for (const [key, value] of entries) {
@@ -74,7 +86,11 @@ function validateAttributes(raw: unknown, path: string): Record<string, Scalar> 
       typeof value === 'boolean' ||
       (typeof value === 'number' && Number.isFinite(value)) ||
       (typeof value === 'string' && value.length <= 1_000 && isStorableText(value));
-    if (!ok) throw invalid(`${path}.${key}`, 'attribute values must be strings (max 1000 chars), finite numbers, booleans or null');
+    if (!ok)
+      throw invalid(
+        `${path}.${key}`,
+        'attribute values must be strings (max 1000 chars), finite numbers, booleans or null',
+      );
   }
   return Object.fromEntries(entries) as Record<string, Scalar>;
 }
@@ -89,7 +105,8 @@ function validateTimestamp(raw: unknown, path: string, now: Date): Date {
   if (typeof raw !== 'string') throw invalid(path, 'timestamp must be an ISO 8601 date-time string');
   const parsed = parseStrictTimestamp(raw);
   if (typeof parsed === 'string') throw invalid(path, parsed);
-  if (parsed < EARLIEST_TIMESTAMP) throw invalid(path, `timestamp must not be before ${EARLIEST_TIMESTAMP.toISOString()}`);
+  if (parsed < EARLIEST_TIMESTAMP)
+    throw invalid(path, `timestamp must not be before ${EARLIEST_TIMESTAMP.toISOString()}`);
   if (parsed.getTime() > now.getTime() + MAX_FUTURE_SKEW_MS) {
     throw invalid(path, `timestamp is in the future (more than 5 minutes after the server's ${now.toISOString()})`);
   }

@@ -51,7 +51,9 @@ export async function deliverAttempt(deps: DeliverDeps, input: DeliverAttemptInp
   const recorded = await db('webhook_deliveries').where({ attempt_key: attemptKey }).first('status', 'status_code');
   if (recorded) return { outcome: recorded.status, statusCode: recorded.status_code };
 
-  const webhook = await db('webhooks').where({ id: input.webhookId }).first('id', 'url', 'secret_sealed', 'events', 'is_active');
+  const webhook = await db('webhooks')
+    .where({ id: input.webhookId })
+    .first('id', 'url', 'secret_sealed', 'events', 'is_active');
   if (!webhook) return { outcome: 'stopped', statusCode: 0, reason: 'webhook deleted' };
   const event = await db('events').where({ id: input.eventId }).first();
   if (!event) return { outcome: 'stopped', statusCode: 0, reason: 'event deleted' };
@@ -62,7 +64,12 @@ export async function deliverAttempt(deps: DeliverDeps, input: DeliverAttemptInp
       ? `not sent: the webhook no longer subscribes to ${event.event_type}; delivery stopped`
       : undefined;
   if (stopReason) {
-    await record(db, input, attemptKey, { status: 'failed', status_code: 0, response_body: stopReason, duration_ms: 0 });
+    await record(db, input, attemptKey, {
+      status: 'failed',
+      status_code: 0,
+      response_body: stopReason,
+      duration_ms: 0,
+    });
     return { outcome: 'stopped', statusCode: 0, reason: stopReason };
   }
 
@@ -106,7 +113,11 @@ export async function deliverAttempt(deps: DeliverDeps, input: DeliverAttemptInp
     status_code: result.statusCode,
     duration_ms: result.durationMs,
   });
-  return { outcome: status, statusCode: result.statusCode, reason: result.ok ? undefined : result.error ?? result.responseBody.slice(0, 200) };
+  return {
+    outcome: status,
+    statusCode: result.statusCode,
+    reason: result.ok ? undefined : (result.error ?? result.responseBody.slice(0, 200)),
+  };
 }
 
 /**
@@ -119,14 +130,22 @@ export const RECORD_RETRY_MS = 20_000;
  * Records an attempt that was already POSTed. Throwing here would make Temporal retry the activity
  * and POST the event again, so a database outage is waited out (within RECORD_RETRY_MS) instead.
  */
-async function recordSent(deps: DeliverDeps, input: DeliverAttemptInput, attemptKey: string, row: Parameters<typeof record>[3]): Promise<void> {
+async function recordSent(
+  deps: DeliverDeps,
+  input: DeliverAttemptInput,
+  attemptKey: string,
+  row: Parameters<typeof record>[3],
+): Promise<void> {
   const deadline = Date.now() + RECORD_RETRY_MS;
   for (let waitMs = 250; ; waitMs = Math.min(waitMs * 2, 2_000)) {
     try {
       return await record(deps.db, input, attemptKey, row);
     } catch (err) {
       if (!isDatabaseDown(err) || Date.now() + waitMs > deadline) throw err;
-      deps.log.warn('webhook attempt sent but not recorded yet (database unavailable); retrying the write', { event_id: input.eventId, attempt: input.attempt });
+      deps.log.warn('webhook attempt sent but not recorded yet (database unavailable); retrying the write', {
+        event_id: input.eventId,
+        attempt: input.attempt,
+      });
       await new Promise((r) => setTimeout(r, waitMs));
     }
   }

@@ -28,10 +28,29 @@ const dir = mkdtempSync(join(tmpdir(), 'webhook-tls-'));
 function selfSigned(name: string, san: string): { key: string; cert: string; certFile: string } {
   const keyFile = join(dir, `${name}.key`);
   const certFile = join(dir, `${name}.crt`);
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-    '-keyout', keyFile, '-out', certFile, '-days', '2', '-subj', `/CN=${name}`, '-addext', `subjectAltName=${san}`,
-  ], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      keyFile,
+      '-out',
+      certFile,
+      '-days',
+      '2',
+      '-subj',
+      `/CN=${name}`,
+      '-addext',
+      `subjectAltName=${san}`,
+    ],
+    { stdio: 'ignore' },
+  );
   return { key: readFileSync(keyFile, 'utf8'), cert: readFileSync(certFile, 'utf8'), certFile };
 }
 
@@ -50,7 +69,12 @@ function receiver(tls: { key: string; cert: string }, redirectTo: () => string) 
     req.on('data', (c: Buffer) => (body += c.toString('utf8')));
     req.on('end', () => {
       const path = req.url ?? '/';
-      seen.set(path, { method: req.method, body, headers: req.headers, servername: (req.socket as TLSSocket).servername });
+      seen.set(path, {
+        method: req.method,
+        body,
+        headers: req.headers,
+        servername: (req.socket as TLSSocket).servername,
+      });
       if (path === '/ok') res.writeHead(200, { 'content-type': 'text/plain' }).end('thanks');
       else if (path === '/fail') res.writeHead(500).end('boom: database down');
       else if (path === '/slow') {
@@ -96,7 +120,12 @@ async function sendTrusted(args: WebhookRequest): Promise<AttemptResult> {
   // Async on purpose: the receivers live in this process and must keep answering meanwhile.
   const { stdout } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', CHILD], {
     cwd: REPO_ROOT,
-    env: { ...process.env, NODE_EXTRA_CA_CERTS: caFile, WEBHOOK_MODULE: MODULE_PATH, WEBHOOK_ARGS: JSON.stringify(args) },
+    env: {
+      ...process.env,
+      NODE_EXTRA_CA_CERTS: caFile,
+      WEBHOOK_MODULE: MODULE_PATH,
+      WEBHOOK_ARGS: JSON.stringify(args),
+    },
   });
   return JSON.parse(stdout) as AttemptResult;
 }
@@ -104,7 +133,12 @@ async function sendTrusted(args: WebhookRequest): Promise<AttemptResult> {
 const body = JSON.stringify({ event_type: 'user_added', user: { id: 'u-1', score: 0.9 } });
 const headers = { 'Content-Type': 'application/json', 'X-Event-ID': '17', 'X-Event-Type': 'user_added' };
 const request = (url: string, more: Partial<WebhookRequest> = {}): WebhookRequest => ({
-  url, body, headers, timeoutMs: 5000, allowPrivateNetworks: true, ...more,
+  url,
+  body,
+  headers,
+  timeoutMs: 5000,
+  allowPrivateNetworks: true,
+  ...more,
 });
 
 let caFile: string;
@@ -126,7 +160,10 @@ beforeAll(async () => {
   countPort = await listen(count.server, '127.0.0.1');
   // Count IPv6 loopback connections too where the machine has ::1.
   const v6 = counter();
-  count6 = await listen(v6.server, '::1', countPort).then(() => v6, () => undefined);
+  count6 = await listen(v6.server, '::1', countPort).then(
+    () => v6,
+    () => undefined,
+  );
 
   main = receiver(mainCert, () => `https://127.0.0.1:${countPort}/stolen`);
   mainPort = await listen(main.server, '127.0.0.1');
@@ -182,7 +219,12 @@ describe('sendWebhook against a trusted HTTPS receiver', () => {
 
   it('a non-2xx whose body never ends is a failure with its status code, not 0', async () => {
     const result = await sendTrusted(request(`https://localhost:${mainPort}/stall-fail`, { timeoutMs: 600 }));
-    expect(result).toMatchObject({ ok: false, statusCode: 503, responseBody: 'overloaded', error: 'receiver answered 503' });
+    expect(result).toMatchObject({
+      ok: false,
+      statusCode: 503,
+      responseBody: 'overloaded',
+      error: 'receiver answered 503',
+    });
   });
 
   it('does not follow a redirect, not even to another local port', async () => {
@@ -229,7 +271,12 @@ describe('sendWebhook failures without a trusted receiver', () => {
     const port = await listen(closed, '127.0.0.1');
     await new Promise((r) => closed.close(r));
     const result = await sendWebhook(request(`https://127.0.0.1:${port}/`));
-    expect(result).toMatchObject({ ok: false, statusCode: 0, responseBody: 'connection refused', error: 'connection refused' });
+    expect(result).toMatchObject({
+      ok: false,
+      statusCode: 0,
+      responseBody: 'connection refused',
+      error: 'connection refused',
+    });
   });
 
   it('times out when the TLS handshake never completes', async () => {
@@ -258,10 +305,22 @@ describe('sendWebhook with private networks not allowed', () => {
     ['10.0.0.1', () => `https://10.0.0.1:${P()}/`, /^refused: 10\.0\.0\.1 is a private address/],
     ['172.16.0.1', () => `https://172.16.0.1:${P()}/`, /^refused: 172\.16\.0\.1 is a private address/],
     ['192.168.1.1', () => `https://192.168.1.1:${P()}/`, /^refused: 192\.168\.1\.1 is a private address/],
-    ['169.254.169.254', () => `https://169.254.169.254:${P()}/`, /^refused: 169\.254\.169\.254 is a link-local address/],
+    [
+      '169.254.169.254',
+      () => `https://169.254.169.254:${P()}/`,
+      /^refused: 169\.254\.169\.254 is a link-local address/,
+    ],
     ['0.0.0.0', () => `https://0.0.0.0:${P()}/`, /^refused: 0\.0\.0\.0 is a "this network" address/],
-    ['localhost', () => `https://localhost:${P()}/`, /^refused: localhost \((127\.0\.0\.1|::1)\) is a loopback address/],
-    ['[::ffff:127.0.0.1]', () => `https://[::ffff:127.0.0.1]:${P()}/`, /^refused: ::ffff:7f00:1 is a loopback address \(IPv4-mapped 127\.0\.0\.1\)/],
+    [
+      'localhost',
+      () => `https://localhost:${P()}/`,
+      /^refused: localhost \((127\.0\.0\.1|::1)\) is a loopback address/,
+    ],
+    [
+      '[::ffff:127.0.0.1]',
+      () => `https://[::ffff:127.0.0.1]:${P()}/`,
+      /^refused: ::ffff:7f00:1 is a loopback address \(IPv4-mapped 127\.0\.0\.1\)/,
+    ],
     ['2130706433 (decimal)', () => `https://2130706433:${P()}/`, /^refused: 127\.0\.0\.1 is a loopback address/],
   ];
 
@@ -281,7 +340,9 @@ describe('sendWebhook with private networks not allowed', () => {
     const original = { lookup: dns.lookup, promisesLookup: dns.promises.lookup };
     const rebound: string[] = [];
     dns.promises.lookup = (async (host: string, options: object) =>
-      host === 'rebind.test' ? [{ address: '93.184.216.34', family: 4 }] : original.promisesLookup(host, options)) as typeof dns.promises.lookup;
+      host === 'rebind.test'
+        ? [{ address: '93.184.216.34', family: 4 }]
+        : original.promisesLookup(host, options)) as typeof dns.promises.lookup;
     dns.lookup = ((host: string, options: unknown, callback?: unknown) => {
       const cb = (typeof options === 'function' ? options : callback) as (...a: unknown[]) => void;
       if (host !== 'rebind.test') return (original.lookup as (...a: unknown[]) => void)(host, options, callback);
@@ -291,7 +352,9 @@ describe('sendWebhook with private networks not allowed', () => {
     }) as typeof dns.lookup;
     const before = count.state.connections;
     try {
-      const result = await sendWebhook(request(`https://rebind.test:${countPort}/`, { allowPrivateNetworks: false, timeoutMs: 500 }));
+      const result = await sendWebhook(
+        request(`https://rebind.test:${countPort}/`, { allowPrivateNetworks: false, timeoutMs: 500 }),
+      );
       expect(result.ok).toBe(false);
     } finally {
       dns.lookup = original.lookup;

@@ -128,8 +128,7 @@ function post(url: URL, target: CheckedTarget, args: WebhookRequest, signal: Abo
         let body = '';
         // Once the status line arrived the receiver has answered; the body is best effort, so a
         // stalled or oversized body ends reading without changing the verdict.
-        const finish = () =>
-          resolve({ statusCode: res.statusCode ?? 0, body, location: res.headers.location });
+        const finish = () => resolve({ statusCode: res.statusCode ?? 0, body, location: res.headers.location });
         res.on('data', (chunk: Buffer) => {
           const part = chunk.subarray(0, MAX_RESPONSE_BYTES - size);
           size += part.length;

@@ -1,12 +1,15 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../config.js';
 import { nextRetryDelayMs, parseRetrySchedule } from './retry-schedule.js';
 
 describe('retry schedule', () => {
-  const schedule = parseRetrySchedule('1m,5m,30m,2h,24h');
+  // The schedule the service ships with: the configuration's default, not a copy of it.
+  const schedule = loadConfig({}).webhooks.retryScheduleMs;
 
-  it('parses the default schedule into milliseconds', () => {
+  it("ships the contract's schedule by default: 1 min, 5 min, 30 min, 2 h, 24 h", () => {
     expect(schedule).toEqual([60_000, 300_000, 1_800_000, 7_200_000, 86_400_000]);
+    expect(parseRetrySchedule('1m,5m,30m,2h,24h')).toEqual(schedule);
   });
 
   it('waits the scheduled delay after attempts 1 to 5 and gives up after attempt 6', () => {
@@ -29,7 +32,11 @@ describe('retry schedule', () => {
       }
       return undefined;
     };
-    for (const err of [failure(() => nextRetryDelayMs(0, schedule)), failure(() => nextRetryDelayMs(1.5, schedule)), failure(() => nextRetryDelayMs(1, [NaN]))]) {
+    for (const err of [
+      failure(() => nextRetryDelayMs(0, schedule)),
+      failure(() => nextRetryDelayMs(1.5, schedule)),
+      failure(() => nextRetryDelayMs(1, [NaN])),
+    ]) {
       expect(err).toBeInstanceOf(ApplicationFailure);
       expect((err as ApplicationFailure).nonRetryable).toBe(true);
       expect((err as ApplicationFailure).type).toBe('InvalidRetryInput');

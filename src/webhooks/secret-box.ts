@@ -33,7 +33,8 @@ export function createSecretBox(keyHex: string): SecretBox {
 
     open(sealed: string): string {
       const parts = sealed.split(':');
-      if (parts.length !== 4 || parts[0] !== VERSION) throw new Error('not a sealed secret (expected v1:iv:tag:ciphertext)');
+      if (parts.length !== 4 || parts[0] !== VERSION)
+        throw new Error('not a sealed secret (expected v1:iv:tag:ciphertext)');
       const [iv, tag, ciphertext] = parts.slice(1).map((p) => Buffer.from(p, 'base64'));
       if (iv.length !== 12 || tag.length !== 16) throw new Error('not a sealed secret (bad IV or tag length)');
       const decipher = createDecipheriv('aes-256-gcm', key, iv, { authTagLength: 16 });

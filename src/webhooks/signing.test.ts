@@ -51,7 +51,9 @@ describe('standardWebhookHeaders', () => {
     expect(() => hook.verify(body.replace('0.91', '0.99'), headers)).toThrow(/No matching signature/);
     expect(() => hook.verify(body, { ...headers, 'webhook-id': 'evt-8' })).toThrow(/No matching signature/);
     // One second off the signed timestamp (not off the clock: the second may have ticked since signing).
-    expect(() => hook.verify(body, { ...headers, 'webhook-timestamp': String(Number(headers['webhook-timestamp']) - 1) })).toThrow(/No matching signature/);
+    expect(() =>
+      hook.verify(body, { ...headers, 'webhook-timestamp': String(Number(headers['webhook-timestamp']) - 1) }),
+    ).toThrow(/No matching signature/);
     expect(() => new Webhook(receiverLibrarySecret('other')).verify(body, headers)).toThrow(/No matching signature/);
   });
 });

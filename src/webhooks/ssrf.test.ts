@@ -102,7 +102,9 @@ describe('resolveAndCheck', () => {
   });
 
   it('refuses a name resolving to loopback, such as localhost (real resolver)', async () => {
-    await expect(resolveAndCheck('localhost', false)).rejects.toThrow(/localhost \((127\.0\.0\.1|::1)\) is a loopback address/);
+    await expect(resolveAndCheck('localhost', false)).rejects.toThrow(
+      /localhost \((127\.0\.0\.1|::1)\) is a loopback address/,
+    );
   });
 
   it('checks IP literals directly, without asking DNS, brackets or not', async () => {

@@ -21,12 +21,18 @@ export async function chaos(action: ChaosAction): Promise<void> {
 }
 
 export async function pids(): Promise<{ api: number; worker: number; worker2: number | null }> {
-  return (await fetch(`${stack().controlUrl}/pids`)).json() as Promise<{ api: number; worker: number; worker2: number | null }>;
+  return (await fetch(`${stack().controlUrl}/pids`)).json() as Promise<{
+    api: number;
+    worker: number;
+    worker2: number | null;
+  }>;
 }
 
 /** Resident memory of a process in MiB, from /proc (Linux). */
 export function rssMiB(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'));
   if (!line) throw new Error(`no VmRSS for pid ${pid}`);
   return Number(line.replace(/\D+/g, '')) / 1024;
 }
@@ -53,7 +59,11 @@ export interface UserItem {
 export function makeUsers(prefix: string, count: number, from = 0): UserItem[] {
   return Array.from({ length: count }, (_, k) => {
     const i = from + k;
-    return { user_id: `${prefix}-${i}`, text: `${TEXTS[i % TEXTS.length]} (ticket ${i})`, attributes: { plan: i % 3 === 0 ? 'pro' : 'free' } };
+    return {
+      user_id: `${prefix}-${i}`,
+      text: `${TEXTS[i % TEXTS.length]} (ticket ${i})`,
+      attributes: { plan: i % 3 === 0 ? 'pro' : 'free' },
+    };
   });
 }
 
@@ -63,7 +73,12 @@ export async function submit(t: Tenant, users: UserItem[], timeoutMs = 30_000) {
 }
 
 /** Like `call`, but a request that takes longer than `timeoutMs` rejects (a hang is a failure). */
-export async function callBounded(method: string, path: string, opts: { key?: string; body?: unknown }, timeoutMs: number) {
+export async function callBounded(
+  method: string,
+  path: string,
+  opts: { key?: string; body?: unknown },
+  timeoutMs: number,
+) {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`${method} ${path} took longer than ${timeoutMs} ms`)), timeoutMs);
@@ -78,7 +93,11 @@ export async function callBounded(method: string, path: string, opts: { key?: st
 export const ALL_RULE = { field: 'window_size', op: '>=', value: 1 };
 
 /** A webhook on `url` and deployed segments (`everyone` by default) on the tenant's pipeline. */
-export async function wire(t: Tenant, url: string | undefined, segments: { id: string; rule: unknown }[] = [{ id: 'everyone', rule: ALL_RULE }]) {
+export async function wire(
+  t: Tenant,
+  url: string | undefined,
+  segments: { id: string; rule: unknown }[] = [{ id: 'everyone', rule: ALL_RULE }],
+) {
   const base = `/projects/${t.projectId}/pipelines/${t.pipelineId}`;
   let webhookId = 0;
   if (url) {
@@ -100,12 +119,17 @@ export async function sql<T = any>(text: string, params: unknown[] = []): Promis
 }
 
 export async function messageCount(sourceIds: number[]): Promise<number> {
-  const [r] = await sql<{ n: number }>('SELECT count(*)::int AS n FROM messages WHERE source_id = ANY($1)', [sourceIds]);
+  const [r] = await sql<{ n: number }>('SELECT count(*)::int AS n FROM messages WHERE source_id = ANY($1)', [
+    sourceIds,
+  ]);
   return r.n;
 }
 
 /** Waits until every listed batch is complete; returns processed/failed per source. */
-export async function waitForBatches(sourceIds: number[], timeoutMs: number): Promise<Map<number, { processed: number; failed: number }>> {
+export async function waitForBatches(
+  sourceIds: number[],
+  timeoutMs: number,
+): Promise<Map<number, { processed: number; failed: number }>> {
   const rows = await waitFor(
     `${sourceIds.length} batches`,
     async () => {
@@ -144,7 +168,9 @@ export interface Received {
  * started again on the same port. `respond` decides each answer from what it has seen so far, and
  * may take its time (to break something while a delivery is in flight).
  */
-export async function restartableReceiver(respond: (r: Omit<Received, 'status'>, seen: Received[]) => number | Promise<number> = () => 200) {
+export async function restartableReceiver(
+  respond: (r: Omit<Received, 'status'>, seen: Received[]) => number | Promise<number> = () => 200,
+) {
   const received: Received[] = [];
   let server: https.Server | undefined;
   let port = 0;
@@ -154,10 +180,17 @@ export async function restartableReceiver(respond: (r: Omit<Received, 'status'>,
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', async () => {
-        const r = { at: Date.now(), eventId: String(req.headers['x-event-id']), headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+        const r = {
+          at: Date.now(),
+          eventId: String(req.headers['x-event-id']),
+          headers: req.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+        };
         const status = await respond(r, received);
         received.push({ ...r, status });
-        res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'thanks' : `unavailable (${status})`);
+        res
+          .writeHead(status, { 'content-type': 'text/plain' })
+          .end(status < 300 ? 'thanks' : `unavailable (${status})`);
       });
     });
     await new Promise<void>((resolve, reject) => {
@@ -203,9 +236,13 @@ export async function expectEachEventDeliveredOnce(projectId: number, successes:
 
 /** Deep equality where numbers may differ by `tolerance`; returns the paths that differ. */
 export function differences(a: unknown, b: unknown, tolerance = 1e-9, path = ''): string[] {
-  if (typeof a === 'number' && typeof b === 'number') return Math.abs(a - b) <= tolerance ? [] : [`${path}: ${a} != ${b}`];
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return Object.is(a, b) ? [] : [`${path}: ${JSON.stringify(a)} != ${JSON.stringify(b)}`];
+  if (typeof a === 'number' && typeof b === 'number')
+    return Math.abs(a - b) <= tolerance ? [] : [`${path}: ${a} != ${b}`];
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object')
+    return Object.is(a, b) ? [] : [`${path}: ${JSON.stringify(a)} != ${JSON.stringify(b)}`];
   if (Array.isArray(a) !== Array.isArray(b)) return [`${path}: array vs object`];
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-  return [...keys].flatMap((k) => differences((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], tolerance, `${path}.${k}`));
+  return [...keys].flatMap((k) =>
+    differences((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], tolerance, `${path}.${k}`),
+  );
 }

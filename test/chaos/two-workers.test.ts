@@ -1,7 +1,17 @@
 import { readFileSync, statSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { newTenant, stack } from '../support/api.js';
-import { chaos, expectEachEventDeliveredOnce, makeUsers, restartableReceiver, sql, submit, undeliveredEvents, waitForBatches, wire } from './support.js';
+import {
+  chaos,
+  expectEachEventDeliveredOnce,
+  makeUsers,
+  restartableReceiver,
+  sql,
+  submit,
+  undeliveredEvents,
+  waitForBatches,
+  wire,
+} from './support.js';
 
 const USERS = 150;
 const BATCHES = 4;
@@ -13,7 +23,11 @@ const SEGMENTS = [
 
 /** Lines of a log written since `from` (a byte offset) that contain `text`. */
 function countSince(file: string, from: number, text: string): number {
-  return readFileSync(file).subarray(from).toString('utf8').split('\n').filter((l) => l.includes(text)).length;
+  return readFileSync(file)
+    .subarray(from)
+    .toString('utf8')
+    .split('\n')
+    .filter((l) => l.includes(text)).length;
 }
 const sizeOf = (file: string) => {
   try {
@@ -37,7 +51,11 @@ describe('two workers on the same task queue and database', () => {
     // The same users in every batch, each batch a later day: concurrent folds of one user serialise.
     const sources = await Promise.all(
       Array.from({ length: BATCHES }, async (_, b) => {
-        const users = makeUsers('tw', USERS).map((u) => ({ ...u, text: `${u.text} [batch ${b}]`, timestamp: `2026-01-0${b + 1}T12:00:00Z` }));
+        const users = makeUsers('tw', USERS).map((u) => ({
+          ...u,
+          text: `${u.text} [batch ${b}]`,
+          timestamp: `2026-01-0${b + 1}T12:00:00Z`,
+        }));
         const res = await submit(t, users);
         expect(res.status).toBe(202);
         return res.body.source_id as number;
@@ -46,7 +64,10 @@ describe('two workers on the same task queue and database', () => {
     const done = await waitForBatches(sources, 400_000);
     for (const id of sources) expect(done.get(id)).toEqual({ processed: USERS, failed: 0 });
 
-    const [messages] = await sql('SELECT count(*)::int AS n, count(DISTINCT (source_id, item_idx))::int AS distinct_items FROM messages WHERE source_id = ANY($1)', [sources]);
+    const [messages] = await sql(
+      'SELECT count(*)::int AS n, count(DISTINCT (source_id, item_idx))::int AS distinct_items FROM messages WHERE source_id = ANY($1)',
+      [sources],
+    );
     expect(messages).toEqual({ n: USERS * BATCHES, distinct_items: USERS * BATCHES });
     const users = await sql('SELECT user_id, message_count FROM users WHERE project_id = $1', [t.projectId]);
     expect(users).toHaveLength(USERS);
@@ -65,8 +86,14 @@ describe('two workers on the same task queue and database', () => {
     expect(events).toBe(USERS * SEGMENTS.length);
 
     // Both workers really took part.
-    const chunks = { worker: countSince(logs.worker, from.worker, '"chunk analysed"'), worker2: countSince(logs.worker2, from.worker2, '"chunk analysed"') };
-    const attempts = { worker: countSince(logs.worker, from.worker, '"webhook attempt"'), worker2: countSince(logs.worker2, from.worker2, '"webhook attempt"') };
+    const chunks = {
+      worker: countSince(logs.worker, from.worker, '"chunk analysed"'),
+      worker2: countSince(logs.worker2, from.worker2, '"chunk analysed"'),
+    };
+    const attempts = {
+      worker: countSince(logs.worker, from.worker, '"webhook attempt"'),
+      worker2: countSince(logs.worker2, from.worker2, '"webhook attempt"'),
+    };
     expect(chunks.worker).toBeGreaterThan(0);
     expect(chunks.worker2).toBeGreaterThan(0);
     console.log(

@@ -32,7 +32,11 @@ async function outcome(projectId: number) {
     [projectId],
   );
   const byUser = new Map<string, unknown[]>();
-  for (const e of events) byUser.set(e.user_id, [...(byUser.get(e.user_id) ?? []), { segment: e.segment_slug, type: e.event_type, seq: e.seq, score: e.score }]);
+  for (const e of events)
+    byUser.set(e.user_id, [
+      ...(byUser.get(e.user_id) ?? []),
+      { segment: e.segment_slug, type: e.event_type, seq: e.seq, score: e.score },
+    ]);
   return { users, byUser, eventCount: events.length };
 }
 
@@ -52,7 +56,9 @@ describe('worker SIGKILLed in the middle of a 2,000-user batch', () => {
     await chaos('worker/start');
     const done = await waitForBatches(sources, 600_000);
     for (const id of sources) expect(done.get(id)).toEqual({ processed: PER_SUBMISSION, failed: 0 });
-    console.log(`[worker-kill] killed with ${atKill}/${USERS} messages stored (${whileDead} while dead); both batches completed after restart`);
+    console.log(
+      `[worker-kill] killed with ${atKill}/${USERS} messages stored (${whileDead} while dead); both batches completed after restart`,
+    );
 
     // The clean run: the same users and texts in another project, nothing killed.
     const clean = await newTenant('clean-run');
@@ -65,13 +71,19 @@ describe('worker SIGKILLed in the middle of a 2,000-user batch', () => {
     // (source_id, item_idx) is unique; the total proves no item was skipped either.
     expect(await messageCount(sources)).toBe(USERS);
     const cleanUsers = new Map(b.users.map((u) => [u.user_id, u]));
-    const aggregateDiffs = a.users.flatMap((u) => differences(u.aggregates, cleanUsers.get(u.user_id)?.aggregates, 1e-9, u.user_id));
+    const aggregateDiffs = a.users.flatMap((u) =>
+      differences(u.aggregates, cleanUsers.get(u.user_id)?.aggregates, 1e-9, u.user_id),
+    );
     expect(aggregateDiffs).toEqual([]);
     // Events: the same per user as the clean run, so none twice and none lost.
     expect(a.eventCount).toBe(b.eventCount);
     expect(a.eventCount).toBeGreaterThanOrEqual(USERS); // everyone joins `everyone`
-    const eventDiffs = a.users.flatMap((u) => differences(a.byUser.get(u.user_id), b.byUser.get(u.user_id), 1e-9, `${u.user_id}.events`));
+    const eventDiffs = a.users.flatMap((u) =>
+      differences(a.byUser.get(u.user_id), b.byUser.get(u.user_id), 1e-9, `${u.user_id}.events`),
+    );
     expect(eventDiffs).toEqual([]);
-    console.log(`[worker-kill] ${USERS} users: 1 message each, aggregates equal to the clean run (1e-9), ${a.eventCount} events equal per user`);
+    console.log(
+      `[worker-kill] ${USERS} users: 1 message each, aggregates equal to the clean run (1e-9), ${a.eventCount} events equal per user`,
+    );
   });
 });

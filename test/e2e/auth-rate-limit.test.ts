@@ -20,7 +20,14 @@ interface Answer {
 }
 
 /** An HTTP request from a chosen loopback address (each is its own client for the limiter). */
-function request(base: string, method: string, pathname: string, headers: Record<string, string>, from = '127.0.0.1', body?: unknown) {
+function request(
+  base: string,
+  method: string,
+  pathname: string,
+  headers: Record<string, string>,
+  from = '127.0.0.1',
+  body?: unknown,
+) {
   return new Promise<Answer>((resolve, reject) => {
     const text = body === undefined ? undefined : JSON.stringify(body);
     const req = http.request(
@@ -93,7 +100,9 @@ describe('failed-authentication rate limit', () => {
       await request(base, 'GET', '/api/v1/projects', {}),
       await request(base, 'GET', '/api/v1/projects', { 'X-API-Key': 'not-a-key' }),
       await request(base, 'GET', `/api/v1/profiles?project_id=${tenant.projectId}`, { 'X-API-Key': WRONG_KEY }),
-      await request(base, 'POST', '/admin/v1/tenants', { 'X-Admin-Token': 'wrong-admin-token-0000' }, '127.0.0.1', { name: 'x' }),
+      await request(base, 'POST', '/admin/v1/tenants', { 'X-Admin-Token': 'wrong-admin-token-0000' }, '127.0.0.1', {
+        name: 'x',
+      }),
     ];
     expect(failures.map((f) => f.status)).toEqual([401, 401, 401, 401]);
     const grpcFailure = await rpc(grpcProjects, 'listProjects', {}, badMetadata).catch((e) => e);
@@ -102,13 +111,22 @@ describe('failed-authentication rate limit', () => {
     // The sixth failure is refused as rate limited, in the usual error shape.
     const limited = await request(base, 'GET', '/api/v1/projects', { 'X-API-Key': WRONG_KEY });
     expect(limited.status).toBe(429);
-    expect(limited.body).toEqual({ error: { code: 'rate_limited', message: expect.stringMatching(/too many failed authentications/) } });
+    expect(limited.body).toEqual({
+      error: { code: 'rate_limited', message: expect.stringMatching(/too many failed authentications/) },
+    });
     const retryAfter = Number(limited.headers['retry-after']);
     expect(Number.isInteger(retryAfter)).toBe(true);
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(720);
     expect((await request(base, 'GET', '/api/v1/projects', {})).status).toBe(429);
-    const adminLimited = await request(base, 'POST', '/admin/v1/tenants', { 'X-Admin-Token': 'wrong-admin-token-0000' }, '127.0.0.1', { name: 'x' });
+    const adminLimited = await request(
+      base,
+      'POST',
+      '/admin/v1/tenants',
+      { 'X-Admin-Token': 'wrong-admin-token-0000' },
+      '127.0.0.1',
+      { name: 'x' },
+    );
     expect(adminLimited.status).toBe(429);
 
     const grpcLimited = await rpc(grpcProjects, 'listProjects', {}, badMetadata).catch((e) => e);
@@ -122,8 +140,31 @@ describe('failed-authentication rate limit', () => {
     expect(valid.body.projects.map((p: { id: number }) => p.id)).toEqual([tenant.projectId]);
     const grpcValid = await rpc(grpcProjects, 'listProjects', {}, keyMetadata(tenant.key));
     expect(grpcValid.projects.map((p) => p.id)).toEqual([tenant.projectId]);
-    const admin = await request(base, 'POST', '/admin/v1/tenants', { 'X-Admin-Token': stack().adminToken }, '127.0.0.1', { name: 'served' });
+    const admin = await request(
+      base,
+      'POST',
+      '/admin/v1/tenants',
+      { 'X-Admin-Token': stack().adminToken },
+      '127.0.0.1',
+      { name: 'served' },
+    );
     expect(admin.status).toBe(201);
+
+    // X-Forwarded-For is not trusted: naming another address does not escape the limit, and naming
+    // the limited one does not spend someone else's budget.
+    const spoofed = await request(base, 'GET', '/api/v1/projects', {
+      'X-API-Key': WRONG_KEY,
+      'X-Forwarded-For': '203.0.113.9',
+    });
+    expect(spoofed.status).toBe(429);
+    const framed = await request(
+      base,
+      'GET',
+      '/api/v1/projects',
+      { 'X-API-Key': WRONG_KEY, 'X-Forwarded-For': '127.0.0.1' },
+      '127.0.0.3',
+    );
+    expect(framed.status).toBe(401);
 
     // Another client address has its own budget.
     const other = await request(base, 'GET', '/api/v1/projects', { 'X-API-Key': WRONG_KEY }, '127.0.0.2');

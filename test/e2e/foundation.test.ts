@@ -7,7 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { call, newTenant, stack } from '../support/api.js';
 import { grpcClients, keyMetadata, rpc } from '../support/grpc.js';
 
-const HEALTH_PROTO = path.join(path.dirname(createRequire(import.meta.url).resolve('grpc-health-check/package.json')), 'proto/health/v1/health.proto');
+const HEALTH_PROTO = path.join(
+  path.dirname(createRequire(import.meta.url).resolve('grpc-health-check/package.json')),
+  'proto/health/v1/health.proto',
+);
 
 describe('foundation: gateway, auth, projects, gRPC', () => {
   it('answers liveness and readiness with PostgreSQL and Temporal reachable', async () => {
@@ -20,9 +23,15 @@ describe('foundation: gateway, auth, projects, gRPC', () => {
   it('creates tenants only with the admin token', async () => {
     const none = await call('POST', '/admin/v1/tenants', { body: { name: 'x' } });
     expect(none.status).toBe(401);
-    const wrong = await call('POST', '/admin/v1/tenants', { body: { name: 'x' }, headers: { 'X-Admin-Token': 'nope' } });
+    const wrong = await call('POST', '/admin/v1/tenants', {
+      body: { name: 'x' },
+      headers: { 'X-Admin-Token': 'nope' },
+    });
     expect(wrong.status).toBe(401);
-    const ok = await call('POST', '/admin/v1/tenants', { body: { name: 'x' }, headers: { 'X-Admin-Token': stack().adminToken } });
+    const ok = await call('POST', '/admin/v1/tenants', {
+      body: { name: 'x' },
+      headers: { 'X-Admin-Token': stack().adminToken },
+    });
     expect(ok.status).toBe(201);
     expect(ok.body.api_key).toMatch(/^sps_/);
     expect(typeof ok.body.tenant_id).toBe('number');
@@ -54,7 +63,9 @@ describe('foundation: gateway, auth, projects, gRPC', () => {
     expect(projects.body.projects.map((p: any) => p.id)).toEqual([a.projectId]);
     expect(projects.body.projects[0].created_at).toMatch(/Z$/);
     const pipelines = await call('GET', `/projects/${a.projectId}/pipelines`, { key: a.key });
-    expect(pipelines.body.pipelines).toEqual([expect.objectContaining({ id: a.pipelineId, project_id: a.projectId, name: 'main' })]);
+    expect(pipelines.body.pipelines).toEqual([
+      expect.objectContaining({ id: a.pipelineId, project_id: a.projectId, name: 'main' }),
+    ]);
     // B's project is answered exactly like a missing one.
     const foreign = await call('GET', `/projects/${b.projectId}/pipelines`, { key: a.key });
     const missing = await call('GET', `/projects/999999999/pipelines`, { key: a.key });
@@ -66,7 +77,11 @@ describe('foundation: gateway, auth, projects, gRPC', () => {
 
   it('rejects malformed JSON and bad fields with 400 naming the field', async () => {
     const t = await newTenant();
-    const malformed = await call('POST', '/api/v1/projects', { key: t.key, raw: '{"name": ', headers: { 'Content-Type': 'application/json' } });
+    const malformed = await call('POST', '/api/v1/projects', {
+      key: t.key,
+      raw: '{"name": ',
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(malformed.status).toBe(400);
     expect(malformed.body.error.code).toBe('invalid_argument');
     const noName = await call('POST', '/api/v1/projects', { key: t.key, body: { name: '' } });
@@ -92,7 +107,13 @@ describe('foundation: gateway, auth, projects, gRPC', () => {
   it('exposes gRPC health and server reflection (buf curl needs no proto files)', () => {
     const addr = `http://${stack().grpcAddress}`;
     const list = bufCurl(['--list-methods', addr]);
-    for (const svc of ['UsersService/IdentifyUsers', 'ProfilesService/ListProfiles', 'WebhooksService/CreateWebhook', 'ProjectsService/ListProjects', 'SegmentsService/DeploySegment']) {
+    for (const svc of [
+      'UsersService/IdentifyUsers',
+      'ProfilesService/ListProfiles',
+      'WebhooksService/CreateWebhook',
+      'ProjectsService/ListProjects',
+      'SegmentsService/DeploySegment',
+    ]) {
       expect(list).toContain(`profiling.v1.${svc}`);
     }
   });
@@ -102,7 +123,9 @@ describe('foundation: gateway, auth, projects, gRPC', () => {
     const Health = (loadPackageDefinition(def) as any).grpc.health.v1.Health;
     const client = new Health(stack().grpcAddress, credentials.createInsecure());
     const res: any = await new Promise((resolve, reject) =>
-      client.Check({ service: 'profiling.v1.UsersService' }, (err: Error | null, r: unknown) => (err ? reject(err) : resolve(r))),
+      client.Check({ service: 'profiling.v1.UsersService' }, (err: Error | null, r: unknown) =>
+        err ? reject(err) : resolve(r),
+      ),
     );
     expect(res.status).toBe('SERVING');
     client.close();
@@ -110,5 +133,7 @@ describe('foundation: gateway, auth, projects, gRPC', () => {
 });
 
 function bufCurl(args: string[]): string {
-  return execFileSync('npx', ['buf', 'curl', '--protocol', 'grpc', '--http2-prior-knowledge', ...args], { encoding: 'utf8' });
+  return execFileSync('npx', ['buf', 'curl', '--protocol', 'grpc', '--http2-prior-knowledge', ...args], {
+    encoding: 'utf8',
+  });
 }

@@ -91,7 +91,10 @@ function expectJsonError(res: Answer, shown: string): void {
   expect(res.status, shown).toBeGreaterThanOrEqual(400);
   expect(res.json?.error, shown).toMatchObject({ code: expect.any(String), message: expect.any(String) });
   expect(ERROR_CODES, shown).toContain(res.json.error.code);
-  const expected = PARSER_STATUS[res.status] === res.json.error.code ? res.status : HTTP_STATUS[res.json.error.code as keyof typeof HTTP_STATUS];
+  const expected =
+    PARSER_STATUS[res.status] === res.json.error.code
+      ? res.status
+      : HTTP_STATUS[res.json.error.code as keyof typeof HTTP_STATUS];
   expect(res.status, shown).toBe(expected);
 }
 
@@ -116,7 +119,11 @@ let segmentSerial = 0;
 async function makeSegment(): Promise<string> {
   const r = await call('POST', `/projects/${fx.projectId}/pipelines/${fx.pipelineId}/segments`, {
     key: fx.key,
-    body: { id: `fixture-${++segmentSerial}`, name: 'Fixture', rule: { field: 'churn_risk_score', op: '>=', value: 0.9 } },
+    body: {
+      id: `fixture-${++segmentSerial}`,
+      name: 'Fixture',
+      rule: { field: 'churn_risk_score', op: '>=', value: 0.9 },
+    },
   });
   if (r.status !== 201) throw new Error(`segment fixture: ${r.status}`);
   return r.body.id;
@@ -127,7 +134,14 @@ type Param = { real: true } | { real: false; value: string; raw: boolean };
 const paramArb = (realWeight: number): fc.Arbitrary<Param> =>
   fc.oneof(
     { weight: realWeight, arbitrary: fc.constant({ real: true as const }) },
-    { weight: 4, arbitrary: fc.record({ real: fc.constant(false as const), value: fc.oneof(nastyString, poisoned(fc.constantFrom('1', 'u1', 'fixture-1'))), raw: fc.boolean() }) },
+    {
+      weight: 4,
+      arbitrary: fc.record({
+        real: fc.constant(false as const),
+        value: fc.oneof(nastyString, poisoned(fc.constantFrom('1', 'u1', 'fixture-1'))),
+        raw: fc.boolean(),
+      }),
+    },
   );
 
 /** Percent-encodes like a client would; `raw` writes the text as is where HTTP allows it (so %ZZ and ../ arrive verbatim). */
@@ -137,7 +151,10 @@ function encodePart(value: string, raw: boolean): string {
     return encodeURIComponent(value);
   } catch {
     // A lone surrogate: send the bytes of its (invalid) UTF-8 form.
-    return [...Buffer.from(value.replace(/[\uD800-\uDFFF]/g, '\u0000'), 'utf8')].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('').replaceAll('%00', '%ED%A0%80');
+    return [...Buffer.from(value.replace(/[\uD800-\uDFFF]/g, '\u0000'), 'utf8')]
+      .map((b) => `%${b.toString(16).padStart(2, '0')}`)
+      .join('')
+      .replaceAll('%00', '%ED%A0%80');
   }
 }
 
@@ -159,23 +176,33 @@ interface Route {
   body?: () => fc.Arbitrary<unknown>;
   admin?: boolean;
   /** Extra checks of a success, given what was sent. */
-  check?: (res: Answer, sent: { params: Record<string, string>; body: any; query: URLSearchParams }) => void | Promise<void>;
+  check?: (
+    res: Answer,
+    sent: { params: Record<string, string>; body: any; query: URLSearchParams },
+  ) => void | Promise<void>;
 }
 
 const WH = '/projects/:project_id/pipelines/:pipeline_id/webhooks';
 const SG = '/projects/:project_id/pipelines/:pipeline_id/segments';
 
 /** A mostly valid value with a hostile one now and then, so both refusals and successes happen. */
-const either = <T>(valid: fc.Arbitrary<T>, weight = 3) => fc.oneof({ weight, arbitrary: valid }, { weight: 1, arbitrary: hostileValue });
+const either = <T>(valid: fc.Arbitrary<T>, weight = 3) =>
+  fc.oneof({ weight, arbitrary: valid }, { weight: 1, arbitrary: hostileValue });
 const text = poisoned(fc.string({ minLength: 1, maxLength: 12 }));
 const intText = (min: number, max: number) => fc.integer({ min, max }).map(String);
 const queryValue = (valid: fc.Arbitrary<string>) =>
-  fc.oneof({ weight: 2, arbitrary: valid }, { weight: 2, arbitrary: nastyString }, { weight: 1, arbitrary: poisoned(valid) });
+  fc.oneof(
+    { weight: 2, arbitrary: valid },
+    { weight: 2, arbitrary: nastyString },
+    { weight: 1, arbitrary: poisoned(valid) },
+  );
 
 const webhookBody = () =>
   fc.record(
     {
-      url: either(fc.constantFrom('https://hooks.example.com/a', 'https://example.org:8443/h?x=1', 'https://[2606:4700::1111]/h')),
+      url: either(
+        fc.constantFrom('https://hooks.example.com/a', 'https://example.org:8443/h?x=1', 'https://[2606:4700::1111]/h'),
+      ),
       secret: either(poisoned(fc.string({ minLength: 8, maxLength: 40 }))),
       events: either(fc.subarray(['user_added', 'user_removed'], { minLength: 1 })),
       is_active: either(fc.boolean()),
@@ -184,14 +211,29 @@ const webhookBody = () =>
   );
 
 const ruleArb = fc.oneof(
-  fc.record({ field: poisoned(fc.constantFrom('churn_risk_score', 'avg_sentiment', 'attributes.plan', 'topic_scores.pricing')), op: fc.constantFrom('>=', '<', '==', 'in'), value: fc.oneof(fc.double({ min: -1, max: 1, noNaN: true }), poisoned(fc.constant('pro')), hostileValue) }),
-  fc.record({ semantic: either(text), min_similarity: either(fc.double({ min: 0, max: 1, noNaN: true })) }, { requiredKeys: ['semantic'] }),
+  fc.record({
+    field: poisoned(fc.constantFrom('churn_risk_score', 'avg_sentiment', 'attributes.plan', 'topic_scores.pricing')),
+    op: fc.constantFrom('>=', '<', '==', 'in'),
+    value: fc.oneof(fc.double({ min: -1, max: 1, noNaN: true }), poisoned(fc.constant('pro')), hostileValue),
+  }),
+  fc.record(
+    { semantic: either(text), min_similarity: either(fc.double({ min: 0, max: 1, noNaN: true })) },
+    { requiredKeys: ['semantic'] },
+  ),
   fc.record({ all: fc.array(hostileValue, { maxLength: 3 }) }),
   hostileValue,
 );
 
 const segmentBody = () =>
-  fc.record({ id: either(fc.stringMatching(/^[a-z0-9_-]{1,20}$/), 1), name: either(text), description: either(poisoned(fc.string({ maxLength: 50 }))), rule: ruleArb }, { requiredKeys: [] });
+  fc.record(
+    {
+      id: either(fc.stringMatching(/^[a-z0-9_-]{1,20}$/), 1),
+      name: either(text),
+      description: either(poisoned(fc.string({ maxLength: 50 }))),
+      rule: ruleArb,
+    },
+    { requiredKeys: [] },
+  );
 
 const usersBody = () =>
   fc.record(
@@ -203,9 +245,22 @@ const usersBody = () =>
           fc.record(
             {
               user_id: either(text),
-              text: either(poisoned(fc.constantFrom('I love it', 'Too expensive, I will cancel', 'Support never answers'))),
-              attributes: either(fc.dictionary(poisoned(fc.constantFrom('plan', 'seats', 'country')), fc.oneof(poisoned(fc.constantFrom('pro', 'free')), fc.integer(), fc.boolean())), 2),
-              timestamp: either(fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d) => d.toISOString()), 2),
+              text: either(
+                poisoned(fc.constantFrom('I love it', 'Too expensive, I will cancel', 'Support never answers')),
+              ),
+              attributes: either(
+                fc.dictionary(
+                  poisoned(fc.constantFrom('plan', 'seats', 'country')),
+                  fc.oneof(poisoned(fc.constantFrom('pro', 'free')), fc.integer(), fc.boolean()),
+                ),
+                2,
+              ),
+              timestamp: either(
+                fc
+                  .date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true })
+                  .map((d) => d.toISOString()),
+                2,
+              ),
             },
             { requiredKeys: ['user_id', 'text'] },
           ),
@@ -224,14 +279,19 @@ const ROUTES: Route[] = [
   { method: 'GET', pattern: '/healthz' },
   { method: 'GET', pattern: '/readyz' },
   {
-    method: 'POST', pattern: '/admin/v1/tenants', admin: true, body: nameBody,
+    method: 'POST',
+    pattern: '/admin/v1/tenants',
+    admin: true,
+    body: nameBody,
     check: (res) => {
       expect(isInt(res.json.tenant_id)).toBe(true);
       expect(res.json.api_key).toMatch(/^sps_[A-Za-z0-9_-]{43}$/);
     },
   },
   {
-    method: 'POST', pattern: '/api/v1/users', body: usersBody,
+    method: 'POST',
+    pattern: '/api/v1/users',
+    body: usersBody,
     check: async (res, sent) => {
       expect(res.status).toBe(202);
       expect(res.json.accepted).toBe(sent.body.users.length);
@@ -240,7 +300,8 @@ const ROUTES: Route[] = [
     },
   },
   {
-    method: 'GET', pattern: '/api/v1/profiles',
+    method: 'GET',
+    pattern: '/api/v1/profiles',
     query: {
       project_id: queryValue(fc.constant('B')),
       limit: queryValue(intText(1, 100)),
@@ -257,38 +318,73 @@ const ROUTES: Route[] = [
     },
   },
   {
-    method: 'GET', pattern: '/api/v1/profiles/:user_id', query: { project_id: queryValue(fc.constant('B')) },
+    method: 'GET',
+    pattern: '/api/v1/profiles/:user_id',
+    query: { project_id: queryValue(fc.constant('B')) },
     check: (res, sent) => expect(res.json.user_id).toBe(sent.params.user_id),
   },
   {
-    method: 'GET', pattern: '/api/v1/profiles/:user_id/timeline',
-    query: { project_id: queryValue(fc.constant('B')), limit: queryValue(intText(1, 1000)), offset: queryValue(intText(0, 10)) },
+    method: 'GET',
+    pattern: '/api/v1/profiles/:user_id/timeline',
+    query: {
+      project_id: queryValue(fc.constant('B')),
+      limit: queryValue(intText(1, 1000)),
+      offset: queryValue(intText(0, 10)),
+    },
     check: (res, sent) => {
       expect(res.json.user_id).toBe(sent.params.user_id);
       expect(Array.isArray(res.json.timeline)).toBe(true);
     },
   },
   {
-    method: 'POST', pattern: '/api/v1/projects', body: nameBody,
+    method: 'POST',
+    pattern: '/api/v1/projects',
+    body: nameBody,
     check: (res, sent) => expect(res.json).toMatchObject({ id: expect.any(Number), name: sent.body.name.trim() }),
   },
-  { method: 'GET', pattern: '/api/v1/projects', check: (res) => expect(res.json.projects.map((p: any) => p.id)).toContain(fx.projectId) },
   {
-    method: 'POST', pattern: '/projects/:project_id/pipelines', body: nameBody,
+    method: 'GET',
+    pattern: '/api/v1/projects',
+    check: (res) => expect(res.json.projects.map((p: any) => p.id)).toContain(fx.projectId),
+  },
+  {
+    method: 'POST',
+    pattern: '/projects/:project_id/pipelines',
+    body: nameBody,
     check: (res, sent) => expect(res.json).toMatchObject({ project_id: fx.projectId, name: sent.body.name.trim() }),
   },
-  { method: 'GET', pattern: '/projects/:project_id/pipelines', check: (res) => expect(res.json.pipelines.map((p: any) => p.id)).toContain(fx.pipelineId) },
   {
-    method: 'POST', pattern: WH, body: webhookBody,
+    method: 'GET',
+    pattern: '/projects/:project_id/pipelines',
+    check: (res) => expect(res.json.pipelines.map((p: any) => p.id)).toContain(fx.pipelineId),
+  },
+  {
+    method: 'POST',
+    pattern: WH,
+    body: webhookBody,
     check: (res, sent) => {
-      expect(res.json).toMatchObject({ pipeline_id: fx.pipelineId, is_active: true, url: new URL(sent.body.url).toString() });
-      expect(Object.keys(res.json).sort()).toEqual(['created_at', 'events', 'id', 'is_active', 'pipeline_id', 'updated_at', 'url']);
+      expect(res.json).toMatchObject({
+        pipeline_id: fx.pipelineId,
+        is_active: true,
+        url: new URL(sent.body.url).toString(),
+      });
+      expect(Object.keys(res.json).sort()).toEqual([
+        'created_at',
+        'events',
+        'id',
+        'is_active',
+        'pipeline_id',
+        'updated_at',
+        'url',
+      ]);
     },
   },
   { method: 'GET', pattern: WH, check: (res) => expect(res.json.map((w: any) => w.id)).toContain(fx.webhookId) },
   { method: 'GET', pattern: `${WH}/:webhook_id`, check: (res) => expect(res.json.id).toBe(fx.webhookId) },
   {
-    method: 'PUT', pattern: `${WH}/:webhook_id`, body: webhookBody,
+    method: 'PUT',
+    pattern: `${WH}/:webhook_id`,
+    body: webhookBody,
     check: (res, sent) => {
       expect(res.json.id).toBe(fx.webhookId);
       if (sent.body.url !== undefined) expect(res.json.url).toBe(new URL(sent.body.url).toString());
@@ -297,30 +393,53 @@ const ROUTES: Route[] = [
     },
   },
   { method: 'DELETE', pattern: `${WH}/:webhook_id` },
-  { method: 'GET', pattern: `${WH}/:webhook_id/deliveries`, query: { limit: queryValue(intText(1, 200)) }, check: (res) => expect(res.json).toEqual([]) },
+  {
+    method: 'GET',
+    pattern: `${WH}/:webhook_id/deliveries`,
+    query: { limit: queryValue(intText(1, 200)) },
+    check: (res) => expect(res.json).toEqual([]),
+  },
   { method: 'POST', pattern: `${WH}/:webhook_id/deliveries/:delivery_id/resend` },
   {
-    method: 'POST', pattern: SG, body: segmentBody,
-    check: (res, sent) => expect(res.json).toMatchObject({ pipeline_id: fx.pipelineId, status: 'draft', name: sent.body.name.trim() }),
+    method: 'POST',
+    pattern: SG,
+    body: segmentBody,
+    check: (res, sent) =>
+      expect(res.json).toMatchObject({ pipeline_id: fx.pipelineId, status: 'draft', name: sent.body.name.trim() }),
   },
-  { method: 'GET', pattern: SG, check: (res) => expect(res.json.segments.map((s: any) => s.id)).toContain(fx.segmentId) },
+  {
+    method: 'GET',
+    pattern: SG,
+    check: (res) => expect(res.json.segments.map((s: any) => s.id)).toContain(fx.segmentId),
+  },
   { method: 'GET', pattern: `${SG}/:segment_id`, check: (res) => expect(res.json.id).toBe(fx.segmentId) },
-  { method: 'PUT', pattern: `${SG}/:segment_id`, body: segmentBody, check: (res) => expect(res.json.id).toBe(fx.segmentId) },
+  {
+    method: 'PUT',
+    pattern: `${SG}/:segment_id`,
+    body: segmentBody,
+    check: (res) => expect(res.json.id).toBe(fx.segmentId),
+  },
   { method: 'POST', pattern: `${SG}/:segment_id/deploy`, check: (res) => expect(res.json.status).toBe('deployed') },
   { method: 'POST', pattern: `${SG}/:segment_id/undeploy`, check: (res) => expect(res.json.status).toBe('draft') },
   { method: 'DELETE', pattern: `${SG}/:segment_id` },
   {
-    method: 'GET', pattern: `${SG}/:segment_id/users`, query: { limit: queryValue(intText(1, 1000)), offset: queryValue(intText(0, 10)) },
+    method: 'GET',
+    pattern: `${SG}/:segment_id/users`,
+    query: { limit: queryValue(intText(1, 1000)), offset: queryValue(intText(0, 10)) },
     check: (res) => expect(res.json).toEqual({ users: [], total: 0 }),
   },
 ];
 
 function paramNames(pattern: string): ParamName[] {
-  return pattern.split('/').filter((p) => p.startsWith(':')).map((p) => p.slice(1) as ParamName);
+  return pattern
+    .split('/')
+    .filter((p) => p.startsWith(':'))
+    .map((p) => p.slice(1) as ParamName);
 }
 
 /** A raw parameter that can change which route matches: empty, a separator, or a dot segment URL parsing resolves. */
-const reshapes = (p: Param) => !p.real && p.raw && (p.value === '' || /[/?#\\]/.test(p.value) || /^(\.|%2e){1,2}$/i.test(p.value));
+const reshapes = (p: Param) =>
+  !p.real && p.raw && (p.value === '' || /[/?#\\]/.test(p.value) || /^(\.|%2e){1,2}$/i.test(p.value));
 
 /**
  * Builds the path; returns it, the decoded parameters the server should see, and whether it
@@ -347,7 +466,9 @@ function buildPath(route: Route, params: Param[]): { path: string; decoded: Reco
 
 /** Query strings: the route's own keys (valid or hostile), unknown keys, duplicates, raw percent signs. */
 function queryArb(route: Route): fc.Arbitrary<string> {
-  const known = Object.entries(route.query ?? {}).map(([k, v]) => fc.option(fc.tuple(fc.constant(k), v, fc.boolean()), { nil: undefined }));
+  const known = Object.entries(route.query ?? {}).map(([k, v]) =>
+    fc.option(fc.tuple(fc.constant(k), v, fc.boolean()), { nil: undefined }),
+  );
   const extra = fc.array(fc.tuple(nastyString, nastyString, fc.boolean()), { maxLength: 2 });
   return fc.tuple(fc.tuple(...known), extra).map(([k, e]) => {
     const pairs = [...k.filter((x) => x !== undefined), ...e] as [string, string, boolean][];
@@ -361,13 +482,26 @@ function queryArb(route: Route): fc.Arbitrary<string> {
   });
 }
 
-const INVALID_UTF8 = [[0xff], [0xc3, 0x28], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xe2, 0x82], [0x00]];
+const INVALID_UTF8 = [
+  [0xff],
+  [0xc3, 0x28],
+  [0xc0, 0xaf],
+  [0xed, 0xa0, 0x80],
+  [0xf4, 0x90, 0x80, 0x80],
+  [0xe2, 0x82],
+  [0x00],
+];
 
 /** Wraps JSON text in transport-level damage: truncation, garbage, invalid UTF-8, BOM, random bytes, nothing. */
 const damageArb = fc.oneof(
   { weight: 8, arbitrary: fc.constant((b: Buffer) => b) },
   { weight: 1, arbitrary: fc.nat().map((n) => (b: Buffer) => b.subarray(0, b.length ? n % b.length : 0)) },
-  { weight: 1, arbitrary: fc.constantFrom('}', ',', '{"a":', "'x'", 'NaN', ' // c', '\u0000', '][').map((g) => (b: Buffer) => Buffer.concat([b, Buffer.from(g)])) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .constantFrom('}', ',', '{"a":', "'x'", 'NaN', ' // c', '\u0000', '][')
+      .map((g) => (b: Buffer) => Buffer.concat([b, Buffer.from(g)])),
+  },
   {
     weight: 2,
     arbitrary: fc.tuple(fc.nat(), fc.constantFrom(...INVALID_UTF8)).map(([n, bad]) => (b: Buffer) => {
@@ -377,12 +511,27 @@ const damageArb = fc.oneof(
   },
   { weight: 1, arbitrary: fc.constant((b: Buffer) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), b])) },
   { weight: 1, arbitrary: fc.uint8Array({ maxLength: 200 }).map((bytes) => () => Buffer.from(bytes)) },
-  { weight: 1, arbitrary: fc.constantFrom('', 'null', '[]', '"x"', '1e309', 'NaN', 'true', '{"__proto__":{"a":1}}').map((t) => () => Buffer.from(t)) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .constantFrom('', 'null', '[]', '"x"', '1e309', 'NaN', 'true', '{"__proto__":{"a":1}}')
+      .map((t) => () => Buffer.from(t)),
+  },
 );
 
 const contentTypeArb = fc.oneof(
   { weight: 8, arbitrary: fc.constant('application/json') },
-  { weight: 1, arbitrary: fc.constantFrom(undefined, 'text/plain', 'application/json; charset=utf-16', 'application/merge-patch+json', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      undefined,
+      'text/plain',
+      'application/json; charset=utf-16',
+      'application/merge-patch+json',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+    ),
+  },
 );
 
 describe('gateway fuzzing', () => {
@@ -400,7 +549,9 @@ describe('gateway fuzzing', () => {
   });
 
   afterAll(async () => {
-    console.log(`gateway fuzz: ${tried} inputs tried (${refused} refused with a JSON 4xx, ${succeeded} correct successes), seed ${SEED}`);
+    console.log(
+      `gateway fuzz: ${tried} inputs tried (${refused} refused with a JSON 4xx, ${succeeded} correct successes), seed ${SEED}`,
+    );
     agent.destroy();
     await db?.end();
   });
@@ -416,14 +567,21 @@ describe('gateway fuzzing', () => {
    * Runs the route's success check when the request surely reached that route (otherwise only the
    * shape), then re-creates a fixture a fuzzed DELETE removed.
    */
-  async function afterSuccess(route: Route, exact: boolean, res: Answer, sent: { params: Record<string, string>; body: any; query: URLSearchParams }) {
+  async function afterSuccess(
+    route: Route,
+    exact: boolean,
+    res: Answer,
+    sent: { params: Record<string, string>; body: any; query: URLSearchParams },
+  ) {
     if (exact) await route.check?.(res, sent);
     else expect(res.status === 204 || res.json !== undefined, res.text.slice(0, 200)).toBe(true);
     if (route.method === 'DELETE') {
       expect(res.status).toBe(204);
       const base = `/projects/${fx.projectId}/pipelines/${fx.pipelineId}`;
-      if ((await call('GET', `${base}/webhooks/${fx.webhookId}`, { key: fx.key })).status === 404) fx.webhookId = await makeWebhook();
-      if ((await call('GET', `${base}/segments/${fx.segmentId}`, { key: fx.key })).status === 404) fx.segmentId = await makeSegment();
+      if ((await call('GET', `${base}/webhooks/${fx.webhookId}`, { key: fx.key })).status === 404)
+        fx.webhookId = await makeWebhook();
+      if ((await call('GET', `${base}/segments/${fx.segmentId}`, { key: fx.key })).status === 404)
+        fx.segmentId = await makeSegment();
     }
   }
 
@@ -447,7 +605,10 @@ describe('gateway fuzzing', () => {
       fc.asyncProperty(arb, async ({ route: i, params, value, extra, damage, contentType }) => {
         const route = withBody[i];
         const { path, decoded, exact } = buildPath(route, params);
-        const bodyValue = extra && value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof RawJson) ? { ...extra, ...value } : value;
+        const bodyValue =
+          extra && value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof RawJson)
+            ? { ...extra, ...value }
+            : value;
         const json = Buffer.from(toJsonText(bodyValue), 'utf8');
         const body = damage(json);
         const headers: Record<string, string> = { 'X-API-Key': fx.key };
@@ -481,12 +642,23 @@ describe('gateway fuzzing', () => {
         let body: Buffer | undefined;
         // Routes with a body get a valid minimal one, so the path and query are what gets judged.
         if (route.body) {
-          body = Buffer.from(JSON.stringify(route.pattern.endsWith('users') ? { project_id: fx.projectB, users: [{ user_id: 'q', text: 'hello' }] } : { name: 'n' }));
+          body = Buffer.from(
+            JSON.stringify(
+              route.pattern.endsWith('users')
+                ? { project_id: fx.projectB, users: [{ user_id: 'q', text: 'hello' }] }
+                : { name: 'n' },
+            ),
+          );
           headers['Content-Type'] = 'application/json';
         }
         if (route.admin) headers['X-Admin-Token'] = stack().adminToken;
         const res = await probe({ method: route.method, path: query ? `${path}?${query}` : path, body, headers });
-        if (res) await afterSuccess(route, exact, res, { params: decoded, body: body && JSON.parse(body.toString()), query: new URLSearchParams(query) });
+        if (res)
+          await afterSuccess(route, exact, res, {
+            params: decoded,
+            body: body && JSON.parse(body.toString()),
+            query: new URLSearchParams(query),
+          });
       }),
       { seed: SEED + 1, numRuns: RUNS.targets, endOnFailure: true },
     );
@@ -494,9 +666,36 @@ describe('gateway fuzzing', () => {
   });
 
   it('survives hostile raw request targets', async () => {
-    const prefixes = ['', '/', '//', '/api/v1', '/api/v1/profiles', `/projects/${'1'.repeat(40)}`, '/healthz', 'http://x', '*'];
+    const prefixes = [
+      '',
+      '/',
+      '//',
+      '/api/v1',
+      '/api/v1/profiles',
+      `/projects/${'1'.repeat(40)}`,
+      '/healthz',
+      'http://x',
+      '*',
+    ];
     const tails = fc.oneof(
-      fc.constantFrom('[', '//[', '//a:b@c', '//:99999', '/%', '/%%', '/%ZZ', '/%00', '/%C0%AF', '/..%2F..%2F', '?%', '?a=%E0%A4%A', '#x', '/\u00ff\u00fe', ';x', '\\..\\'),
+      fc.constantFrom(
+        '[',
+        '//[',
+        '//a:b@c',
+        '//:99999',
+        '/%',
+        '/%%',
+        '/%ZZ',
+        '/%00',
+        '/%C0%AF',
+        '/..%2F..%2F',
+        '?%',
+        '?a=%E0%A4%A',
+        '#x',
+        '/\u00ff\u00fe',
+        ';x',
+        '\\..\\',
+      ),
       fc.string({ unit: 'binary-ascii', maxLength: 30 }).map((s) => s.replace(/[^\x21-\xff]/g, '')),
       nastyString.map((s) => s.replace(/[^\x21-\xff]/g, '')),
     );
@@ -520,13 +719,29 @@ describe('gateway fuzzing', () => {
   it('refuses bodies over 5 MB and extreme nesting without a 5xx', async () => {
     const headers = { 'X-API-Key': fx.key, 'Content-Type': 'application/json' };
     const usersPath = '/api/v1/users';
-    const tooBig = Buffer.from(toJsonText({ project_id: fx.projectB, users: [{ user_id: 'big', text: 'x'.repeat(5 * 1024 * 1024) }] }));
-    expect((await probe({ method: 'POST', path: usersPath, body: tooBig, headers }))).toBeUndefined();
+    const tooBig = Buffer.from(
+      toJsonText({ project_id: fx.projectB, users: [{ user_id: 'big', text: 'x'.repeat(5 * 1024 * 1024) }] }),
+    );
+    expect(await probe({ method: 'POST', path: usersPath, body: tooBig, headers })).toBeUndefined();
     const deep = Buffer.from(`{"project_id":${fx.projectB},"users":${'['.repeat(1_000_000)}${']'.repeat(1_000_000)}}`);
     expect(await probe({ method: 'POST', path: usersPath, body: deep, headers })).toBeUndefined();
-    const deepRule = Buffer.from(`{"name":"deep","rule":${'{"all":['.repeat(100_000)}{"field":"churn_risk_score","op":">=","value":1}${']}'.repeat(100_000)}}`);
-    expect(await probe({ method: 'POST', path: `/projects/${fx.projectId}/pipelines/${fx.pipelineId}/segments`, body: deepRule, headers })).toBeUndefined();
-    const manyUsers = Buffer.from(JSON.stringify({ project_id: fx.projectB, users: Array.from({ length: 1001 }, (_, i) => ({ user_id: `u${i}`, text: 'hi' })) }));
+    const deepRule = Buffer.from(
+      `{"name":"deep","rule":${'{"all":['.repeat(100_000)}{"field":"churn_risk_score","op":">=","value":1}${']}'.repeat(100_000)}}`,
+    );
+    expect(
+      await probe({
+        method: 'POST',
+        path: `/projects/${fx.projectId}/pipelines/${fx.pipelineId}/segments`,
+        body: deepRule,
+        headers,
+      }),
+    ).toBeUndefined();
+    const manyUsers = Buffer.from(
+      JSON.stringify({
+        project_id: fx.projectB,
+        users: Array.from({ length: 1001 }, (_, i) => ({ user_id: `u${i}`, text: 'hi' })),
+      }),
+    );
     expect(await probe({ method: 'POST', path: usersPath, body: manyUsers, headers })).toBeUndefined();
     await expectAlive();
   });

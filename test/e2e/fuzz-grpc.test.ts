@@ -40,9 +40,21 @@ interface Method {
   responseDeserialize: (bytes: Buffer) => unknown;
 }
 
-const SERVICES = { users: UsersServiceService, profiles: ProfilesServiceService, projects: ProjectsServiceService, segments: SegmentsServiceService, webhooks: WebhooksServiceService };
+const SERVICES = {
+  users: UsersServiceService,
+  profiles: ProfilesServiceService,
+  projects: ProjectsServiceService,
+  segments: SegmentsServiceService,
+  webhooks: WebhooksServiceService,
+};
 const METHODS: Method[] = Object.entries(SERVICES).flatMap(([service, def]) =>
-  Object.entries(def).map(([name, m]) => ({ service: service as Method['service'], name, path: m.path, requestSerialize: m.requestSerialize, responseDeserialize: m.responseDeserialize })),
+  Object.entries(def).map(([name, m]) => ({
+    service: service as Method['service'],
+    name,
+    path: m.path,
+    requestSerialize: m.requestSerialize,
+    responseDeserialize: m.responseDeserialize,
+  })),
 );
 
 interface Fixtures extends Tenant {
@@ -59,7 +71,11 @@ function template(name: string): Record<string, any> {
   const pipe = { projectId: fx.projectId, pipelineId: fx.pipelineId };
   const rule = { field: 'churn_risk_score', op: '>=', value: 0.5 };
   const t: Record<string, Record<string, any>> = {
-    identifyUsers: { projectId: fx.projectB, sourceLabel: 'grpc-fuzz', users: [{ userId: 'g1', text: 'Too expensive, I may cancel', attributes: { plan: 'pro' } }] },
+    identifyUsers: {
+      projectId: fx.projectB,
+      sourceLabel: 'grpc-fuzz',
+      users: [{ userId: 'g1', text: 'Too expensive, I may cancel', attributes: { plan: 'pro' } }],
+    },
     listProfiles: { projectId: fx.projectB, sentimentTrend: 0, limit: 10 },
     getProfile: { projectId: fx.projectB, userId: 'nobody' },
     getUserTimeline: { projectId: fx.projectB, userId: 'nobody', limit: 5 },
@@ -100,7 +116,8 @@ function varint(n: bigint): Buffer {
   return Buffer.from(out);
 }
 const tag = (field: number, wire: number) => varint(BigInt((field << 3) | wire));
-const lenField = (field: number, payload: Buffer) => Buffer.concat([tag(field, 2), varint(BigInt(payload.length)), payload]);
+const lenField = (field: number, payload: Buffer) =>
+  Buffer.concat([tag(field, 2), varint(BigInt(payload.length)), payload]);
 
 /**
  * Struct {"a": Struct {"a": ... 0.0}} nested `depth` times. Every layer only prepends a header
@@ -159,13 +176,32 @@ function mutateBytes(base: Buffer): fc.Arbitrary<Buffer> {
 }
 
 const hostileNumber = fc.oneof(
-  fc.constantFrom(NaN, Infinity, -Infinity, 2 ** 63, -(2 ** 63), 2 ** 53 + 2, -1, 0, -0, 1.5, 1e308, 2 ** 31, -(2 ** 31) - 1),
+  fc.constantFrom(
+    NaN,
+    Infinity,
+    -Infinity,
+    2 ** 63,
+    -(2 ** 63),
+    2 ** 53 + 2,
+    -1,
+    0,
+    -0,
+    1.5,
+    1e308,
+    2 ** 31,
+    -(2 ** 31) - 1,
+  ),
   fc.double(),
   fc.integer(),
 );
 const hostileText = fc.oneof(
   { weight: 3, arbitrary: nastyString },
-  { weight: 3, arbitrary: poisoned(fc.constantFrom('g1', 'grpc name', 'fixture-1', 'https://hooks.example.com/x', 'churn_risk_score')) },
+  {
+    weight: 3,
+    arbitrary: poisoned(
+      fc.constantFrom('g1', 'grpc name', 'fixture-1', 'https://hooks.example.com/x', 'churn_risk_score'),
+    ),
+  },
   { weight: 1, arbitrary: fc.constantFrom(1, 3).map((n) => 'x'.repeat(n * 1_000_000)) },
 );
 
@@ -174,14 +210,19 @@ const hostileField: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 4, arbitrary: nastyString },
   { weight: 3, arbitrary: hostileText },
   { weight: 3, arbitrary: hostileNumber },
-  { weight: 1, arbitrary: fc.constantFrom(true, false, null, undefined, {}, [], new Date(Number.NaN), new Date(8.64e15)) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(true, false, null, undefined, {}, [], new Date(Number.NaN), new Date(8.64e15)),
+  },
   { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
   { weight: 1, arbitrary: fc.array(fc.oneof(nastyString, fc.integer()), { maxLength: 4 }) },
   // Oversized: arrays past the batch limit, strings of megabytes. Rare, they are the slow ones.
   {
     weight: 1,
     arbitrary: fc.oneof(
-      fc.integer({ min: 1_001, max: 5_000 }).map((n) => Array.from({ length: n }, (_, i) => ({ userId: `u${i}`, text: 'x' }))),
+      fc
+        .integer({ min: 1_001, max: 5_000 })
+        .map((n) => Array.from({ length: n }, (_, i) => ({ userId: `u${i}`, text: 'x' }))),
       fc.constantFrom(1, 3).map((n) => 'x'.repeat(n * 1_000_000)),
     ),
   },
@@ -221,8 +262,15 @@ let known: Record<string, string> | undefined;
 
 function rawCall(path: string, bytes: Buffer): Promise<Outcome> {
   return new Promise((resolve) => {
-    raw.makeUnaryRequest(path, (b: Buffer) => b, (b: Buffer) => b, bytes, md, { deadline: Date.now() + 60_000 }, (err: ServiceError | null, res?: Buffer) =>
-      resolve(err ? { code: err.code, details: err.details } : { code: status.OK, details: '', response: res }),
+    raw.makeUnaryRequest(
+      path,
+      (b: Buffer) => b,
+      (b: Buffer) => b,
+      bytes,
+      md,
+      { deadline: Date.now() + 60_000 },
+      (err: ServiceError | null, res?: Buffer) =>
+        resolve(err ? { code: err.code, details: err.details } : { code: status.OK, details: '', response: res }),
     );
   });
 }
@@ -253,7 +301,10 @@ async function probe(method: Method, send: () => Promise<Outcome>, shown: () => 
 const sendRaw = (method: Method, bytes: Buffer) => () => rawCall(method.path, bytes);
 
 async function makeWebhook(): Promise<number> {
-  const r = await call('POST', `/projects/${fx.projectId}/pipelines/${fx.pipelineId}/webhooks`, { key: fx.key, body: { url: 'https://hooks.example.com/fuzz' } });
+  const r = await call('POST', `/projects/${fx.projectId}/pipelines/${fx.pipelineId}/webhooks`, {
+    key: fx.key,
+    body: { url: 'https://hooks.example.com/fuzz' },
+  });
   return r.body.id;
 }
 
@@ -261,7 +312,11 @@ let segmentSerial = 0;
 async function makeSegment(): Promise<string> {
   const r = await call('POST', `/projects/${fx.projectId}/pipelines/${fx.pipelineId}/segments`, {
     key: fx.key,
-    body: { id: `fixture-${++segmentSerial}`, name: 'Fixture', rule: { field: 'churn_risk_score', op: '>=', value: 0.9 } },
+    body: {
+      id: `fixture-${++segmentSerial}`,
+      name: 'Fixture',
+      rule: { field: 'churn_risk_score', op: '>=', value: 0.9 },
+    },
   });
   return r.body.id;
 }
@@ -269,8 +324,10 @@ async function makeSegment(): Promise<string> {
 /** A fuzzed delete that succeeded removed a fixture: make it again. */
 async function restoreFixtures(): Promise<void> {
   const base = `/projects/${fx.projectId}/pipelines/${fx.pipelineId}`;
-  if ((await call('GET', `${base}/webhooks/${fx.webhookId}`, { key: fx.key })).status === 404) fx.webhookId = await makeWebhook();
-  if ((await call('GET', `${base}/segments/${fx.segmentId}`, { key: fx.key })).status === 404) fx.segmentId = await makeSegment();
+  if ((await call('GET', `${base}/webhooks/${fx.webhookId}`, { key: fx.key })).status === 404)
+    fx.webhookId = await makeWebhook();
+  if ((await call('GET', `${base}/segments/${fx.segmentId}`, { key: fx.key })).status === 404)
+    fx.segmentId = await makeSegment();
 }
 
 describe('gRPC fuzzing', () => {
@@ -322,7 +379,11 @@ describe('gRPC fuzzing', () => {
     });
     await fc.assert(
       fc.asyncProperty(arb, async ({ method, bytes }) => {
-        await probe(METHODS[method], () => rawCall(METHODS[method].path, bytes), () => bytes.toString('hex'));
+        await probe(
+          METHODS[method],
+          () => rawCall(METHODS[method].path, bytes),
+          () => bytes.toString('hex'),
+        );
       }),
       { seed: SEED, numRuns: RUNS.bytes, endOnFailure: true },
     );
@@ -333,7 +394,13 @@ describe('gRPC fuzzing', () => {
     const clients = grpcClients();
     // Each mutation picks a field and a value: of the field's own type half of the time (so the
     // encoder lets it through and the server's validation is what gets judged), of any type otherwise.
-    const mutation = fc.record({ at: fc.nat(), sameType: fc.boolean(), number: hostileNumber, text: hostileText, any: hostileField });
+    const mutation = fc.record({
+      at: fc.nat(),
+      sameType: fc.boolean(),
+      number: hostileNumber,
+      text: hostileText,
+      any: hostileField,
+    });
     const arb = fc.record({
       method: fc.integer({ min: 0, max: METHODS.length - 1 }),
       mutations: fc.array(mutation, { minLength: 1, maxLength: 3 }),
@@ -349,7 +416,13 @@ describe('gRPC fuzzing', () => {
             if (!all.length) continue;
             const path = all[m.at % all.length];
             const current = path.reduce((node: any, key) => node?.[key], request);
-            const value = !m.sameType ? m.any : typeof current === 'number' ? m.number : typeof current === 'string' ? m.text : m.any;
+            const value = !m.sameType
+              ? m.any
+              : typeof current === 'number'
+                ? m.number
+                : typeof current === 'string'
+                  ? m.text
+                  : m.any;
             setPath(request, path, value);
           }
           if (extra) request[extra[0]] = extra[1];
@@ -361,14 +434,22 @@ describe('gRPC fuzzing', () => {
             encoderRefused++;
             return;
           }
-          const shown = () => JSON.stringify(request, (_k, v) => (typeof v === 'string' && v.length > 200 ? `${v.slice(0, 200)}…(${v.length})` : v));
+          const shown = () =>
+            JSON.stringify(request, (_k, v) =>
+              typeof v === 'string' && v.length > 200 ? `${v.slice(0, 200)}…(${v.length})` : v,
+            );
           const client = clients[method.service] as unknown as Record<string, (...a: unknown[]) => void>;
           await probe(
             method,
             () =>
               new Promise<Outcome>((resolve) =>
-                client[method.name].call(client, request, md, { deadline: Date.now() + 60_000 }, (err: ServiceError | null) =>
-                  resolve(err ? { code: err.code, details: err.details } : { code: status.OK, details: '' }),
+                client[method.name].call(
+                  client,
+                  request,
+                  md,
+                  { deadline: Date.now() + 60_000 },
+                  (err: ServiceError | null) =>
+                    resolve(err ? { code: err.code, details: err.details } : { code: status.OK, details: '' }),
                 ),
               ),
             shown,
@@ -384,34 +465,68 @@ describe('gRPC fuzzing', () => {
 
   it('refuses messages over the receive limit, huge batches and deep nesting without INTERNAL', async () => {
     const identify = METHODS.find((m) => m.name === 'identifyUsers')!;
-    const over = await probe(identify, sendRaw(identify, Buffer.alloc(MAX_MESSAGE_BYTES + 1, 0x41)), () => `${MAX_MESSAGE_BYTES + 1} bytes`);
+    const over = await probe(
+      identify,
+      sendRaw(identify, Buffer.alloc(MAX_MESSAGE_BYTES + 1, 0x41)),
+      () => `${MAX_MESSAGE_BYTES + 1} bytes`,
+    );
     expect(over.code).toBe(status.RESOURCE_EXHAUSTED);
-    const bigText = identify.requestSerialize({ projectId: fx.projectB, users: [{ userId: 'big', text: 'x'.repeat(MAX_MESSAGE_BYTES) }] });
-    expect((await probe(identify, sendRaw(identify, bigText), () => 'one text over the limit')).code).toBe(status.RESOURCE_EXHAUSTED);
+    const bigText = identify.requestSerialize({
+      projectId: fx.projectB,
+      users: [{ userId: 'big', text: 'x'.repeat(MAX_MESSAGE_BYTES) }],
+    });
+    expect((await probe(identify, sendRaw(identify, bigText), () => 'one text over the limit')).code).toBe(
+      status.RESOURCE_EXHAUSTED,
+    );
     const { users } = grpcClients();
     const throughClient = await probe(
       identify,
       () =>
         new Promise<Outcome>((resolve) =>
-          users.identifyUsers({ projectId: fx.projectB, users: [{ userId: 'big', text: 'y'.repeat(MAX_MESSAGE_BYTES + 1) }] }, md, (err) =>
-            resolve(err ? { code: err.code, details: err.details } : { code: status.OK, details: '' }),
+          users.identifyUsers(
+            { projectId: fx.projectB, users: [{ userId: 'big', text: 'y'.repeat(MAX_MESSAGE_BYTES + 1) }] },
+            md,
+            (err) => resolve(err ? { code: err.code, details: err.details } : { code: status.OK, details: '' }),
           ),
         ),
       () => 'generated client, one text over the limit',
     );
     users.close();
     expect(throughClient.code).toBe(status.RESOURCE_EXHAUSTED);
-    const underLimit = identify.requestSerialize({ projectId: fx.projectB, users: [{ userId: 'big', text: 'x'.repeat(MAX_MESSAGE_BYTES - 1_000) }] });
-    expect((await probe(identify, sendRaw(identify, underLimit), () => 'one text just under the limit')).code).toBe(status.INVALID_ARGUMENT);
-    const many = identify.requestSerialize({ projectId: fx.projectB, users: Array.from({ length: 100_000 }, (_, i) => ({ userId: `u${i}`, text: 'hi' })) });
+    const underLimit = identify.requestSerialize({
+      projectId: fx.projectB,
+      users: [{ userId: 'big', text: 'x'.repeat(MAX_MESSAGE_BYTES - 1_000) }],
+    });
+    expect((await probe(identify, sendRaw(identify, underLimit), () => 'one text just under the limit')).code).toBe(
+      status.INVALID_ARGUMENT,
+    );
+    const many = identify.requestSerialize({
+      projectId: fx.projectB,
+      users: Array.from({ length: 100_000 }, (_, i) => ({ userId: `u${i}`, text: 'hi' })),
+    });
     expect((await probe(identify, sendRaw(identify, many), () => '100,000 users')).code).toBe(status.INVALID_ARGUMENT);
     for (const depth of [50, 5_000, 100_000]) {
-      const user = Buffer.concat([lenField(1, Buffer.from('deep')), lenField(2, Buffer.from('hello')), lenField(3, deepStruct(depth))]);
+      const user = Buffer.concat([
+        lenField(1, Buffer.from('deep')),
+        lenField(2, Buffer.from('hello')),
+        lenField(3, deepStruct(depth)),
+      ]);
       const bytes = Buffer.concat([tag(1, 0), varint(BigInt(fx.projectB)), lenField(2, user)]);
-      expect((await probe(identify, sendRaw(identify, bytes), () => `attributes nested ${depth} deep`)).code).toBe(status.INVALID_ARGUMENT);
+      expect((await probe(identify, sendRaw(identify, bytes), () => `attributes nested ${depth} deep`)).code).toBe(
+        status.INVALID_ARGUMENT,
+      );
       const segments = METHODS.find((m) => m.name === 'createSegment')!;
-      const seg = Buffer.concat([tag(1, 0), varint(BigInt(fx.projectId)), tag(2, 0), varint(BigInt(fx.pipelineId)), lenField(4, Buffer.from('deep')), lenField(6, deepStruct(depth))]);
-      expect((await probe(segments, sendRaw(segments, seg), () => `rule nested ${depth} deep`)).code).toBe(status.INVALID_ARGUMENT);
+      const seg = Buffer.concat([
+        tag(1, 0),
+        varint(BigInt(fx.projectId)),
+        tag(2, 0),
+        varint(BigInt(fx.pipelineId)),
+        lenField(4, Buffer.from('deep')),
+        lenField(6, deepStruct(depth)),
+      ]);
+      expect((await probe(segments, sendRaw(segments, seg), () => `rule nested ${depth} deep`)).code).toBe(
+        status.INVALID_ARGUMENT,
+      );
     }
     await expectHealthy();
   });

@@ -37,8 +37,15 @@ let apiPid: number;
 function send(bytes: Buffer, md: Metadata): Promise<Outcome> {
   const started = Date.now();
   return new Promise((resolve) => {
-    raw.makeUnaryRequest(IDENTIFY, (b: Buffer) => b, (b: Buffer) => b, bytes, md, { deadline: Date.now() + 60_000 }, (err: ServiceError | null) =>
-      resolve({ code: err ? err.code : status.OK, details: err?.details ?? '', ms: Date.now() - started }),
+    raw.makeUnaryRequest(
+      IDENTIFY,
+      (b: Buffer) => b,
+      (b: Buffer) => b,
+      bytes,
+      md,
+      { deadline: Date.now() + 60_000 },
+      (err: ServiceError | null) =>
+        resolve({ code: err ? err.code : status.OK, details: err?.details ?? '', ms: Date.now() - started }),
     );
   });
 }
@@ -76,7 +83,14 @@ async function expectStillServing() {
   expect((await call('GET', '/api/v1/projects', { key: tenant.key })).status).toBe(200);
   // Health needs no key; SERVING is `08 01`.
   const health = await new Promise<{ err: ServiceError | null; res?: Buffer }>((resolve) =>
-    raw.makeUnaryRequest('/grpc.health.v1.Health/Check', (b: Buffer) => b, (b: Buffer) => b, Buffer.alloc(0), new Metadata(), (err, res) => resolve({ err, res })),
+    raw.makeUnaryRequest(
+      '/grpc.health.v1.Health/Check',
+      (b: Buffer) => b,
+      (b: Buffer) => b,
+      Buffer.alloc(0),
+      new Metadata(),
+      (err, res) => resolve({ err, res }),
+    ),
   );
   expect(health.err).toBeNull();
   expect([...health.res!]).toEqual([0x08, 0x01]);
@@ -109,8 +123,12 @@ describe('gRPC abuse without a valid key', () => {
 
   it('refuses 8 concurrent 16 MB messages of 8 M empty users without a key, quickly, and stays up', async () => {
     const attack = emptyUsers(8 * 1024 * 1024);
-    const { result, baseMb, peakMb } = await measured(() => Promise.all(Array.from({ length: 8 }, () => send(attack, new Metadata()))));
-    console.log(`8 x 16 MB without a key: ${result.map((r) => `${status[r.code]} in ${r.ms} ms`).join(', ')}; api RSS ${baseMb.toFixed(0)} -> peak ${peakMb.toFixed(0)} MB`);
+    const { result, baseMb, peakMb } = await measured(() =>
+      Promise.all(Array.from({ length: 8 }, () => send(attack, new Metadata()))),
+    );
+    console.log(
+      `8 x 16 MB without a key: ${result.map((r) => `${status[r.code]} in ${r.ms} ms`).join(', ')}; api RSS ${baseMb.toFixed(0)} -> peak ${peakMb.toFixed(0)} MB`,
+    );
     for (const r of result) {
       expect([status.UNAUTHENTICATED, status.RESOURCE_EXHAUSTED], r.details).toContain(r.code);
       expect(r.ms).toBeLessThan(5_000);
@@ -121,8 +139,12 @@ describe('gRPC abuse without a valid key', () => {
   });
 
   it('refuses the same with a wrong key, and a wrong key is not decoded either', async () => {
-    const { result, baseMb, peakMb } = await measured(() => Promise.all(Array.from({ length: 8 }, () => send(emptyUsers(8 * 1024 * 1024), keyMetadata(WRONG_KEY)))));
-    console.log(`8 x 16 MB with a wrong key: ${result.map((r) => `${status[r.code]} in ${r.ms} ms`).join(', ')}; api RSS ${baseMb.toFixed(0)} -> peak ${peakMb.toFixed(0)} MB`);
+    const { result, baseMb, peakMb } = await measured(() =>
+      Promise.all(Array.from({ length: 8 }, () => send(emptyUsers(8 * 1024 * 1024), keyMetadata(WRONG_KEY)))),
+    );
+    console.log(
+      `8 x 16 MB with a wrong key: ${result.map((r) => `${status[r.code]} in ${r.ms} ms`).join(', ')}; api RSS ${baseMb.toFixed(0)} -> peak ${peakMb.toFixed(0)} MB`,
+    );
     for (const r of result) expect([status.UNAUTHENTICATED, status.RESOURCE_EXHAUSTED], r.details).toContain(r.code);
     expect(peakMb - baseMb).toBeLessThan(200);
     await expectStillServing();
@@ -135,8 +157,12 @@ describe('gRPC abuse without a valid key', () => {
     expect((await send(malformed, keyMetadata(WRONG_KEY))).code).toBe(status.UNAUTHENTICATED);
     // Under the receive limit: 2.5 M empty users (~200 MB once decoded) are not decoded for a stranger.
     const underLimit = emptyUsers(Math.floor((MAX_MESSAGE_BYTES - 16) / 2));
-    const { result, baseMb, peakMb } = await measured(() => Promise.all(Array.from({ length: 8 }, () => send(underLimit, new Metadata()))));
-    console.log(`8 x 5 MB without a key: ${result.map((r) => `${status[r.code]} in ${r.ms} ms`).join(', ')}; api RSS ${baseMb.toFixed(0)} -> peak ${peakMb.toFixed(0)} MB`);
+    const { result, baseMb, peakMb } = await measured(() =>
+      Promise.all(Array.from({ length: 8 }, () => send(underLimit, new Metadata()))),
+    );
+    console.log(
+      `8 x 5 MB without a key: ${result.map((r) => `${status[r.code]} in ${r.ms} ms`).join(', ')}; api RSS ${baseMb.toFixed(0)} -> peak ${peakMb.toFixed(0)} MB`,
+    );
     for (const r of result) expect(r.code, r.details).toBe(status.UNAUTHENTICATED);
     expect(peakMb - baseMb).toBeLessThan(200);
     await expectStillServing();
@@ -152,8 +178,12 @@ describe('gRPC abuse without a valid key', () => {
     expect((await send(Buffer.alloc(MAX_MESSAGE_BYTES + 1, 0x41), md)).code).toBe(status.RESOURCE_EXHAUSTED);
     // Within the limit, 2.5 M entries are still 2,500 times the batch limit: refused from the wire, not decoded.
     const many = emptyUsers(Math.floor((MAX_MESSAGE_BYTES - 16) / 2));
-    const { result, baseMb, peakMb } = await measured(() => Promise.all(Array.from({ length: 8 }, () => send(many, md))));
-    console.log(`8 x 5 MB with a valid key: ${result.map((r) => `${status[r.code]} in ${r.ms} ms`).join(', ')}; api RSS ${baseMb.toFixed(0)} -> peak ${peakMb.toFixed(0)} MB`);
+    const { result, baseMb, peakMb } = await measured(() =>
+      Promise.all(Array.from({ length: 8 }, () => send(many, md))),
+    );
+    console.log(
+      `8 x 5 MB with a valid key: ${result.map((r) => `${status[r.code]} in ${r.ms} ms`).join(', ')}; api RSS ${baseMb.toFixed(0)} -> peak ${peakMb.toFixed(0)} MB`,
+    );
     for (const r of result) {
       expect(r.code, r.details).toBe(status.INVALID_ARGUMENT);
       expect(r.details).toMatch(/at most 1000 users per batch/);
@@ -176,7 +206,11 @@ describe('gRPC abuse without a valid key', () => {
   it('queues calls beyond the concurrent-stream bound instead of failing them', async () => {
     const md = keyMetadata(tenant.key);
     const list = UsersServiceService.identifyUsers;
-    const many = await Promise.all(Array.from({ length: 100 }, () => send(list.requestSerialize({ projectId: 999_999_999, users: [{ userId: 'q', text: 'hi' }] }), md)));
+    const many = await Promise.all(
+      Array.from({ length: 100 }, () =>
+        send(list.requestSerialize({ projectId: 999_999_999, users: [{ userId: 'q', text: 'hi' }] }), md),
+      ),
+    );
     expect(new Set(many.map((r) => status[r.code]))).toEqual(new Set(['NOT_FOUND']));
   });
 });

@@ -10,8 +10,16 @@ import { freePort } from '../../src/free-port.js';
 import { stack, waitFor } from '../support/api.js';
 import { spawnService, type ServiceProcess } from '../support/service-process.js';
 
-const HEALTH_PROTO = path.join(path.dirname(createRequire(import.meta.url).resolve('grpc-health-check/package.json')), 'proto/health/v1/health.proto');
-const SERVICES = ['', ...['UsersService', 'ProfilesService', 'ProjectsService', 'SegmentsService', 'WebhooksService'].map((s) => `profiling.v1.${s}`)];
+const HEALTH_PROTO = path.join(
+  path.dirname(createRequire(import.meta.url).resolve('grpc-health-check/package.json')),
+  'proto/health/v1/health.proto',
+);
+const SERVICES = [
+  '',
+  ...['UsersService', 'ProfilesService', 'ProjectsService', 'SegmentsService', 'WebhooksService'].map(
+    (s) => `profiling.v1.${s}`,
+  ),
+];
 
 /** A TCP relay to PostgreSQL that can be cut (every connection dropped, new ones refused) and restored. */
 function cuttableRelay(target: URL) {
@@ -59,7 +67,9 @@ describe('gRPC health follows /readyz', () => {
 
   const check = (service: string) =>
     new Promise<string>((resolve, reject) =>
-      health.Check({ service }, { deadline: Date.now() + 2_000 }, (err: Error | null, r: { status: string }) => (err ? reject(err) : resolve(r.status))),
+      health.Check({ service }, { deadline: Date.now() + 2_000 }, (err: Error | null, r: { status: string }) =>
+        err ? reject(err) : resolve(r.status),
+      ),
     );
   const all = () => Promise.all(SERVICES.map(check));
   const readyz = async () => (await fetch(`${base}/readyz`)).status;
@@ -124,7 +134,11 @@ describe('gRPC health follows /readyz', () => {
     await waitFor('SERVING', async () => (await all()).every((s) => s === 'SERVING'), 30_000);
     console.log(`gRPC health SERVING ${Date.now() - back} ms after the database came back`);
     expect(await readyz()).toBe(200);
-    await waitFor('the watcher to see SERVING again', async () => watched.lastIndexOf('SERVING') > watched.indexOf('NOT_SERVING'), 5_000);
+    await waitFor(
+      'the watcher to see SERVING again',
+      async () => watched.lastIndexOf('SERVING') > watched.indexOf('NOT_SERVING'),
+      5_000,
+    );
     expect(watched[0]).toBe('SERVING');
   });
 });

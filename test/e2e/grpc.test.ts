@@ -10,22 +10,41 @@ describe('the generated gRPC clients', () => {
     const t = await newTenant();
     const md = keyMetadata(t.key);
     const { users, profiles } = grpcClients();
-    const res = await rpc(users, 'identifyUsers', {
-      projectId: t.projectId,
-      sourceLabel: 'grpc-import',
-      users: [
-        { userId: 'g1', text: 'Billing charged me twice, I want a refund.', attributes: { plan: 'team', seats: 5 }, timestamp: new Date('2026-02-01T00:00:00Z') },
-        { userId: 'g2', text: 'Nice and simple onboarding.' },
-      ],
-    }, md);
+    const res = await rpc(
+      users,
+      'identifyUsers',
+      {
+        projectId: t.projectId,
+        sourceLabel: 'grpc-import',
+        users: [
+          {
+            userId: 'g1',
+            text: 'Billing charged me twice, I want a refund.',
+            attributes: { plan: 'team', seats: 5 },
+            timestamp: new Date('2026-02-01T00:00:00Z'),
+          },
+          { userId: 'g2', text: 'Nice and simple onboarding.' },
+        ],
+      },
+      md,
+    );
     expect(res.accepted).toBe(2);
     expect(await waitForBatch(res.sourceId)).toEqual({ processed: 2, failed: 0 });
 
-    const list = await rpc(profiles, 'listProfiles', { projectId: t.projectId, sentimentTrend: SentimentTrend.SENTIMENT_TREND_UNSPECIFIED }, md);
+    const list = await rpc(
+      profiles,
+      'listProfiles',
+      { projectId: t.projectId, sentimentTrend: SentimentTrend.SENTIMENT_TREND_UNSPECIFIED },
+      md,
+    );
     expect(list.total).toBe(2);
     expect(list.users.map((u) => u.userId).sort()).toEqual(['g1', 'g2']);
     const one = await rpc(profiles, 'getProfile', { projectId: t.projectId, userId: 'g1' }, md);
-    expect(one.profile).toMatchObject({ userId: 'g1', sourceLabel: 'grpc-import', attributes: { plan: 'team', seats: 5 } });
+    expect(one.profile).toMatchObject({
+      userId: 'g1',
+      sourceLabel: 'grpc-import',
+      attributes: { plan: 'team', seats: 5 },
+    });
     expect(one.profile!.aggregates!.windowSize).toBe(1);
     expect(one.profile!.aggregates!.sentimentTrend).toBe(SentimentTrend.SENTIMENT_TREND_STABLE);
     const tl = await rpc(profiles, 'getUserTimeline', { projectId: t.projectId, userId: 'g1' }, md);
@@ -37,12 +56,24 @@ describe('the generated gRPC clients', () => {
     const a = await newTenant('a');
     const b = await newTenant('b');
     const { users, profiles } = grpcClients();
-    const empty = await rpc(users, 'identifyUsers', { projectId: a.projectId, users: [] }, keyMetadata(a.key)).catch((e) => e);
+    const empty = await rpc(users, 'identifyUsers', { projectId: a.projectId, users: [] }, keyMetadata(a.key)).catch(
+      (e) => e,
+    );
     expect(empty.code).toBe(status.INVALID_ARGUMENT);
     expect(empty.metadata.get('error-field')).toEqual(['users']);
-    const foreign = await rpc(users, 'identifyUsers', { projectId: b.projectId, users: [{ userId: 'x', text: 'hi' }] }, keyMetadata(a.key)).catch((e) => e);
+    const foreign = await rpc(
+      users,
+      'identifyUsers',
+      { projectId: b.projectId, users: [{ userId: 'x', text: 'hi' }] },
+      keyMetadata(a.key),
+    ).catch((e) => e);
     expect(foreign.code).toBe(status.NOT_FOUND);
-    const badLimit = await rpc(profiles, 'listProfiles', { projectId: a.projectId, limit: 101, sentimentTrend: 0 }, keyMetadata(a.key)).catch((e) => e);
+    const badLimit = await rpc(
+      profiles,
+      'listProfiles',
+      { projectId: a.projectId, limit: 101, sentimentTrend: 0 },
+      keyMetadata(a.key),
+    ).catch((e) => e);
     expect(badLimit.code).toBe(status.INVALID_ARGUMENT);
   });
 
@@ -50,30 +81,59 @@ describe('the generated gRPC clients', () => {
     const t = await newTenant();
     const md = keyMetadata(t.key);
     const { webhooks, segments } = grpcClients();
-    const created = await rpc(webhooks, 'createWebhook', {
-      projectId: t.projectId,
+    const created = await rpc(
+      webhooks,
+      'createWebhook',
+      {
+        projectId: t.projectId,
+        pipelineId: t.pipelineId,
+        url: 'https://example.com/grpc-hook',
+        secret: 'a-long-enough-secret',
+        events: [EventType.EVENT_TYPE_USER_REMOVED],
+      },
+      md,
+    );
+    expect(created.webhook).toMatchObject({
       pipelineId: t.pipelineId,
-      url: 'https://example.com/grpc-hook',
-      secret: 'a-long-enough-secret',
+      isActive: true,
       events: [EventType.EVENT_TYPE_USER_REMOVED],
-    }, md);
-    expect(created.webhook).toMatchObject({ pipelineId: t.pipelineId, isActive: true, events: [EventType.EVENT_TYPE_USER_REMOVED] });
+    });
     expect(JSON.stringify(created)).not.toContain('a-long-enough-secret');
     const ref = { projectId: t.projectId, pipelineId: t.pipelineId, webhookId: created.webhook!.id };
     const updated = await rpc(webhooks, 'updateWebhook', { ref, isActive: false }, md);
     expect(updated.webhook!.isActive).toBe(false);
     expect(updated.webhook!.events).toEqual([EventType.EVENT_TYPE_USER_REMOVED]);
-    const http = await rpc(webhooks, 'createWebhook', { projectId: t.projectId, pipelineId: t.pipelineId, url: 'http://x.example', events: [] }, md).catch((e) => e);
+    const http = await rpc(
+      webhooks,
+      'createWebhook',
+      { projectId: t.projectId, pipelineId: t.pipelineId, url: 'http://x.example', events: [] },
+      md,
+    ).catch((e) => e);
     expect(http.code).toBe(status.INVALID_ARGUMENT);
 
-    const seg = await rpc(segments, 'createSegment', {
-      projectId: t.projectId,
-      pipelineId: t.pipelineId,
-      name: 'At risk',
-      rule: { all: [{ field: 'churn_risk_score', op: '>=', value: 0.6 }, { semantic: 'wants to cancel because of price', min_similarity: 0.3 }] },
-    }, md);
+    const seg = await rpc(
+      segments,
+      'createSegment',
+      {
+        projectId: t.projectId,
+        pipelineId: t.pipelineId,
+        name: 'At risk',
+        rule: {
+          all: [
+            { field: 'churn_risk_score', op: '>=', value: 0.6 },
+            { semantic: 'wants to cancel because of price', min_similarity: 0.3 },
+          ],
+        },
+      },
+      md,
+    );
     expect(seg.segment).toMatchObject({ id: 'at-risk', status: SegmentStatus.SEGMENT_STATUS_DRAFT });
-    const deployed = await rpc(segments, 'deploySegment', { ref: { projectId: t.projectId, pipelineId: t.pipelineId, segmentId: 'at-risk' } }, md);
+    const deployed = await rpc(
+      segments,
+      'deploySegment',
+      { ref: { projectId: t.projectId, pipelineId: t.pipelineId, segmentId: 'at-risk' } },
+      md,
+    );
     expect(deployed.segment!.status).toBe(SegmentStatus.SEGMENT_STATUS_DEPLOYED);
   });
 });

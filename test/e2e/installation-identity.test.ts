@@ -56,9 +56,13 @@ async function setUp(i: Instance, receiverUrl: string): Promise<Setup> {
   const p = await i.call('POST', '/api/v1/projects', { key, body: { name: 'p' } });
   const pl = await i.call('POST', `/projects/${p.body.id}/pipelines`, { key, body: { name: 'main' } });
   const base = `/projects/${p.body.id}/pipelines/${pl.body.id}`;
-  expect((await i.call('POST', `${base}/webhooks`, { key, body: { url: receiverUrl, events: ['user_added'] } })).status).toBe(201);
+  expect(
+    (await i.call('POST', `${base}/webhooks`, { key, body: { url: receiverUrl, events: ['user_added'] } })).status,
+  ).toBe(201);
   const rule = { field: 'window_size', op: '>=', value: 1 };
-  expect((await i.call('POST', `${base}/segments`, { key, body: { id: 'everyone', name: 'Everyone', rule } })).status).toBe(201);
+  expect(
+    (await i.call('POST', `${base}/segments`, { key, body: { id: 'everyone', name: 'Everyone', rule } })).status,
+  ).toBe(201);
   expect((await i.call('POST', `${base}/segments/everyone/deploy`, { key })).status).toBe(200);
   return { key, projectId: p.body.id, pipelineId: pl.body.id };
 }
@@ -71,22 +75,46 @@ async function setUp(i: Instance, receiverUrl: string): Promise<Setup> {
 async function run(i: Instance, s: Setup, receiver: { received: unknown[] }, tag: string, n: number): Promise<number> {
   const before = receiver.received.length;
   const deployed = await count(i.databaseUrl, `SELECT count(*) AS n FROM segments WHERE status = 'deployed'`);
-  const users = Array.from({ length: n }, (_, k) => ({ user_id: `${tag}-${k}`, text: 'The new dashboard is great, thanks!' }));
+  const users = Array.from({ length: n }, (_, k) => ({
+    user_id: `${tag}-${k}`,
+    text: 'The new dashboard is great, thanks!',
+  }));
   const r = await i.call('POST', '/api/v1/users', { key: s.key, body: { project_id: s.projectId, users } });
   expect(r.status).toBe(202);
   const sourceId = r.body.source_id as number;
-  await waitFor(`batch ${sourceId} of ${tag}`, async () =>
-    (await count(i.databaseUrl, 'SELECT count(*) AS n FROM sources WHERE id = $1 AND completed_at IS NOT NULL AND processed = $2', [sourceId, n])) === 1,
-  60_000);
+  await waitFor(
+    `batch ${sourceId} of ${tag}`,
+    async () =>
+      (await count(
+        i.databaseUrl,
+        'SELECT count(*) AS n FROM sources WHERE id = $1 AND completed_at IS NOT NULL AND processed = $2',
+        [sourceId, n],
+      )) === 1,
+    60_000,
+  );
   const base = `/projects/${s.projectId}/pipelines/${s.pipelineId}`;
   const segment = `late-${tag}`;
-  const rule = { all: [{ field: 'window_size', op: '>=', value: 1 }, { field: 'avg_sentiment', op: '>=', value: -1 }] };
-  expect((await i.call('POST', `${base}/segments`, { key: s.key, body: { id: segment, name: segment, rule } })).status).toBe(201);
+  const rule = {
+    all: [
+      { field: 'window_size', op: '>=', value: 1 },
+      { field: 'avg_sentiment', op: '>=', value: -1 },
+    ],
+  };
+  expect(
+    (await i.call('POST', `${base}/segments`, { key: s.key, body: { id: segment, name: segment, rule } })).status,
+  ).toBe(201);
   expect((await i.call('POST', `${base}/segments/${segment}/deploy`, { key: s.key })).status).toBe(200);
-  const members = await waitFor(`members of ${segment}`, async () => {
-    const m = await i.call('GET', `${base}/segments/${segment}/users?limit=1000`, { key: s.key });
-    return m.body.users.filter((u: { user_id: string }) => u.user_id.startsWith(`${tag}-`)).length === n && m.body.users.length;
-  }, 60_000);
+  const members = await waitFor(
+    `members of ${segment}`,
+    async () => {
+      const m = await i.call('GET', `${base}/segments/${segment}/users?limit=1000`, { key: s.key });
+      return (
+        m.body.users.filter((u: { user_id: string }) => u.user_id.startsWith(`${tag}-`)).length === n &&
+        m.body.users.length
+      );
+    },
+    60_000,
+  );
   // The new users enter each segment deployed before the batch; every profile of the project enters the late one.
   const expected = deployed * n + members;
   await waitFor(`deliveries of ${tag}`, async () => receiver.received.length - before >= expected, 60_000);
@@ -140,7 +168,12 @@ describe('installation identity: several databases on one Temporal namespace', (
       const [sa, sb] = await Promise.all([setUp(a, ra.url), setUp(b, rb.url)]);
       await Promise.all([run(a, sa, ra, 'left', 8), run(b, sb, rb, 'right', 6)]);
       // Nothing crossed over: each database holds exactly its own messages, each receiver its own events.
-      expect(await count(dbA, `SELECT count(*) AS n FROM messages m JOIN users u ON u.id = m.user_pk WHERE u.user_id LIKE 'left-%'`)).toBe(8);
+      expect(
+        await count(
+          dbA,
+          `SELECT count(*) AS n FROM messages m JOIN users u ON u.id = m.user_pk WHERE u.user_id LIKE 'left-%'`,
+        ),
+      ).toBe(8);
       expect(await count(dbA, 'SELECT count(*) AS n FROM messages')).toBe(8);
       expect(await count(dbB, 'SELECT count(*) AS n FROM messages')).toBe(6);
       expect(ra.received.length).toBe(16);
@@ -172,7 +205,12 @@ describe('installation identity: several databases on one Temporal namespace', (
       i = await instance(backup);
       const before = receiver.received.length;
       await run(i, s, receiver, 'restored', 4);
-      expect(await count(i.databaseUrl, `SELECT count(*) AS n FROM messages m JOIN users u ON u.id = m.user_pk WHERE u.user_id LIKE 'restored-%'`)).toBe(4);
+      expect(
+        await count(
+          i.databaseUrl,
+          `SELECT count(*) AS n FROM messages m JOIN users u ON u.id = m.user_pk WHERE u.user_id LIKE 'restored-%'`,
+        ),
+      ).toBe(4);
       // 4 users x 2 segments of the backup (everyone, late-before-backup), and all 7 profiles of the restored database enter late-restored.
       expect(receiver.received.length - before).toBe(4 * 2 + 7);
       await stop(i);

@@ -29,7 +29,14 @@ interface Ids {
 }
 type Level = keyof Ids;
 
-const MISSING: Ids = { project: 999_999_901, pipeline: 999_999_902, segment: 'no-such-segment', webhook: 999_999_903, delivery: 999_999_904, user: 'no-such-user' };
+const MISSING: Ids = {
+  project: 999_999_901,
+  pipeline: 999_999_902,
+  segment: 'no-such-segment',
+  webhook: 999_999_903,
+  delivery: 999_999_904,
+  user: 'no-such-user',
+};
 
 interface HttpEndpoint {
   name: string;
@@ -41,31 +48,133 @@ interface HttpEndpoint {
 
 const pl = (i: Ids) => `/projects/${i.project}/pipelines/${i.pipeline}`;
 const HTTP_ON_RESOURCES: HttpEndpoint[] = [
-  { name: 'identify users', levels: ['project'], method: 'POST', path: () => '/api/v1/users', body: (i) => ({ project_id: i.project, users: [{ user_id: 'intruder', text: 'hello' }] }) },
-  { name: 'list profiles', levels: ['project'], method: 'GET', path: (i) => `/api/v1/profiles?project_id=${i.project}` },
-  { name: 'get profile', levels: ['project', 'user'], method: 'GET', path: (i) => `/api/v1/profiles/${i.user}?project_id=${i.project}` },
-  { name: 'get timeline', levels: ['project', 'user'], method: 'GET', path: (i) => `/api/v1/profiles/${i.user}/timeline?project_id=${i.project}` },
-  { name: 'create pipeline', levels: ['project'], method: 'POST', path: (i) => `/projects/${i.project}/pipelines`, body: () => ({ name: 'intruder' }) },
+  {
+    name: 'identify users',
+    levels: ['project'],
+    method: 'POST',
+    path: () => '/api/v1/users',
+    body: (i) => ({ project_id: i.project, users: [{ user_id: 'intruder', text: 'hello' }] }),
+  },
+  {
+    name: 'list profiles',
+    levels: ['project'],
+    method: 'GET',
+    path: (i) => `/api/v1/profiles?project_id=${i.project}`,
+  },
+  {
+    name: 'get profile',
+    levels: ['project', 'user'],
+    method: 'GET',
+    path: (i) => `/api/v1/profiles/${i.user}?project_id=${i.project}`,
+  },
+  {
+    name: 'get timeline',
+    levels: ['project', 'user'],
+    method: 'GET',
+    path: (i) => `/api/v1/profiles/${i.user}/timeline?project_id=${i.project}`,
+  },
+  {
+    name: 'create pipeline',
+    levels: ['project'],
+    method: 'POST',
+    path: (i) => `/projects/${i.project}/pipelines`,
+    body: () => ({ name: 'intruder' }),
+  },
   { name: 'list pipelines', levels: ['project'], method: 'GET', path: (i) => `/projects/${i.project}/pipelines` },
-  { name: 'create segment', levels: ['project', 'pipeline'], method: 'POST', path: (i) => `${pl(i)}/segments`, body: () => ({ name: 'Intruder', rule: { field: 'avg_sentiment', op: '<', value: 0 } }) },
+  {
+    name: 'create segment',
+    levels: ['project', 'pipeline'],
+    method: 'POST',
+    path: (i) => `${pl(i)}/segments`,
+    body: () => ({ name: 'Intruder', rule: { field: 'avg_sentiment', op: '<', value: 0 } }),
+  },
   { name: 'list segments', levels: ['project', 'pipeline'], method: 'GET', path: (i) => `${pl(i)}/segments` },
-  { name: 'get segment', levels: ['project', 'pipeline', 'segment'], method: 'GET', path: (i) => `${pl(i)}/segments/${i.segment}` },
-  { name: 'update segment', levels: ['project', 'pipeline', 'segment'], method: 'PUT', path: (i) => `${pl(i)}/segments/${i.segment}`, body: () => ({ name: 'Hijacked' }) },
-  { name: 'deploy segment', levels: ['project', 'pipeline', 'segment'], method: 'POST', path: (i) => `${pl(i)}/segments/${i.segment}/deploy` },
-  { name: 'undeploy segment', levels: ['project', 'pipeline', 'segment'], method: 'POST', path: (i) => `${pl(i)}/segments/${i.segment}/undeploy` },
-  { name: 'delete segment', levels: ['project', 'pipeline', 'segment'], method: 'DELETE', path: (i) => `${pl(i)}/segments/${i.segment}` },
-  { name: 'segment users', levels: ['project', 'pipeline', 'segment'], method: 'GET', path: (i) => `${pl(i)}/segments/${i.segment}/users` },
-  { name: 'create webhook', levels: ['project', 'pipeline'], method: 'POST', path: (i) => `${pl(i)}/webhooks`, body: () => ({ url: 'https://example.com/intruder' }) },
+  {
+    name: 'get segment',
+    levels: ['project', 'pipeline', 'segment'],
+    method: 'GET',
+    path: (i) => `${pl(i)}/segments/${i.segment}`,
+  },
+  {
+    name: 'update segment',
+    levels: ['project', 'pipeline', 'segment'],
+    method: 'PUT',
+    path: (i) => `${pl(i)}/segments/${i.segment}`,
+    body: () => ({ name: 'Hijacked' }),
+  },
+  {
+    name: 'deploy segment',
+    levels: ['project', 'pipeline', 'segment'],
+    method: 'POST',
+    path: (i) => `${pl(i)}/segments/${i.segment}/deploy`,
+  },
+  {
+    name: 'undeploy segment',
+    levels: ['project', 'pipeline', 'segment'],
+    method: 'POST',
+    path: (i) => `${pl(i)}/segments/${i.segment}/undeploy`,
+  },
+  {
+    name: 'delete segment',
+    levels: ['project', 'pipeline', 'segment'],
+    method: 'DELETE',
+    path: (i) => `${pl(i)}/segments/${i.segment}`,
+  },
+  {
+    name: 'segment users',
+    levels: ['project', 'pipeline', 'segment'],
+    method: 'GET',
+    path: (i) => `${pl(i)}/segments/${i.segment}/users`,
+  },
+  {
+    name: 'create webhook',
+    levels: ['project', 'pipeline'],
+    method: 'POST',
+    path: (i) => `${pl(i)}/webhooks`,
+    body: () => ({ url: 'https://example.com/intruder' }),
+  },
   { name: 'list webhooks', levels: ['project', 'pipeline'], method: 'GET', path: (i) => `${pl(i)}/webhooks` },
-  { name: 'get webhook', levels: ['project', 'pipeline', 'webhook'], method: 'GET', path: (i) => `${pl(i)}/webhooks/${i.webhook}` },
-  { name: 'update webhook', levels: ['project', 'pipeline', 'webhook'], method: 'PUT', path: (i) => `${pl(i)}/webhooks/${i.webhook}`, body: () => ({ is_active: false, url: 'https://example.com/hijacked' }) },
-  { name: 'delete webhook', levels: ['project', 'pipeline', 'webhook'], method: 'DELETE', path: (i) => `${pl(i)}/webhooks/${i.webhook}` },
-  { name: 'list deliveries', levels: ['project', 'pipeline', 'webhook'], method: 'GET', path: (i) => `${pl(i)}/webhooks/${i.webhook}/deliveries` },
-  { name: 'resend delivery', levels: ['project', 'pipeline', 'webhook', 'delivery'], method: 'POST', path: (i) => `${pl(i)}/webhooks/${i.webhook}/deliveries/${i.delivery}/resend` },
+  {
+    name: 'get webhook',
+    levels: ['project', 'pipeline', 'webhook'],
+    method: 'GET',
+    path: (i) => `${pl(i)}/webhooks/${i.webhook}`,
+  },
+  {
+    name: 'update webhook',
+    levels: ['project', 'pipeline', 'webhook'],
+    method: 'PUT',
+    path: (i) => `${pl(i)}/webhooks/${i.webhook}`,
+    body: () => ({ is_active: false, url: 'https://example.com/hijacked' }),
+  },
+  {
+    name: 'delete webhook',
+    levels: ['project', 'pipeline', 'webhook'],
+    method: 'DELETE',
+    path: (i) => `${pl(i)}/webhooks/${i.webhook}`,
+  },
+  {
+    name: 'list deliveries',
+    levels: ['project', 'pipeline', 'webhook'],
+    method: 'GET',
+    path: (i) => `${pl(i)}/webhooks/${i.webhook}/deliveries`,
+  },
+  {
+    name: 'resend delivery',
+    levels: ['project', 'pipeline', 'webhook', 'delivery'],
+    method: 'POST',
+    path: (i) => `${pl(i)}/webhooks/${i.webhook}/deliveries/${i.delivery}/resend`,
+  },
 ];
 /** Endpoints that address no resource: checked only for authentication. */
 const HTTP_TENANT_LEVEL: HttpEndpoint[] = [
-  { name: 'create project', levels: [], method: 'POST', path: () => '/api/v1/projects', body: () => ({ name: 'intruder' }) },
+  {
+    name: 'create project',
+    levels: [],
+    method: 'POST',
+    path: () => '/api/v1/projects',
+    body: () => ({ name: 'intruder' }),
+  },
   { name: 'list projects', levels: [], method: 'GET', path: () => '/api/v1/projects' },
 ];
 
@@ -75,45 +184,133 @@ interface GrpcEndpoint {
   invoke: (i: Ids, md: Metadata) => Promise<unknown>;
 }
 
-function grpcEndpoints(c: ReturnType<typeof grpcClients>): { onResources: GrpcEndpoint[]; tenantLevel: GrpcEndpoint[] } {
+function grpcEndpoints(c: ReturnType<typeof grpcClients>): {
+  onResources: GrpcEndpoint[];
+  tenantLevel: GrpcEndpoint[];
+} {
   const sref = (i: Ids) => ({ projectId: i.project, pipelineId: i.pipeline, segmentId: i.segment });
   const wref = (i: Ids) => ({ projectId: i.project, pipelineId: i.pipeline, webhookId: i.webhook });
   const seg: Level[] = ['project', 'pipeline', 'segment'];
   const wh: Level[] = ['project', 'pipeline', 'webhook'];
   return {
     onResources: [
-      { name: 'IdentifyUsers', levels: ['project'], invoke: (i, md) => rpc(c.users, 'identifyUsers', { projectId: i.project, users: [{ userId: 'intruder', text: 'hello' }] }, md) },
-      { name: 'ListProfiles', levels: ['project'], invoke: (i, md) => rpc(c.profiles, 'listProfiles', { projectId: i.project, sentimentTrend: SentimentTrend.SENTIMENT_TREND_UNSPECIFIED }, md) },
-      { name: 'GetProfile', levels: ['project', 'user'], invoke: (i, md) => rpc(c.profiles, 'getProfile', { projectId: i.project, userId: i.user }, md) },
-      { name: 'GetUserTimeline', levels: ['project', 'user'], invoke: (i, md) => rpc(c.profiles, 'getUserTimeline', { projectId: i.project, userId: i.user }, md) },
-      { name: 'CreatePipeline', levels: ['project'], invoke: (i, md) => rpc(c.projects, 'createPipeline', { projectId: i.project, name: 'intruder' }, md) },
-      { name: 'ListPipelines', levels: ['project'], invoke: (i, md) => rpc(c.projects, 'listPipelines', { projectId: i.project }, md) },
+      {
+        name: 'IdentifyUsers',
+        levels: ['project'],
+        invoke: (i, md) =>
+          rpc(c.users, 'identifyUsers', { projectId: i.project, users: [{ userId: 'intruder', text: 'hello' }] }, md),
+      },
+      {
+        name: 'ListProfiles',
+        levels: ['project'],
+        invoke: (i, md) =>
+          rpc(
+            c.profiles,
+            'listProfiles',
+            { projectId: i.project, sentimentTrend: SentimentTrend.SENTIMENT_TREND_UNSPECIFIED },
+            md,
+          ),
+      },
+      {
+        name: 'GetProfile',
+        levels: ['project', 'user'],
+        invoke: (i, md) => rpc(c.profiles, 'getProfile', { projectId: i.project, userId: i.user }, md),
+      },
+      {
+        name: 'GetUserTimeline',
+        levels: ['project', 'user'],
+        invoke: (i, md) => rpc(c.profiles, 'getUserTimeline', { projectId: i.project, userId: i.user }, md),
+      },
+      {
+        name: 'CreatePipeline',
+        levels: ['project'],
+        invoke: (i, md) => rpc(c.projects, 'createPipeline', { projectId: i.project, name: 'intruder' }, md),
+      },
+      {
+        name: 'ListPipelines',
+        levels: ['project'],
+        invoke: (i, md) => rpc(c.projects, 'listPipelines', { projectId: i.project }, md),
+      },
       {
         name: 'CreateSegment',
         levels: ['project', 'pipeline'],
-        invoke: (i, md) => rpc(c.segments, 'createSegment', { projectId: i.project, pipelineId: i.pipeline, name: 'Intruder', rule: { field: 'avg_sentiment', op: '<', value: 0 } }, md),
+        invoke: (i, md) =>
+          rpc(
+            c.segments,
+            'createSegment',
+            {
+              projectId: i.project,
+              pipelineId: i.pipeline,
+              name: 'Intruder',
+              rule: { field: 'avg_sentiment', op: '<', value: 0 },
+            },
+            md,
+          ),
       },
-      { name: 'ListSegments', levels: ['project', 'pipeline'], invoke: (i, md) => rpc(c.segments, 'listSegments', { projectId: i.project, pipelineId: i.pipeline }, md) },
+      {
+        name: 'ListSegments',
+        levels: ['project', 'pipeline'],
+        invoke: (i, md) => rpc(c.segments, 'listSegments', { projectId: i.project, pipelineId: i.pipeline }, md),
+      },
       { name: 'GetSegment', levels: seg, invoke: (i, md) => rpc(c.segments, 'getSegment', { ref: sref(i) }, md) },
-      { name: 'UpdateSegment', levels: seg, invoke: (i, md) => rpc(c.segments, 'updateSegment', { ref: sref(i), name: 'Hijacked' }, md) },
+      {
+        name: 'UpdateSegment',
+        levels: seg,
+        invoke: (i, md) => rpc(c.segments, 'updateSegment', { ref: sref(i), name: 'Hijacked' }, md),
+      },
       { name: 'DeploySegment', levels: seg, invoke: (i, md) => rpc(c.segments, 'deploySegment', { ref: sref(i) }, md) },
-      { name: 'UndeploySegment', levels: seg, invoke: (i, md) => rpc(c.segments, 'undeploySegment', { ref: sref(i) }, md) },
+      {
+        name: 'UndeploySegment',
+        levels: seg,
+        invoke: (i, md) => rpc(c.segments, 'undeploySegment', { ref: sref(i) }, md),
+      },
       { name: 'DeleteSegment', levels: seg, invoke: (i, md) => rpc(c.segments, 'deleteSegment', { ref: sref(i) }, md) },
-      { name: 'ListSegmentUsers', levels: seg, invoke: (i, md) => rpc(c.segments, 'listSegmentUsers', { ref: sref(i) }, md) },
+      {
+        name: 'ListSegmentUsers',
+        levels: seg,
+        invoke: (i, md) => rpc(c.segments, 'listSegmentUsers', { ref: sref(i) }, md),
+      },
       {
         name: 'CreateWebhook',
         levels: ['project', 'pipeline'],
-        invoke: (i, md) => rpc(c.webhooks, 'createWebhook', { projectId: i.project, pipelineId: i.pipeline, url: 'https://example.com/intruder', events: [] }, md),
+        invoke: (i, md) =>
+          rpc(
+            c.webhooks,
+            'createWebhook',
+            { projectId: i.project, pipelineId: i.pipeline, url: 'https://example.com/intruder', events: [] },
+            md,
+          ),
       },
-      { name: 'ListWebhooks', levels: ['project', 'pipeline'], invoke: (i, md) => rpc(c.webhooks, 'listWebhooks', { projectId: i.project, pipelineId: i.pipeline }, md) },
+      {
+        name: 'ListWebhooks',
+        levels: ['project', 'pipeline'],
+        invoke: (i, md) => rpc(c.webhooks, 'listWebhooks', { projectId: i.project, pipelineId: i.pipeline }, md),
+      },
       { name: 'GetWebhook', levels: wh, invoke: (i, md) => rpc(c.webhooks, 'getWebhook', { ref: wref(i) }, md) },
-      { name: 'UpdateWebhook', levels: wh, invoke: (i, md) => rpc(c.webhooks, 'updateWebhook', { ref: wref(i), isActive: false, url: 'https://example.com/hijacked' }, md) },
+      {
+        name: 'UpdateWebhook',
+        levels: wh,
+        invoke: (i, md) =>
+          rpc(c.webhooks, 'updateWebhook', { ref: wref(i), isActive: false, url: 'https://example.com/hijacked' }, md),
+      },
       { name: 'DeleteWebhook', levels: wh, invoke: (i, md) => rpc(c.webhooks, 'deleteWebhook', { ref: wref(i) }, md) },
-      { name: 'ListDeliveries', levels: wh, invoke: (i, md) => rpc(c.webhooks, 'listDeliveries', { ref: wref(i) }, md) },
-      { name: 'ResendDelivery', levels: [...wh, 'delivery'], invoke: (i, md) => rpc(c.webhooks, 'resendDelivery', { ref: wref(i), deliveryId: i.delivery }, md) },
+      {
+        name: 'ListDeliveries',
+        levels: wh,
+        invoke: (i, md) => rpc(c.webhooks, 'listDeliveries', { ref: wref(i) }, md),
+      },
+      {
+        name: 'ResendDelivery',
+        levels: [...wh, 'delivery'],
+        invoke: (i, md) => rpc(c.webhooks, 'resendDelivery', { ref: wref(i), deliveryId: i.delivery }, md),
+      },
     ],
     tenantLevel: [
-      { name: 'CreateProject', levels: [], invoke: (_i, md) => rpc(c.projects, 'createProject', { name: 'intruder' }, md) },
+      {
+        name: 'CreateProject',
+        levels: [],
+        invoke: (_i, md) => rpc(c.projects, 'createProject', { name: 'intruder' }, md),
+      },
       { name: 'ListProjects', levels: [], invoke: (_i, md) => rpc(c.projects, 'listProjects', {}, md) },
     ],
   };
@@ -132,12 +329,19 @@ function addressings(levels: Level[], a: Ids, b: Ids): { label: string; target: 
       (target as Record<Level, unknown>)[level] = b[level];
       (missing as Record<Level, unknown>)[level] = MISSING[level];
     });
-    return { label: k === 0 ? "B's ids" : `A's ${levels.slice(0, k).join('/')}, B's ${levels.slice(k).join('/')}`, target, missing };
+    return {
+      label: k === 0 ? "B's ids" : `A's ${levels.slice(0, k).join('/')}, B's ${levels.slice(k).join('/')}`,
+      target,
+      missing,
+    };
   });
 }
 
 async function createTenant(name: string): Promise<{ key: string; tenantId: number }> {
-  const t = await call('POST', '/admin/v1/tenants', { body: { name }, headers: { 'X-Admin-Token': stack().adminToken } });
+  const t = await call('POST', '/admin/v1/tenants', {
+    body: { name },
+    headers: { 'X-Admin-Token': stack().adminToken },
+  });
   expect(t.status).toBe(201);
   return { key: t.body.api_key, tenantId: t.body.tenant_id };
 }
@@ -161,7 +365,10 @@ describe('tenant isolation matrix', () => {
     const tb = await createTenant(`tenant-b-${TAG}`);
     bKey = tb.key;
     const project = await call('POST', '/api/v1/projects', { key: bKey, body: { name: `b-project-${TAG}` } });
-    const pipeline = await call('POST', `/projects/${project.body.id}/pipelines`, { key: bKey, body: { name: `b-pipeline-${TAG}` } });
+    const pipeline = await call('POST', `/projects/${project.body.id}/pipelines`, {
+      key: bKey,
+      body: { name: `b-pipeline-${TAG}` },
+    });
     const base = `/projects/${project.body.id}/pipelines/${pipeline.body.id}`;
     const hookUrl = `${receiver.url}/b-hook-${TAG}`;
     const secret = `b-webhook-secret-${TAG}`;
@@ -177,7 +384,10 @@ describe('tenant isolation matrix', () => {
     const submitted = await call('POST', '/api/v1/users', {
       key: bKey,
       headers: { 'Idempotency-Key': `shared-key-${TAG}` },
-      body: { project_id: project.body.id, users: [{ user_id: userId, text: NEGATIVE, attributes: { plan: `b-plan-${TAG}` } }] },
+      body: {
+        project_id: project.body.id,
+        users: [{ user_id: userId, text: NEGATIVE, attributes: { plan: `b-plan-${TAG}` } }],
+      },
     });
     expect(submitted.status).toBe(202);
     await waitForBatch(submitted.body.source_id);
@@ -185,14 +395,42 @@ describe('tenant isolation matrix', () => {
       const r = await call('GET', `${base}/webhooks/${webhook.body.id}/deliveries`, { key: bKey });
       return r.body.length > 0 && r.body;
     });
-    b = { project: project.body.id, pipeline: pipeline.body.id, segment: `b-segment-${TAG}`, webhook: webhook.body.id, delivery: deliveries[0].id, user: userId };
-    bSecrets = [`b-project-${TAG}`, `b-pipeline-${TAG}`, `b-segment-${TAG}`, `B Segment ${TAG}`, `b-hook-${TAG}`, secret, userId, NEGATIVE, `b-plan-${TAG}`, bKey];
+    b = {
+      project: project.body.id,
+      pipeline: pipeline.body.id,
+      segment: `b-segment-${TAG}`,
+      webhook: webhook.body.id,
+      delivery: deliveries[0].id,
+      user: userId,
+    };
+    bSecrets = [
+      `b-project-${TAG}`,
+      `b-pipeline-${TAG}`,
+      `b-segment-${TAG}`,
+      `B Segment ${TAG}`,
+      `b-hook-${TAG}`,
+      secret,
+      userId,
+      NEGATIVE,
+      `b-plan-${TAG}`,
+      bKey,
+    ];
 
     // A: its own project, pipeline and webhook, so B's ids can be reached through A's parents.
     const ta = await newTenant(`tenant-a-${TAG}`);
     aKey = ta.key;
-    const aWebhook = await call('POST', `/projects/${ta.projectId}/pipelines/${ta.pipelineId}/webhooks`, { key: aKey, body: { url: 'https://example.com/a-hook' } });
-    a = { project: ta.projectId, pipeline: ta.pipelineId, segment: 'a-has-none', webhook: aWebhook.body.id, delivery: MISSING.delivery, user: 'a-has-none' };
+    const aWebhook = await call('POST', `/projects/${ta.projectId}/pipelines/${ta.pipelineId}/webhooks`, {
+      key: aKey,
+      body: { url: 'https://example.com/a-hook' },
+    });
+    a = {
+      project: ta.projectId,
+      pipeline: ta.pipelineId,
+      segment: 'a-has-none',
+      webhook: aWebhook.body.id,
+      delivery: MISSING.delivery,
+      user: 'a-has-none',
+    };
 
     // C: a tenant whose key is revoked through the admin endpoint.
     revokedTenant = await newTenant(`tenant-c-${TAG}`);
@@ -230,8 +468,14 @@ describe('tenant isolation matrix', () => {
     for (const ep of grpc.onResources) {
       for (const { label, target, missing } of addressings(ep.levels, a, b)) {
         const what = `${ep.name} (${label})`;
-        const got = await ep.invoke(target, md).then((r) => ({ code: status.OK, details: JSON.stringify(r) }), (e) => e);
-        const none = await ep.invoke(missing, md).then((r) => ({ code: status.OK, details: JSON.stringify(r) }), (e) => e);
+        const got = await ep.invoke(target, md).then(
+          (r) => ({ code: status.OK, details: JSON.stringify(r) }),
+          (e) => e,
+        );
+        const none = await ep.invoke(missing, md).then(
+          (r) => ({ code: status.OK, details: JSON.stringify(r) }),
+          (e) => e,
+        );
         expect(got.code, `${what}: ${got.details}`).toBe(status.NOT_FOUND);
         expect(got.details, what).toBe(none.details);
         noDataOfB(what, `${got.details} ${JSON.stringify(got.metadata?.getMap())}`);
@@ -242,7 +486,13 @@ describe('tenant isolation matrix', () => {
 
   it("shows none of B's data in A's own listings, nor B's idempotent answer", async () => {
     const base = `/projects/${a.project}/pipelines/${a.pipeline}`;
-    for (const path of ['/api/v1/projects', `/projects/${a.project}/pipelines`, `/api/v1/profiles?project_id=${a.project}`, `${base}/segments`, `${base}/webhooks`]) {
+    for (const path of [
+      '/api/v1/projects',
+      `/projects/${a.project}/pipelines`,
+      `/api/v1/profiles?project_id=${a.project}`,
+      `${base}/segments`,
+      `${base}/webhooks`,
+    ]) {
       const res = await call('GET', path, { key: aKey });
       expect(res.status, path).toBe(200);
       noDataOfB(path, JSON.stringify(res.body));
@@ -270,9 +520,13 @@ describe('tenant isolation matrix', () => {
     const pipelines = await call('GET', `/projects/${b.project}/pipelines`, { key: bKey });
     expect(pipelines.body.pipelines.map((p: { id: number }) => p.id)).toEqual([b.pipeline]);
     const segments = await call('GET', `${base}/segments`, { key: bKey });
-    expect(segments.body.segments).toEqual([expect.objectContaining({ id: b.segment, name: `B Segment ${TAG}`, status: 'deployed' })]);
+    expect(segments.body.segments).toEqual([
+      expect.objectContaining({ id: b.segment, name: `B Segment ${TAG}`, status: 'deployed' }),
+    ]);
     const webhooks = await call('GET', `${base}/webhooks`, { key: bKey });
-    expect(webhooks.body).toEqual([expect.objectContaining({ id: b.webhook, is_active: true, url: expect.stringContaining(`b-hook-${TAG}`) })]);
+    expect(webhooks.body).toEqual([
+      expect.objectContaining({ id: b.webhook, is_active: true, url: expect.stringContaining(`b-hook-${TAG}`) }),
+    ]);
     const members = await call('GET', `${base}/segments/${b.segment}/users`, { key: bKey });
     expect(members.body.users.map((u: { user_id: string }) => u.user_id)).toEqual([b.user]);
     const profiles = await call('GET', `/api/v1/profiles?project_id=${b.project}`, { key: bKey });
@@ -283,11 +537,21 @@ describe('tenant isolation matrix', () => {
     expect((await call('GET', '/api/v1/projects', { key: revokedKey })).status).toBe(200);
     const anonymous = await call('POST', '/admin/v1/api-keys/revoke', { body: { api_key: revokedKey } });
     expect(anonymous.status).toBe(401);
-    const revoke = await call('POST', '/admin/v1/api-keys/revoke', { body: { api_key: revokedKey }, headers: { 'X-Admin-Token': stack().adminToken } });
+    const revoke = await call('POST', '/admin/v1/api-keys/revoke', {
+      body: { api_key: revokedKey },
+      headers: { 'X-Admin-Token': stack().adminToken },
+    });
     expect(revoke.status).toBe(200);
-    expect(revoke.body).toEqual({ tenant_id: expect.any(Number), prefix: revokedKey.slice(0, 8), revoked_at: expect.stringMatching(/Z$/) });
+    expect(revoke.body).toEqual({
+      tenant_id: expect.any(Number),
+      prefix: revokedKey.slice(0, 8),
+      revoked_at: expect.stringMatching(/Z$/),
+    });
     noDataOfB('revoke', JSON.stringify(revoke.body));
-    const again = await call('POST', '/admin/v1/api-keys/revoke', { body: { api_key: revokedKey }, headers: { 'X-Admin-Token': stack().adminToken } });
+    const again = await call('POST', '/admin/v1/api-keys/revoke', {
+      body: { api_key: revokedKey },
+      headers: { 'X-Admin-Token': stack().adminToken },
+    });
     expect(again.status).toBe(404);
     expect((await call('GET', '/api/v1/projects', { key: revokedKey })).status).toBe(401);
   });
@@ -313,7 +577,10 @@ describe('tenant isolation matrix', () => {
       const md = cred.key ? keyMetadata(cred.key) : new Metadata();
       for (const ep of [...grpc.tenantLevel, ...grpc.onResources]) {
         const what = `${ep.name} with ${cred.name}`;
-        const err = await ep.invoke(cred.ids, md).then((r) => ({ code: status.OK, details: JSON.stringify(r) }), (e) => e);
+        const err = await ep.invoke(cred.ids, md).then(
+          (r) => ({ code: status.OK, details: JSON.stringify(r) }),
+          (e) => e,
+        );
         expect(err.code, `${what}: ${err.details}`).toBe(status.UNAUTHENTICATED);
         noDataOfB(what, err.details);
         counts.grpcUnauthenticated++;

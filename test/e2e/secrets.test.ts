@@ -26,7 +26,8 @@ function decodedPayloads(node: unknown, out: string[] = []): string[] {
     const o = node as Record<string, unknown>;
     if (typeof o.data === 'string' && o.metadata && typeof o.metadata === 'object') {
       out.push(Buffer.from(o.data, 'base64').toString('utf8'));
-      for (const v of Object.values(o.metadata)) if (typeof v === 'string') out.push(Buffer.from(v, 'base64').toString('utf8'));
+      for (const v of Object.values(o.metadata))
+        if (typeof v === 'string') out.push(Buffer.from(v, 'base64').toString('utf8'));
     }
     Object.values(o).forEach((v) => decodedPayloads(v, out));
   }
@@ -66,7 +67,10 @@ describe('secrets never leak', () => {
     flaky = await startReceiver((n) => (n === 1 ? 503 : 200));
     plain = await startReceiver();
     // The tenant creation answer is the one place the key is shown, once: it is not scanned.
-    const t = await call('POST', '/admin/v1/tenants', { body: { name: 'secrets' }, headers: { 'X-Admin-Token': stack().adminToken } });
+    const t = await call('POST', '/admin/v1/tenants', {
+      body: { name: 'secrets' },
+      headers: { 'X-Admin-Token': stack().adminToken },
+    });
     apiKey = t.body.api_key;
   });
   afterAll(async () => {
@@ -84,21 +88,36 @@ describe('secrets never leak', () => {
 
     const hook = await api('POST', `${base}/webhooks`, { body: { url: flaky.url, secret: secrets.created } });
     expect(hook.status).toBe(201);
-    expect((await api('PUT', `${base}/webhooks/${hook.body.id}`, { body: { secret: secrets.updated } })).status).toBe(200);
+    expect((await api('PUT', `${base}/webhooks/${hook.body.id}`, { body: { secret: secrets.updated } })).status).toBe(
+      200,
+    );
     expect((await api('PUT', `${base}/webhooks/${hook.body.id}`, { body: { secret: 12345678 } })).status).toBe(400);
     await api('GET', `${base}/webhooks/${hook.body.id}`);
     await api('GET', `${base}/webhooks`);
-    const grpcHook = await grpcCall(rpc(clients.webhooks, 'createWebhook', { projectId, pipelineId, url: plain.url, secret: secrets.grpc, events: [EventType.EVENT_TYPE_USER_ADDED] }, md));
-    await grpcCall(rpc(clients.webhooks, 'getWebhook', { ref: { projectId, pipelineId, webhookId: grpcHook.webhook!.id } }, md));
+    const grpcHook = await grpcCall(
+      rpc(
+        clients.webhooks,
+        'createWebhook',
+        { projectId, pipelineId, url: plain.url, secret: secrets.grpc, events: [EventType.EVENT_TYPE_USER_ADDED] },
+        md,
+      ),
+    );
+    await grpcCall(
+      rpc(clients.webhooks, 'getWebhook', { ref: { projectId, pipelineId, webhookId: grpcHook.webhook!.id } }, md),
+    );
 
-    await api('POST', `${base}/segments`, { body: { id: 'unhappy', name: 'Unhappy', rule: { field: 'avg_sentiment', op: '<', value: 0 } } });
+    await api('POST', `${base}/segments`, {
+      body: { id: 'unhappy', name: 'Unhappy', rule: { field: 'avg_sentiment', op: '<', value: 0 } },
+    });
     expect((await api('POST', `${base}/segments/unhappy/deploy`)).status).toBe(200);
     const viaHttp = await api('POST', '/api/v1/users', {
       headers: { 'Idempotency-Key': 'secrets-run' },
       body: { project_id: projectId, users: [{ user_id: 'leaky-1', text: NEGATIVE, attributes: { plan: 'pro' } }] },
     });
     expect(viaHttp.status).toBe(202);
-    const viaGrpc = await grpcCall(rpc(clients.users, 'identifyUsers', { projectId, users: [{ userId: 'leaky-2', text: NEGATIVE }] }, md));
+    const viaGrpc = await grpcCall(
+      rpc(clients.users, 'identifyUsers', { projectId, users: [{ userId: 'leaky-2', text: NEGATIVE }] }, md),
+    );
     const sourceIds = [viaHttp.body.source_id as number, viaGrpc.sourceId];
     for (const id of sourceIds) await waitForBatch(id);
 
@@ -106,14 +125,20 @@ describe('secrets never leak', () => {
     await waitFor('deliveries', async () => flaky.received.length >= 3 && plain.received.length >= 2, 60_000);
     const signed = flaky.received.at(-1)!;
     // The updated secret really signs: it went through the system, which is what makes this scan worth doing.
-    expect(signed.headers['x-webhook-signature']).toBe(createHmac('sha256', secrets.updated).update(signed.body).digest('hex'));
-    expect(plain.received[0].headers['x-webhook-signature']).toBe(createHmac('sha256', secrets.grpc).update(plain.received[0].body).digest('hex'));
+    expect(signed.headers['x-webhook-signature']).toBe(
+      createHmac('sha256', secrets.updated).update(signed.body).digest('hex'),
+    );
+    expect(plain.received[0].headers['x-webhook-signature']).toBe(
+      createHmac('sha256', secrets.grpc).update(plain.received[0].body).digest('hex'),
+    );
     const deliveries = await api('GET', `${base}/webhooks/${hook.body.id}/deliveries`);
     expect(deliveries.body.map((d: { status: string }) => d.status)).toContain('failed');
     const resend = await api('POST', `${base}/webhooks/${hook.body.id}/deliveries/${deliveries.body[0].id}/resend`);
     expect(resend.status).toBe(202);
     await waitFor('resent delivery', async () => flaky.received.length >= 4);
-    await grpcCall(rpc(clients.webhooks, 'listDeliveries', { ref: { projectId, pipelineId, webhookId: grpcHook.webhook!.id } }, md));
+    await grpcCall(
+      rpc(clients.webhooks, 'listDeliveries', { ref: { projectId, pipelineId, webhookId: grpcHook.webhook!.id } }, md),
+    );
     await api('GET', `/api/v1/profiles?project_id=${projectId}`);
     await api('GET', `/api/v1/profiles/leaky-1/timeline?project_id=${projectId}`);
     await api('GET', `${base}/segments/unhappy/users`);
@@ -125,17 +150,23 @@ describe('secrets never leak', () => {
     try {
       const client = new Client({ connection, namespace: 'default' });
       const query = `ProjectId = "${projectId}" OR PipelineId = "${pipelineId}"`;
-      const runs = await waitFor('the run to finish', async () => {
-        const found: { workflowId: string; runId: string; status: string }[] = [];
-        for await (const w of client.workflow.list({ query })) found.push({ workflowId: w.workflowId, runId: w.runId, status: w.status.name });
-        const ids = found.map((f) => f.workflowId);
-        const complete =
-          sourceIds.every((id) => ids.some((w) => new RegExp(`^batch-[0-9a-f]{12}-${id}$`).test(w))) &&
-          ids.some((id) => id.startsWith('segment-evaluation-')) &&
-          ids.filter((id) => id.startsWith('delivery-')).length >= 5 &&
-          found.every((f) => f.status !== 'RUNNING');
-        return complete && found;
-      }, 90_000, 500);
+      const runs = await waitFor(
+        'the run to finish',
+        async () => {
+          const found: { workflowId: string; runId: string; status: string }[] = [];
+          for await (const w of client.workflow.list({ query }))
+            found.push({ workflowId: w.workflowId, runId: w.runId, status: w.status.name });
+          const ids = found.map((f) => f.workflowId);
+          const complete =
+            sourceIds.every((id) => ids.some((w) => new RegExp(`^batch-[0-9a-f]{12}-${id}$`).test(w))) &&
+            ids.some((id) => id.startsWith('segment-evaluation-')) &&
+            ids.filter((id) => id.startsWith('delivery-')).length >= 5 &&
+            found.every((f) => f.status !== 'RUNNING');
+          return complete && found;
+        },
+        90_000,
+        500,
+      );
       runCount = runs.length;
       for (const run of runs) {
         const history = await client.workflow.getHandle(run.workflowId, run.runId).fetchHistory();
@@ -149,10 +180,16 @@ describe('secrets never leak', () => {
     expect(histories.join('\n')).toContain(`"webhookId":${hook.body.id}`);
     expect(histories.join('\n')).toContain(`"sourceId":${sourceIds[0]}`);
 
-    const logs = Object.values(stack().logs).filter((f) => existsSync(f)).map((f) => readFileSync(f, 'utf8'));
+    const logs = Object.values(stack().logs)
+      .filter((f) => existsSync(f))
+      .map((f) => readFileSync(f, 'utf8'));
     expect(logs.join('\n')).toContain('webhook attempt');
 
-    const needles = [apiKey, ...Object.values(secrets)].flatMap((s) => [s, Buffer.from(s).toString('base64'), Buffer.from(s).toString('base64url')]);
+    const needles = [apiKey, ...Object.values(secrets)].flatMap((s) => [
+      s,
+      Buffer.from(s).toString('base64'),
+      Buffer.from(s).toString('base64url'),
+    ]);
     const places: [string, string[]][] = [
       ['responses', responses],
       ['logs', logs],
@@ -165,6 +202,8 @@ describe('secrets never leak', () => {
         for (const needle of needles) expect(text.includes(needle), `${where} contain a secret`).toBe(false);
       }
     }
-    console.log(`secrets scan: ${responses.length} responses, ${logs.length} log files, ${runCount} workflow runs (${histories.length} texts), ${scanned} characters, ${needles.length} needles: none found`);
+    console.log(
+      `secrets scan: ${responses.length} responses, ${logs.length} log files, ${runCount} workflow runs (${histories.length} texts), ${scanned} characters, ${needles.length} needles: none found`,
+    );
   });
 });

@@ -18,14 +18,23 @@ async function deployEveryone(t: Tenant, id: string): Promise<string> {
 
 /** Submits the batch and waits until a sixth of it is folded, so the change lands mid-batch. */
 async function startBatch(t: Tenant, tag: string): Promise<number> {
-  const users = Array.from({ length: USERS }, (_, k) => ({ user_id: `${tag}-${k}`, text: `Message ${k}: the reports page keeps timing out.` }));
+  const users = Array.from({ length: USERS }, (_, k) => ({
+    user_id: `${tag}-${k}`,
+    text: `Message ${k}: the reports page keeps timing out.`,
+  }));
   const r = await call('POST', '/api/v1/users', { key: t.key, body: { project_id: t.projectId, users } });
   expect(r.status).toBe(202);
   const sourceId = r.body.source_id as number;
-  await waitFor('the batch to be under way', () => withDb(async (db) => {
-    const { rows } = await db.query('SELECT count(*)::int AS n FROM messages WHERE source_id = $1', [sourceId]);
-    return rows[0].n >= USERS / 6;
-  }), 120_000, 50);
+  await waitFor(
+    'the batch to be under way',
+    () =>
+      withDb(async (db) => {
+        const { rows } = await db.query('SELECT count(*)::int AS n FROM messages WHERE source_id = $1', [sourceId]);
+        return rows[0].n >= USERS / 6;
+      }),
+    120_000,
+    50,
+  );
   return sourceId;
 }
 
@@ -93,7 +102,11 @@ describe('segment changes during a batch', () => {
 
     // Deploying again starts afresh: every one of the users enters, each with exactly one new user_added.
     expect((await call('POST', `${path}/deploy`, { key: t.key })).status).toBe(200);
-    await waitFor('the redeploy evaluation', async () => (await call('GET', `${path}/users?limit=1`, { key: t.key })).body.total === USERS, 120_000);
+    await waitFor(
+      'the redeploy evaluation',
+      async () => (await call('GET', `${path}/users?limit=1`, { key: t.key })).body.total === USERS,
+      120_000,
+    );
     await withDb(async (db) => {
       const { rows } = await db.query(
         `SELECT count(*)::int AS added, count(DISTINCT user_pk)::int AS users FROM events

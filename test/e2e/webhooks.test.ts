@@ -23,7 +23,10 @@ async function setup(t: Tenant, url: string, webhook: Record<string, unknown> = 
 }
 
 async function identify(t: Tenant, userId: string, text: string) {
-  const res = await call('POST', '/api/v1/users', { key: t.key, body: { project_id: t.projectId, users: [{ user_id: userId, text }] } });
+  const res = await call('POST', '/api/v1/users', {
+    key: t.key,
+    body: { project_id: t.projectId, users: [{ user_id: userId, text }] },
+  });
   expect(res.status).toBe(202);
   await waitForBatch(res.body.source_id);
 }
@@ -40,7 +43,9 @@ describe('segments and signed webhooks', () => {
     const { base, webhookId } = await setup(t, receiver.url);
     const startCount = receiver.received.length;
     await identify(t, 'grumpy', NEGATIVE);
-    const added = await waitFor('user_added', async () => receiver.received.slice(startCount).find((r) => JSON.parse(r.body).user.id === 'grumpy'));
+    const added = await waitFor('user_added', async () =>
+      receiver.received.slice(startCount).find((r) => JSON.parse(r.body).user.id === 'grumpy'),
+    );
     const body = JSON.parse(added.body);
     expect(body).toEqual({
       event_type: 'user_added',
@@ -68,17 +73,35 @@ describe('segments and signed webhooks', () => {
     await identify(t, 'grumpy', POSITIVE);
     await identify(t, 'grumpy', POSITIVE);
     const removed = await waitFor('user_removed', async () =>
-      receiver.received.find((r) => JSON.parse(r.body).user.id === 'grumpy' && JSON.parse(r.body).event_type === 'user_removed'),
+      receiver.received.find(
+        (r) => JSON.parse(r.body).user.id === 'grumpy' && JSON.parse(r.body).event_type === 'user_removed',
+      ),
     );
     expect(removed.headers['x-event-type']).toBe('user_removed');
     expect(removed.headers['x-event-id']).not.toBe(added.headers['x-event-id']);
     // Exactly one user_added was sent for this user.
-    expect(receiver.received.filter((r) => r.body.includes('"grumpy"') && r.body.includes('user_added'))).toHaveLength(1);
+    expect(receiver.received.filter((r) => r.body.includes('"grumpy"') && r.body.includes('user_added'))).toHaveLength(
+      1,
+    );
 
     const deliveries = await call('GET', `${base}/webhooks/${webhookId}/deliveries`, { key: t.key });
     expect(deliveries.status).toBe(200);
-    expect(deliveries.body[0]).toMatchObject({ webhook_id: webhookId, status: 'success', status_code: 200, response_body: 'thanks' });
-    expect(Object.keys(deliveries.body[0]).sort()).toEqual(['created_at', 'duration_ms', 'event_id', 'id', 'response_body', 'status', 'status_code', 'webhook_id']);
+    expect(deliveries.body[0]).toMatchObject({
+      webhook_id: webhookId,
+      status: 'success',
+      status_code: 200,
+      response_body: 'thanks',
+    });
+    expect(Object.keys(deliveries.body[0]).sort()).toEqual([
+      'created_at',
+      'duration_ms',
+      'event_id',
+      'id',
+      'response_body',
+      'status',
+      'status_code',
+      'webhook_id',
+    ]);
   });
 
   it('retries a failing receiver at the configured delays, recording every attempt', async () => {
@@ -119,7 +142,10 @@ describe('segments and signed webhooks', () => {
       const upd = await call('PUT', `${base}/webhooks/${webhookId}`, { key: t.key, body: { is_active: false } });
       expect(upd.status).toBe(200);
       expect(upd.body.is_active).toBe(false);
-      const sub = await call('POST', `${base}/webhooks`, { key: t.key, body: { url: removedOnly.url, events: ['user_removed'] } });
+      const sub = await call('POST', `${base}/webhooks`, {
+        key: t.key,
+        body: { url: removedOnly.url, events: ['user_removed'] },
+      });
       expect(sub.body.events).toEqual(['user_removed']);
       // A control webhook proves events do fire in this pipeline.
       const control = await startReceiver();
@@ -156,7 +182,9 @@ describe('segments and signed webhooks', () => {
     expect(list.body).toHaveLength(1);
     const got = await call('GET', `${base}/${id}`, { key: t.key });
     expect(JSON.stringify(got.body)).not.toContain(SECRET);
-    const stored = await withDb(async (db) => (await db.query('SELECT secret_sealed FROM webhooks WHERE id = $1', [id])).rows[0].secret_sealed);
+    const stored = await withDb(
+      async (db) => (await db.query('SELECT secret_sealed FROM webhooks WHERE id = $1', [id])).rows[0].secret_sealed,
+    );
     expect(stored).not.toContain(SECRET);
 
     for (const [body, field] of [
@@ -194,7 +222,9 @@ describe('segments and signed webhooks', () => {
       await identify(t, 'already-unhappy', NEGATIVE);
       await identify(t, 'already-happy', POSITIVE);
       await setup(t, rx.url);
-      const got = await waitFor('deploy-time user_added', async () => rx.received.find((r) => r.body.includes('already-unhappy')));
+      const got = await waitFor('deploy-time user_added', async () =>
+        rx.received.find((r) => r.body.includes('already-unhappy')),
+      );
       expect(JSON.parse(got.body).event_type).toBe('user_added');
       await new Promise((r) => setTimeout(r, 1_000));
       expect(rx.received.filter((r) => r.body.includes('already-happy'))).toHaveLength(0);
@@ -216,7 +246,9 @@ describe('segments and signed webhooks', () => {
       await waitFor('resent delivery', async () => rx.received.length >= 2);
       expect(rx.received[1].headers['x-event-id']).toBe(rx.received[0].headers['x-event-id']);
       expect(rx.received[1].body).toBe(rx.received[0].body);
-      expect((await call('POST', `${base}/webhooks/${webhookId}/deliveries/999999/resend`, { key: t.key })).status).toBe(404);
+      expect(
+        (await call('POST', `${base}/webhooks/${webhookId}/deliveries/999999/resend`, { key: t.key })).status,
+      ).toBe(404);
     } finally {
       await rx.close();
     }
@@ -233,9 +265,12 @@ describe('segments and signed webhooks', () => {
       const path = `${base}/webhooks/${webhookId}/deliveries/${first.id}/resend`;
       // 20 retries of one request, 10 of them at once.
       const answers = await Promise.all(
-        Array.from({ length: 10 }, () => call('POST', path, { key: t.key, headers: { 'Idempotency-Key': 'resend-once' } })),
+        Array.from({ length: 10 }, () =>
+          call('POST', path, { key: t.key, headers: { 'Idempotency-Key': 'resend-once' } }),
+        ),
       );
-      for (let k = 0; k < 10; k++) answers.push(await call('POST', path, { key: t.key, headers: { 'Idempotency-Key': 'resend-once' } }));
+      for (let k = 0; k < 10; k++)
+        answers.push(await call('POST', path, { key: t.key, headers: { 'Idempotency-Key': 'resend-once' } }));
       expect(answers.map((a) => a.status)).toEqual(Array(20).fill(202));
       expect(new Set(answers.map((a) => a.body.workflow_id)).size).toBe(1);
       await waitFor('the resend', async () => rx.received.length >= 2);
@@ -263,10 +298,16 @@ describe('segments and signed webhooks', () => {
   it('validates segment rules, pointing at the bad node', async () => {
     const t = await newTenant();
     const base = `/projects/${t.projectId}/pipelines/${t.pipelineId}/segments`;
-    const bad = await call('POST', base, { key: t.key, body: { name: 'x', rule: { all: [churnRule, { field: 'avg_sentiment', op: '~', value: 1 }] } } });
+    const bad = await call('POST', base, {
+      key: t.key,
+      body: { name: 'x', rule: { all: [churnRule, { field: 'avg_sentiment', op: '~', value: 1 }] } },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error.field).toMatch(/^rule\.all\[1\]/);
-    const dup1 = await call('POST', base, { key: t.key, body: { id: 'vip', name: 'VIP', rule: { field: 'attributes.plan', op: '==', value: 'pro' } } });
+    const dup1 = await call('POST', base, {
+      key: t.key,
+      body: { id: 'vip', name: 'VIP', rule: { field: 'attributes.plan', op: '==', value: 'pro' } },
+    });
     expect(dup1.status).toBe(201);
     const dup2 = await call('POST', base, { key: t.key, body: { id: 'vip', name: 'VIP 2', rule: churnRule } });
     expect(dup2.status).toBe(409);

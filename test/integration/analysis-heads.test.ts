@@ -12,12 +12,16 @@ import { trainHeads } from '../../src/analysis/heads.js';
 import { headsCacheKey, loadOrTrainHeads } from '../../src/analysis/heads-store.js';
 import { createDb, type Db } from '../../src/db/knex.js';
 import { createLogger } from '../../src/logger.js';
-import { stack } from '../support/api.js';
+import { testDatabaseUrl } from '../support/database.js';
 
 /** Counts the texts a real embedder is asked for: proves when the corpus was (not) embedded again. */
 function counting(inner: Embedder) {
   const texts: string[] = [];
-  const embedder: Embedder = { name: inner.name, dimensions: inner.dimensions, embed: (t) => (texts.push(...t), inner.embed(t)) };
+  const embedder: Embedder = {
+    name: inner.name,
+    dimensions: inner.dimensions,
+    embed: (t) => (texts.push(...t), inner.embed(t)),
+  };
   return { embedder, texts };
 }
 
@@ -40,7 +44,7 @@ describe('analysis heads: trained per embedder, cached, checked', () => {
   const corpus = sampleCorpus(240);
 
   beforeAll(async () => {
-    db = createDb(stack().databaseUrl, 2);
+    db = createDb(testDatabaseUrl(), 2);
     cacheDir = mkdtempSync(path.join(os.tmpdir(), 'heads-cache-'));
   });
   afterAll(async () => {
@@ -59,54 +63,69 @@ describe('analysis heads: trained per embedder, cached, checked', () => {
     expect(JSON.stringify((await trainHeads(relabelled)).topics)).not.toBe(JSON.stringify(a.topics));
   });
 
-  it('trains when nothing is stored, then serves from PostgreSQL without embedding the corpus again', { timeout: 180_000 }, async () => {
-    const { embedder, texts } = counting(local);
-    const first = await loadOrTrainHeads({ embedder, db, cacheDir, corpus, log });
-    expect(first.from).toBe('trained');
-    expect(texts).toHaveLength(corpus.items.length);
-    const key = headsCacheKey(local.name, corpus.hash);
-    expect(await db('analysis_heads').where({ cache_key: key }).first('embedder', 'corpus_hash')).toEqual({ embedder: local.name, corpus_hash: corpus.hash });
-    expect(existsSync(path.join(cacheDir, `${key}.json`))).toBe(true);
+  it(
+    'trains when nothing is stored, then serves from PostgreSQL without embedding the corpus again',
+    { timeout: 180_000 },
+    async () => {
+      const { embedder, texts } = counting(local);
+      const first = await loadOrTrainHeads({ embedder, db, cacheDir, corpus, log });
+      expect(first.from).toBe('trained');
+      expect(texts).toHaveLength(corpus.items.length);
+      const key = headsCacheKey(local.name, corpus.hash);
+      expect(await db('analysis_heads').where({ cache_key: key }).first('embedder', 'corpus_hash')).toEqual({
+        embedder: local.name,
+        corpus_hash: corpus.hash,
+      });
+      expect(existsSync(path.join(cacheDir, `${key}.json`))).toBe(true);
 
-    texts.length = 0;
-    const second = await loadOrTrainHeads({ embedder, db, cacheDir, corpus, log });
-    expect(second.from).toBe('database');
-    expect(texts).toHaveLength(0);
-    expect(JSON.stringify(second.heads)).toBe(JSON.stringify(first.heads));
-  });
+      texts.length = 0;
+      const second = await loadOrTrainHeads({ embedder, db, cacheDir, corpus, log });
+      expect(second.from).toBe('database');
+      expect(texts).toHaveLength(0);
+      expect(JSON.stringify(second.heads)).toBe(JSON.stringify(first.heads));
+    },
+  );
 
-  it('rebuilds a damaged or missing cache: a corrupt row and file are trained again and replaced; a good file refills the database', { timeout: 240_000 }, async () => {
-    const { embedder, texts } = counting(local);
-    const key = headsCacheKey(local.name, corpus.hash);
-    const file = path.join(cacheDir, `${key}.json`);
-    const good = await loadOrTrainHeads({ embedder, db, cacheDir, corpus, log });
+  it(
+    'rebuilds a damaged or missing cache: a corrupt row and file are trained again and replaced; a good file refills the database',
+    { timeout: 240_000 },
+    async () => {
+      const { embedder, texts } = counting(local);
+      const key = headsCacheKey(local.name, corpus.hash);
+      const file = path.join(cacheDir, `${key}.json`);
+      const good = await loadOrTrainHeads({ embedder, db, cacheDir, corpus, log });
 
-    // A good file, no row (a new database on this machine): from the file, and the row is back.
-    await db('analysis_heads').where({ cache_key: key }).delete();
-    texts.length = 0;
-    expect((await loadOrTrainHeads({ embedder, db, cacheDir, corpus, log })).from).toBe('file');
-    expect(texts).toHaveLength(0);
-    expect(await db('analysis_heads').where({ cache_key: key }).first('cache_key')).toBeTruthy();
+      // A good file, no row (a new database on this machine): from the file, and the row is back.
+      await db('analysis_heads').where({ cache_key: key }).delete();
+      texts.length = 0;
+      expect((await loadOrTrainHeads({ embedder, db, cacheDir, corpus, log })).from).toBe('file');
+      expect(texts).toHaveLength(0);
+      expect(await db('analysis_heads').where({ cache_key: key }).first('cache_key')).toBeTruthy();
 
-    // Row damaged (one weight changed, checksum kept) and file garbage: trained again, both replaced.
-    const row = await db('analysis_heads').where({ cache_key: key }).first('heads');
-    await db('analysis_heads').where({ cache_key: key }).update({ heads: row.heads.replace(/"weights":\[(-?\d)/, '"weights":[9$1') });
-    writeFileSync(file, '{"checksum":"x","heads":"{not json');
-    texts.length = 0;
-    const rebuilt = await loadOrTrainHeads({ embedder, db, cacheDir, corpus, log });
-    expect(rebuilt.from).toBe('trained');
-    expect(texts).toHaveLength(corpus.items.length);
-    expect(JSON.stringify(rebuilt.heads)).toBe(JSON.stringify(good.heads));
-    expect((await loadOrTrainHeads({ embedder, db, cacheDir, corpus, log })).from).toBe('database');
-    expect(JSON.parse(readFileSync(file, 'utf8')).heads).toBe(JSON.stringify(good.heads));
+      // Row damaged (one weight changed, checksum kept) and file garbage: trained again, both replaced.
+      const row = await db('analysis_heads').where({ cache_key: key }).first('heads');
+      await db('analysis_heads')
+        .where({ cache_key: key })
+        .update({ heads: row.heads.replace(/"weights":\[(-?\d)/, '"weights":[9$1') });
+      writeFileSync(file, '{"checksum":"x","heads":"{not json');
+      texts.length = 0;
+      const rebuilt = await loadOrTrainHeads({ embedder, db, cacheDir, corpus, log });
+      expect(rebuilt.from).toBe('trained');
+      expect(texts).toHaveLength(corpus.items.length);
+      expect(JSON.stringify(rebuilt.heads)).toBe(JSON.stringify(good.heads));
+      expect((await loadOrTrainHeads({ embedder, db, cacheDir, corpus, log })).from).toBe('database');
+      expect(JSON.parse(readFileSync(file, 'utf8')).heads).toBe(JSON.stringify(good.heads));
 
-    // Heads of another embedder stored under this key (a bad copy between installations): refused.
-    const foreign = { ...good.heads, embedder: 'openai:some-model' };
-    const text = JSON.stringify(foreign);
-    await db('analysis_heads').where({ cache_key: key }).update({ heads: text, checksum: createHash('sha256').update(text).digest('hex') });
-    rmSync(file);
-    expect((await loadOrTrainHeads({ embedder, db, cacheDir, corpus, log })).from).toBe('trained');
-  });
+      // Heads of another embedder stored under this key (a bad copy between installations): refused.
+      const foreign = { ...good.heads, embedder: 'openai:some-model' };
+      const text = JSON.stringify(foreign);
+      await db('analysis_heads')
+        .where({ cache_key: key })
+        .update({ heads: text, checksum: createHash('sha256').update(text).digest('hex') });
+      rmSync(file);
+      expect((await loadOrTrainHeads({ embedder, db, cacheDir, corpus, log })).from).toBe('trained');
+    },
+  );
 
   describe('with the openai provider (an OpenAI-compatible server standing in for the paid API)', () => {
     const inputs: string[] = [];
@@ -115,7 +134,8 @@ describe('analysis heads: trained per embedder, cached, checked', () => {
     // Deterministic 64-dimension vectors from each text's words, so similar texts get similar vectors.
     const vectorFor = (text: string) => {
       const v = new Array<number>(64).fill(0);
-      for (const w of text.toLowerCase().match(/[a-z]+/g) ?? []) v[createHash('sha256').update(w).digest()[0] % 64] += 1;
+      for (const w of text.toLowerCase().match(/[a-z]+/g) ?? [])
+        v[createHash('sha256').update(w).digest()[0] % 64] += 1;
       return v.map((x, i) => x + (i === 0 ? 0.01 : 0));
     };
 
@@ -126,9 +146,15 @@ describe('analysis heads: trained per embedder, cached, checked', () => {
         req.on('end', () => {
           const body = JSON.parse(raw);
           inputs.push(...body.input);
-          const data = (body.input as string[]).map((t, index) => ({ object: 'embedding', index, embedding: vectorFor(t) }));
+          const data = (body.input as string[]).map((t, index) => ({
+            object: 'embedding',
+            index,
+            embedding: vectorFor(t),
+          }));
           res.writeHead(200, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ object: 'list', data, model: body.model, usage: { prompt_tokens: 1, total_tokens: 1 } }));
+          res.end(
+            JSON.stringify({ object: 'list', data, model: body.model, usage: { prompt_tokens: 1, total_tokens: 1 } }),
+          );
         });
       });
       await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -136,24 +162,35 @@ describe('analysis heads: trained per embedder, cached, checked', () => {
     });
     afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
-    it('trains its own heads on its own vectors, stored beside the local ones, and analyses with them', { timeout: 120_000 }, async () => {
-      const embedder = createOpenAIEmbedder({ apiKey: 'sk-test', baseURL, model: 'fake-embedding-model' });
-      const analyzer = await createAnalyzer(embedder, { db, cacheDir, corpus, log });
-      expect(inputs).toEqual(corpus.items.map((it) => it.text));
-      expect(analyzer.heads).toMatchObject({ embedder: 'openai:fake-embedding-model', dimensions: 64, corpusHash: corpus.hash });
-      const keys = await db('analysis_heads').where({ corpus_hash: corpus.hash }).orderBy('embedder').pluck('embedder');
-      expect(keys).toEqual([local.name, 'openai:fake-embedding-model']);
+    it(
+      'trains its own heads on its own vectors, stored beside the local ones, and analyses with them',
+      { timeout: 120_000 },
+      async () => {
+        const embedder = createOpenAIEmbedder({ apiKey: 'sk-test', baseURL, model: 'fake-embedding-model' });
+        const analyzer = await createAnalyzer(embedder, { db, cacheDir, corpus, log });
+        expect(inputs).toEqual(corpus.items.map((it) => it.text));
+        expect(analyzer.heads).toMatchObject({
+          embedder: 'openai:fake-embedding-model',
+          dimensions: 64,
+          corpusHash: corpus.hash,
+        });
+        const keys = await db('analysis_heads')
+          .where({ corpus_hash: corpus.hash })
+          .orderBy('embedder')
+          .pluck('embedder');
+        expect(keys).toEqual([local.name, 'openai:fake-embedding-model']);
 
-      inputs.length = 0;
-      const [a] = await analyzer.analyzeBatch(['I was charged twice for my invoice, please refund me']);
-      expect(inputs).toHaveLength(1);
-      expect(a.embedding).toHaveLength(64);
-      expect(a.topics.every((t) => TOPICS.includes(t))).toBe(true);
-      expect(a.intentions.every((t) => INTENTIONS.includes(t))).toBe(true);
-      // The next worker of this installation loads them instead of training.
-      inputs.length = 0;
-      expect((await loadOrTrainHeads({ embedder, db, corpus, log })).from).toBe('database');
-      expect(inputs).toHaveLength(0);
-    });
+        inputs.length = 0;
+        const [a] = await analyzer.analyzeBatch(['I was charged twice for my invoice, please refund me']);
+        expect(inputs).toHaveLength(1);
+        expect(a.embedding).toHaveLength(64);
+        expect(a.topics.every((t) => TOPICS.includes(t))).toBe(true);
+        expect(a.intentions.every((t) => INTENTIONS.includes(t))).toBe(true);
+        // The next worker of this installation loads them instead of training.
+        inputs.length = 0;
+        expect((await loadOrTrainHeads({ embedder, db, corpus, log })).from).toBe('database');
+        expect(inputs).toHaveLength(0);
+      },
+    );
   });
 });

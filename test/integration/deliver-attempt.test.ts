@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../../src/db/knex.js';
 import { createLogger } from '../../src/logger.js';
 import { deliverAttempt } from '../../src/webhooks/deliver-attempt.js';
-import { stack } from '../support/api.js';
+import { testDatabaseUrl } from '../support/database.js';
 
 /**
  * The delivery activity against the real database with private networks NOT allowed: no
@@ -18,7 +18,7 @@ describe('delivery activity SSRF guard', () => {
   let pipelineId = 0;
 
   beforeAll(async () => {
-    db = createDb(stack().databaseUrl, 2);
+    db = createDb(testDatabaseUrl(), 2);
     listener = net.createServer((s) => {
       connections++;
       s.destroy();
@@ -29,9 +29,21 @@ describe('delivery activity SSRF guard', () => {
     const [project] = await db('projects').insert({ tenant_id: tenant.id, name: 'p' }).returning('id');
     const [pipeline] = await db('pipelines').insert({ project_id: project.id, name: 'p' }).returning('id');
     pipelineId = pipeline.id;
-    const [user] = await db('users').insert({ project_id: project.id, user_id: 'u', source_label: 'api' }).returning('id');
+    const [user] = await db('users')
+      .insert({ project_id: project.id, user_id: 'u', source_label: 'api' })
+      .returning('id');
     const [event] = await db('events')
-      .insert({ project_id: project.id, pipeline_id: pipeline.id, segment_slug: 's', segment_name: 'S', user_pk: user.id, user_id: 'u', event_type: 'user_added', score: 1, seq: 1 })
+      .insert({
+        project_id: project.id,
+        pipeline_id: pipeline.id,
+        segment_slug: 's',
+        segment_name: 'S',
+        user_pk: user.id,
+        user_id: 'u',
+        event_type: 'user_added',
+        score: 1,
+        seq: 1,
+      })
       .returning('id');
     eventId = event.id;
   });
@@ -62,6 +74,8 @@ describe('delivery activity SSRF guard', () => {
       { db, openSecret: (s) => s, timeoutMs: 2_000, allowPrivateNetworks: false, log: createLogger('silent') },
       { workflowId: `test-ssrf-${webhook.id}`, eventId, webhookId: webhook.id, attempt: 1 },
     );
-    expect(await db('webhook_deliveries').where({ webhook_id: webhook.id }).count<{ count: string }[]>('* as count')).toEqual([{ count: 1 }]);
+    expect(
+      await db('webhook_deliveries').where({ webhook_id: webhook.id }).count<{ count: string }[]>('* as count'),
+    ).toEqual([{ count: 1 }]);
   });
 });

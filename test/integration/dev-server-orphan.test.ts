@@ -26,7 +26,7 @@ function alive(pid: number): boolean {
 }
 
 async function gone(pid: number, ms: number): Promise<boolean> {
-  for (const end = Date.now() + ms; Date.now() < end; ) {
+  for (const end = Date.now() + ms; Date.now() < end;) {
     if (!alive(pid)) return true;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -47,65 +47,87 @@ afterAll(() => {
 });
 
 describe('embedded Temporal dev server', () => {
-  it('dies with a parent killed by SIGKILL, and the next start on the same ports succeeds', { timeout: 120_000 }, async () => {
-    const cliPath = await resolveTemporalCli({ cliPath: process.env.TEMPORAL_CLI_PATH });
-    const opts = { cliPath, dataDir: path.join(dir, 'crash'), port: await freePort(), uiPort: await freePort(), searchAttributes: {} };
-    const parent = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', PARENT], {
-      cwd: ROOT,
-      env: { ...process.env, DEV_SERVER_MODULE: path.join(ROOT, 'src/temporal/dev-server.ts'), DEV_SERVER_OPTS: JSON.stringify(opts) },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const temporalPid = await new Promise<number>((resolve, reject) => {
-      let out = '';
-      parent.stdout!.on('data', (d: Buffer) => {
-        out += d.toString();
-        const m = /temporal-pid (\d+)/.exec(out);
-        if (m) resolve(Number(m[1]));
+  it(
+    'dies with a parent killed by SIGKILL, and the next start on the same ports succeeds',
+    { timeout: 120_000 },
+    async () => {
+      const cliPath = await resolveTemporalCli({ cliPath: process.env.TEMPORAL_CLI_PATH });
+      const opts = {
+        cliPath,
+        dataDir: path.join(dir, 'crash'),
+        port: await freePort(),
+        uiPort: await freePort(),
+        searchAttributes: {},
+      };
+      const parent = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', PARENT], {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          DEV_SERVER_MODULE: path.join(ROOT, 'src/temporal/dev-server.ts'),
+          DEV_SERVER_OPTS: JSON.stringify(opts),
+        },
+        stdio: ['ignore', 'pipe', 'inherit'],
       });
-      parent.once('exit', (code) => reject(new Error(`parent exited (${code}) before the dev server was ready`)));
-    });
-    started.push(temporalPid);
-    expect(alive(temporalPid)).toBe(true);
-    expect(readFileSync(path.join(opts.dataDir, 'temporal.pid'), 'utf8')).toBe(String(temporalPid));
+      const temporalPid = await new Promise<number>((resolve, reject) => {
+        let out = '';
+        parent.stdout!.on('data', (d: Buffer) => {
+          out += d.toString();
+          const m = /temporal-pid (\d+)/.exec(out);
+          if (m) resolve(Number(m[1]));
+        });
+        parent.once('exit', (code) => reject(new Error(`parent exited (${code}) before the dev server was ready`)));
+      });
+      started.push(temporalPid);
+      expect(alive(temporalPid)).toBe(true);
+      expect(readFileSync(path.join(opts.dataDir, 'temporal.pid'), 'utf8')).toBe(String(temporalPid));
 
-    parent.kill('SIGKILL');
-    expect(await gone(temporalPid, 10_000)).toBe(true);
+      parent.kill('SIGKILL');
+      expect(await gone(temporalPid, 10_000)).toBe(true);
 
-    const again = await startTemporalDevServer(opts);
-    started.push(again.pid);
-    await again.stop();
-  });
+      const again = await startTemporalDevServer(opts);
+      started.push(again.pid);
+      await again.stop();
+    },
+  );
 
-  it('stops a dev server left running on its database file (named by the pidfile) before starting', { timeout: 120_000 }, async () => {
-    const cliPath = await resolveTemporalCli({ cliPath: process.env.TEMPORAL_CLI_PATH });
-    const dataDir = path.join(dir, 'stale');
-    const opts = { cliPath, dataDir, port: await freePort(), uiPort: await freePort(), searchAttributes: {} };
-    // An orphan as an older version left it: started outside our code, holding our ports and file.
-    const first = await startTemporalDevServer(opts);
-    started.push(first.pid);
-    const orphanPid = first.pid;
-    // Forget it like a crashed parent would (no stop()); the pidfile stays.
-    expect(readFileSync(path.join(dataDir, 'temporal.pid'), 'utf8')).toBe(String(orphanPid));
+  it(
+    'stops a dev server left running on its database file (named by the pidfile) before starting',
+    { timeout: 120_000 },
+    async () => {
+      const cliPath = await resolveTemporalCli({ cliPath: process.env.TEMPORAL_CLI_PATH });
+      const dataDir = path.join(dir, 'stale');
+      const opts = { cliPath, dataDir, port: await freePort(), uiPort: await freePort(), searchAttributes: {} };
+      // An orphan as an older version left it: started outside our code, holding our ports and file.
+      const first = await startTemporalDevServer(opts);
+      started.push(first.pid);
+      const orphanPid = first.pid;
+      // Forget it like a crashed parent would (no stop()); the pidfile stays.
+      expect(readFileSync(path.join(dataDir, 'temporal.pid'), 'utf8')).toBe(String(orphanPid));
 
-    const second = await startTemporalDevServer(opts);
-    started.push(second.pid);
-    expect(await gone(orphanPid, 1_000)).toBe(true);
-    expect(second.address).toBe(first.address);
-    await second.stop();
-  });
+      const second = await startTemporalDevServer(opts);
+      started.push(second.pid);
+      expect(await gone(orphanPid, 1_000)).toBe(true);
+      expect(second.address).toBe(first.address);
+      await second.stop();
+    },
+  );
 
-  it('leaves a live process alone when the pidfile names something that is not our dev server', { timeout: 60_000 }, async () => {
-    const dataDir = path.join(dir, 'recycled');
-    const sleeper = spawn('sleep', ['60'], { stdio: 'ignore' });
-    started.push(sleeper.pid!);
-    const cliPath = await resolveTemporalCli({ cliPath: process.env.TEMPORAL_CLI_PATH });
-    const opts = { cliPath, dataDir, port: await freePort(), uiPort: await freePort(), searchAttributes: {} };
-    mkdirSync(dataDir, { recursive: true });
-    writeFileSync(path.join(dataDir, 'temporal.pid'), String(sleeper.pid));
-    const dev = await startTemporalDevServer(opts);
-    started.push(dev.pid);
-    expect(alive(sleeper.pid!)).toBe(true);
-    await dev.stop();
-    sleeper.kill('SIGKILL');
-  });
+  it(
+    'leaves a live process alone when the pidfile names something that is not our dev server',
+    { timeout: 60_000 },
+    async () => {
+      const dataDir = path.join(dir, 'recycled');
+      const sleeper = spawn('sleep', ['60'], { stdio: 'ignore' });
+      started.push(sleeper.pid!);
+      const cliPath = await resolveTemporalCli({ cliPath: process.env.TEMPORAL_CLI_PATH });
+      const opts = { cliPath, dataDir, port: await freePort(), uiPort: await freePort(), searchAttributes: {} };
+      mkdirSync(dataDir, { recursive: true });
+      writeFileSync(path.join(dataDir, 'temporal.pid'), String(sleeper.pid));
+      const dev = await startTemporalDevServer(opts);
+      started.push(dev.pid);
+      expect(alive(sleeper.pid!)).toBe(true);
+      await dev.stop();
+      sleeper.kill('SIGKILL');
+    },
+  );
 });

@@ -4,7 +4,8 @@ import { authenticate, hashApiKey, issueApiKey } from '../../src/auth/api-keys.j
 import { KeyCache, listenForRevocations, REVOKED_CHANNEL } from '../../src/auth/key-cache.js';
 import { revokeApiKey } from '../../src/auth/revoke-api-key.js';
 import { createLogger } from '../../src/logger.js';
-import { stack, waitFor } from '../support/api.js';
+import { waitFor } from '../support/api.js';
+import { testDatabaseUrl } from '../support/database.js';
 
 /**
  * Two api processes' key caches on the real database: a revocation made through one process (or
@@ -17,11 +18,17 @@ describe('API key cache', () => {
   const listeners: { stop(): Promise<void> }[] = [];
 
   beforeAll(async () => {
-    db = createDb(stack().databaseUrl, 4);
+    db = createDb(testDatabaseUrl(), 4);
     const [tenant] = await db('tenants').insert({ name: 'key-cache' }).returning('id');
     tenantId = Number(tenant.id);
-    for (const cache of caches) listeners.push(listenForRevocations({ databaseUrl: stack().databaseUrl, cache, log: createLogger('silent') }));
-    await waitFor('both caches listening', async () => caches.every((c) => (c.set('probe', 1, c.begin()), c.get('probe') === 1)), 10_000, 50);
+    for (const cache of caches)
+      listeners.push(listenForRevocations({ databaseUrl: testDatabaseUrl(), cache, log: createLogger('silent') }));
+    await waitFor(
+      'both caches listening',
+      async () => caches.every((c) => (c.set('probe', 1, c.begin()), c.get('probe') === 1)),
+      10_000,
+      50,
+    );
   });
 
   afterAll(async () => {
@@ -35,13 +42,27 @@ describe('API key cache', () => {
     // Cached: the lookups no longer reach the database (the row is gone, the answer stays).
     await db('api_keys').where({ tenant_id: tenantId }).update({ key_hash: 'moved' });
     for (const cache of caches) expect(await authenticate(db, key, cache)).toEqual({ tenantId });
-    await db('api_keys').where({ tenant_id: tenantId }).update({ key_hash: hashApiKey(key) });
+    await db('api_keys')
+      .where({ tenant_id: tenantId })
+      .update({ key_hash: hashApiKey(key) });
 
     await revokeApiKey(db, { api_key: key });
-    await waitFor('both caches emptied', async () => {
-      const refused = await Promise.all(caches.map((c) => authenticate(db, key, c).then(() => false, () => true)));
-      return refused.every(Boolean);
-    }, 5_000, 10);
+    await waitFor(
+      'both caches emptied',
+      async () => {
+        const refused = await Promise.all(
+          caches.map((c) =>
+            authenticate(db, key, c).then(
+              () => false,
+              () => true,
+            ),
+          ),
+        );
+        return refused.every(Boolean);
+      },
+      5_000,
+      10,
+    );
   });
 
   it('stops serving from the cache when the database ends its LISTEN session', async () => {
@@ -49,9 +70,17 @@ describe('API key cache', () => {
     const cache = caches[0];
     await authenticate(db, key, cache);
     // The database ends the listening sessions (a restart, a failover, an idle-session killer).
-    const { rows } = await db.raw(`SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE query = 'LISTEN ${REVOKED_CHANNEL}'`);
-    expect(rows.length).toBeGreaterThanOrEqual(2); // ours, and the test stack's api process
-    await waitFor('cache off', async () => cache.get('probe') === undefined && (cache.set('probe', 1, cache.begin()), cache.get('probe') === undefined), 5_000, 10);
+    const { rows } = await db.raw(
+      `SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE query = 'LISTEN ${REVOKED_CHANNEL}'`,
+    );
+    expect(rows.length).toBeGreaterThanOrEqual(2); // both caches' sessions
+    await waitFor(
+      'cache off',
+      async () =>
+        cache.get('probe') === undefined && (cache.set('probe', 1, cache.begin()), cache.get('probe') === undefined),
+      5_000,
+      10,
+    );
     // Revoked behind the cache's back (no notification reaches it now): the next request is refused.
     await db('api_keys').where({ tenant_id: tenantId }).whereNull('revoked_at').update({ revoked_at: db.fn.now() });
     await expect(authenticate(db, key, cache)).rejects.toThrow(/invalid API key/);

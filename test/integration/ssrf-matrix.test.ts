@@ -22,7 +22,7 @@ import { createDb, type Db } from '../../src/db/knex.js';
 import { createLogger } from '../../src/logger.js';
 import { deliverAttempt, type DeliverAttemptOutput, type DeliverDeps } from '../../src/webhooks/deliver-attempt.js';
 import { resolveAndCheck, type LookupAll } from '../../src/webhooks/ssrf.js';
-import { stack } from '../support/api.js';
+import { testDatabaseUrl } from '../support/database.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const moduleUrl = (p: string) => new URL(`../../src/${p}`, import.meta.url).href;
@@ -74,16 +74,31 @@ describe('SSRF matrix: the delivery activity with private networks not allowed',
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'ssrf-matrix-'));
-    db = createDb(stack().databaseUrl, 2);
+    db = createDb(testDatabaseUrl(), 2);
     port = await listen(counter.v4, '127.0.0.1');
-    hasV6 = await listen(counter.v6, '::1', port).then(() => true, () => false);
+    hasV6 = await listen(counter.v6, '::1', port).then(
+      () => true,
+      () => false,
+    );
     const [tenant] = await db('tenants').insert({ name: 'ssrf-matrix' }).returning('id');
     const [project] = await db('projects').insert({ tenant_id: tenant.id, name: 'p' }).returning('id');
     const [pipeline] = await db('pipelines').insert({ project_id: project.id, name: 'p' }).returning('id');
     pipelineId = pipeline.id;
-    const [user] = await db('users').insert({ project_id: project.id, user_id: 'u', source_label: 'api' }).returning('id');
+    const [user] = await db('users')
+      .insert({ project_id: project.id, user_id: 'u', source_label: 'api' })
+      .returning('id');
     const [event] = await db('events')
-      .insert({ project_id: project.id, pipeline_id: pipeline.id, segment_slug: 's', segment_name: 'S', user_pk: user.id, user_id: 'u', event_type: 'user_added', score: 1, seq: 1 })
+      .insert({
+        project_id: project.id,
+        pipeline_id: pipeline.id,
+        segment_slug: 's',
+        segment_name: 'S',
+        user_pk: user.id,
+        user_id: 'u',
+        event_type: 'user_added',
+        score: 1,
+        seq: 1,
+      })
       .returning('id');
     eventId = event.id;
     // Record the destination of every outgoing socket (net and TLS sockets both go through here).
@@ -91,14 +106,20 @@ describe('SSRF matrix: the delivery activity with private networks not allowed',
       // Node passes its own normalised [options, callback] array on the internal path.
       const first = Array.isArray(args[0]) ? (args[0] as unknown[])[0] : args[0];
       const opts = first as { host?: string; port?: number; path?: string } | number;
-      dialled.push(typeof opts === 'object' && opts !== null ? `${opts.host ?? ''}:${opts.port ?? opts.path ?? ''}` : `:${String(opts)}`);
+      dialled.push(
+        typeof opts === 'object' && opts !== null
+          ? `${opts.host ?? ''}:${opts.port ?? opts.path ?? ''}`
+          : `:${String(opts)}`,
+      );
       return (originalConnect as (...a: unknown[]) => net.Socket).apply(this, args);
     } as typeof net.Socket.prototype.connect;
   });
 
   afterAll(async () => {
     net.Socket.prototype.connect = originalConnect;
-    console.log(`SSRF matrix: ${refusedCases} forbidden targets refused without a connection, each with its reason recorded`);
+    console.log(
+      `SSRF matrix: ${refusedCases} forbidden targets refused without a connection, each with its reason recorded`,
+    );
     counter.v4.close();
     counter.v6.close();
     await db?.destroy();
@@ -106,7 +127,9 @@ describe('SSRF matrix: the delivery activity with private networks not allowed',
   });
 
   async function newWebhook(url: string): Promise<number> {
-    const [row] = await db('webhooks').insert({ pipeline_id: pipelineId, url, events: ['user_added', 'user_removed'] }).returning('id');
+    const [row] = await db('webhooks')
+      .insert({ pipeline_id: pipelineId, url, events: ['user_added', 'user_removed'] })
+      .returning('id');
     return row.id;
   }
 
@@ -119,7 +142,10 @@ describe('SSRF matrix: the delivery activity with private networks not allowed',
     ...more,
   });
 
-  const deliveryRows = (webhookId: number) => db('webhook_deliveries').where({ webhook_id: webhookId }).select('status', 'status_code', 'response_body', 'attempt');
+  const deliveryRows = (webhookId: number) =>
+    db('webhook_deliveries')
+      .where({ webhook_id: webhookId })
+      .select('status', 'status_code', 'response_body', 'attempt');
 
   // [case, url, the reason the row must give, does this process resolve it with the fake DNS]
   const P = () => port;
@@ -129,68 +155,147 @@ describe('SSRF matrix: the delivery activity with private networks not allowed',
     ['10/8', () => `https://10.0.0.1:${P()}/hook`, /^refused: 10\.0\.0\.1 is a private address/],
     ['172.16/12', () => `https://172.16.0.1:${P()}/hook`, /^refused: 172\.16\.0\.1 is a private address/],
     ['192.168/16', () => `https://192.168.1.1:${P()}/hook`, /^refused: 192\.168\.1\.1 is a private address/],
-    ['cloud metadata', () => `https://169.254.169.254/latest/meta-data/`, /^refused: 169\.254\.169\.254 is a link-local address/],
+    [
+      'cloud metadata',
+      () => `https://169.254.169.254/latest/meta-data/`,
+      /^refused: 169\.254\.169\.254 is a link-local address/,
+    ],
     ['0.0.0.0', () => `https://0.0.0.0:${P()}/hook`, /^refused: 0\.0\.0\.0 is a "this network" address/],
-    ['localhost (system resolver)', () => `https://localhost:${P()}/hook`, /^refused: localhost \((127\.0\.0\.1|::1)\) is a loopback address/],
-    ['name resolving to 10/8', () => `https://intranet.test:${P()}/hook`, /^refused: intranet\.test \(10\.1\.2\.3\) is a private address/, true],
-    ['name resolving to the metadata address', () => `https://metadata.test/`, /^refused: metadata\.test \(169\.254\.169\.254\) is a link-local address/, true],
-    ['name resolving to ::1', () => `https://loopback6.test:${P()}/hook`, /^refused: loopback6\.test \(::1\) is a loopback address/, true],
-    ['name with one private answer among public ones', () => `https://mixed.test:${P()}/hook`, /^refused: mixed\.test \(192\.168\.0\.7\) is a private address/, true],
-    ['IPv4-mapped IPv6 loopback', () => `https://[::ffff:127.0.0.1]:${P()}/hook`, /^refused: ::ffff:7f00:1 is a loopback address \(IPv4-mapped 127\.0\.0\.1\)/],
-    ['NAT64-embedded loopback', () => `https://[64:ff9b::127.0.0.1]:${P()}/hook`, /^refused: 64:ff9b::7f00:1 is a loopback address \(NAT64 127\.0\.0\.1\)/],
+    [
+      'localhost (system resolver)',
+      () => `https://localhost:${P()}/hook`,
+      /^refused: localhost \((127\.0\.0\.1|::1)\) is a loopback address/,
+    ],
+    [
+      'name resolving to 10/8',
+      () => `https://intranet.test:${P()}/hook`,
+      /^refused: intranet\.test \(10\.1\.2\.3\) is a private address/,
+      true,
+    ],
+    [
+      'name resolving to the metadata address',
+      () => `https://metadata.test/`,
+      /^refused: metadata\.test \(169\.254\.169\.254\) is a link-local address/,
+      true,
+    ],
+    [
+      'name resolving to ::1',
+      () => `https://loopback6.test:${P()}/hook`,
+      /^refused: loopback6\.test \(::1\) is a loopback address/,
+      true,
+    ],
+    [
+      'name with one private answer among public ones',
+      () => `https://mixed.test:${P()}/hook`,
+      /^refused: mixed\.test \(192\.168\.0\.7\) is a private address/,
+      true,
+    ],
+    [
+      'IPv4-mapped IPv6 loopback',
+      () => `https://[::ffff:127.0.0.1]:${P()}/hook`,
+      /^refused: ::ffff:7f00:1 is a loopback address \(IPv4-mapped 127\.0\.0\.1\)/,
+    ],
+    [
+      'NAT64-embedded loopback',
+      () => `https://[64:ff9b::127.0.0.1]:${P()}/hook`,
+      /^refused: 64:ff9b::7f00:1 is a loopback address \(NAT64 127\.0\.0\.1\)/,
+    ],
     ['decimal IPv4', () => `https://2130706433:${P()}/hook`, /^refused: 127\.0\.0\.1 is a loopback address/],
     ['hexadecimal IPv4', () => `https://0x7f000001:${P()}/hook`, /^refused: 127\.0\.0\.1 is a loopback address/],
     ['short IPv4', () => `https://127.1:${P()}/hook`, /^refused: 127\.0\.0\.1 is a loopback address/],
-    ['IPv6 unique local', () => `https://[fd00::1]:${P()}/hook`, /^refused: fd00::1 is a private \(unique local\) address/],
+    [
+      'IPv6 unique local',
+      () => `https://[fd00::1]:${P()}/hook`,
+      /^refused: fd00::1 is a private \(unique local\) address/,
+    ],
     ['IPv6 link-local', () => `https://[fe80::1]:${P()}/hook`, /^refused: fe80::1 is a link-local address/],
   ];
 
-  it.each(matrix)('refuses %s without connecting, and the delivery row says why', async (_name, url, reason, fakeDns) => {
-    const webhookId = await newWebhook(url());
-    const before = counter.total();
-    const dialledBefore = dialled.length;
-    const input = { workflowId: `ssrf-matrix-${webhookId}`, eventId, webhookId, attempt: 1 };
-    const more = fakeDns ? { resolveTarget: (host: string, allow: boolean) => resolveAndCheck(host, allow, fakeLookup) } : {};
-    const out = await deliverAttempt(deps(more), input);
-    expect(out).toMatchObject({ outcome: 'failed', statusCode: 0 });
-    expect(out.reason).toMatch(reason);
-    const rows = await deliveryRows(webhookId);
-    expect(rows).toEqual([{ status: 'failed', status_code: 0, response_body: expect.stringMatching(reason), attempt: 1 }]);
-    expect(rows[0].response_body).toContain('(private networks are not allowed)');
-    // Give a stray connection time to land before counting.
-    await new Promise((r) => setTimeout(r, 50));
-    expect(counter.total()).toBe(before);
-    // The only sockets opened meanwhile are the database pool's.
-    const dbPort = new URL(stack().databaseUrl).port;
-    expect(dialled.slice(dialledBefore).filter((d) => !d.endsWith(`:${dbPort}`))).toEqual([]);
-    refusedCases++;
-  });
+  it.each(matrix)(
+    'refuses %s without connecting, and the delivery row says why',
+    async (_name, url, reason, fakeDns) => {
+      const webhookId = await newWebhook(url());
+      const before = counter.total();
+      const dialledBefore = dialled.length;
+      const input = { workflowId: `ssrf-matrix-${webhookId}`, eventId, webhookId, attempt: 1 };
+      const more = fakeDns
+        ? { resolveTarget: (host: string, allow: boolean) => resolveAndCheck(host, allow, fakeLookup) }
+        : {};
+      const out = await deliverAttempt(deps(more), input);
+      expect(out).toMatchObject({ outcome: 'failed', statusCode: 0 });
+      expect(out.reason).toMatch(reason);
+      const rows = await deliveryRows(webhookId);
+      expect(rows).toEqual([
+        { status: 'failed', status_code: 0, response_body: expect.stringMatching(reason), attempt: 1 },
+      ]);
+      expect(rows[0].response_body).toContain('(private networks are not allowed)');
+      // Give a stray connection time to land before counting.
+      await new Promise((r) => setTimeout(r, 50));
+      expect(counter.total()).toBe(before);
+      // The only sockets opened meanwhile are the database pool's.
+      const dbPort = new URL(testDatabaseUrl()).port;
+      expect(dialled.slice(dialledBefore).filter((d) => !d.endsWith(`:${dbPort}`))).toEqual([]);
+      refusedCases++;
+    },
+  );
 
   it('does connect to the same listener when private networks are allowed (the counters work)', async () => {
     const webhookId = await newWebhook(`https://127.0.0.1:${port}/hook`);
     const before = counter.state.v4;
-    const out = await deliverAttempt(deps({ allowPrivateNetworks: true }), { workflowId: `ssrf-control-${webhookId}`, eventId, webhookId, attempt: 1 });
+    const out = await deliverAttempt(deps({ allowPrivateNetworks: true }), {
+      workflowId: `ssrf-control-${webhookId}`,
+      eventId,
+      webhookId,
+      attempt: 1,
+    });
     expect(out.outcome).toBe('failed');
     await new Promise((r) => setTimeout(r, 50));
     expect(counter.state.v4).toBe(before + 1);
     if (hasV6) {
       const v6Hook = await newWebhook(`https://[::1]:${port}/hook`);
       const v6Before = counter.state.v6;
-      await deliverAttempt(deps({ allowPrivateNetworks: true }), { workflowId: `ssrf-control-${v6Hook}`, eventId, webhookId: v6Hook, attempt: 1 });
+      await deliverAttempt(deps({ allowPrivateNetworks: true }), {
+        workflowId: `ssrf-control-${v6Hook}`,
+        eventId,
+        webhookId: v6Hook,
+        attempt: 1,
+      });
       await new Promise((r) => setTimeout(r, 50));
       expect(counter.state.v6).toBe(v6Before + 1);
     }
-    expect(dialled.some((d) => d.endsWith(`:${port}`)), 'the socket recorder saw the connection').toBe(true);
+    expect(
+      dialled.some((d) => d.endsWith(`:${port}`)),
+      'the socket recorder saw the connection',
+    ).toBe(true);
   });
 
   it('does not follow a redirect from an allowed receiver to a private address', async () => {
     // The allowed receiver: HTTPS on 127.0.0.1 with a certificate for public.test, answering each path with a redirect.
     const keyFile = join(dir, 'public.key');
     const certFile = join(dir, 'public.crt');
-    execFileSync('openssl', [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-      '-keyout', keyFile, '-out', certFile, '-days', '2', '-subj', '/CN=public.test', '-addext', 'subjectAltName=DNS:public.test',
-    ], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-keyout',
+        keyFile,
+        '-out',
+        certFile,
+        '-days',
+        '2',
+        '-subj',
+        '/CN=public.test',
+        '-addext',
+        'subjectAltName=DNS:public.test',
+      ],
+      { stdio: 'ignore' },
+    );
     const redirects: Record<string, [number, string]> = {
       '/r302': [302, `https://127.0.0.1:${port}/stolen`],
       '/r301': [301, `https://[::1]:${port}/stolen`],
@@ -214,7 +319,10 @@ describe('SSRF matrix: the delivery activity with private networks not allowed',
         }),
       );
       const before = counter.total();
-      const outs = await deliverInChild(certFile, cases.map((c) => c.input));
+      const outs = await deliverInChild(
+        certFile,
+        cases.map((c) => c.input),
+      );
       await new Promise((r) => setTimeout(r, 100));
       // The allowed receiver was reached once per case, so each refusal is the redirect's, not the guard's.
       expect(seen.sort()).toEqual(Object.keys(redirects).sort());
@@ -223,7 +331,14 @@ describe('SSRF matrix: the delivery activity with private networks not allowed',
         const [code, location] = redirects[path];
         expect(outs[i]).toMatchObject({ outcome: 'failed', statusCode: code });
         const rows = await deliveryRows(input.webhookId);
-        expect(rows).toEqual([{ status: 'failed', status_code: code, response_body: `redirect not followed (${code} to ${location})`, attempt: 1 }]);
+        expect(rows).toEqual([
+          {
+            status: 'failed',
+            status_code: code,
+            response_body: `redirect not followed (${code} to ${location})`,
+            attempt: 1,
+          },
+        ]);
         refusedCases++;
       }
     } finally {
@@ -238,7 +353,10 @@ const run = promisify(execFile);
  * Runs the delivery activity in a child process that trusts `caFile`, with `public.test` resolving
  * to 127.0.0.1 as if it were public; every other host goes through the real guard.
  */
-async function deliverInChild(caFile: string, inputs: { workflowId: string; eventId: number; webhookId: number; attempt: number }[]): Promise<DeliverAttemptOutput[]> {
+async function deliverInChild(
+  caFile: string,
+  inputs: { workflowId: string; eventId: number; webhookId: number; attempt: number }[],
+): Promise<DeliverAttemptOutput[]> {
   const script = `
     const { deliverAttempt } = await import(process.env.M_DELIVER);
     const { resolveAndCheck } = await import(process.env.M_SSRF);
@@ -260,7 +378,7 @@ async function deliverInChild(caFile: string, inputs: { workflowId: string; even
     env: {
       ...process.env,
       NODE_EXTRA_CA_CERTS: caFile,
-      DATABASE_URL: stack().databaseUrl,
+      DATABASE_URL: testDatabaseUrl(),
       INPUTS: JSON.stringify(inputs),
       M_DELIVER: moduleUrl('webhooks/deliver-attempt.ts'),
       M_SSRF: moduleUrl('webhooks/ssrf.ts'),

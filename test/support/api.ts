@@ -49,7 +49,10 @@ export interface Tenant {
 
 /** A fresh tenant with one project and one pipeline, through the admin route and the gateway. */
 export async function newTenant(name = 'acme'): Promise<Tenant> {
-  const t = await call('POST', '/admin/v1/tenants', { body: { name }, headers: { 'X-Admin-Token': stack().adminToken } });
+  const t = await call('POST', '/admin/v1/tenants', {
+    body: { name },
+    headers: { 'X-Admin-Token': stack().adminToken },
+  });
   if (t.status !== 201) throw new Error(`tenant: ${t.status} ${JSON.stringify(t.body)}`);
   const key = t.body.api_key as string;
   const p = await call('POST', '/api/v1/projects', { key, body: { name: `${name} project` } });
@@ -57,7 +60,12 @@ export async function newTenant(name = 'acme'): Promise<Tenant> {
   return { key, tenantId: t.body.tenant_id, projectId: p.body.id, pipelineId: pl.body.id };
 }
 
-export async function waitFor<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 60_000, everyMs = 200): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  fn: () => Promise<T | undefined | false>,
+  timeoutMs = 60_000,
+  everyMs = 200,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   while (Date.now() < deadline) {
@@ -73,12 +81,18 @@ export async function waitFor<T>(what: string, fn: () => Promise<T | undefined |
 }
 
 /** Waits until the batch's workflow has recorded its completion. */
-export async function waitForBatch(sourceId: number, timeoutMs = 120_000): Promise<{ processed: number; failed: number }> {
+export async function waitForBatch(
+  sourceId: number,
+  timeoutMs = 120_000,
+): Promise<{ processed: number; failed: number }> {
   return withDb((db) =>
     waitFor(
       `batch ${sourceId}`,
       async () => {
-        const { rows } = await db.query('SELECT processed, failed FROM sources WHERE id = $1 AND completed_at IS NOT NULL', [sourceId]);
+        const { rows } = await db.query(
+          'SELECT processed, failed FROM sources WHERE id = $1 AND completed_at IS NOT NULL',
+          [sourceId],
+        );
         return rows[0];
       },
       timeoutMs,

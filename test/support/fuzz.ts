@@ -7,13 +7,77 @@ import type pg from 'pg';
 
 /** Strings that have broken parsers, number coercions, SQL, HTML and PostgreSQL text before. */
 export const NASTY_STRINGS = [
-  '', ' ', '\t', 'NaN', 'Infinity', '-Infinity', '1e309', '-1e309', '1e-400', '-0', '-1', '0', '1.5', '0x1F', '1_000',
-  '9007199254740993', '99999999999999999999999', '00000000000000000000001', '+1', '1 ', ' 1', 'true', 'null', 'undefined', '[]', '{}',
-  "' OR '1'='1", "1; DROP TABLE users; --", "1' UNION SELECT key_hash FROM api_keys --", "'); DELETE FROM webhooks; --",
-  '$1', '?', '\\', '%', '_', '%00', '%ZZ', '%E0%A4%A', '..', '../../etc/passwd', '/', '#', '&', '=',
-  '<script>alert(1)</script>', '"><img src=x onerror=alert(1)>', 'javascript:alert(1)', '{{7*7}}', '${jndi:ldap://x/a}',
-  '\u0000', 'a\u0000b', '\u0001\u001f\u007f', '\uD800', '\uDFFF', 'x\uDBFFy', '\uFEFF', '\u202E', '\u2028', '🙂', 'ǅ', 'Ω', 'ß', '\r\n',
-  '__proto__', 'constructor', 'user_added', 'user_removed', 'stable', 'https://127.0.0.1/', 'https://[::1]/', 'http://example.com/',
+  '',
+  ' ',
+  '\t',
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  '1e309',
+  '-1e309',
+  '1e-400',
+  '-0',
+  '-1',
+  '0',
+  '1.5',
+  '0x1F',
+  '1_000',
+  '9007199254740993',
+  '99999999999999999999999',
+  '00000000000000000000001',
+  '+1',
+  '1 ',
+  ' 1',
+  'true',
+  'null',
+  'undefined',
+  '[]',
+  '{}',
+  "' OR '1'='1",
+  '1; DROP TABLE users; --',
+  "1' UNION SELECT key_hash FROM api_keys --",
+  "'); DELETE FROM webhooks; --",
+  '$1',
+  '?',
+  '\\',
+  '%',
+  '_',
+  '%00',
+  '%ZZ',
+  '%E0%A4%A',
+  '..',
+  '../../etc/passwd',
+  '/',
+  '#',
+  '&',
+  '=',
+  '<script>alert(1)</script>',
+  '"><img src=x onerror=alert(1)>',
+  'javascript:alert(1)',
+  '{{7*7}}',
+  '${jndi:ldap://x/a}',
+  '\u0000',
+  'a\u0000b',
+  '\u0001\u001f\u007f',
+  '\uD800',
+  '\uDFFF',
+  'x\uDBFFy',
+  '\uFEFF',
+  '\u202E',
+  '\u2028',
+  '🙂',
+  'ǅ',
+  'Ω',
+  'ß',
+  '\r\n',
+  '__proto__',
+  'constructor',
+  'user_added',
+  'user_removed',
+  'stable',
+  'https://127.0.0.1/',
+  'https://[::1]/',
+  'http://example.com/',
 ];
 
 const LONG_UNITS = ['x', 'é', '🙂', "' OR 1=1 --", '\u0000', '<b>'];
@@ -24,32 +88,78 @@ export const nastyString: fc.Arbitrary<string> = fc.oneof(
   { weight: 2, arbitrary: fc.string({ maxLength: 30 }) },
   { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 30 }) },
   { weight: 1, arbitrary: fc.string({ unit: 'binary-ascii', maxLength: 30 }) },
-  { weight: 2, arbitrary: fc.tuple(fc.constantFrom(...NASTY_STRINGS), fc.string({ maxLength: 8 }), fc.constantFrom(...NASTY_STRINGS)).map((p) => p.join('')) },
-  { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...LONG_UNITS), fc.integer({ min: 200, max: 40_000 })).map(([u, n]) => u.repeat(n)) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(fc.constantFrom(...NASTY_STRINGS), fc.string({ maxLength: 8 }), fc.constantFrom(...NASTY_STRINGS))
+      .map((p) => p.join('')),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.constantFrom(...LONG_UNITS), fc.integer({ min: 200, max: 40_000 }))
+      .map(([u, n]) => u.repeat(n)),
+  },
 );
 
 /** Fragments slipped into otherwise valid strings: what the database, the JSON encoder or a template could choke on. */
-export const INJECTIONS = ['\u0000', '\uD800', '\uDC00', "' OR '1'='1' --", '"; DROP TABLE webhooks; --', '<script>alert(1)</script>', '%00', '\\', '${x}', '🙂', '\u202E'];
+export const INJECTIONS = [
+  '\u0000',
+  '\uD800',
+  '\uDC00',
+  "' OR '1'='1' --",
+  '"; DROP TABLE webhooks; --',
+  '<script>alert(1)</script>',
+  '%00',
+  '\\',
+  '${x}',
+  '🙂',
+  '\u202E',
+];
 
 /** `base`, or `base` with an injection in the middle. */
 export const poisoned = (base: fc.Arbitrary<string>): fc.Arbitrary<string> =>
-  fc.oneof(base, fc.tuple(base, fc.constantFrom(...INJECTIONS), base).map(([a, b, c]) => a + b + c));
+  fc.oneof(
+    base,
+    fc.tuple(base, fc.constantFrom(...INJECTIONS), base).map(([a, b, c]) => a + b + c),
+  );
 
 /** A piece of JSON text written as is: numbers JSON.stringify cannot produce, deep nesting, etc. */
 export class RawJson {
   constructor(readonly text: string) {}
 }
 
-export const rawNumbers = fc.constantFrom('1e309', '-1e309', '1E400', '-0', '0.0000000000000000000000001', '123456789012345678901234567890', '9007199254740993', '1.0', '1e2', '4.9e-324');
+export const rawNumbers = fc.constantFrom(
+  '1e309',
+  '-1e309',
+  '1E400',
+  '-0',
+  '0.0000000000000000000000001',
+  '123456789012345678901234567890',
+  '9007199254740993',
+  '1.0',
+  '1e2',
+  '4.9e-324',
+);
 
 export const deepNesting = fc
   .tuple(fc.boolean(), fc.integer({ min: 6, max: 20_000 }))
-  .map(([arrays, depth]) => new RawJson(arrays ? '['.repeat(depth) + ']'.repeat(depth) : '{"a":'.repeat(depth) + '1' + '}'.repeat(depth)));
+  .map(
+    ([arrays, depth]) =>
+      new RawJson(arrays ? '['.repeat(depth) + ']'.repeat(depth) : '{"a":'.repeat(depth) + '1' + '}'.repeat(depth)),
+  );
 
 /** Values of the wrong type for any field: strings, numbers, booleans, null, arrays, objects, deep nests. */
 export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 5, arbitrary: nastyString },
-  { weight: 2, arbitrary: fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constantFrom(0, -1, 1.5, 2 ** 53, 2 ** 63, -(2 ** 63), 1e308)) },
+  {
+    weight: 2,
+    arbitrary: fc.oneof(
+      fc.integer(),
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+      fc.constantFrom(0, -1, 1.5, 2 ** 53, 2 ** 63, -(2 ** 63), 1e308),
+    ),
+  },
   { weight: 2, arbitrary: rawNumbers.map((t) => new RawJson(t)) },
   { weight: 1, arbitrary: fc.constantFrom(true, false, null) },
   { weight: 1, arbitrary: deepNesting },
@@ -77,7 +187,8 @@ export function toJsonText(value: unknown): string {
  * left out: a batch accepted earlier may legitimately be processed between two snapshots.
  */
 export async function dbFingerprint(db: pg.Client): Promise<Record<string, string>> {
-  const sum = (table: string, order: string) => `(SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY ${order}), '')) FROM ${table} t)`;
+  const sum = (table: string, order: string) =>
+    `(SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY ${order}), '')) FROM ${table} t)`;
   const { rows } = await db.query(`SELECT
     (SELECT count(*) FROM tenants)::text AS tenants,
     ${sum('api_keys', 'id')} AS api_keys,

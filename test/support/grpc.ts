@@ -28,13 +28,19 @@ export function keyMetadata(key: string): Metadata {
 type Callback = (err: any, res: any) => void;
 // Generated methods are overloaded; conditional types see the last overload (req, md, options, callback).
 type ReqOf<F> = F extends (req: infer R, md: Metadata, opts: any, cb: Callback) => unknown ? R : never;
-type ResOf<F> = F extends (req: any, md: Metadata, opts: any, cb: (err: any, res: infer R) => void) => unknown ? R : never;
+type ResOf<F> = F extends (req: any, md: Metadata, opts: any, cb: (err: any, res: infer R) => void) => unknown
+  ? R
+  : never;
 
 /** Promisifies a generated unary method: `await rpc(client, 'listProjects', {}, md)`. */
 export function rpc<C, K extends keyof C>(client: C, method: K, req: ReqOf<C[K]>, md: Metadata): Promise<ResOf<C[K]>> {
   return new Promise((resolve, reject) =>
-    (client[method] as unknown as (...a: unknown[]) => unknown).call(client, req, md, {}, (err: unknown, res: ResOf<C[K]>) =>
-      err ? reject(err) : resolve(res),
+    (client[method] as unknown as (...a: unknown[]) => unknown).call(
+      client,
+      req,
+      md,
+      {},
+      (err: unknown, res: ResOf<C[K]>) => (err ? reject(err) : resolve(res)),
     ),
   );
 }

@@ -15,7 +15,11 @@ export interface Instance {
   base: string;
   databaseUrl: string;
   proc: ServiceProcess;
-  call<T = any>(method: string, path: string, opts?: { key?: string; body?: unknown }): Promise<{ status: number; body: T }>;
+  call<T = any>(
+    method: string,
+    path: string,
+    opts?: { key?: string; body?: unknown },
+  ): Promise<{ status: number; body: T }>;
   stop(): Promise<void>;
 }
 
@@ -80,7 +84,11 @@ export async function startInstance(databaseUrl: string, taskQueue: string): Pro
       const headers: Record<string, string> = { 'X-Admin-Token': stack().adminToken };
       if (opts.key) headers['X-API-Key'] = opts.key;
       if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
-      const res = await fetch(base + p, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+      const res = await fetch(base + p, {
+        method,
+        headers,
+        body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+      });
       const text = await res.text();
       return { status: res.status, body: text ? JSON.parse(text) : undefined };
     },

@@ -21,7 +21,9 @@ export async function startReceiver(respond: (n: number, r: Received) => number 
       const r: Received = { at: Date.now(), headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
       received.push(r);
       const status = respond(received.length, r);
-      res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'thanks' : `failing on purpose (${status})`);
+      res
+        .writeHead(status, { 'content-type': 'text/plain' })
+        .end(status < 300 ? 'thanks' : `failing on purpose (${status})`);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

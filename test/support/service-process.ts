@@ -12,7 +12,11 @@ export interface ServiceProcess {
 }
 
 /** Starts `tsx src/main.ts --role <role>` as a real separate process, logging to a file. */
-export function spawnService(role: 'api' | 'worker' | 'all', env: Record<string, string>, logFile: string): ServiceProcess {
+export function spawnService(
+  role: 'api' | 'worker' | 'all',
+  env: Record<string, string>,
+  logFile: string,
+): ServiceProcess {
   // SERVICE_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the services of a bench run.
   const nodeArgs = (process.env.SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts', '--role', role], {

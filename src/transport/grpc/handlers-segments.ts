@@ -10,7 +10,7 @@ import {
   undeploySegment,
   updateSegment,
   type SegmentRef,
-} from '../../segments/segments.js';
+} from '../../segments/manage-segments.js';
 import { requireId } from '../../validation.js';
 import { segmentToProto } from './mappers.js';
 import { unary } from './unary.js';
@@ -33,15 +33,21 @@ export function segmentsService(ctx: AppContext): SegmentsServiceServer {
     listSegments: unary(ctx, async (caller, req) => ({
       segments: (await listSegments(db, caller, req.projectId, req.pipelineId)).map(segmentToProto),
     })),
-    getSegment: unary(ctx, async (caller, req) => ({ segment: segmentToProto(await getSegment(db, caller, ref(req.ref))) })),
+    getSegment: unary(ctx, async (caller, req) => ({
+      segment: segmentToProto(await getSegment(db, caller, ref(req.ref))),
+    })),
     updateSegment: unary(ctx, async (caller, req) => {
       const body = { name: req.name, description: req.description, rule: req.rule };
-      return { segment: segmentToProto(await updateSegment(db, { starters, log: ctx.log }, caller, ref(req.ref), body)) };
+      return {
+        segment: segmentToProto(await updateSegment(db, { starters, log: ctx.log }, caller, ref(req.ref), body)),
+      };
     }),
     deploySegment: unary(ctx, async (caller, req) => ({
       segment: segmentToProto(await deploySegment(db, { starters, log: ctx.log }, caller, ref(req.ref))),
     })),
-    undeploySegment: unary(ctx, async (caller, req) => ({ segment: segmentToProto(await undeploySegment(db, caller, ref(req.ref))) })),
+    undeploySegment: unary(ctx, async (caller, req) => ({
+      segment: segmentToProto(await undeploySegment(db, caller, ref(req.ref))),
+    })),
     deleteSegment: unary(ctx, async (caller, req) => {
       await deleteSegment(db, caller, ref(req.ref));
       return {};

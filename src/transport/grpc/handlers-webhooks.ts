@@ -10,7 +10,7 @@ import {
   resendDelivery,
   updateWebhook,
   type WebhookRef,
-} from '../../webhooks/webhooks.js';
+} from '../../webhooks/manage-webhooks.js';
 import { deliveryToProto, eventsFromProto, webhookToProto } from './mappers.js';
 import { unary } from './unary.js';
 
@@ -26,13 +26,19 @@ export function webhooksService(ctx: AppContext): WebhooksServiceServer {
   const { db, box } = ctx;
   return {
     createWebhook: unary(ctx, async (caller, req) => {
-      const body = { url: req.url, secret: req.secret, events: req.events.length ? eventsFromProto(req.events) : undefined };
+      const body = {
+        url: req.url,
+        secret: req.secret,
+        events: req.events.length ? eventsFromProto(req.events) : undefined,
+      };
       return { webhook: webhookToProto(await createWebhook(db, box, caller, req.projectId, req.pipelineId, body)) };
     }),
     listWebhooks: unary(ctx, async (caller, req) => ({
       webhooks: (await listWebhooks(db, caller, req.projectId, req.pipelineId)).map(webhookToProto),
     })),
-    getWebhook: unary(ctx, async (caller, req) => ({ webhook: webhookToProto(await getWebhook(db, caller, ref(req.ref))) })),
+    getWebhook: unary(ctx, async (caller, req) => ({
+      webhook: webhookToProto(await getWebhook(db, caller, ref(req.ref))),
+    })),
     updateWebhook: unary(ctx, async (caller, req) => {
       const body = {
         url: req.url,

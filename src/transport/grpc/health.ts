@@ -27,7 +27,11 @@ export function followReadiness(deps: {
     const r = await deps.check().catch(() => ({ ready: false, database: false, temporal: false }));
     if (stopped) return;
     const next = r.ready ? 'SERVING' : 'NOT_SERVING';
-    if (next !== current) (next === 'SERVING' ? deps.log.info : deps.log.warn)(`gRPC health: ${next}`, { database: r.database, temporal: r.temporal });
+    if (next !== current)
+      (next === 'SERVING' ? deps.log.info : deps.log.warn)(`gRPC health: ${next}`, {
+        database: r.database,
+        temporal: r.temporal,
+      });
     set(next);
     timer = setTimeout(() => void tick(), deps.everyMs);
     timer.unref();

@@ -24,7 +24,10 @@ describe('refusingMalformed', () => {
 
   const invoke = (bytes: Buffer) =>
     new Promise<{ err: any; res: unknown }>((resolve) =>
-      guarded.echo({ request: tolerant.echo.requestDeserialize(bytes), metadata: new Metadata() } as never, ((err: unknown, res: unknown) => resolve({ err, res })) as never),
+      guarded.echo(
+        { request: tolerant.echo.requestDeserialize(bytes), metadata: new Metadata() } as never,
+        ((err: unknown, res: unknown) => resolve({ err, res })) as never,
+      ),
     );
 
   it('passes a message that decodes to the handler', async () => {
@@ -42,14 +45,21 @@ describe('refusingMalformed', () => {
 
   it('answers what a preflight refuses with its own error, before the decoder runs', async () => {
     const decode = vi.fn(definition.echo.requestDeserialize);
-    const [checked, handlers] = refusingMalformed({ echo: { ...definition.echo, requestDeserialize: decode } }, { echo: useCase }, {
-      echo: (bytes) => {
-        if (bytes.length > 3) throw invalid('users', 'too many');
+    const [checked, handlers] = refusingMalformed(
+      { echo: { ...definition.echo, requestDeserialize: decode } },
+      { echo: useCase },
+      {
+        echo: (bytes) => {
+          if (bytes.length > 3) throw invalid('users', 'too many');
+        },
       },
-    });
+    );
     useCase.mockClear();
     const err = await new Promise<any>((resolve) =>
-      handlers.echo({ request: checked.echo.requestDeserialize(Buffer.from('long')), metadata: new Metadata() } as never, ((e: unknown) => resolve(e)) as never),
+      handlers.echo(
+        { request: checked.echo.requestDeserialize(Buffer.from('long')), metadata: new Metadata() } as never,
+        ((e: unknown) => resolve(e)) as never,
+      ),
     );
     expect(err.code).toBe(status.INVALID_ARGUMENT);
     expect(err.details).toBe('too many (field: users)');

@@ -34,7 +34,11 @@ export function refusingMalformed<D extends ServiceDefinition, I extends Untyped
             preflight[name]?.(bytes);
             return method.requestDeserialize(bytes);
           } catch (err) {
-            return new MalformedRequest(err instanceof AppError ? err : invalid('request', `malformed request message: ${(err as Error).message}`));
+            return new MalformedRequest(
+              err instanceof AppError
+                ? err
+                : invalid('request', `malformed request message: ${(err as Error).message}`),
+            );
           }
         },
       },

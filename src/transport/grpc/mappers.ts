@@ -3,8 +3,8 @@ import type { Profile, TimelineEntry } from '../../../gen/profiling/v1/profiles.
 import { SegmentStatus, type Segment } from '../../../gen/profiling/v1/segments.js';
 import { DeliveryStatus, type Delivery, type Webhook } from '../../../gen/profiling/v1/webhooks.js';
 import type { ProfileView, TimelineEntryView } from '../../profiles/read-profiles.js';
-import type { SegmentView } from '../../segments/segments.js';
-import type { DeliveryView, WebhookView } from '../../webhooks/webhooks.js';
+import type { SegmentView } from '../../segments/manage-segments.js';
+import type { DeliveryView, WebhookView } from '../../webhooks/manage-webhooks.js';
 
 const TREND_TO_PROTO = {
   improving: SentimentTrend.SENTIMENT_TREND_IMPROVING,
@@ -18,7 +18,10 @@ export function trendFromProto(t: SentimentTrend): string | undefined {
   return found ? found[0] : 'unknown';
 }
 
-const EVENT_TO_PROTO = { user_added: EventType.EVENT_TYPE_USER_ADDED, user_removed: EventType.EVENT_TYPE_USER_REMOVED } as const;
+const EVENT_TO_PROTO = {
+  user_added: EventType.EVENT_TYPE_USER_ADDED,
+  user_removed: EventType.EVENT_TYPE_USER_REMOVED,
+} as const;
 
 export function eventsFromProto(events: EventType[]): string[] {
   return events.map((e) => Object.entries(EVENT_TO_PROTO).find(([, v]) => v === e)?.[0] ?? 'unknown');
@@ -54,7 +57,13 @@ export function profileToProto(p: ProfileView): Profile {
 }
 
 export function timelineEntryToProto(e: TimelineEntryView): TimelineEntry {
-  return { timestamp: e.timestamp, sourceLabel: e.source_label, sentiment: e.sentiment, topics: e.topics, intentions: e.intentions };
+  return {
+    timestamp: e.timestamp,
+    sourceLabel: e.source_label,
+    sentiment: e.sentiment,
+    topics: e.topics,
+    intentions: e.intentions,
+  };
 }
 
 export function webhookToProto(w: WebhookView): Webhook {

@@ -9,7 +9,11 @@ describe('countField', () => {
         projectId: 2 ** 40,
         sourceLabel: 'label',
         idempotencyKey: 'k',
-        users: [{ userId: 'a', text: 'x'.repeat(300), attributes: { plan: 'pro' }, timestamp: new Date() }, { userId: 'b', text: '' }, { userId: '', text: '' }],
+        users: [
+          { userId: 'a', text: 'x'.repeat(300), attributes: { plan: 'pro' }, timestamp: new Date() },
+          { userId: 'b', text: '' },
+          { userId: '', text: '' },
+        ],
       }).finish(),
     );
     expect(countField(bytes, 2)).toBe(3);
@@ -31,7 +35,13 @@ describe('refuseOversizedBatch', () => {
 
   it('lets the batch limit through and refuses one more, before decoding', () => {
     expect(() => refuseOversizedBatch(empties(1_000))).not.toThrow();
-    expect(() => refuseOversizedBatch(empties(1_001))).toThrow(expect.objectContaining({ code: 'invalid_argument', field: 'users', message: 'at most 1000 users per batch (got more)' }));
+    expect(() => refuseOversizedBatch(empties(1_001))).toThrow(
+      expect.objectContaining({
+        code: 'invalid_argument',
+        field: 'users',
+        message: 'at most 1000 users per batch (got more)',
+      }),
+    );
   });
 
   it('refuses 2.6 M entries (a 5 MB message) after reading the first 1,001', () => {

@@ -12,7 +12,7 @@ import type { AppContext } from '../../app.js';
 import { MAX_BODY_BYTES } from '../http/router.js';
 import { checkReadiness } from '../readiness.js';
 import { authenticating } from './authenticate.js';
-import { profilesService, projectsService, usersService } from './handlers.js';
+import { profilesService, projectsService, usersService } from './handlers-users-profiles-projects.js';
 import { segmentsService } from './handlers-segments.js';
 import { webhooksService } from './handlers-webhooks.js';
 import { followReadiness } from './health.js';
@@ -22,7 +22,9 @@ import { refuseOversizedBatch } from './preflight.js';
 // `npm run generate` writes the exact descriptors buf compiled (imports and comments included).
 const DESCRIPTOR_SET = fileURLToPath(new URL('../../../gen/profiling-v1.binpb', import.meta.url));
 const PACKAGE = 'profiling.v1';
-const SERVICES = ['UsersService', 'ProfilesService', 'ProjectsService', 'SegmentsService', 'WebhooksService'].map((s) => `${PACKAGE}.${s}`);
+const SERVICES = ['UsersService', 'ProfilesService', 'ProjectsService', 'SegmentsService', 'WebhooksService'].map(
+  (s) => `${PACKAGE}.${s}`,
+);
 
 /**
  * Largest accepted request, the gateway's body limit (413 there): a batch has the same ceiling on
@@ -38,14 +40,18 @@ export const MAX_CONCURRENT_STREAMS = 32;
 /** How often gRPC health re-runs the `/readyz` checks. */
 const HEALTH_CHECK_EVERY_MS = 2_000;
 
-export async function startGrpcServer(ctx: AppContext): Promise<{ server: Server; port: number; stop(): Promise<void> }> {
+export async function startGrpcServer(
+  ctx: AppContext,
+): Promise<{ server: Server; port: number; stop(): Promise<void> }> {
   const server = new Server({
     'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
     'grpc.max_concurrent_streams': MAX_CONCURRENT_STREAMS,
     // The key is checked from metadata before any message is read or decoded (authenticate.ts).
     interceptors: [authenticating(ctx, `/${PACKAGE}.`)],
   });
-  server.addService(...refusingMalformed(UsersServiceService, usersService(ctx), { identifyUsers: refuseOversizedBatch }));
+  server.addService(
+    ...refusingMalformed(UsersServiceService, usersService(ctx), { identifyUsers: refuseOversizedBatch }),
+  );
   server.addService(...refusingMalformed(ProfilesServiceService, profilesService(ctx)));
   server.addService(...refusingMalformed(ProjectsServiceService, projectsService(ctx)));
   server.addService(...refusingMalformed(SegmentsServiceService, segmentsService(ctx)));
@@ -65,7 +71,13 @@ export async function startGrpcServer(ctx: AppContext): Promise<{ server: Server
       err ? reject(err) : resolve(p),
     ),
   );
-  const readiness = followReadiness({ health, services: SERVICES, check: () => checkReadiness(ctx), log: ctx.log, everyMs: HEALTH_CHECK_EVERY_MS });
+  const readiness = followReadiness({
+    health,
+    services: SERVICES,
+    check: () => checkReadiness(ctx),
+    log: ctx.log,
+    everyMs: HEALTH_CHECK_EVERY_MS,
+  });
   return {
     server,
     port,

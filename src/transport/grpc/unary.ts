@@ -12,11 +12,17 @@ import { toServiceError } from './errors.js';
  * once (errors.ts), and never leaks internals. A handler served without that interceptor
  * authenticates the call itself (failures counted per peer address all the same).
  */
-export function unary<Req, Res>(ctx: AppContext, fn: (caller: Caller, req: Req, call: ServerUnaryCall<Req, Res>) => Promise<Res>) {
+export function unary<Req, Res>(
+  ctx: AppContext,
+  fn: (caller: Caller, req: Req, call: ServerUnaryCall<Req, Res>) => Promise<Res>,
+) {
   return (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>): void => {
     const known = authenticatedCaller(call.metadata);
     const key = call.metadata.get('x-api-key')[0];
-    (known ? Promise.resolve(known) : authenticateClient(ctx, grpcPeerAddress(call.getPeer()), typeof key === 'string' ? key : undefined))
+    (known
+      ? Promise.resolve(known)
+      : authenticateClient(ctx, grpcPeerAddress(call.getPeer()), typeof key === 'string' ? key : undefined)
+    )
       .then((caller) => fn(caller, call.request, call))
       .then(
         (res) => callback(null, res),

@@ -20,7 +20,8 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
 
 export function toAppError(err: unknown, log: Logger): AppError {
   if (err instanceof AppError) return err;
-  if (isDatabaseDown(err)) return new AppError('unavailable', 'the database is unavailable; retry shortly', undefined, 5);
+  if (isDatabaseDown(err))
+    return new AppError('unavailable', 'the database is unavailable; retry shortly', undefined, 5);
   log.error('unhandled error', { err });
   return new AppError('internal', 'internal error');
 }
@@ -33,13 +34,22 @@ export function sendError(res: ServerResponse, err: AppError): void {
   sendJson(res, HTTP_STATUS[err.code], { error: body }, headers);
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   if (res.headersSent) return;
   if (status === 204) {
     res.writeHead(204, headers).end();
     return;
   }
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text), ...headers });
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+    ...headers,
+  });
   res.end(text);
 }

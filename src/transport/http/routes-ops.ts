@@ -30,7 +30,11 @@ export function addOpsRoutes(router: Router, ctx: AppContext): void {
     // Wrong tokens count against the same per-address budget as wrong API keys.
     const admin = (req: Request) => {
       if (sameToken(req.header('x-admin-token'), token)) return;
-      throw limitedOr(ctx.authFailures, req.clientAddress, new AppError('unauthenticated', 'missing or wrong X-Admin-Token'));
+      throw limitedOr(
+        ctx.authFailures,
+        req.clientAddress,
+        new AppError('unauthenticated', 'missing or wrong X-Admin-Token'),
+      );
     };
     router.add('POST', '/admin/v1/tenants', async (req) => {
       admin(req);

@@ -10,7 +10,7 @@ import {
   undeploySegment,
   updateSegment,
   type SegmentRef,
-} from '../../segments/segments.js';
+} from '../../segments/manage-segments.js';
 import { requireId } from '../../validation.js';
 import type { Request, Router } from './router.js';
 
@@ -40,10 +40,16 @@ export function addSegmentRoutes(router: Router, ctx: AppContext): void {
     const pipelineId = requireId(req.params.pipeline_id, 'pipeline_id');
     return { status: 200, body: { segments: await listSegments(db, who, projectId, pipelineId) } };
   });
-  router.add('GET', `${BASE}/:segment_id`, async (req) => ({ status: 200, body: await getSegment(db, await caller(req), segmentRef(req)) }));
+  router.add('GET', `${BASE}/:segment_id`, async (req) => ({
+    status: 200,
+    body: await getSegment(db, await caller(req), segmentRef(req)),
+  }));
   router.add('PUT', `${BASE}/:segment_id`, async (req) => {
     const who = await caller(req);
-    return { status: 200, body: await updateSegment(db, { starters, log: ctx.log }, who, segmentRef(req), await req.json()) };
+    return {
+      status: 200,
+      body: await updateSegment(db, { starters, log: ctx.log }, who, segmentRef(req), await req.json()),
+    };
   });
   router.add('POST', `${BASE}/:segment_id/deploy`, async (req) => ({
     status: 200,

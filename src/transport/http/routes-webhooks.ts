@@ -10,7 +10,7 @@ import {
   resendDelivery,
   updateWebhook,
   type WebhookRef,
-} from '../../webhooks/webhooks.js';
+} from '../../webhooks/manage-webhooks.js';
 import type { Request, Router } from './router.js';
 
 const BASE = '/projects/:project_id/pipelines/:pipeline_id/webhooks';
@@ -38,7 +38,10 @@ export function addWebhookRoutes(router: Router, ctx: AppContext): void {
     const [projectId, pipelineId] = pipelineIds(req);
     return { status: 200, body: await listWebhooks(db, who, projectId, pipelineId) };
   });
-  router.add('GET', `${BASE}/:webhook_id`, async (req) => ({ status: 200, body: await getWebhook(db, await caller(req), webhookRef(req)) }));
+  router.add('GET', `${BASE}/:webhook_id`, async (req) => ({
+    status: 200,
+    body: await getWebhook(db, await caller(req), webhookRef(req)),
+  }));
   router.add('PUT', `${BASE}/:webhook_id`, async (req) => {
     const who = await caller(req);
     return { status: 200, body: await updateWebhook(db, box, who, webhookRef(req), await req.json()) };
@@ -53,6 +56,13 @@ export function addWebhookRoutes(router: Router, ctx: AppContext): void {
   }));
   router.add('POST', `${BASE}/:webhook_id/deliveries/:delivery_id/resend`, async (req) => ({
     status: 202,
-    body: await resendDelivery(db, ctx.starters, await caller(req), webhookRef(req), req.params.delivery_id, req.header('idempotency-key')),
+    body: await resendDelivery(
+      db,
+      ctx.starters,
+      await caller(req),
+      webhookRef(req),
+      req.params.delivery_id,
+      req.header('idempotency-key'),
+    ),
   }));
 }

@@ -4,7 +4,7 @@ import { AppError } from '../../errors.js';
 import { answerClientError } from './client-error.js';
 import { sendError, sendJson, toAppError } from './errors.js';
 import { readJsonBody, Router, type Request } from './router.js';
-import { addApiRoutes } from './routes-api.js';
+import { addApiRoutes } from './routes-users-profiles-projects.js';
 import { addOpsRoutes } from './routes-ops.js';
 import { addSegmentRoutes } from './routes-segments.js';
 import { addWebhookRoutes } from './routes-webhooks.js';
@@ -59,7 +59,12 @@ export function createHttpServer(ctx: AppContext): http.Server {
       // Drain an unread body so keep-alive connections stay usable.
       if (!req.complete) req.resume();
     } finally {
-      ctx.log.debug('http', { method: req.method, path: req.url?.split('?')[0], status: res.statusCode, ms: Date.now() - started });
+      ctx.log.debug('http', {
+        method: req.method,
+        path: req.url?.split('?')[0],
+        status: res.statusCode,
+        ms: Date.now() - started,
+      });
     }
   });
   server.keepAliveTimeout = 65_000;

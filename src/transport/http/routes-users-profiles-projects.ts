@@ -13,11 +13,19 @@ export function addApiRoutes(router: Router, ctx: AppContext): void {
 
   router.add('POST', '/api/v1/users', async (req) => {
     const who = await caller(req);
-    const result = await identifyUsers({ db, batches: ctx.starters, log: ctx.log }, who, await req.json(), req.header('idempotency-key'));
+    const result = await identifyUsers(
+      { db, batches: ctx.starters, log: ctx.log },
+      who,
+      await req.json(),
+      req.header('idempotency-key'),
+    );
     return { status: 202, body: result };
   });
 
-  router.add('GET', '/api/v1/profiles', async (req) => ({ status: 200, body: await listProfiles(db, await caller(req), req.query) }));
+  router.add('GET', '/api/v1/profiles', async (req) => ({
+    status: 200,
+    body: await listProfiles(db, await caller(req), req.query),
+  }));
 
   router.add('GET', '/api/v1/profiles/:user_id', async (req) => ({
     status: 200,
@@ -34,7 +42,10 @@ export function addApiRoutes(router: Router, ctx: AppContext): void {
     return { status: 201, body: await createProject(db, who, requireObject(await req.json())) };
   });
 
-  router.add('GET', '/api/v1/projects', async (req) => ({ status: 200, body: { projects: await listProjects(db, await caller(req)) } }));
+  router.add('GET', '/api/v1/projects', async (req) => ({
+    status: 200,
+    body: { projects: await listProjects(db, await caller(req)) },
+  }));
 
   router.add('POST', '/projects/:project_id/pipelines', async (req) => {
     const who = await caller(req);
@@ -44,6 +55,9 @@ export function addApiRoutes(router: Router, ctx: AppContext): void {
 
   router.add('GET', '/projects/:project_id/pipelines', async (req) => {
     const who = await caller(req);
-    return { status: 200, body: { pipelines: await listPipelines(db, who, requireId(req.params.project_id, 'project_id')) } };
+    return {
+      status: 200,
+      body: { pipelines: await listPipelines(db, who, requireId(req.params.project_id, 'project_id')) },
+    };
   });
 }

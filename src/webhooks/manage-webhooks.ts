@@ -65,7 +65,8 @@ function validateEvents(raw: unknown): EventType[] {
 }
 
 function validateSecret(raw: unknown): string {
-  if (typeof raw !== 'string' || raw.length < 8 || raw.length > 256) throw invalid('secret', 'secret must be a string of 8 to 256 characters');
+  if (typeof raw !== 'string' || raw.length < 8 || raw.length > 256)
+    throw invalid('secret', 'secret must be a string of 8 to 256 characters');
   return raw;
 }
 
@@ -95,7 +96,12 @@ export async function createWebhook(
   return row;
 }
 
-export async function listWebhooks(db: Db, caller: Caller, projectId: number, pipelineId: number): Promise<WebhookView[]> {
+export async function listWebhooks(
+  db: Db,
+  caller: Caller,
+  projectId: number,
+  pipelineId: number,
+): Promise<WebhookView[]> {
   await requirePipeline(db, caller, projectId, pipelineId);
   return db('webhooks').where({ pipeline_id: pipelineId }).orderBy('id').select(COLUMNS);
 }
@@ -104,19 +110,29 @@ export async function getWebhook(db: Db, caller: Caller, ref: WebhookRef): Promi
   return requireWebhook(db, caller, ref);
 }
 
-export async function updateWebhook(db: Db, box: SecretSealer, caller: Caller, ref: WebhookRef, raw: unknown): Promise<WebhookView> {
+export async function updateWebhook(
+  db: Db,
+  box: SecretSealer,
+  caller: Caller,
+  ref: WebhookRef,
+  raw: unknown,
+): Promise<WebhookView> {
   const body = requireObject(raw);
   const patch: Record<string, unknown> = {};
   if (body.url !== undefined) patch.url = validateWebhookUrl(body.url).toString();
   if (body.events !== undefined) patch.events = validateEvents(body.events);
-  if (body.secret !== undefined) patch.secret_sealed = body.secret === null ? null : box.seal(validateSecret(body.secret));
+  if (body.secret !== undefined)
+    patch.secret_sealed = body.secret === null ? null : box.seal(validateSecret(body.secret));
   if (body.is_active !== undefined) {
     if (typeof body.is_active !== 'boolean') throw invalid('is_active', 'is_active must be a boolean');
     patch.is_active = body.is_active;
   }
   const current = await requireWebhook(db, caller, ref);
   if (Object.keys(patch).length === 0) return current;
-  const [row] = await db('webhooks').where({ id: current.id }).update({ ...patch, updated_at: db.fn.now() }).returning(COLUMNS);
+  const [row] = await db('webhooks')
+    .where({ id: current.id })
+    .update({ ...patch, updated_at: db.fn.now() })
+    .returning(COLUMNS);
   return row;
 }
 
@@ -125,7 +141,12 @@ export async function deleteWebhook(db: Db, caller: Caller, ref: WebhookRef): Pr
   await db('webhooks').where({ id: current.id }).delete();
 }
 
-export async function listDeliveries(db: Db, caller: Caller, ref: WebhookRef, q: { limit?: unknown }): Promise<DeliveryView[]> {
+export async function listDeliveries(
+  db: Db,
+  caller: Caller,
+  ref: WebhookRef,
+  q: { limit?: unknown },
+): Promise<DeliveryView[]> {
   const limit = optionalInt(q.limit, 'limit', 1, 200) ?? 50;
   await requireWebhook(db, caller, ref);
   return db('webhook_deliveries')

@@ -26,10 +26,27 @@ export interface SegmentRef {
   segmentId: string;
 }
 
-const COLUMNS = ['pk', 'slug', 'pipeline_id', 'project_id', 'name', 'description', 'rule', 'status', 'version', 'version_uid', 'created_at', 'updated_at'];
+const COLUMNS = [
+  'pk',
+  'slug',
+  'pipeline_id',
+  'project_id',
+  'name',
+  'description',
+  'rule',
+  'status',
+  'version',
+  'version_uid',
+  'created_at',
+  'updated_at',
+];
 
 /** Every version bump gets a new identity: one evaluation workflow per value, even after a database restore. */
-const bumpVersion = (db: Db) => ({ version: db.raw('version + 1'), version_uid: db.raw('gen_random_uuid()'), updated_at: db.fn.now() });
+const bumpVersion = (db: Db) => ({
+  version: db.raw('version + 1'),
+  version_uid: db.raw('gen_random_uuid()'),
+  updated_at: db.fn.now(),
+});
 
 function toView(row: Record<string, any>): SegmentView {
   return {
@@ -47,7 +64,10 @@ function toView(row: Record<string, any>): SegmentView {
 function optionalDescription(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'string' || value.length > 2_000 || !isStorableText(value)) {
-    throw invalid('description', 'description must be a string of at most 2000 characters, without NUL or unpaired surrogates');
+    throw invalid(
+      'description',
+      'description must be a string of at most 2000 characters, without NUL or unpaired surrogates',
+    );
   }
   return value;
 }
@@ -61,7 +81,13 @@ async function requireSegment(db: Db, caller: Caller, ref: SegmentRef) {
   return row;
 }
 
-export async function createSegment(db: Db, caller: Caller, projectId: number, pipelineId: number, raw: unknown): Promise<SegmentView> {
+export async function createSegment(
+  db: Db,
+  caller: Caller,
+  projectId: number,
+  pipelineId: number,
+  raw: unknown,
+): Promise<SegmentView> {
   const body = requireObject(raw);
   const name = requireName(body.name);
   const description = optionalDescription(body.description) ?? '';
@@ -80,7 +106,12 @@ export async function createSegment(db: Db, caller: Caller, projectId: number, p
   return toView(row);
 }
 
-export async function listSegments(db: Db, caller: Caller, projectId: number, pipelineId: number): Promise<SegmentView[]> {
+export async function listSegments(
+  db: Db,
+  caller: Caller,
+  projectId: number,
+  pipelineId: number,
+): Promise<SegmentView[]> {
   await requirePipeline(db, caller, projectId, pipelineId);
   const rows = await db('segments').where({ pipeline_id: pipelineId }).orderBy('pk').select(COLUMNS);
   return rows.map(toView);
@@ -116,7 +147,12 @@ export async function updateSegment(
   return toView(row);
 }
 
-export async function deploySegment(db: Db, evaluations: EvaluationDeps, caller: Caller, ref: SegmentRef): Promise<SegmentView> {
+export async function deploySegment(
+  db: Db,
+  evaluations: EvaluationDeps,
+  caller: Caller,
+  ref: SegmentRef,
+): Promise<SegmentView> {
   const current = await requireSegment(db, caller, ref);
   if (current.status === 'deployed') return toView(current);
   const [row] = await db('segments')

@@ -16,9 +16,19 @@ export function usersService(ctx: AppContext): UsersServiceServer {
       const body = {
         project_id: req.projectId,
         source_label: req.sourceLabel,
-        users: req.users.map((u) => ({ user_id: u.userId, text: u.text, attributes: u.attributes, timestamp: isoOrUndefined(u.timestamp) })),
+        users: req.users.map((u) => ({
+          user_id: u.userId,
+          text: u.text,
+          attributes: u.attributes,
+          timestamp: isoOrUndefined(u.timestamp),
+        })),
       };
-      const r = await identifyUsers({ db: ctx.db, batches: ctx.starters, log: ctx.log }, caller, body, req.idempotencyKey);
+      const r = await identifyUsers(
+        { db: ctx.db, batches: ctx.starters, log: ctx.log },
+        caller,
+        body,
+        req.idempotencyKey,
+      );
       return { accepted: r.accepted, sourceId: r.source_id, message: r.message };
     }),
   };
@@ -42,7 +52,12 @@ export function profilesService(ctx: AppContext): ProfilesServiceServer {
       profile: profileToProto(await getProfile(ctx.db, caller, { project_id: req.projectId, user_id: req.userId })),
     })),
     getUserTimeline: unary(ctx, async (caller, req) => {
-      const r = await getTimeline(ctx.db, caller, { project_id: req.projectId, user_id: req.userId, limit: req.limit, offset: req.offset });
+      const r = await getTimeline(ctx.db, caller, {
+        project_id: req.projectId,
+        user_id: req.userId,
+        limit: req.limit,
+        offset: req.offset,
+      });
       return { userId: r.user_id, timeline: r.timeline.map(timelineEntryToProto) };
     }),
   };
@@ -50,10 +65,16 @@ export function profilesService(ctx: AppContext): ProfilesServiceServer {
 
 export function projectsService(ctx: AppContext): ProjectsServiceServer {
   return {
-    createProject: unary(ctx, async (caller, req) => ({ project: projectToProto(await createProject(ctx.db, caller, { name: req.name })) })),
-    listProjects: unary(ctx, async (caller) => ({ projects: (await listProjects(ctx.db, caller)).map(projectToProto) })),
+    createProject: unary(ctx, async (caller, req) => ({
+      project: projectToProto(await createProject(ctx.db, caller, { name: req.name })),
+    })),
+    listProjects: unary(ctx, async (caller) => ({
+      projects: (await listProjects(ctx.db, caller)).map(projectToProto),
+    })),
     createPipeline: unary(ctx, async (caller, req) => ({
-      pipeline: pipelineToProto(await createPipeline(ctx.db, caller, requireId(req.projectId, 'project_id'), { name: req.name })),
+      pipeline: pipelineToProto(
+        await createPipeline(ctx.db, caller, requireId(req.projectId, 'project_id'), { name: req.name }),
+      ),
     })),
     listPipelines: unary(ctx, async (caller, req) => ({
       pipelines: (await listPipelines(ctx.db, caller, requireId(req.projectId, 'project_id'))).map(pipelineToProto),

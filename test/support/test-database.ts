@@ -1,0 +1,50 @@
+import pg from 'pg';
+import { startEmbeddedPostgres, type EmbeddedDb } from '../../src/db/embedded.js';
+
+/** A piece of infrastructure a test can stop and start again on the same port and data. */
+export interface Restartable {
+  stop(): Promise<void>;
+  start(): Promise<void>;
+}
+
+/**
+ * A database for one test run: a fresh database on DATABASE_URL's server (dropped at the end), or
+ * an embedded PostgreSQL in `dataDir`, which the chaos suite can stop and start (`own`).
+ */
+export async function startTestDatabase(
+  dataDir: string,
+  opts: { own?: boolean } = {},
+): Promise<{ url: string; postgres?: Restartable; stop(): Promise<void> }> {
+  if (process.env.DATABASE_URL && !opts.own) {
+    const name = `profiling_test_${process.pid}_${Date.now()}`;
+    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const url = new URL(process.env.DATABASE_URL);
+    url.pathname = `/${name}`;
+    return {
+      url: url.toString(),
+      async stop() {
+        const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
+        await c.connect();
+        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await c.end();
+      },
+    };
+  }
+  let embedded: EmbeddedDb | undefined = await startEmbeddedPostgres({ dataDir });
+  const url = embedded.url;
+  const postgres: Restartable = {
+    async stop() {
+      await embedded?.stop();
+      embedded = undefined;
+    },
+    async start() {
+      if (embedded) return;
+      embedded = await startEmbeddedPostgres({ dataDir, port: Number(new URL(url).port) });
+      if (embedded.url !== url) throw new Error(`PostgreSQL came back as ${embedded.url}, not ${url} (port taken?)`);
+    },
+  };
+  return { url, postgres, stop: () => postgres.stop() };
+}
