@@ -1,4 +1,4 @@
-import { isIP, isIPv6 } from 'node:net';
+import { isIPv6 } from 'node:net';
 
 export interface FailureLimiterOptions {
   /** Failed authentications a client may make at once (the bucket size). */
@@ -91,16 +91,4 @@ export function clientKey(address: string | undefined): string {
     .slice(0, 4)
     .map((g) => g.replace(/^0+(?=.)/, ''))
     .join(':')}::/64`;
-}
-
-/**
- * The address in a gRPC peer string. grpc-js servers give `address:port` with IPv6 unbracketed
- * (`::1:5678`); other forms are `ipv4:1.2.3.4:5678`, `ipv6:[::1]:5678` and `unix:/path`.
- */
-export function grpcPeerAddress(peer: string): string {
-  const s = peer.replace(/^ipv[46]:/, '');
-  const bracketed = /^\[([^\]]+)\]:\d+$/.exec(s);
-  if (bracketed) return bracketed[1];
-  const withPort = /^(.+):\d+$/.exec(s);
-  return withPort && isIP(withPort[1]) ? withPort[1] : s;
 }

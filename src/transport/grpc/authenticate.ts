@@ -1,8 +1,7 @@
 import { ServerInterceptingCall, type Metadata, type ServerInterceptor } from '@grpc/grpc-js';
 import type { AppContext } from '../../app.js';
-import { authenticateClient, type Caller } from '../../auth/api-keys.js';
-import { grpcPeerAddress } from '../../auth/failure-limiter.js';
-import { toAppError } from '../http/errors.js';
+import type { Caller } from '../../auth/api-keys.js';
+import { authenticateCall, grpcPeerAddress, toAppError } from '../edge.js';
 import { toServiceError } from './errors.js';
 
 /** The callers authenticated by the interceptor, by the metadata object the handler receives. */
@@ -29,7 +28,7 @@ export function authenticating(ctx: AppContext, servicePrefix: string): ServerIn
         startNext({
           onReceiveMetadata(metadata, metadataNext) {
             const key = metadata.get('x-api-key')[0];
-            authenticateClient(ctx, grpcPeerAddress(call.getPeer()), typeof key === 'string' ? key : undefined).then(
+            authenticateCall(ctx, grpcPeerAddress(call.getPeer()), typeof key === 'string' ? key : undefined).then(
               (caller) => {
                 callers.set(metadata, caller);
                 metadataNext(metadata);

@@ -1,8 +1,7 @@
 import type { sendUnaryData, ServerUnaryCall } from '@grpc/grpc-js';
 import type { AppContext } from '../../app.js';
-import { authenticateClient, type Caller } from '../../auth/api-keys.js';
-import { grpcPeerAddress } from '../../auth/failure-limiter.js';
-import { toAppError } from '../http/errors.js';
+import type { Caller } from '../../auth/api-keys.js';
+import { authenticateCall, grpcPeerAddress, toAppError } from '../edge.js';
 import { authenticatedCaller } from './authenticate.js';
 import { toServiceError } from './errors.js';
 
@@ -21,7 +20,7 @@ export function unary<Req, Res>(
     const key = call.metadata.get('x-api-key')[0];
     (known
       ? Promise.resolve(known)
-      : authenticateClient(ctx, grpcPeerAddress(call.getPeer()), typeof key === 'string' ? key : undefined)
+      : authenticateCall(ctx, grpcPeerAddress(call.getPeer()), typeof key === 'string' ? key : undefined)
     )
       .then((caller) => fn(caller, call.request, call))
       .then(

@@ -1,6 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { AppError, isDatabaseDown, type ErrorCode } from '../../errors.js';
-import type { Logger } from '../../logger.js';
+import type { AppError, ErrorCode } from '../../errors.js';
 
 /** Exhaustive: a new error code does not compile until it has an HTTP status (as grpc-gateway maps them). */
 export const HTTP_STATUS: Record<ErrorCode, number> = {
@@ -17,14 +16,6 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   unavailable: 503,
   internal: 500,
 };
-
-export function toAppError(err: unknown, log: Logger): AppError {
-  if (err instanceof AppError) return err;
-  if (isDatabaseDown(err))
-    return new AppError('unavailable', 'the database is unavailable; retry shortly', undefined, 5);
-  log.error('unhandled error', { err });
-  return new AppError('internal', 'internal error');
-}
 
 export function sendError(res: ServerResponse, err: AppError): void {
   const body: Record<string, unknown> = { code: err.code, message: err.message };

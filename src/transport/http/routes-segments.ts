@@ -1,5 +1,4 @@
 import type { AppContext } from '../../app.js';
-import { authenticateClient } from '../../auth/api-keys.js';
 import {
   createSegment,
   deleteSegment,
@@ -12,6 +11,7 @@ import {
   type SegmentRef,
 } from '../../segments/manage-segments.js';
 import { requireId } from '../../validation.js';
+import { authenticated } from './authenticated.js';
 import type { Request, Router } from './router.js';
 
 const BASE = '/projects/:project_id/pipelines/:pipeline_id/segments';
@@ -26,45 +26,73 @@ function segmentRef(req: Request): SegmentRef {
 
 export function addSegmentRoutes(router: Router, ctx: AppContext): void {
   const { db, starters } = ctx;
-  const caller = (req: Request) => authenticateClient(ctx, req.clientAddress, req.header('x-api-key'));
 
-  router.add('POST', BASE, async (req) => {
-    const who = await caller(req);
-    const projectId = requireId(req.params.project_id, 'project_id');
-    const pipelineId = requireId(req.params.pipeline_id, 'pipeline_id');
-    return { status: 201, body: await createSegment(db, who, projectId, pipelineId, await req.json()) };
-  });
-  router.add('GET', BASE, async (req) => {
-    const who = await caller(req);
-    const projectId = requireId(req.params.project_id, 'project_id');
-    const pipelineId = requireId(req.params.pipeline_id, 'pipeline_id');
-    return { status: 200, body: { segments: await listSegments(db, who, projectId, pipelineId) } };
-  });
-  router.add('GET', `${BASE}/:segment_id`, async (req) => ({
-    status: 200,
-    body: await getSegment(db, await caller(req), segmentRef(req)),
-  }));
-  router.add('PUT', `${BASE}/:segment_id`, async (req) => {
-    const who = await caller(req);
-    return {
+  router.add(
+    'POST',
+    BASE,
+    authenticated(ctx, async (who, req) => {
+      const projectId = requireId(req.params.project_id, 'project_id');
+      const pipelineId = requireId(req.params.pipeline_id, 'pipeline_id');
+      return { status: 201, body: await createSegment(db, who, projectId, pipelineId, await req.json()) };
+    }),
+  );
+  router.add(
+    'GET',
+    BASE,
+    authenticated(ctx, async (who, req) => {
+      const projectId = requireId(req.params.project_id, 'project_id');
+      const pipelineId = requireId(req.params.pipeline_id, 'pipeline_id');
+      return { status: 200, body: { segments: await listSegments(db, who, projectId, pipelineId) } };
+    }),
+  );
+  router.add(
+    'GET',
+    `${BASE}/:segment_id`,
+    authenticated(ctx, async (who, req) => ({
       status: 200,
-      body: await updateSegment(db, { starters, log: ctx.log }, who, segmentRef(req), await req.json()),
-    };
-  });
-  router.add('POST', `${BASE}/:segment_id/deploy`, async (req) => ({
-    status: 200,
-    body: await deploySegment(db, { starters, log: ctx.log }, await caller(req), segmentRef(req)),
-  }));
-  router.add('POST', `${BASE}/:segment_id/undeploy`, async (req) => ({
-    status: 200,
-    body: await undeploySegment(db, await caller(req), segmentRef(req)),
-  }));
-  router.add('DELETE', `${BASE}/:segment_id`, async (req) => {
-    await deleteSegment(db, await caller(req), segmentRef(req));
-    return { status: 204 };
-  });
-  router.add('GET', `${BASE}/:segment_id/users`, async (req) => ({
-    status: 200,
-    body: await listSegmentUsers(db, await caller(req), segmentRef(req), req.query),
-  }));
+      body: await getSegment(db, who, segmentRef(req)),
+    })),
+  );
+  router.add(
+    'PUT',
+    `${BASE}/:segment_id`,
+    authenticated(ctx, async (who, req) => {
+      return {
+        status: 200,
+        body: await updateSegment(db, { starters, log: ctx.log }, who, segmentRef(req), await req.json()),
+      };
+    }),
+  );
+  router.add(
+    'POST',
+    `${BASE}/:segment_id/deploy`,
+    authenticated(ctx, async (who, req) => ({
+      status: 200,
+      body: await deploySegment(db, { starters, log: ctx.log }, who, segmentRef(req)),
+    })),
+  );
+  router.add(
+    'POST',
+    `${BASE}/:segment_id/undeploy`,
+    authenticated(ctx, async (who, req) => ({
+      status: 200,
+      body: await undeploySegment(db, who, segmentRef(req)),
+    })),
+  );
+  router.add(
+    'DELETE',
+    `${BASE}/:segment_id`,
+    authenticated(ctx, async (who, req) => {
+      await deleteSegment(db, who, segmentRef(req));
+      return { status: 204 };
+    }),
+  );
+  router.add(
+    'GET',
+    `${BASE}/:segment_id/users`,
+    authenticated(ctx, async (who, req) => ({
+      status: 200,
+      body: await listSegmentUsers(db, who, segmentRef(req), req.query),
+    })),
+  );
 }

@@ -1,5 +1,4 @@
 import type { AppContext } from '../../app.js';
-import { authenticateClient } from '../../auth/api-keys.js';
 import { requireId } from '../../validation.js';
 import {
   createWebhook,
@@ -11,6 +10,7 @@ import {
   updateWebhook,
   type WebhookRef,
 } from '../../webhooks/manage-webhooks.js';
+import { authenticated } from './authenticated.js';
 import type { Request, Router } from './router.js';
 
 const BASE = '/projects/:project_id/pipelines/:pipeline_id/webhooks';
@@ -26,43 +26,67 @@ function webhookRef(req: Request): WebhookRef {
 
 export function addWebhookRoutes(router: Router, ctx: AppContext): void {
   const { db, box } = ctx;
-  const caller = (req: Request) => authenticateClient(ctx, req.clientAddress, req.header('x-api-key'));
 
-  router.add('POST', BASE, async (req) => {
-    const who = await caller(req);
-    const [projectId, pipelineId] = pipelineIds(req);
-    return { status: 201, body: await createWebhook(db, box, who, projectId, pipelineId, await req.json()) };
-  });
-  router.add('GET', BASE, async (req) => {
-    const who = await caller(req);
-    const [projectId, pipelineId] = pipelineIds(req);
-    return { status: 200, body: await listWebhooks(db, who, projectId, pipelineId) };
-  });
-  router.add('GET', `${BASE}/:webhook_id`, async (req) => ({
-    status: 200,
-    body: await getWebhook(db, await caller(req), webhookRef(req)),
-  }));
-  router.add('PUT', `${BASE}/:webhook_id`, async (req) => {
-    const who = await caller(req);
-    return { status: 200, body: await updateWebhook(db, box, who, webhookRef(req), await req.json()) };
-  });
-  router.add('DELETE', `${BASE}/:webhook_id`, async (req) => {
-    await deleteWebhook(db, await caller(req), webhookRef(req));
-    return { status: 204 };
-  });
-  router.add('GET', `${BASE}/:webhook_id/deliveries`, async (req) => ({
-    status: 200,
-    body: await listDeliveries(db, await caller(req), webhookRef(req), req.query),
-  }));
-  router.add('POST', `${BASE}/:webhook_id/deliveries/:delivery_id/resend`, async (req) => ({
-    status: 202,
-    body: await resendDelivery(
-      db,
-      ctx.starters,
-      await caller(req),
-      webhookRef(req),
-      req.params.delivery_id,
-      req.header('idempotency-key'),
-    ),
-  }));
+  router.add(
+    'POST',
+    BASE,
+    authenticated(ctx, async (who, req) => {
+      const [projectId, pipelineId] = pipelineIds(req);
+      return { status: 201, body: await createWebhook(db, box, who, projectId, pipelineId, await req.json()) };
+    }),
+  );
+  router.add(
+    'GET',
+    BASE,
+    authenticated(ctx, async (who, req) => {
+      const [projectId, pipelineId] = pipelineIds(req);
+      return { status: 200, body: await listWebhooks(db, who, projectId, pipelineId) };
+    }),
+  );
+  router.add(
+    'GET',
+    `${BASE}/:webhook_id`,
+    authenticated(ctx, async (who, req) => ({
+      status: 200,
+      body: await getWebhook(db, who, webhookRef(req)),
+    })),
+  );
+  router.add(
+    'PUT',
+    `${BASE}/:webhook_id`,
+    authenticated(ctx, async (who, req) => {
+      return { status: 200, body: await updateWebhook(db, box, who, webhookRef(req), await req.json()) };
+    }),
+  );
+  router.add(
+    'DELETE',
+    `${BASE}/:webhook_id`,
+    authenticated(ctx, async (who, req) => {
+      await deleteWebhook(db, who, webhookRef(req));
+      return { status: 204 };
+    }),
+  );
+  router.add(
+    'GET',
+    `${BASE}/:webhook_id/deliveries`,
+    authenticated(ctx, async (who, req) => ({
+      status: 200,
+      body: await listDeliveries(db, who, webhookRef(req), req.query),
+    })),
+  );
+  router.add(
+    'POST',
+    `${BASE}/:webhook_id/deliveries/:delivery_id/resend`,
+    authenticated(ctx, async (who, req) => ({
+      status: 202,
+      body: await resendDelivery(
+        db,
+        ctx.starters,
+        who,
+        webhookRef(req),
+        req.params.delivery_id,
+        req.header('idempotency-key'),
+      ),
+    })),
+  );
 }

@@ -1,0 +1,12 @@
+import type { AppContext } from '../../app.js';
+import type { Caller } from '../../auth/api-keys.js';
+import { authenticateCall } from '../edge.js';
+import type { Handler, Reply, Request } from './router.js';
+
+/**
+ * A route that needs an API key (`X-API-Key`): authenticated once here, like gRPC's `unary()`, so
+ * each route is one line of transport around its use case.
+ */
+export function authenticated(ctx: AppContext, fn: (caller: Caller, req: Request) => Promise<Reply>): Handler {
+  return async (req) => fn(await authenticateCall(ctx, req.clientAddress, req.header('x-api-key')), req);
+}
