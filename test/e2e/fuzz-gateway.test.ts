@@ -11,7 +11,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../src/errors.js';
 import { HTTP_STATUS } from '../../src/transport/http/errors.js';
 import { call, newTenant, stack, type Tenant } from '../support/api.js';
-import { dbFingerprint, hostileValue, nastyString, poisoned, RawJson, toJsonText } from '../support/fuzz.js';
+import {
+  dbFingerprint,
+  hostileValue,
+  makeSegmentFixture,
+  makeWebhookFixture,
+  nastyString,
+  poisoned,
+  RawJson,
+  toJsonText,
+} from '../support/fuzz.js';
 
 const SEED = 6_2026;
 /** Runs per property; together about 1,600 requests, well under a minute on 2 cores. */
@@ -106,28 +115,8 @@ interface Fixtures extends Tenant {
 }
 let fx: Fixtures;
 
-async function makeWebhook(): Promise<number> {
-  const r = await call('POST', `/projects/${fx.projectId}/pipelines/${fx.pipelineId}/webhooks`, {
-    key: fx.key,
-    body: { url: 'https://hooks.example.com/fuzz', secret: 'fixture-secret-123' },
-  });
-  if (r.status !== 201) throw new Error(`webhook fixture: ${r.status}`);
-  return r.body.id;
-}
-
-let segmentSerial = 0;
-async function makeSegment(): Promise<string> {
-  const r = await call('POST', `/projects/${fx.projectId}/pipelines/${fx.pipelineId}/segments`, {
-    key: fx.key,
-    body: {
-      id: `fixture-${++segmentSerial}`,
-      name: 'Fixture',
-      rule: { field: 'churn_risk_score', op: '>=', value: 0.9 },
-    },
-  });
-  if (r.status !== 201) throw new Error(`segment fixture: ${r.status}`);
-  return r.body.id;
-}
+const makeWebhook = () => makeWebhookFixture(fx);
+const makeSegment = () => makeSegmentFixture(fx);
 
 /** A path parameter: the real fixture id, or something hostile. */
 type Param = { real: true } | { real: false; value: string; raw: boolean };

@@ -15,7 +15,7 @@ import { UsersServiceService } from '../../gen/profiling/v1/users.js';
 import { WebhooksServiceService } from '../../gen/profiling/v1/webhooks.js';
 import { MAX_MESSAGE_BYTES } from '../../src/transport/grpc/server.js';
 import { call, newTenant, stack, type Tenant } from '../support/api.js';
-import { dbFingerprint, nastyString, poisoned } from '../support/fuzz.js';
+import { dbFingerprint, makeSegmentFixture, makeWebhookFixture, nastyString, poisoned } from '../support/fuzz.js';
 import { grpcClients, keyMetadata } from '../support/grpc.js';
 
 const SEED = 6_2027;
@@ -300,26 +300,8 @@ async function probe(method: Method, send: () => Promise<Outcome>, shown: () => 
 
 const sendRaw = (method: Method, bytes: Buffer) => () => rawCall(method.path, bytes);
 
-async function makeWebhook(): Promise<number> {
-  const r = await call('POST', `/projects/${fx.projectId}/pipelines/${fx.pipelineId}/webhooks`, {
-    key: fx.key,
-    body: { url: 'https://hooks.example.com/fuzz' },
-  });
-  return r.body.id;
-}
-
-let segmentSerial = 0;
-async function makeSegment(): Promise<string> {
-  const r = await call('POST', `/projects/${fx.projectId}/pipelines/${fx.pipelineId}/segments`, {
-    key: fx.key,
-    body: {
-      id: `fixture-${++segmentSerial}`,
-      name: 'Fixture',
-      rule: { field: 'churn_risk_score', op: '>=', value: 0.9 },
-    },
-  });
-  return r.body.id;
-}
+const makeWebhook = () => makeWebhookFixture(fx);
+const makeSegment = () => makeSegmentFixture(fx);
 
 /** A fuzzed delete that succeeded removed a fixture: make it again. */
 async function restoreFixtures(): Promise<void> {

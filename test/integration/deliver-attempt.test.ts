@@ -4,6 +4,7 @@ import { createDb, type Db } from '../../src/db/knex.js';
 import { createLogger } from '../../src/logger.js';
 import { deliverAttempt } from '../../src/webhooks/deliver-attempt.js';
 import { testDatabaseUrl } from '../support/database.js';
+import { insertEventFixture } from '../support/event-fixture.js';
 
 /**
  * The delivery activity against the real database with private networks NOT allowed: no
@@ -25,27 +26,7 @@ describe('delivery activity SSRF guard', () => {
     });
     await new Promise<void>((r) => listener.listen(0, '127.0.0.1', r));
     port = (listener.address() as net.AddressInfo).port;
-    const [tenant] = await db('tenants').insert({ name: 'ssrf' }).returning('id');
-    const [project] = await db('projects').insert({ tenant_id: tenant.id, name: 'p' }).returning('id');
-    const [pipeline] = await db('pipelines').insert({ project_id: project.id, name: 'p' }).returning('id');
-    pipelineId = pipeline.id;
-    const [user] = await db('users')
-      .insert({ project_id: project.id, user_id: 'u', source_label: 'api' })
-      .returning('id');
-    const [event] = await db('events')
-      .insert({
-        project_id: project.id,
-        pipeline_id: pipeline.id,
-        segment_slug: 's',
-        segment_name: 'S',
-        user_pk: user.id,
-        user_id: 'u',
-        event_type: 'user_added',
-        score: 1,
-        seq: 1,
-      })
-      .returning('id');
-    eventId = event.id;
+    ({ pipelineId, eventId } = await insertEventFixture(db, 'ssrf'));
   });
 
   afterAll(async () => {

@@ -23,6 +23,7 @@ import { createLogger } from '../../src/logger.js';
 import { deliverAttempt, type DeliverAttemptOutput, type DeliverDeps } from '../../src/webhooks/deliver-attempt.js';
 import { resolveAndCheck, type LookupAll } from '../../src/webhooks/ssrf.js';
 import { testDatabaseUrl } from '../support/database.js';
+import { insertEventFixture } from '../support/event-fixture.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const moduleUrl = (p: string) => new URL(`../../src/${p}`, import.meta.url).href;
@@ -80,27 +81,7 @@ describe('SSRF matrix: the delivery activity with private networks not allowed',
       () => true,
       () => false,
     );
-    const [tenant] = await db('tenants').insert({ name: 'ssrf-matrix' }).returning('id');
-    const [project] = await db('projects').insert({ tenant_id: tenant.id, name: 'p' }).returning('id');
-    const [pipeline] = await db('pipelines').insert({ project_id: project.id, name: 'p' }).returning('id');
-    pipelineId = pipeline.id;
-    const [user] = await db('users')
-      .insert({ project_id: project.id, user_id: 'u', source_label: 'api' })
-      .returning('id');
-    const [event] = await db('events')
-      .insert({
-        project_id: project.id,
-        pipeline_id: pipeline.id,
-        segment_slug: 's',
-        segment_name: 'S',
-        user_pk: user.id,
-        user_id: 'u',
-        event_type: 'user_added',
-        score: 1,
-        seq: 1,
-      })
-      .returning('id');
-    eventId = event.id;
+    ({ pipelineId, eventId } = await insertEventFixture(db, 'ssrf-matrix'));
     // Record the destination of every outgoing socket (net and TLS sockets both go through here).
     net.Socket.prototype.connect = function (this: net.Socket, ...args: unknown[]) {
       // Node passes its own normalised [options, callback] array on the internal path.

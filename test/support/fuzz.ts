@@ -4,6 +4,7 @@
  */
 import fc from 'fast-check';
 import type pg from 'pg';
+import { call } from './api.js';
 
 /** Strings that have broken parsers, number coercions, SQL, HTML and PostgreSQL text before. */
 export const NASTY_STRINGS = [
@@ -200,4 +201,28 @@ export async function dbFingerprint(db: pg.Client): Promise<Record<string, strin
     (SELECT count(*) FROM source_items)::text AS source_items,
     ${sum('idempotency_keys', 'tenant_id, key')} AS idempotency_keys`);
   return rows[0] as Record<string, string>;
+}
+
+/** The webhook and segment the fuzz tests aim their path ids at (made again after a fuzzed delete). */
+export async function makeWebhookFixture(t: { key: string; projectId: number; pipelineId: number }): Promise<number> {
+  const r = await call('POST', `/projects/${t.projectId}/pipelines/${t.pipelineId}/webhooks`, {
+    key: t.key,
+    body: { url: 'https://hooks.example.com/fuzz', secret: 'fixture-secret-123' },
+  });
+  if (r.status !== 201) throw new Error(`webhook fixture: ${r.status}`);
+  return r.body.id;
+}
+
+let segmentSerial = 0;
+export async function makeSegmentFixture(t: { key: string; projectId: number; pipelineId: number }): Promise<string> {
+  const r = await call('POST', `/projects/${t.projectId}/pipelines/${t.pipelineId}/segments`, {
+    key: t.key,
+    body: {
+      id: `fixture-${++segmentSerial}`,
+      name: 'Fixture',
+      rule: { field: 'churn_risk_score', op: '>=', value: 0.9 },
+    },
+  });
+  if (r.status !== 201) throw new Error(`segment fixture: ${r.status}`);
+  return r.body.id;
 }
