@@ -181,7 +181,7 @@ describe('soak', () => {
               95,
             ),
           )} ms, max ${f(Math.max(...writes.map((w) => w.ms)))} ms`,
-          `[soak] reads: ${reads.filter((r) => r.status === 200).length}/${reads.length} ok (${(reads.length / (durationMs / 1000)).toFixed(1)}/s; ${notYet} of them a 404 for a user not processed yet), p50 ${f(
+          `[soak] reads: ${reads.length} (${(reads.length / (durationMs / 1000)).toFixed(1)}/s): ${reads.filter((r) => r.status === 200).length} x200, ${notYet} x404 for a user without a profile yet (checked below against its creation time), p50 ${f(
             pct(
               reads.map((r) => r.ms),
               50,
