@@ -265,8 +265,15 @@ const nameBody = () => fc.record({ name: either(text) }, { requiredKeys: [] });
 const isInt = (v: unknown) => Number.isSafeInteger(v);
 
 const ROUTES: Route[] = [
-  { method: 'GET', pattern: '/healthz' },
-  { method: 'GET', pattern: '/readyz' },
+  { method: 'GET', pattern: '/healthz', check: (res) => expect(res.json).toEqual({ status: 'ok' }) },
+  {
+    method: 'GET',
+    pattern: '/readyz',
+    check: (res) => {
+      expect(res.status).toBe(200);
+      expect(res.json.status).toBe('ready');
+    },
+  },
   {
     method: 'POST',
     pattern: '/admin/v1/tenants',
@@ -388,7 +395,14 @@ const ROUTES: Route[] = [
     query: { limit: queryValue(intText(1, 200)) },
     check: (res) => expect(res.json).toEqual([]),
   },
-  { method: 'POST', pattern: `${WH}/:webhook_id/deliveries/:delivery_id/resend` },
+  {
+    method: 'POST',
+    pattern: `${WH}/:webhook_id/deliveries/:delivery_id/resend`,
+    check: (res) => {
+      expect(res.status).toBe(202);
+      expect(res.json.workflow_id).toEqual(expect.any(String));
+    },
+  },
   {
     method: 'POST',
     pattern: SG,
