@@ -1,6 +1,9 @@
 import { invalid } from './errors.js';
 
-/** Small edge validators shared by the gateway and gRPC handlers. Each names the field it rejects. */
+/**
+ * Value checks shared by the use cases (ranges, lengths, storable text); each names the field it
+ * rejects. `requireId` also reads the ids of HTTP paths, which arrive as strings.
+ */
 
 export function requireId(value: unknown, field: string): number {
   const n = typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : value;
@@ -10,26 +13,29 @@ export function requireId(value: unknown, field: string): number {
   return n;
 }
 
-export function optionalInt(value: unknown, field: string, min: number, max: number): number | undefined {
-  if (value === undefined || value === null || value === '') return undefined;
-  const n = typeof value === 'string' && /^-?\d{1,15}$/.test(value) ? Number(value) : value;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < min || n > max) {
+export function optionalInt(n: number | null | undefined, field: string, min: number, max: number): number | undefined {
+  if (n === undefined || n === null) return undefined;
+  if (!Number.isInteger(n) || n < min || n > max) {
     throw invalid(field, `${field} must be an integer from ${min} to ${max}`);
   }
   return n;
 }
 
-export function optionalNumber(value: unknown, field: string, min: number, max: number): number | undefined {
-  if (value === undefined || value === null || value === '') return undefined;
-  const n = typeof value === 'string' && /^-?(\d+\.?\d*|\.\d+)$/.test(value) ? Number(value) : value;
-  if (typeof n !== 'number' || !Number.isFinite(n) || n < min || n > max) {
+export function optionalNumber(
+  n: number | null | undefined,
+  field: string,
+  min: number,
+  max: number,
+): number | undefined {
+  if (n === undefined || n === null) return undefined;
+  if (!Number.isFinite(n) || n < min || n > max) {
     throw invalid(field, `${field} must be a number from ${min} to ${max}`);
   }
   return n;
 }
 
-export function requireName(value: unknown, field = 'name', max = 200): string {
-  if (typeof value !== 'string' || value.trim() === '' || value.length > max) {
+export function requireName(value: string, field = 'name', max = 200): string {
+  if (value.trim() === '' || value.length > max) {
     throw invalid(field, `${field} must be a non-empty string of at most ${max} characters`);
   }
   return requireStorable(value.trim(), field);
@@ -51,11 +57,4 @@ export function requireStorable(value: string, field: string): string {
   if (!isStorableText(value))
     throw invalid(field, `${field} must be Unicode text without NUL characters or unpaired surrogates`);
   return value;
-}
-
-export function requireObject(value: unknown, field = 'body'): Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw invalid(field, `${field} must be a JSON object`);
-  }
-  return value as Record<string, unknown>;
 }

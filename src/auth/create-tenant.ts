@@ -8,8 +8,8 @@ export interface NewTenant {
   api_key: string;
 }
 
-export async function createTenant(db: Db, input: { name?: unknown }): Promise<NewTenant> {
-  const name = typeof input.name === 'string' ? input.name.trim() : '';
+export async function createTenant(db: Db, input: { name: string }): Promise<NewTenant> {
+  const name = input.name.trim();
   if (!name || name.length > 200 || !isStorableText(name)) {
     throw invalid('name', 'name must be a string of 1 to 200 characters, without NUL or unpaired surrogates');
   }

@@ -14,10 +14,9 @@ export interface RevokedKey {
  * it over). The row stays, with `revoked_at`, so the revocation is auditable; the key is refused
  * from the next request on. An unknown or already revoked key is 404.
  */
-export async function revokeApiKey(db: Db, input: { api_key?: unknown }): Promise<RevokedKey> {
-  const key = input.api_key;
-  if (typeof key !== 'string' || key.length === 0 || key.length > 200)
-    throw invalid('api_key', 'api_key must be a string');
+export async function revokeApiKey(db: Db, input: { apiKey: string }): Promise<RevokedKey> {
+  const key = input.apiKey;
+  if (key.length === 0 || key.length > 200) throw invalid('api_key', 'api_key must be 1 to 200 characters');
   // The notification goes out only if the revocation commits; every api process then empties its key cache.
   const row = await db.transaction(async (trx) => {
     const [updated] = await trx('api_keys')

@@ -44,33 +44,44 @@ function toProfile(row: Record<string, any>): ProfileView {
   };
 }
 
-export interface ListProfilesQuery {
-  project_id?: unknown;
-  limit?: unknown;
-  offset?: unknown;
-  churn_risk_gte?: unknown;
-  churn_risk_lte?: unknown;
-  sentiment_trend?: unknown;
-  min_messages?: unknown;
+/** Filters and page of a profile listing; ranges and the trend's values are checked here. */
+export interface ListProfilesInput {
+  projectId: number;
+  limit?: number;
+  offset?: number;
+  churnRiskGte?: number;
+  churnRiskLte?: number;
+  sentimentTrend?: string;
+  minMessages?: number;
+}
+
+export interface ProfileRef {
+  projectId: number;
+  userId: string;
+}
+
+export interface TimelineInput extends ProfileRef {
+  limit?: number;
+  offset?: number;
 }
 
 export async function listProfiles(
   db: Db,
   caller: Caller,
-  q: ListProfilesQuery,
+  q: ListProfilesInput,
 ): Promise<{ users: ProfileView[]; total: number }> {
-  const projectId = requireId(q.project_id, 'project_id');
+  const projectId = requireId(q.projectId, 'project_id');
   const limit = optionalInt(q.limit, 'limit', 1, 100) ?? 20;
   const offset = optionalInt(q.offset, 'offset', 0, 1_000_000_000) ?? 0;
-  const gte = optionalNumber(q.churn_risk_gte, 'churn_risk_gte', 0, 1);
-  const lte = optionalNumber(q.churn_risk_lte, 'churn_risk_lte', 0, 1);
-  const minMessages = optionalInt(q.min_messages, 'min_messages', 0, 1_000_000_000);
+  const gte = optionalNumber(q.churnRiskGte, 'churn_risk_gte', 0, 1);
+  const lte = optionalNumber(q.churnRiskLte, 'churn_risk_lte', 0, 1);
+  const minMessages = optionalInt(q.minMessages, 'min_messages', 0, 1_000_000_000);
   let trend: string | undefined;
-  if (q.sentiment_trend !== undefined && q.sentiment_trend !== '') {
-    if (typeof q.sentiment_trend !== 'string' || !(TRENDS as readonly string[]).includes(q.sentiment_trend)) {
+  if (q.sentimentTrend !== undefined && q.sentimentTrend !== '') {
+    if (!(TRENDS as readonly string[]).includes(q.sentimentTrend)) {
       throw invalid('sentiment_trend', `sentiment_trend must be one of ${TRENDS.join(', ')}`);
     }
-    trend = q.sentiment_trend;
+    trend = q.sentimentTrend;
   }
   const filters: ProfileFilters = { churnGte: gte, churnLte: lte, trend, minMessages };
   const list = listSql(caller.tenantId, projectId, filters, limit, offset, PROFILE_COLUMNS);
@@ -80,19 +91,14 @@ export async function listProfiles(
   return { users: rows[0].user_id === null ? [] : rows.map(toProfile), total: Number(rows[0].total) };
 }
 
-function requireUserId(value: unknown): string {
-  if (typeof value !== 'string' || value === '' || value.length > 256)
-    throw invalid('user_id', 'user_id must be 1 to 256 characters');
+function requireUserId(value: string): string {
+  if (value === '' || value.length > 256) throw invalid('user_id', 'user_id must be 1 to 256 characters');
   return requireStorable(value, 'user_id');
 }
 
-export async function getProfile(
-  db: Db,
-  caller: Caller,
-  q: { project_id?: unknown; user_id?: unknown },
-): Promise<ProfileView> {
-  const projectId = requireId(q.project_id, 'project_id');
-  const userId = requireUserId(q.user_id);
+export async function getProfile(db: Db, caller: Caller, q: ProfileRef): Promise<ProfileView> {
+  const projectId = requireId(q.projectId, 'project_id');
+  const userId = requireUserId(q.userId);
   // One statement: the tenant check and the profile (one row, null profile columns for no profile).
   const cols = PROFILE_COLUMNS.map((c) => `u.${c}`).join(', ');
   const { rows } = await db.raw(
@@ -109,10 +115,10 @@ export async function getProfile(
 export async function getTimeline(
   db: Db,
   caller: Caller,
-  q: { project_id?: unknown; user_id?: unknown; limit?: unknown; offset?: unknown },
+  q: TimelineInput,
 ): Promise<{ user_id: string; timeline: TimelineEntryView[] }> {
-  const projectId = requireId(q.project_id, 'project_id');
-  const userId = requireUserId(q.user_id);
+  const projectId = requireId(q.projectId, 'project_id');
+  const userId = requireUserId(q.userId);
   const limit = optionalInt(q.limit, 'limit', 1, 1_000) ?? 100;
   const offset = optionalInt(q.offset, 'offset', 0, 1_000_000_000) ?? 0;
   // One statement: the tenant check, the user and the page of messages (null columns for none).

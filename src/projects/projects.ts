@@ -1,7 +1,7 @@
 import type { Db } from '../db/knex.js';
 import type { Caller } from '../auth/api-keys.js';
 import { notFound } from '../errors.js';
-import { requireName } from '../validation.js';
+import { requireId, requireName } from '../validation.js';
 
 export interface Project {
   id: number;
@@ -39,7 +39,12 @@ export async function requirePipeline(
   return row as Pipeline;
 }
 
-export async function createProject(db: Db, caller: Caller, input: { name?: unknown }): Promise<Project> {
+/** What a project or a pipeline is created with; the name's rules are checked here. */
+export interface NamedInput {
+  name: string;
+}
+
+export async function createProject(db: Db, caller: Caller, input: NamedInput): Promise<Project> {
   const name = requireName(input.name);
   const [row] = await db('projects')
     .insert({ tenant_id: caller.tenantId, name })
@@ -51,14 +56,9 @@ export async function listProjects(db: Db, caller: Caller): Promise<Project[]> {
   return db('projects').where({ tenant_id: caller.tenantId }).orderBy('id').select('id', 'name', 'created_at');
 }
 
-export async function createPipeline(
-  db: Db,
-  caller: Caller,
-  projectId: number,
-  input: { name?: unknown },
-): Promise<Pipeline> {
+export async function createPipeline(db: Db, caller: Caller, projectId: number, input: NamedInput): Promise<Pipeline> {
   const name = requireName(input.name);
-  await requireProject(db, caller, projectId);
+  await requireProject(db, caller, requireId(projectId, 'project_id'));
   const [row] = await db('pipelines')
     .insert({ project_id: projectId, name })
     .returning(['id', 'project_id', 'name', 'created_at']);
@@ -66,7 +66,7 @@ export async function createPipeline(
 }
 
 export async function listPipelines(db: Db, caller: Caller, projectId: number): Promise<Pipeline[]> {
-  await requireProject(db, caller, projectId);
+  await requireProject(db, caller, requireId(projectId, 'project_id'));
   return db('pipelines')
     .where({ project_id: projectId })
     .orderBy('id')

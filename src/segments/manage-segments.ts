@@ -2,7 +2,7 @@ import type { Db } from '../db/knex.js';
 import type { Caller } from '../auth/api-keys.js';
 import { AppError, invalid, notFound } from '../errors.js';
 import { requirePipeline } from '../projects/projects.js';
-import { isStorableText, optionalInt, requireName, requireObject } from '../validation.js';
+import { isStorableText, optionalInt, requireName } from '../validation.js';
 import { validateRule } from './rules.js';
 import { isValidSlug, slugify } from './slug.js';
 import { startEvaluationOrDefer, type EvaluationDeps } from './evaluation-start.js';
@@ -19,6 +19,27 @@ export interface SegmentView {
 }
 
 export type { SegmentEvaluationStarter } from './evaluation-start.js';
+
+export interface CreateSegmentInput {
+  /** A slug; made from the name when absent. */
+  id?: string | null;
+  name: string;
+  description?: string | null;
+  /** JSON in the rule language; its grammar (and that it is present) is checked by rules.ts. */
+  rule?: unknown;
+}
+
+/** Absent fields stay as they are. */
+export interface UpdateSegmentInput {
+  name?: string;
+  description?: string | null;
+  rule?: unknown;
+}
+
+export interface PageInput {
+  limit?: number;
+  offset?: number;
+}
 
 export interface SegmentRef {
   projectId: number;
@@ -61,9 +82,9 @@ function toView(row: Record<string, any>): SegmentView {
   };
 }
 
-function optionalDescription(value: unknown): string | undefined {
+function optionalDescription(value: string | null | undefined): string | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string' || value.length > 2_000 || !isStorableText(value)) {
+  if (value.length > 2_000 || !isStorableText(value)) {
     throw invalid(
       'description',
       'description must be a string of at most 2000 characters, without NUL or unpaired surrogates',
@@ -86,15 +107,14 @@ export async function createSegment(
   caller: Caller,
   projectId: number,
   pipelineId: number,
-  raw: unknown,
+  input: CreateSegmentInput,
 ): Promise<SegmentView> {
-  const body = requireObject(raw);
-  const name = requireName(body.name);
-  const description = optionalDescription(body.description) ?? '';
-  const rule = validateRule(body.rule);
+  const name = requireName(input.name);
+  const description = optionalDescription(input.description) ?? '';
+  const rule = validateRule(input.rule);
   let slug: string;
-  if (body.id === undefined || body.id === null) slug = slugify(name);
-  else if (typeof body.id === 'string' && isValidSlug(body.id)) slug = body.id;
+  if (input.id === undefined || input.id === null) slug = slugify(name);
+  else if (isValidSlug(input.id)) slug = input.id;
   else throw invalid('id', 'id must match [a-z0-9_-]{1,64}');
   await requirePipeline(db, caller, projectId, pipelineId);
   const [row] = await db('segments')
@@ -130,13 +150,12 @@ export async function updateSegment(
   evaluations: EvaluationDeps,
   caller: Caller,
   ref: SegmentRef,
-  raw: unknown,
+  input: UpdateSegmentInput,
 ): Promise<SegmentView> {
-  const body = requireObject(raw);
   const patch: Record<string, unknown> = {};
-  if (body.name !== undefined) patch.name = requireName(body.name);
-  if (body.description !== undefined) patch.description = optionalDescription(body.description) ?? '';
-  if (body.rule !== undefined) patch.rule = JSON.stringify(validateRule(body.rule));
+  if (input.name !== undefined) patch.name = requireName(input.name);
+  if (input.description !== undefined) patch.description = optionalDescription(input.description) ?? '';
+  if (input.rule !== undefined) patch.rule = JSON.stringify(validateRule(input.rule));
   const current = await requireSegment(db, caller, ref);
   if (Object.keys(patch).length === 0) return toView(current);
   const [row] = await db('segments')
@@ -185,7 +204,7 @@ export async function listSegmentUsers(
   db: Db,
   caller: Caller,
   ref: SegmentRef,
-  q: { limit?: unknown; offset?: unknown },
+  q: PageInput,
 ): Promise<{ users: { user_id: string; score: number; since: Date }[]; total: number }> {
   const limit = optionalInt(q.limit, 'limit', 1, 1_000) ?? 100;
   const offset = optionalInt(q.offset, 'offset', 0, 1_000_000_000) ?? 0;

@@ -2,9 +2,11 @@ import type { Db } from '../db/knex.js';
 import type { Caller } from '../auth/api-keys.js';
 import type { Logger } from '../logger.js';
 import { requireProject } from '../projects/projects.js';
-import { validateBatch } from './validate-batch.js';
+import { validateBatch, type IdentifyUsersInput } from './validate-batch.js';
 import { startStoredBatch, type BatchStarter, type StoredBatch } from './batch-lifecycle.js';
 import { idempotencyScope, lockIdempotencyKey, rememberAnswer } from '../idempotency.js';
+
+export type { IdentifyUsersInput } from './validate-batch.js';
 
 export interface IdentifyUsersResult {
   accepted: number;
@@ -27,13 +29,13 @@ export interface IdentifyDeps {
 export async function identifyUsers(
   deps: IdentifyDeps,
   caller: Caller,
-  body: unknown,
+  input: IdentifyUsersInput,
   idempotencyKey?: string,
 ): Promise<IdentifyUsersResult> {
   const now = deps.now?.() ?? new Date();
-  const batch = validateBatch(body, now);
+  const batch = validateBatch(input, now);
   // The request as the client sent it (before defaults such as the submission time are filled in).
-  const scope = idempotencyScope(caller, idempotencyKey, { operation: 'identify_users', body });
+  const scope = idempotencyScope(caller, idempotencyKey, { operation: 'identify_users', body: documentedShape(input) });
   await requireProject(deps.db, caller, batch.projectId);
 
   const stored = await deps.db.transaction(
@@ -72,4 +74,22 @@ export async function identifyUsers(
     deps.log.warn('batch stored; workflow start deferred to the relay', { source_id: stored.source.id, err }),
   );
   return stored.created;
+}
+
+/**
+ * The submission in its documented JSON shape, which is what idempotency hashes: the same request
+ * hashes the same whichever transport carried it, and keys stored before inputs were typed still
+ * match their retries.
+ */
+function documentedShape(input: IdentifyUsersInput) {
+  return {
+    project_id: input.projectId,
+    source_label: input.sourceLabel ?? undefined,
+    users: input.users.map((u) => ({
+      user_id: u.userId,
+      text: u.text,
+      attributes: u.attributes ?? undefined,
+      timestamp: u.timestamp instanceof Date ? u.timestamp.toISOString() : (u.timestamp ?? undefined),
+    })),
+  };
 }

@@ -62,7 +62,7 @@ describe('strict timestamps', () => {
 describe('batch timestamps: bounds', () => {
   const now = new Date('2026-11-23T12:00:00Z');
   const batch = (timestamp: string) =>
-    validateBatch({ project_id: 1, users: [{ user_id: 'a', text: 'hi', timestamp }] }, now);
+    validateBatch({ projectId: 1, users: [{ userId: 'a', text: 'hi', timestamp }] }, now);
   const field = (fn: () => unknown) => {
     try {
       fn();

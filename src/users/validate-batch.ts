@@ -1,5 +1,5 @@
 import { invalid } from '../errors.js';
-import { isStorableText, requireId, requireObject } from '../validation.js';
+import { isStorableText, requireId } from '../validation.js';
 import { parseStrictTimestamp } from './timestamp.js';
 
 export const MAX_USERS_PER_BATCH = 1_000;
@@ -17,6 +17,26 @@ export interface BatchItem {
   timestamp: Date;
 }
 
+/**
+ * A submission as both transports hand it over: typed, but not yet checked against the limits and
+ * rules below (those are the domain's, so they live here and nowhere else).
+ */
+export interface IdentifyUsersInput {
+  projectId: number;
+  /** Defaults to `api`. */
+  sourceLabel?: string | null;
+  users: UserMessageInput[];
+}
+
+export interface UserMessageInput {
+  userId: string;
+  text: string;
+  /** Scalar values only; checked here. */
+  attributes?: Record<string, unknown> | null;
+  /** An ISO 8601 string (HTTP) or a Date (a gRPC Timestamp); defaults to the submission time. */
+  timestamp?: string | Date | null;
+}
+
 export interface ValidBatch {
   projectId: number;
   sourceLabel: string;
@@ -24,10 +44,9 @@ export interface ValidBatch {
 }
 
 /** Validates a whole submission before anything is stored; the first problem is reported by field. */
-export function validateBatch(rawBody: unknown, now: Date): ValidBatch {
-  const body = requireObject(rawBody);
-  const projectId = requireId(body.project_id, 'project_id');
-  const sourceLabel = body.source_label === undefined || body.source_label === null ? 'api' : body.source_label;
+export function validateBatch(input: IdentifyUsersInput, now: Date): ValidBatch {
+  const projectId = requireId(input.projectId, 'project_id');
+  const sourceLabel = input.sourceLabel ?? 'api';
   if (
     typeof sourceLabel !== 'string' ||
     sourceLabel.trim() === '' ||
@@ -39,8 +58,8 @@ export function validateBatch(rawBody: unknown, now: Date): ValidBatch {
       `source_label must be a non-empty string of at most ${MAX_SOURCE_LABEL_LENGTH} characters, without NUL or unpaired surrogates`,
     );
   }
-  const users = body.users;
-  if (!Array.isArray(users) || users.length === 0) throw invalid('users', 'users must be a non-empty array');
+  const users = input.users;
+  if (users.length === 0) throw invalid('users', 'users must be a non-empty array');
   if (users.length > MAX_USERS_PER_BATCH) {
     throw invalid('users', `at most ${MAX_USERS_PER_BATCH} users per batch (got ${users.length})`);
   }
@@ -48,18 +67,16 @@ export function validateBatch(rawBody: unknown, now: Date): ValidBatch {
   return { projectId, sourceLabel, items };
 }
 
-function validateUser(raw: unknown, path: string, now: Date): BatchItem {
-  const u = requireObject(raw, path);
-  const userId = u.user_id;
-  if (typeof userId !== 'string' || userId.trim() === '')
-    throw invalid(`${path}.user_id`, 'user_id must be a non-empty string');
+function validateUser(u: UserMessageInput, path: string, now: Date): BatchItem {
+  const userId = u.userId;
+  if (userId.trim() === '') throw invalid(`${path}.user_id`, 'user_id must be a non-empty string');
   if (userId.length > MAX_USER_ID_LENGTH) {
     throw invalid(`${path}.user_id`, `user_id must be at most ${MAX_USER_ID_LENGTH} characters`);
   }
   if (!isStorableText(userId))
     throw invalid(`${path}.user_id`, 'user_id must not contain NUL characters or unpaired surrogates');
   const text = u.text;
-  if (typeof text !== 'string' || text.trim() === '') throw invalid(`${path}.text`, 'text must be a non-empty string');
+  if (text.trim() === '') throw invalid(`${path}.text`, 'text must be a non-empty string');
   if (text.length > MAX_TEXT_LENGTH)
     throw invalid(`${path}.text`, `text must be at most ${MAX_TEXT_LENGTH} characters`);
   return {
@@ -71,11 +88,9 @@ function validateUser(raw: unknown, path: string, now: Date): BatchItem {
   };
 }
 
-function validateAttributes(raw: unknown, path: string): Record<string, Scalar> {
+function validateAttributes(raw: Record<string, unknown> | null | undefined, path: string): Record<string, Scalar> {
   if (raw === undefined || raw === null) return {};
-  if (typeof raw !== 'object' || Array.isArray(raw))
-    throw invalid(path, 'attributes must be an object of scalar values');
-  const entries = Object.entries(raw as Record<string, unknown>);
+  const entries = Object.entries(raw);
   if (entries.length > MAX_ATTRIBUTES) throw invalid(path, `attributes must have at most ${MAX_ATTRIBUTES} keys`);
   for (const [key, value] of entries) {
     if (key === '' || key.length > 100 || !isStorableText(key)) {
@@ -100,11 +115,12 @@ export const EARLIEST_TIMESTAMP = new Date('2000-01-01T00:00:00Z');
 /** Clocks drift; more than this ahead of the server is a wrong date, and would freeze the profile's window. */
 export const MAX_FUTURE_SKEW_MS = 5 * 60_000;
 
-function validateTimestamp(raw: unknown, path: string, now: Date): Date {
+function validateTimestamp(raw: string | Date | null | undefined, path: string, now: Date): Date {
   if (raw === undefined || raw === null) return now;
-  if (typeof raw !== 'string') throw invalid(path, 'timestamp must be an ISO 8601 date-time string');
-  const parsed = parseStrictTimestamp(raw);
+  const parsed = raw instanceof Date ? raw : parseStrictTimestamp(raw);
   if (typeof parsed === 'string') throw invalid(path, parsed);
+  // A gRPC Timestamp beyond what a Date holds decodes as an invalid Date.
+  if (Number.isNaN(parsed.getTime())) throw invalid(path, 'timestamp is out of range');
   if (parsed < EARLIEST_TIMESTAMP)
     throw invalid(path, `timestamp must not be before ${EARLIEST_TIMESTAMP.toISOString()}`);
   if (parsed.getTime() > now.getTime() + MAX_FUTURE_SKEW_MS) {

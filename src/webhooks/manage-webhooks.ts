@@ -3,7 +3,7 @@ import type { Db } from '../db/knex.js';
 import type { Caller } from '../auth/api-keys.js';
 import { invalid, notFound } from '../errors.js';
 import { requirePipeline } from '../projects/projects.js';
-import { optionalInt, requireId, requireObject } from '../validation.js';
+import { optionalInt, requireId } from '../validation.js';
 import { validateWebhookUrl } from './url.js';
 import { idempotencyScope, lockIdempotencyKey, rememberAnswer } from '../idempotency.js';
 
@@ -29,6 +29,22 @@ export interface DeliveryView {
   response_body: string;
   duration_ms: number;
   created_at: Date;
+}
+
+export interface CreateWebhookInput {
+  url: string;
+  /** Absent or null: deliveries are sent unsigned. */
+  secret?: string | null;
+  /** Event type names; both when absent. */
+  events?: string[];
+}
+
+/** Absent fields stay as they are; `secret: null` removes the secret. */
+export interface UpdateWebhookInput {
+  url?: string;
+  secret?: string | null;
+  events?: string[];
+  isActive?: boolean;
 }
 
 export interface WebhookRef {
@@ -57,16 +73,15 @@ export interface DeliveryStarter {
 // Never select secret_sealed into a view: the secret must not be able to leak into an answer.
 const COLUMNS = ['id', 'pipeline_id', 'url', 'events', 'is_active', 'created_at', 'updated_at'];
 
-function validateEvents(raw: unknown): EventType[] {
-  if (!Array.isArray(raw) || raw.length === 0 || raw.some((e) => !(EVENT_TYPES as readonly unknown[]).includes(e))) {
+function validateEvents(raw: string[]): EventType[] {
+  if (raw.length === 0 || raw.some((e) => !(EVENT_TYPES as readonly string[]).includes(e))) {
     throw invalid('events', `events must be a non-empty array of ${EVENT_TYPES.join(', ')}`);
   }
   return [...new Set(raw as EventType[])].sort();
 }
 
-function validateSecret(raw: unknown): string {
-  if (typeof raw !== 'string' || raw.length < 8 || raw.length > 256)
-    throw invalid('secret', 'secret must be a string of 8 to 256 characters');
+function validateSecret(raw: string): string {
+  if (raw.length < 8 || raw.length > 256) throw invalid('secret', 'secret must be a string of 8 to 256 characters');
   return raw;
 }
 
@@ -83,12 +98,11 @@ export async function createWebhook(
   caller: Caller,
   projectId: number,
   pipelineId: number,
-  raw: unknown,
+  input: CreateWebhookInput,
 ): Promise<WebhookView> {
-  const body = requireObject(raw);
-  const url = validateWebhookUrl(body.url).toString();
-  const events = body.events === undefined ? [...EVENT_TYPES] : validateEvents(body.events);
-  const secret = body.secret === undefined || body.secret === null ? undefined : validateSecret(body.secret);
+  const url = validateWebhookUrl(input.url).toString();
+  const events = input.events === undefined ? [...EVENT_TYPES] : validateEvents(input.events);
+  const secret = input.secret === undefined || input.secret === null ? undefined : validateSecret(input.secret);
   await requirePipeline(db, caller, projectId, pipelineId);
   const [row] = await db('webhooks')
     .insert({ pipeline_id: pipelineId, url, events, secret_sealed: secret ? box.seal(secret) : null, is_active: true })
@@ -115,18 +129,14 @@ export async function updateWebhook(
   box: SecretSealer,
   caller: Caller,
   ref: WebhookRef,
-  raw: unknown,
+  input: UpdateWebhookInput,
 ): Promise<WebhookView> {
-  const body = requireObject(raw);
   const patch: Record<string, unknown> = {};
-  if (body.url !== undefined) patch.url = validateWebhookUrl(body.url).toString();
-  if (body.events !== undefined) patch.events = validateEvents(body.events);
-  if (body.secret !== undefined)
-    patch.secret_sealed = body.secret === null ? null : box.seal(validateSecret(body.secret));
-  if (body.is_active !== undefined) {
-    if (typeof body.is_active !== 'boolean') throw invalid('is_active', 'is_active must be a boolean');
-    patch.is_active = body.is_active;
-  }
+  if (input.url !== undefined) patch.url = validateWebhookUrl(input.url).toString();
+  if (input.events !== undefined) patch.events = validateEvents(input.events);
+  if (input.secret !== undefined)
+    patch.secret_sealed = input.secret === null ? null : box.seal(validateSecret(input.secret));
+  if (input.isActive !== undefined) patch.is_active = input.isActive;
   const current = await requireWebhook(db, caller, ref);
   if (Object.keys(patch).length === 0) return current;
   const [row] = await db('webhooks')
@@ -145,7 +155,7 @@ export async function listDeliveries(
   db: Db,
   caller: Caller,
   ref: WebhookRef,
-  q: { limit?: unknown },
+  q: { limit?: number },
 ): Promise<DeliveryView[]> {
   const limit = optionalInt(q.limit, 'limit', 1, 200) ?? 50;
   await requireWebhook(db, caller, ref);
@@ -166,10 +176,10 @@ export async function resendDelivery(
   starter: DeliveryStarter,
   caller: Caller,
   ref: WebhookRef,
-  deliveryIdRaw: unknown,
+  deliveryIdInput: number,
   idempotencyKey?: string,
 ): Promise<{ workflow_id: string }> {
-  const deliveryId = requireId(deliveryIdRaw, 'delivery_id');
+  const deliveryId = requireId(deliveryIdInput, 'delivery_id');
   const scope = idempotencyScope(caller, idempotencyKey, { operation: 'resend_delivery', ...ref, deliveryId });
   await requireWebhook(db, caller, ref);
   const delivery = await db('webhook_deliveries as d')

@@ -46,7 +46,7 @@ describe('API key cache', () => {
       .where({ tenant_id: tenantId })
       .update({ key_hash: hashApiKey(key) });
 
-    await revokeApiKey(db, { api_key: key });
+    await revokeApiKey(db, { apiKey: key });
     await waitFor(
       'both caches emptied',
       async () => {

@@ -27,8 +27,7 @@ export function segmentsService(ctx: AppContext): SegmentsServiceServer {
   const { db, starters } = ctx;
   return {
     createSegment: unary(ctx, async (caller, req) => {
-      const body = { id: req.id, name: req.name, description: req.description, rule: req.rule };
-      return { segment: segmentToProto(await createSegment(db, caller, req.projectId, req.pipelineId, body)) };
+      return { segment: segmentToProto(await createSegment(db, caller, req.projectId, req.pipelineId, req)) };
     }),
     listSegments: unary(ctx, async (caller, req) => ({
       segments: (await listSegments(db, caller, req.projectId, req.pipelineId)).map(segmentToProto),
@@ -37,9 +36,8 @@ export function segmentsService(ctx: AppContext): SegmentsServiceServer {
       segment: segmentToProto(await getSegment(db, caller, ref(req.ref))),
     })),
     updateSegment: unary(ctx, async (caller, req) => {
-      const body = { name: req.name, description: req.description, rule: req.rule };
       return {
-        segment: segmentToProto(await updateSegment(db, { starters, log: ctx.log }, caller, ref(req.ref), body)),
+        segment: segmentToProto(await updateSegment(db, { starters, log: ctx.log }, caller, ref(req.ref), req)),
       };
     }),
     deploySegment: unary(ctx, async (caller, req) => ({
@@ -53,7 +51,7 @@ export function segmentsService(ctx: AppContext): SegmentsServiceServer {
       return {};
     }),
     listSegmentUsers: unary(ctx, async (caller, req) => {
-      const r = await listSegmentUsers(db, caller, ref(req.ref), { limit: req.limit, offset: req.offset });
+      const r = await listSegmentUsers(db, caller, ref(req.ref), req);
       return { users: r.users.map((u) => ({ userId: u.user_id, score: u.score, since: u.since })), total: r.total };
     }),
   };

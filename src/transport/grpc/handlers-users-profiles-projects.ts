@@ -5,28 +5,27 @@ import type { AppContext } from '../../app.js';
 import { createPipeline, createProject, listPipelines, listProjects } from '../../projects/projects.js';
 import { getProfile, getTimeline, listProfiles } from '../../profiles/read-profiles.js';
 import { identifyUsers } from '../../users/identify-users.js';
-import { requireId } from '../../validation.js';
 import type { Pipeline, Project } from '../../projects/projects.js';
 import { profileToProto, timelineEntryToProto, trendFromProto } from './mappers.js';
-import { isoOrUndefined, unary } from './unary.js';
+import { unary } from './unary.js';
 
 export function usersService(ctx: AppContext): UsersServiceServer {
   return {
     identifyUsers: unary(ctx, async (caller, req) => {
-      const body = {
-        project_id: req.projectId,
-        source_label: req.sourceLabel,
+      const input = {
+        projectId: req.projectId,
+        sourceLabel: req.sourceLabel,
         users: req.users.map((u) => ({
-          user_id: u.userId,
+          userId: u.userId,
           text: u.text,
           attributes: u.attributes,
-          timestamp: isoOrUndefined(u.timestamp),
+          timestamp: u.timestamp,
         })),
       };
       const r = await identifyUsers(
         { db: ctx.db, batches: ctx.starters, log: ctx.log },
         caller,
-        body,
+        input,
         req.idempotencyKey,
       );
       return { accepted: r.accepted, sourceId: r.source_id, message: r.message };
@@ -37,27 +36,14 @@ export function usersService(ctx: AppContext): UsersServiceServer {
 export function profilesService(ctx: AppContext): ProfilesServiceServer {
   return {
     listProfiles: unary(ctx, async (caller, req) => {
-      const r = await listProfiles(ctx.db, caller, {
-        project_id: req.projectId,
-        limit: req.limit,
-        offset: req.offset,
-        churn_risk_gte: req.churnRiskGte,
-        churn_risk_lte: req.churnRiskLte,
-        sentiment_trend: trendFromProto(req.sentimentTrend),
-        min_messages: req.minMessages,
-      });
+      const r = await listProfiles(ctx.db, caller, { ...req, sentimentTrend: trendFromProto(req.sentimentTrend) });
       return { users: r.users.map(profileToProto), total: r.total };
     }),
     getProfile: unary(ctx, async (caller, req) => ({
-      profile: profileToProto(await getProfile(ctx.db, caller, { project_id: req.projectId, user_id: req.userId })),
+      profile: profileToProto(await getProfile(ctx.db, caller, req)),
     })),
     getUserTimeline: unary(ctx, async (caller, req) => {
-      const r = await getTimeline(ctx.db, caller, {
-        project_id: req.projectId,
-        user_id: req.userId,
-        limit: req.limit,
-        offset: req.offset,
-      });
+      const r = await getTimeline(ctx.db, caller, req);
       return { userId: r.user_id, timeline: r.timeline.map(timelineEntryToProto) };
     }),
   };
@@ -72,12 +58,10 @@ export function projectsService(ctx: AppContext): ProjectsServiceServer {
       projects: (await listProjects(ctx.db, caller)).map(projectToProto),
     })),
     createPipeline: unary(ctx, async (caller, req) => ({
-      pipeline: pipelineToProto(
-        await createPipeline(ctx.db, caller, requireId(req.projectId, 'project_id'), { name: req.name }),
-      ),
+      pipeline: pipelineToProto(await createPipeline(ctx.db, caller, req.projectId, { name: req.name })),
     })),
     listPipelines: unary(ctx, async (caller, req) => ({
-      pipelines: (await listPipelines(ctx.db, caller, requireId(req.projectId, 'project_id'))).map(pipelineToProto),
+      pipelines: (await listPipelines(ctx.db, caller, req.projectId)).map(pipelineToProto),
     })),
   };
 }

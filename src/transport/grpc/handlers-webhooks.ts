@@ -26,12 +26,8 @@ export function webhooksService(ctx: AppContext): WebhooksServiceServer {
   const { db, box } = ctx;
   return {
     createWebhook: unary(ctx, async (caller, req) => {
-      const body = {
-        url: req.url,
-        secret: req.secret,
-        events: req.events.length ? eventsFromProto(req.events) : undefined,
-      };
-      return { webhook: webhookToProto(await createWebhook(db, box, caller, req.projectId, req.pipelineId, body)) };
+      const input = { ...req, events: req.events.length ? eventsFromProto(req.events) : undefined };
+      return { webhook: webhookToProto(await createWebhook(db, box, caller, req.projectId, req.pipelineId, input)) };
     }),
     listWebhooks: unary(ctx, async (caller, req) => ({
       webhooks: (await listWebhooks(db, caller, req.projectId, req.pipelineId)).map(webhookToProto),
@@ -40,20 +36,15 @@ export function webhooksService(ctx: AppContext): WebhooksServiceServer {
       webhook: webhookToProto(await getWebhook(db, caller, ref(req.ref))),
     })),
     updateWebhook: unary(ctx, async (caller, req) => {
-      const body = {
-        url: req.url,
-        secret: req.secret,
-        events: req.events ? eventsFromProto(req.events.values) : undefined,
-        is_active: req.isActive,
-      };
-      return { webhook: webhookToProto(await updateWebhook(db, box, caller, ref(req.ref), body)) };
+      const input = { ...req, events: req.events ? eventsFromProto(req.events.values) : undefined };
+      return { webhook: webhookToProto(await updateWebhook(db, box, caller, ref(req.ref), input)) };
     }),
     deleteWebhook: unary(ctx, async (caller, req) => {
       await deleteWebhook(db, caller, ref(req.ref));
       return {};
     }),
     listDeliveries: unary(ctx, async (caller, req) => ({
-      deliveries: (await listDeliveries(db, caller, ref(req.ref), { limit: req.limit })).map(deliveryToProto),
+      deliveries: (await listDeliveries(db, caller, ref(req.ref), req)).map(deliveryToProto),
     })),
     resendDelivery: unary(ctx, async (caller, req) => {
       const r = await resendDelivery(db, ctx.starters, caller, ref(req.ref), req.deliveryId, req.idempotencyKey);

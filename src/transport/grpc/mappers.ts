@@ -2,6 +2,7 @@ import { EventType, SentimentTrend } from '../../../gen/profiling/v1/common.js';
 import type { Profile, TimelineEntry } from '../../../gen/profiling/v1/profiles.js';
 import { SegmentStatus, type Segment } from '../../../gen/profiling/v1/segments.js';
 import { DeliveryStatus, type Delivery, type Webhook } from '../../../gen/profiling/v1/webhooks.js';
+import { invalid } from '../../errors.js';
 import type { ProfileView, TimelineEntryView } from '../../profiles/read-profiles.js';
 import type { SegmentView } from '../../segments/manage-segments.js';
 import type { DeliveryView, WebhookView } from '../../webhooks/manage-webhooks.js';
@@ -12,10 +13,12 @@ const TREND_TO_PROTO = {
   declining: SentimentTrend.SENTIMENT_TREND_DECLINING,
 } as const;
 
-export function trendFromProto(t: SentimentTrend): string | undefined {
-  if (t === SentimentTrend.SENTIMENT_TREND_UNSPECIFIED) return undefined;
+/** An enum number this server does not know is the client's error, named like the gateway names it. */
+export function trendFromProto(t: SentimentTrend | undefined): string | undefined {
+  if (t === undefined || t === SentimentTrend.SENTIMENT_TREND_UNSPECIFIED) return undefined;
   const found = Object.entries(TREND_TO_PROTO).find(([, v]) => v === t);
-  return found ? found[0] : 'unknown';
+  if (!found) throw invalid('sentiment_trend', `sentiment_trend ${t} is not a known SentimentTrend`);
+  return found[0];
 }
 
 const EVENT_TO_PROTO = {
@@ -24,7 +27,11 @@ const EVENT_TO_PROTO = {
 } as const;
 
 export function eventsFromProto(events: EventType[]): string[] {
-  return events.map((e) => Object.entries(EVENT_TO_PROTO).find(([, v]) => v === e)?.[0] ?? 'unknown');
+  return events.map((e, i) => {
+    const found = Object.entries(EVENT_TO_PROTO).find(([, v]) => v === e);
+    if (!found) throw invalid(`events[${i}]`, `events[${i}] ${e} is not a known EventType`);
+    return found[0];
+  });
 }
 
 export function profileToProto(p: ProfileView): Profile {

@@ -29,9 +29,3 @@ export function unary<Req, Res>(
       );
   };
 }
-
-/** Proto Timestamps arrive as Dates; an out-of-range one must be a client error, not a crash. */
-export function isoOrUndefined(d: Date | undefined): string | undefined {
-  if (d === undefined) return undefined;
-  return Number.isNaN(d.getTime()) ? 'invalid' : d.toISOString();
-}

@@ -4,7 +4,7 @@ import { limitedOr } from '../../auth/api-keys.js';
 import { createTenant } from '../../auth/create-tenant.js';
 import { revokeApiKey } from '../../auth/revoke-api-key.js';
 import { AppError } from '../../errors.js';
-import { requireObject } from '../../validation.js';
+import { read, revokeKeyBody, tenantBody } from './inputs.js';
 import { checkReadiness } from '../readiness.js';
 import type { Request, Router } from './router.js';
 
@@ -38,11 +38,11 @@ export function addOpsRoutes(router: Router, ctx: AppContext): void {
     };
     router.add('POST', '/admin/v1/tenants', async (req) => {
       admin(req);
-      return { status: 201, body: await createTenant(ctx.db, requireObject(await req.json())) };
+      return { status: 201, body: await createTenant(ctx.db, read(tenantBody, await req.json())) };
     });
     router.add('POST', '/admin/v1/api-keys/revoke', async (req) => {
       admin(req);
-      return { status: 200, body: await revokeApiKey(ctx.db, requireObject(await req.json())) };
+      return { status: 200, body: await revokeApiKey(ctx.db, read(revokeKeyBody, await req.json())) };
     });
   }
 }

@@ -12,6 +12,7 @@ import {
 } from '../../segments/manage-segments.js';
 import { requireId } from '../../validation.js';
 import { authenticated } from './authenticated.js';
+import { createSegmentBody, pageQuery, read, updateSegmentBody } from './inputs.js';
 import type { Request, Router } from './router.js';
 
 const BASE = '/projects/:project_id/pipelines/:pipeline_id/segments';
@@ -33,7 +34,10 @@ export function addSegmentRoutes(router: Router, ctx: AppContext): void {
     authenticated(ctx, async (who, req) => {
       const projectId = requireId(req.params.project_id, 'project_id');
       const pipelineId = requireId(req.params.pipeline_id, 'pipeline_id');
-      return { status: 201, body: await createSegment(db, who, projectId, pipelineId, await req.json()) };
+      return {
+        status: 201,
+        body: await createSegment(db, who, projectId, pipelineId, read(createSegmentBody, await req.json())),
+      };
     }),
   );
   router.add(
@@ -59,7 +63,13 @@ export function addSegmentRoutes(router: Router, ctx: AppContext): void {
     authenticated(ctx, async (who, req) => {
       return {
         status: 200,
-        body: await updateSegment(db, { starters, log: ctx.log }, who, segmentRef(req), await req.json()),
+        body: await updateSegment(
+          db,
+          { starters, log: ctx.log },
+          who,
+          segmentRef(req),
+          read(updateSegmentBody, await req.json()),
+        ),
       };
     }),
   );
@@ -92,7 +102,7 @@ export function addSegmentRoutes(router: Router, ctx: AppContext): void {
     `${BASE}/:segment_id/users`,
     authenticated(ctx, async (who, req) => ({
       status: 200,
-      body: await listSegmentUsers(db, who, segmentRef(req), req.query),
+      body: await listSegmentUsers(db, who, segmentRef(req), read(pageQuery, req.query)),
     })),
   );
 }

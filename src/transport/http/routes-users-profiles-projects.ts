@@ -2,7 +2,8 @@ import type { AppContext } from '../../app.js';
 import { createPipeline, createProject, listPipelines, listProjects } from '../../projects/projects.js';
 import { getProfile, getTimeline, listProfiles } from '../../profiles/read-profiles.js';
 import { identifyUsers } from '../../users/identify-users.js';
-import { requireId, requireObject } from '../../validation.js';
+import { requireId } from '../../validation.js';
+import { identifyUsersBody, listProfilesQuery, namedBody, pageQuery, read } from './inputs.js';
 import { authenticated } from './authenticated.js';
 import type { Router } from './router.js';
 
@@ -17,7 +18,7 @@ export function addApiRoutes(router: Router, ctx: AppContext): void {
       const result = await identifyUsers(
         { db, batches: ctx.starters, log: ctx.log },
         who,
-        await req.json(),
+        read(identifyUsersBody, await req.json()),
         req.header('idempotency-key'),
       );
       return { status: 202, body: result };
@@ -29,7 +30,7 @@ export function addApiRoutes(router: Router, ctx: AppContext): void {
     '/api/v1/profiles',
     authenticated(ctx, async (who, req) => ({
       status: 200,
-      body: await listProfiles(db, who, req.query),
+      body: await listProfiles(db, who, read(listProfilesQuery, req.query)),
     })),
   );
 
@@ -38,7 +39,10 @@ export function addApiRoutes(router: Router, ctx: AppContext): void {
     '/api/v1/profiles/:user_id',
     authenticated(ctx, async (who, req) => ({
       status: 200,
-      body: await getProfile(db, who, { project_id: req.query.project_id, user_id: req.params.user_id }),
+      body: await getProfile(db, who, {
+        projectId: requireId(req.query.project_id, 'project_id'),
+        userId: req.params.user_id,
+      }),
     })),
   );
 
@@ -47,7 +51,11 @@ export function addApiRoutes(router: Router, ctx: AppContext): void {
     '/api/v1/profiles/:user_id/timeline',
     authenticated(ctx, async (who, req) => ({
       status: 200,
-      body: await getTimeline(db, who, { ...req.query, user_id: req.params.user_id }),
+      body: await getTimeline(db, who, {
+        projectId: requireId(req.query.project_id, 'project_id'),
+        userId: req.params.user_id,
+        ...read(pageQuery, req.query),
+      }),
     })),
   );
 
@@ -55,7 +63,7 @@ export function addApiRoutes(router: Router, ctx: AppContext): void {
     'POST',
     '/api/v1/projects',
     authenticated(ctx, async (who, req) => {
-      return { status: 201, body: await createProject(db, who, requireObject(await req.json())) };
+      return { status: 201, body: await createProject(db, who, read(namedBody, await req.json())) };
     }),
   );
 
@@ -73,7 +81,7 @@ export function addApiRoutes(router: Router, ctx: AppContext): void {
     '/projects/:project_id/pipelines',
     authenticated(ctx, async (who, req) => {
       const projectId = requireId(req.params.project_id, 'project_id');
-      return { status: 201, body: await createPipeline(db, who, projectId, requireObject(await req.json())) };
+      return { status: 201, body: await createPipeline(db, who, projectId, read(namedBody, await req.json())) };
     }),
   );
 

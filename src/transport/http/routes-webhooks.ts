@@ -11,6 +11,7 @@ import {
   type WebhookRef,
 } from '../../webhooks/manage-webhooks.js';
 import { authenticated } from './authenticated.js';
+import { createWebhookBody, pageQuery, read, updateWebhookBody } from './inputs.js';
 import type { Request, Router } from './router.js';
 
 const BASE = '/projects/:project_id/pipelines/:pipeline_id/webhooks';
@@ -32,7 +33,10 @@ export function addWebhookRoutes(router: Router, ctx: AppContext): void {
     BASE,
     authenticated(ctx, async (who, req) => {
       const [projectId, pipelineId] = pipelineIds(req);
-      return { status: 201, body: await createWebhook(db, box, who, projectId, pipelineId, await req.json()) };
+      return {
+        status: 201,
+        body: await createWebhook(db, box, who, projectId, pipelineId, read(createWebhookBody, await req.json())),
+      };
     }),
   );
   router.add(
@@ -55,7 +59,10 @@ export function addWebhookRoutes(router: Router, ctx: AppContext): void {
     'PUT',
     `${BASE}/:webhook_id`,
     authenticated(ctx, async (who, req) => {
-      return { status: 200, body: await updateWebhook(db, box, who, webhookRef(req), await req.json()) };
+      return {
+        status: 200,
+        body: await updateWebhook(db, box, who, webhookRef(req), read(updateWebhookBody, await req.json())),
+      };
     }),
   );
   router.add(
@@ -71,7 +78,7 @@ export function addWebhookRoutes(router: Router, ctx: AppContext): void {
     `${BASE}/:webhook_id/deliveries`,
     authenticated(ctx, async (who, req) => ({
       status: 200,
-      body: await listDeliveries(db, who, webhookRef(req), req.query),
+      body: await listDeliveries(db, who, webhookRef(req), read(pageQuery, req.query)),
     })),
   );
   router.add(
@@ -84,7 +91,7 @@ export function addWebhookRoutes(router: Router, ctx: AppContext): void {
         ctx.starters,
         who,
         webhookRef(req),
-        req.params.delivery_id,
+        requireId(req.params.delivery_id, 'delivery_id'),
         req.header('idempotency-key'),
       ),
     })),

@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import { invalid } from '../../errors.js';
+import type { CreateSegmentInput, PageInput, UpdateSegmentInput } from '../../segments/manage-segments.js';
+import type { IdentifyUsersInput } from '../../users/validate-batch.js';
+import type { ListProfilesInput } from '../../profiles/read-profiles.js';
+import type { CreateWebhookInput, UpdateWebhookInput } from '../../webhooks/manage-webhooks.js';
+import { requireId } from '../../validation.js';
+
+/**
+ * The gateway's half of validation: JSON bodies and query strings become the use cases' typed
+ * inputs here, and a value of the wrong JSON type is a 400 naming its field. Limits, lengths,
+ * enums and the rule language are the domain's and are checked there, for both transports.
+ */
+export function read<T>(schema: z.ZodType<T>, value: unknown): T {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const field = fieldName(issue.path) || 'body';
+  throw invalid(field, issue.message.startsWith('Invalid') ? `${field} has the wrong type` : issue.message);
+}
+
+/** `['users', 3, 'user_id']` → `users[3].user_id`, the way every error names a field. */
+function fieldName(path: readonly PropertyKey[]): string {
+  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`)).join('');
+}
+
+const string = (field: string) => z.string({ error: `${field} must be a string` });
+const object = <S extends z.ZodRawShape>(shape: S, field = 'body') =>
+  z.object(shape, { error: `${field} must be a JSON object` });
+/** Ids are numbers in JSON; a string of digits is accepted too, as it is in paths. */
+const id = (field: string) => z.unknown().transform((v) => requireId(v, field));
+
+/** Query parameters are strings; an empty one counts as absent. */
+const queryNumber = (field: string, pattern: RegExp, kind: string) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return undefined;
+      if (pattern.test(v)) return Number(v);
+      ctx.addIssue({ code: 'custom', message: `${field} must be ${kind}` });
+      return z.NEVER;
+    });
+const queryInt = (field: string) => queryNumber(field, /^-?\d{1,15}$/, 'an integer');
+const queryDecimal = (field: string) => queryNumber(field, /^-?(\d+\.?\d*|\.\d+)$/, 'a number');
+
+export const identifyUsersBody: z.ZodType<IdentifyUsersInput> = object({
+  project_id: id('project_id'),
+  source_label: string('source_label').nullish(),
+  users: z.array(
+    object(
+      {
+        user_id: string('user_id'),
+        text: string('text'),
+        attributes: z.record(z.string(), z.unknown(), { error: 'attributes must be an object' }).nullish(),
+        timestamp: string('timestamp').nullish(),
+      },
+      'each user',
+    ),
+    { error: 'users must be a non-empty array' },
+  ),
+}).transform((b) => ({
+  projectId: b.project_id,
+  sourceLabel: b.source_label,
+  users: b.users.map((u) => ({ userId: u.user_id, text: u.text, attributes: u.attributes, timestamp: u.timestamp })),
+}));
+
+export const namedBody = object({ name: string('name') });
+
+export const createSegmentBody: z.ZodType<CreateSegmentInput> = object({
+  id: string('id').nullish(),
+  name: string('name'),
+  description: string('description').nullish(),
+  rule: z.unknown().optional(),
+});
+
+export const updateSegmentBody: z.ZodType<UpdateSegmentInput> = object({
+  name: string('name').optional(),
+  description: string('description').nullish(),
+  rule: z.unknown().optional(),
+});
+
+const events = z.array(string('each event'), { error: 'events must be an array of event type names' });
+
+export const createWebhookBody: z.ZodType<CreateWebhookInput> = object({
+  url: string('url'),
+  secret: string('secret').nullish(),
+  events: events.optional(),
+});
+
+export const updateWebhookBody: z.ZodType<UpdateWebhookInput> = object({
+  url: string('url').optional(),
+  secret: string('secret').nullish(),
+  events: events.optional(),
+  is_active: z.boolean({ error: 'is_active must be a boolean' }).optional(),
+}).transform(({ is_active, ...rest }) => ({ ...rest, isActive: is_active }));
+
+export const listProfilesQuery: z.ZodType<ListProfilesInput> = z
+  .object({
+    project_id: id('project_id'),
+    limit: queryInt('limit'),
+    offset: queryInt('offset'),
+    churn_risk_gte: queryDecimal('churn_risk_gte'),
+    churn_risk_lte: queryDecimal('churn_risk_lte'),
+    sentiment_trend: z.string().optional(),
+    min_messages: queryInt('min_messages'),
+  })
+  .transform((q) => ({
+    projectId: q.project_id,
+    limit: q.limit,
+    offset: q.offset,
+    churnRiskGte: q.churn_risk_gte,
+    churnRiskLte: q.churn_risk_lte,
+    sentimentTrend: q.sentiment_trend,
+    minMessages: q.min_messages,
+  }));
+
+export const pageQuery: z.ZodType<PageInput> = z.object({ limit: queryInt('limit'), offset: queryInt('offset') });
+
+export const tenantBody = object({ name: string('name') });
+export const revokeKeyBody = object({ api_key: string('api_key') }).transform((b) => ({ apiKey: b.api_key }));
