@@ -20,6 +20,7 @@ import {
   poisoned,
   RawJson,
   toJsonText,
+  expectWorkerWroteOnlyAcceptedBatches,
 } from '../support/fuzz.js';
 
 const SEED = 6_2026;
@@ -70,6 +71,8 @@ function send(req: Sent): Promise<Answer> {
 let tried = 0;
 let refused = 0;
 let succeeded = 0;
+/** Source ids of the submissions the gateway accepted (202), for the drain check at the end. */
+const acceptedBatches = new Set<number>();
 let db: pg.Client;
 /** The fingerprint after the last refused request: nothing the worker does in the background changes it. */
 let known: Record<string, string> | undefined;
@@ -576,6 +579,7 @@ describe('gateway fuzzing', () => {
     res: Answer,
     sent: { params: Record<string, string>; body: any; query: URLSearchParams },
   ) {
+    if (res.status === 202 && typeof res.json?.source_id === 'number') acceptedBatches.add(res.json.source_id);
     if (exact) await route.check?.(res, sent);
     else expect(res.status === 204 || res.json !== undefined, res.text.slice(0, 200)).toBe(true);
     if (route.method === 'DELETE') {
@@ -747,5 +751,11 @@ describe('gateway fuzzing', () => {
     );
     expect(await probe({ method: 'POST', path: usersPath, body: manyUsers, headers })).toBeUndefined();
     await expectAlive();
+  });
+
+  it('leaves in the worker-written tables only what the accepted batches brought', { timeout: 360_000 }, async () => {
+    expect(acceptedBatches.size).toBeGreaterThan(0);
+    const drained = await expectWorkerWroteOnlyAcceptedBatches(db, fx.tenantId, acceptedBatches);
+    console.log(`gateway fuzz drain: ${drained.batches} accepted batches, ${drained.messages} messages, nothing else`);
   });
 });

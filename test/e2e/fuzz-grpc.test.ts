@@ -2,7 +2,8 @@
  * Property-based fuzzing of every gRPC method: random and mutated bytes through a raw client,
  * hostile field values through the generated clients, and messages over the server's receive
  * limit. Every answer must be a client-error status (never INTERNAL or UNKNOWN) or a success whose
- * response decodes; a refused call must leave the database as it was; the server stays healthy.
+ * response decodes and is right for the request the server decoded (SUCCESS_CHECKS); a refused call
+ * must leave the database as it was; the server stays healthy.
  */
 import { Client, credentials, Metadata, status, type ServiceError } from '@grpc/grpc-js';
 import fc from 'fast-check';
@@ -15,7 +16,14 @@ import { UsersServiceService } from '../../gen/profiling/v1/users.js';
 import { WebhooksServiceService } from '../../gen/profiling/v1/webhooks.js';
 import { MAX_MESSAGE_BYTES } from '../../src/transport/grpc/server.js';
 import { call, newTenant, stack, type Tenant } from '../support/api.js';
-import { dbFingerprint, makeSegmentFixture, makeWebhookFixture, nastyString, poisoned } from '../support/fuzz.js';
+import {
+  dbFingerprint,
+  expectWorkerWroteOnlyAcceptedBatches,
+  makeSegmentFixture,
+  makeWebhookFixture,
+  nastyString,
+  poisoned,
+} from '../support/fuzz.js';
 import { grpcClients, keyMetadata } from '../support/grpc.js';
 
 const SEED = 6_2027;
@@ -37,7 +45,8 @@ interface Method {
   name: string;
   path: string;
   requestSerialize: (value: any) => Buffer;
-  responseDeserialize: (bytes: Buffer) => unknown;
+  requestDeserialize: (bytes: Buffer) => any;
+  responseDeserialize: (bytes: Buffer) => any;
 }
 
 const SERVICES = {
@@ -53,6 +62,7 @@ const METHODS: Method[] = Object.entries(SERVICES).flatMap(([service, def]) =>
     name,
     path: m.path,
     requestSerialize: m.requestSerialize,
+    requestDeserialize: m.requestDeserialize,
     responseDeserialize: m.responseDeserialize,
   })),
 );
@@ -101,6 +111,74 @@ function template(name: string): Record<string, any> {
   };
   return structuredClone(t[name]);
 }
+
+const ids = (list: { id: unknown }[]) => list.map((x) => x.id);
+const DRAFT = 1;
+const DEPLOYED = 2;
+
+/**
+ * What a success must contain, given the request as the server decoded it (`q`) and the decoded
+ * answer (`r`): the resource asked for, the names sent (trimmed), page sizes within the limits.
+ */
+const SUCCESS_CHECKS: Record<string, (q: any, r: any) => void | Promise<void>> = {
+  identifyUsers: async (q, r) => {
+    expect(r.accepted).toBe(q.users.length);
+    const { rows } = await db.query('SELECT project_id, user_count FROM sources WHERE id = $1', [r.sourceId]);
+    expect(rows).toEqual([{ project_id: String(q.projectId), user_count: q.users.length }]);
+    acceptedBatches.add(r.sourceId);
+  },
+  listProfiles: (q, r) => {
+    expect(r.users.length).toBeLessThanOrEqual(q.limit || 20);
+    expect(r.total).toBeGreaterThanOrEqual(r.users.length);
+  },
+  getProfile: (q, r) => expect(r.profile.userId).toBe(q.userId),
+  getUserTimeline: (q, r) => {
+    expect(r.userId).toBe(q.userId);
+    expect(r.timeline.length).toBeLessThanOrEqual(q.limit || 100);
+  },
+  createProject: (q, r) => expect(r.project.name).toBe(q.name.trim()),
+  listProjects: (_q, r) => expect(ids(r.projects)).toContain(fx.projectId),
+  createPipeline: (q, r) => expect(r.pipeline).toMatchObject({ projectId: q.projectId, name: q.name.trim() }),
+  listPipelines: (_q, r) => expect(ids(r.pipelines)).toContain(fx.pipelineId),
+  createSegment: (q, r) =>
+    expect(r.segment).toMatchObject({ pipelineId: q.pipelineId, name: q.name.trim(), status: DRAFT }),
+  listSegments: (q, r) => expect(r.segments.every((s: any) => s.pipelineId === q.pipelineId)).toBe(true),
+  getSegment: (q, r) => expect(r.segment.id).toBe(q.ref.segmentId),
+  updateSegment: (q, r) => {
+    expect(r.segment.id).toBe(q.ref.segmentId);
+    if (q.name !== undefined) expect(r.segment.name).toBe(q.name.trim());
+  },
+  deploySegment: (q, r) => expect(r.segment).toMatchObject({ id: q.ref.segmentId, status: DEPLOYED }),
+  undeploySegment: (q, r) => expect(r.segment).toMatchObject({ id: q.ref.segmentId, status: DRAFT }),
+  deleteSegment: async (q) => {
+    const { rows } = await db.query('SELECT 1 FROM segments WHERE pipeline_id = $1 AND slug = $2', [
+      q.ref.pipelineId,
+      q.ref.segmentId,
+    ]);
+    expect(rows).toEqual([]);
+  },
+  listSegmentUsers: (q, r) => {
+    expect(r.users.length).toBeLessThanOrEqual(q.limit || 100);
+    expect(r.total).toBeGreaterThanOrEqual(r.users.length);
+  },
+  createWebhook: (q, r) => {
+    expect(r.webhook).toMatchObject({ pipelineId: q.pipelineId, isActive: true });
+    expect(new URL(r.webhook.url).protocol).toBe('https:');
+    expect(new Set(r.webhook.events)).toEqual(new Set(q.events.length ? q.events : [1, 2]));
+    expect(JSON.stringify(r)).not.toContain('secret');
+  },
+  listWebhooks: (q, r) => expect(r.webhooks.every((w: any) => w.pipelineId === q.pipelineId)).toBe(true),
+  getWebhook: (q, r) => expect(r.webhook.id).toBe(q.ref.webhookId),
+  updateWebhook: (q, r) => {
+    expect(r.webhook.id).toBe(q.ref.webhookId);
+    if (q.isActive !== undefined) expect(r.webhook.isActive).toBe(q.isActive);
+    if (q.events) expect(new Set(r.webhook.events)).toEqual(new Set(q.events.values));
+  },
+  deleteWebhook: async (q) =>
+    expect((await db.query('SELECT 1 FROM webhooks WHERE id = $1', [q.ref.webhookId])).rows).toEqual([]),
+  listDeliveries: (q, r) => expect(r.deliveries.length).toBeLessThanOrEqual(q.limit || 50),
+  resendDelivery: (_q, r) => expect(r.workflowId).toMatch(/^delivery-/),
+};
 
 // --- protobuf wire helpers, to write what the generated encoders never would -------------------
 
@@ -248,6 +326,8 @@ interface Outcome {
   code: status;
   details: string;
   response?: Buffer;
+  /** The decoded answer of a generated client. */
+  decoded?: unknown;
 }
 
 let raw: Client;
@@ -256,6 +336,9 @@ let md: Metadata;
 let tried = 0;
 let refused = 0;
 let succeeded = 0;
+let checked = 0;
+/** Source ids of the submissions the server accepted, for the drain check at the end. */
+const acceptedBatches = new Set<number>();
 let encoderRefused = 0;
 /** The fingerprint after the last refused call: nothing the worker does in the background changes it. */
 let known: Record<string, string> | undefined;
@@ -279,7 +362,12 @@ function rawCall(path: string, bytes: Buffer): Promise<Outcome> {
  * One fuzzed call (`send`): a client-error status or a success whose response decodes, and nothing
  * written when refused.
  */
-async function probe(method: Method, send: () => Promise<Outcome>, shown: () => string): Promise<Outcome> {
+async function probe(
+  method: Method,
+  sentBytes: Buffer,
+  send: () => Promise<Outcome>,
+  shown: () => string,
+): Promise<Outcome> {
   tried++;
   const before = (known ??= await dbFingerprint(db));
   const out = await send();
@@ -287,7 +375,16 @@ async function probe(method: Method, send: () => Promise<Outcome>, shown: () => 
   if (out.code === status.OK) {
     succeeded++;
     known = undefined;
-    if (out.response) expect(() => method.responseDeserialize(out.response!), what()).not.toThrow();
+    let answer = out.decoded;
+    if (out.response) expect(() => (answer = method.responseDeserialize(out.response!)), what()).not.toThrow();
+    const check = SUCCESS_CHECKS[method.name];
+    expect(check, `no success check for ${method.name}`).toBeDefined();
+    try {
+      await check(method.requestDeserialize(sentBytes), answer);
+    } catch (err) {
+      throw new Error(`wrong success: ${what()} answered ${JSON.stringify(answer)?.slice(0, 400)}`, { cause: err });
+    }
+    checked++;
     if (method.name.startsWith('delete')) await restoreFixtures();
     return out;
   }
@@ -298,7 +395,8 @@ async function probe(method: Method, send: () => Promise<Outcome>, shown: () => 
   return out;
 }
 
-const sendRaw = (method: Method, bytes: Buffer) => () => rawCall(method.path, bytes);
+const probeRaw = (method: Method, bytes: Buffer, shown: () => string) =>
+  probe(method, bytes, () => rawCall(method.path, bytes), shown);
 
 const makeWebhook = () => makeWebhookFixture(fx);
 const makeSegment = () => makeSegmentFixture(fx);
@@ -330,7 +428,7 @@ describe('gRPC fuzzing', () => {
 
   afterAll(async () => {
     console.log(
-      `gRPC fuzz: ${tried} inputs tried (${refused} refused with a client-error status, ${succeeded} decodable successes); ` +
+      `gRPC fuzz: ${tried} inputs tried (${refused} refused with a client-error status, ${succeeded} successes, ${checked} of them checked for content); ` +
         `${encoderRefused} more hostile requests were refused by the generated encoder before sending; seed ${SEED}`,
     );
     raw?.close();
@@ -361,11 +459,7 @@ describe('gRPC fuzzing', () => {
     });
     await fc.assert(
       fc.asyncProperty(arb, async ({ method, bytes }) => {
-        await probe(
-          METHODS[method],
-          () => rawCall(METHODS[method].path, bytes),
-          () => bytes.toString('hex'),
-        );
+        await probeRaw(METHODS[method], bytes, () => bytes.toString('hex'));
       }),
       { seed: SEED, numRuns: RUNS.bytes, endOnFailure: true },
     );
@@ -408,8 +502,9 @@ describe('gRPC fuzzing', () => {
             setPath(request, path, value);
           }
           if (extra) request[extra[0]] = extra[1];
+          let bytes: Buffer;
           try {
-            method.requestSerialize(request);
+            bytes = method.requestSerialize(request);
           } catch {
             // The generated encoder refuses the value on the client (grpc-js would report a local
             // INTERNAL "serialization failure"): nothing can reach the server.
@@ -423,6 +518,7 @@ describe('gRPC fuzzing', () => {
           const client = clients[method.service] as unknown as Record<string, (...a: unknown[]) => void>;
           await probe(
             method,
+            bytes,
             () =>
               new Promise<Outcome>((resolve) =>
                 client[method.name].call(
@@ -430,8 +526,10 @@ describe('gRPC fuzzing', () => {
                   request,
                   md,
                   { deadline: Date.now() + 60_000 },
-                  (err: ServiceError | null) =>
-                    resolve(err ? { code: err.code, details: err.details } : { code: status.OK, details: '' }),
+                  (err: ServiceError | null, res: unknown) =>
+                    resolve(
+                      err ? { code: err.code, details: err.details } : { code: status.OK, details: '', decoded: res },
+                    ),
                 ),
               ),
             shown,
@@ -447,9 +545,9 @@ describe('gRPC fuzzing', () => {
 
   it('refuses messages over the receive limit, huge batches and deep nesting without INTERNAL', async () => {
     const identify = METHODS.find((m) => m.name === 'identifyUsers')!;
-    const over = await probe(
+    const over = await probeRaw(
       identify,
-      sendRaw(identify, Buffer.alloc(MAX_MESSAGE_BYTES + 1, 0x41)),
+      Buffer.alloc(MAX_MESSAGE_BYTES + 1, 0x41),
       () => `${MAX_MESSAGE_BYTES + 1} bytes`,
     );
     expect(over.code).toBe(status.RESOURCE_EXHAUSTED);
@@ -457,18 +555,16 @@ describe('gRPC fuzzing', () => {
       projectId: fx.projectB,
       users: [{ userId: 'big', text: 'x'.repeat(MAX_MESSAGE_BYTES) }],
     });
-    expect((await probe(identify, sendRaw(identify, bigText), () => 'one text over the limit')).code).toBe(
-      status.RESOURCE_EXHAUSTED,
-    );
+    expect((await probeRaw(identify, bigText, () => 'one text over the limit')).code).toBe(status.RESOURCE_EXHAUSTED);
     const { users } = grpcClients();
+    const oversized = { projectId: fx.projectB, users: [{ userId: 'big', text: 'y'.repeat(MAX_MESSAGE_BYTES + 1) }] };
     const throughClient = await probe(
       identify,
+      identify.requestSerialize(oversized),
       () =>
         new Promise<Outcome>((resolve) =>
-          users.identifyUsers(
-            { projectId: fx.projectB, users: [{ userId: 'big', text: 'y'.repeat(MAX_MESSAGE_BYTES + 1) }] },
-            md,
-            (err) => resolve(err ? { code: err.code, details: err.details } : { code: status.OK, details: '' }),
+          users.identifyUsers(oversized, md, (err) =>
+            resolve(err ? { code: err.code, details: err.details } : { code: status.OK, details: '' }),
           ),
         ),
       () => 'generated client, one text over the limit',
@@ -479,14 +575,14 @@ describe('gRPC fuzzing', () => {
       projectId: fx.projectB,
       users: [{ userId: 'big', text: 'x'.repeat(MAX_MESSAGE_BYTES - 1_000) }],
     });
-    expect((await probe(identify, sendRaw(identify, underLimit), () => 'one text just under the limit')).code).toBe(
+    expect((await probeRaw(identify, underLimit, () => 'one text just under the limit')).code).toBe(
       status.INVALID_ARGUMENT,
     );
     const many = identify.requestSerialize({
       projectId: fx.projectB,
       users: Array.from({ length: 100_000 }, (_, i) => ({ userId: `u${i}`, text: 'hi' })),
     });
-    expect((await probe(identify, sendRaw(identify, many), () => '100,000 users')).code).toBe(status.INVALID_ARGUMENT);
+    expect((await probeRaw(identify, many, () => '100,000 users')).code).toBe(status.INVALID_ARGUMENT);
     for (const depth of [50, 5_000, 100_000]) {
       const user = Buffer.concat([
         lenField(1, Buffer.from('deep')),
@@ -494,7 +590,7 @@ describe('gRPC fuzzing', () => {
         lenField(3, deepStruct(depth)),
       ]);
       const bytes = Buffer.concat([tag(1, 0), varint(BigInt(fx.projectB)), lenField(2, user)]);
-      expect((await probe(identify, sendRaw(identify, bytes), () => `attributes nested ${depth} deep`)).code).toBe(
+      expect((await probeRaw(identify, bytes, () => `attributes nested ${depth} deep`)).code).toBe(
         status.INVALID_ARGUMENT,
       );
       const segments = METHODS.find((m) => m.name === 'createSegment')!;
@@ -506,10 +602,14 @@ describe('gRPC fuzzing', () => {
         lenField(4, Buffer.from('deep')),
         lenField(6, deepStruct(depth)),
       ]);
-      expect((await probe(segments, sendRaw(segments, seg), () => `rule nested ${depth} deep`)).code).toBe(
-        status.INVALID_ARGUMENT,
-      );
+      expect((await probeRaw(segments, seg, () => `rule nested ${depth} deep`)).code).toBe(status.INVALID_ARGUMENT);
     }
     await expectHealthy();
+  });
+
+  it('leaves in the worker-written tables only what the accepted batches brought', { timeout: 360_000 }, async () => {
+    expect(acceptedBatches.size).toBeGreaterThan(0);
+    const drained = await expectWorkerWroteOnlyAcceptedBatches(db, fx.tenantId, acceptedBatches);
+    console.log(`gRPC fuzz drain: ${drained.batches} accepted batches, ${drained.messages} messages, nothing else`);
   });
 });

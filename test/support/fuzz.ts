@@ -3,8 +3,9 @@
  * that a refused request wrote nothing.
  */
 import fc from 'fast-check';
+import { expect } from 'vitest';
 import type pg from 'pg';
-import { call } from './api.js';
+import { call, waitFor } from './api.js';
 
 /** Strings that have broken parsers, number coercions, SQL, HTML and PostgreSQL text before. */
 export const NASTY_STRINGS = [
@@ -185,7 +186,8 @@ export function toJsonText(value: unknown): string {
 /**
  * Everything a gateway or gRPC request can write synchronously, as counts and checksums. Tables
  * that only the worker writes (users, messages, memberships, events, outbox, deliveries) are
- * left out: a batch accepted earlier may legitimately be processed between two snapshots.
+ * left out: a batch accepted earlier may legitimately be processed between two snapshots. Those
+ * are checked once the fuzzing is over, by `expectWorkerWroteOnlyAcceptedBatches`.
  */
 export async function dbFingerprint(db: pg.Client): Promise<Record<string, string>> {
   const sum = (table: string, order: string) =>
@@ -225,4 +227,47 @@ export async function makeSegmentFixture(t: { key: string; projectId: number; pi
   });
   if (r.status !== 201) throw new Error(`segment fixture: ${r.status}`);
   return r.body.id;
+}
+
+/**
+ * The drain point for what the worker writes: once every batch of the fuzzed tenant has completed,
+ * its sources are exactly the accepted submissions, each fully accounted for, and its users,
+ * messages and events all come from them (a refused request started nothing in the background).
+ */
+export async function expectWorkerWroteOnlyAcceptedBatches(
+  db: pg.Client,
+  tenantId: number,
+  accepted: Set<number>,
+): Promise<{ batches: number; messages: number }> {
+  const projects = '(SELECT id FROM projects WHERE tenant_id = $1)';
+  const one = async (sql: string) => (await db.query(sql, [tenantId])).rows[0].n as number;
+  await waitFor(
+    'every accepted batch completed',
+    async () =>
+      (await one(`SELECT count(*)::int AS n FROM sources WHERE project_id IN ${projects} AND completed_at IS NULL`)) ===
+      0,
+    300_000,
+    500,
+  );
+  const sources = (
+    await db.query(
+      `SELECT s.id::int AS id, s.user_count, s.processed, s.failed,
+              (SELECT count(*)::int FROM messages m WHERE m.source_id = s.id) AS messages
+         FROM sources s WHERE s.project_id IN ${projects} ORDER BY s.id`,
+      [tenantId],
+    )
+  ).rows;
+  expect(sources.map((r) => r.id)).toEqual([...accepted].sort((a, b) => a - b));
+  expect(sources.filter((r) => r.processed + r.failed !== r.user_count || r.messages !== r.processed)).toEqual([]);
+  const strays = await one(
+    `SELECT count(*)::int AS n FROM users u WHERE u.project_id IN ${projects}
+        AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.user_pk = u.id)`,
+  );
+  expect(strays, 'users without a message from an accepted batch').toBe(0);
+  const orphanEvents = await one(
+    `SELECT count(*)::int AS n FROM events e WHERE e.project_id IN ${projects}
+        AND NOT EXISTS (SELECT 1 FROM users u WHERE u.project_id = e.project_id AND u.user_id = e.user_id)`,
+  );
+  expect(orphanEvents, 'events for users no accepted batch brought').toBe(0);
+  return { batches: sources.length, messages: sources.reduce((n, r) => n + r.messages, 0) };
 }

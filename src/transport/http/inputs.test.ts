@@ -33,7 +33,16 @@ describe('gateway inputs', () => {
     [{ project_id: 1 }, 'users'],
     [{ project_id: 1, users: 'u1' }, 'users'],
     [{ project_id: 1, users: [7] }, 'users[0]'],
-    [{ project_id: 1, users: [{ user_id: 'a', text: 'x' }, { user_id: 5, text: 'y' }] }, 'users[1].user_id'],
+    [
+      {
+        project_id: 1,
+        users: [
+          { user_id: 'a', text: 'x' },
+          { user_id: 5, text: 'y' },
+        ],
+      },
+      'users[1].user_id',
+    ],
     [{ project_id: 1, users: [{ user_id: 'a', text: 'x', attributes: [1] }] }, 'users[0].attributes'],
     [{ project_id: 1, users: [{ user_id: 'a', text: 'x', timestamp: 1700000000 }] }, 'users[0].timestamp'],
   ])('refuses users body %j naming %s', (body, field) => {

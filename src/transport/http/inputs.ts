@@ -116,6 +116,8 @@ export const listProfilesQuery: z.ZodType<ListProfilesInput> = z
   }));
 
 export const pageQuery: z.ZodType<PageInput> = z.object({ limit: queryInt('limit'), offset: queryInt('offset') });
+/** The deliveries list is newest first with a limit only; an `offset` there is ignored, as before. */
+export const limitQuery = z.object({ limit: queryInt('limit') });
 
 export const tenantBody = object({ name: string('name') });
 export const revokeKeyBody = object({ api_key: string('api_key') }).transform((b) => ({ apiKey: b.api_key }));

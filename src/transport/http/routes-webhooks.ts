@@ -11,7 +11,7 @@ import {
   type WebhookRef,
 } from '../../webhooks/manage-webhooks.js';
 import { authenticated } from './authenticated.js';
-import { createWebhookBody, pageQuery, read, updateWebhookBody } from './inputs.js';
+import { createWebhookBody, limitQuery, read, updateWebhookBody } from './inputs.js';
 import type { Request, Router } from './router.js';
 
 const BASE = '/projects/:project_id/pipelines/:pipeline_id/webhooks';
@@ -78,7 +78,7 @@ export function addWebhookRoutes(router: Router, ctx: AppContext): void {
     `${BASE}/:webhook_id/deliveries`,
     authenticated(ctx, async (who, req) => ({
       status: 200,
-      body: await listDeliveries(db, who, webhookRef(req), read(pageQuery, req.query)),
+      body: await listDeliveries(db, who, webhookRef(req), read(limitQuery, req.query)),
     })),
   );
   router.add(
