@@ -70,7 +70,13 @@ export async function readsAtScale(args: {
       trend: params.get('sentiment_trend') ?? undefined,
       minMessages: num('min_messages'),
     };
-    const list = listSql(tenantId, p, filters, 20, num('offset') ?? 0, ['user_id', 'aggregates', 'updated_at']);
+    const list = listSql(tenantId, {
+      projectId: p,
+      filters,
+      limit: 20,
+      offset: num('offset') ?? 0,
+      columns: ['user_id', 'aggregates', 'updated_at'],
+    });
     const plan = async (sql: string, bindings: unknown[]) => {
       let i = 0;
       const text = sql.replace(/\?/g, () => `$${++i}`);

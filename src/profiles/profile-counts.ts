@@ -107,15 +107,18 @@ export function countSql(projectId: number, f: ProfileFilters): { sql: string; b
   return { sql: `SELECT (0 ${terms.join(' ')})::bigint AS total`, bindings };
 }
 
+/** One page of a project's profiles: which, how many, and the columns to read. */
+export interface ProfilePage {
+  projectId: number;
+  filters: ProfileFilters;
+  limit: number;
+  offset: number;
+  columns: string[];
+}
+
 /** Page of profile ids from the covering index, then the rows; same order as the index. */
-export function pageSql(
-  projectId: number,
-  f: ProfileFilters,
-  limit: number,
-  offset: number,
-  columns: string[],
-): { sql: string; bindings: Knex.Value[] } {
-  const where = filterSql(projectId, f);
+function pageSql({ projectId, filters, limit, offset, columns }: ProfilePage): { sql: string; bindings: Knex.Value[] } {
+  const where = filterSql(projectId, filters);
   const cols = columns.map((c) => `u.${c}`).join(', ');
   return {
     sql:
@@ -151,16 +154,10 @@ export async function compactProfileCounts(db: Knex): Promise<number> {
  * project is not the tenant's, when it yields none. One round trip instead of three matters at
  * 50 concurrent clients, where every statement costs CPU on both sides of the connection.
  */
-export function listSql(
-  tenantId: number,
-  projectId: number,
-  f: ProfileFilters,
-  limit: number,
-  offset: number,
-  columns: string[],
-): { sql: string; bindings: Knex.Value[] } {
-  const count = countSql(projectId, f);
-  const page = pageSql(projectId, f, limit, offset, columns);
+export function listSql(tenantId: number, q: ProfilePage): { sql: string; bindings: Knex.Value[] } {
+  const { projectId } = q;
+  const count = countSql(projectId, q.filters);
+  const page = pageSql(q);
   return {
     sql:
       `SELECT c.total, p.* FROM (${count.sql}) c LEFT JOIN LATERAL (${page.sql}) p ON true ` +

@@ -84,7 +84,7 @@ export async function listProfiles(
     trend = q.sentimentTrend;
   }
   const filters: ProfileFilters = { churnGte: gte, churnLte: lte, trend, minMessages };
-  const list = listSql(caller.tenantId, projectId, filters, limit, offset, PROFILE_COLUMNS);
+  const list = listSql(caller.tenantId, { projectId, filters, limit, offset, columns: PROFILE_COLUMNS });
   const { rows } = await db.raw(list.sql, list.bindings);
   // No row at all: the project is missing or another tenant's (404 either way, nothing read).
   if (rows.length === 0) throw notFound('project');

@@ -25,11 +25,16 @@ export async function requireProject(db: Db, caller: Caller, projectId: number):
   return row as Project;
 }
 
+/** Where segments and webhooks live: a pipeline, named with its project. */
+export interface PipelineRef {
+  projectId: number;
+  pipelineId: number;
+}
+
 export async function requirePipeline(
   db: Db,
   caller: Caller,
-  projectId: number,
-  pipelineId: number,
+  { projectId, pipelineId }: PipelineRef,
 ): Promise<Pipeline> {
   const row = await db('pipelines as p')
     .join('projects as pr', 'pr.id', 'p.project_id')

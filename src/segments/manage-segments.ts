@@ -1,7 +1,7 @@
 import type { Db } from '../db/knex.js';
 import type { Caller } from '../auth/api-keys.js';
 import { AppError, invalid, notFound } from '../errors.js';
-import { requirePipeline } from '../projects/projects.js';
+import { requirePipeline, type PipelineRef } from '../projects/projects.js';
 import { isStorableText, optionalInt, requireName } from '../validation.js';
 import { validateRule } from './rules.js';
 import { isValidSlug, slugify } from './slug.js';
@@ -41,9 +41,7 @@ export interface PageInput {
   offset?: number;
 }
 
-export interface SegmentRef {
-  projectId: number;
-  pipelineId: number;
+export interface SegmentRef extends PipelineRef {
   segmentId: string;
 }
 
@@ -94,7 +92,7 @@ function optionalDescription(value: string | null | undefined): string | undefin
 }
 
 async function requireSegment(db: Db, caller: Caller, ref: SegmentRef) {
-  await requirePipeline(db, caller, ref.projectId, ref.pipelineId);
+  await requirePipeline(db, caller, ref);
   // Segment ids are slugs: anything else (NUL, SQL, 10 KB of text) cannot name one.
   if (!isValidSlug(ref.segmentId)) throw notFound('segment');
   const row = await db('segments').where({ pipeline_id: ref.pipelineId, slug: ref.segmentId }).first(COLUMNS);
@@ -105,8 +103,7 @@ async function requireSegment(db: Db, caller: Caller, ref: SegmentRef) {
 export async function createSegment(
   db: Db,
   caller: Caller,
-  projectId: number,
-  pipelineId: number,
+  pipeline: PipelineRef,
   input: CreateSegmentInput,
 ): Promise<SegmentView> {
   const name = requireName(input.name);
@@ -116,9 +113,16 @@ export async function createSegment(
   if (input.id === undefined || input.id === null) slug = slugify(name);
   else if (isValidSlug(input.id)) slug = input.id;
   else throw invalid('id', 'id must match [a-z0-9_-]{1,64}');
-  await requirePipeline(db, caller, projectId, pipelineId);
+  await requirePipeline(db, caller, pipeline);
   const [row] = await db('segments')
-    .insert({ pipeline_id: pipelineId, project_id: projectId, slug, name, description, rule: JSON.stringify(rule) })
+    .insert({
+      pipeline_id: pipeline.pipelineId,
+      project_id: pipeline.projectId,
+      slug,
+      name,
+      description,
+      rule: JSON.stringify(rule),
+    })
     .onConflict(['pipeline_id', 'slug'])
     .ignore()
     .returning(COLUMNS);
@@ -126,14 +130,9 @@ export async function createSegment(
   return toView(row);
 }
 
-export async function listSegments(
-  db: Db,
-  caller: Caller,
-  projectId: number,
-  pipelineId: number,
-): Promise<SegmentView[]> {
-  await requirePipeline(db, caller, projectId, pipelineId);
-  const rows = await db('segments').where({ pipeline_id: pipelineId }).orderBy('pk').select(COLUMNS);
+export async function listSegments(db: Db, caller: Caller, pipeline: PipelineRef): Promise<SegmentView[]> {
+  await requirePipeline(db, caller, pipeline);
+  const rows = await db('segments').where({ pipeline_id: pipeline.pipelineId }).orderBy('pk').select(COLUMNS);
   return rows.map(toView);
 }
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/knex.js';
 import type { Caller } from '../auth/api-keys.js';
 import { invalid, notFound } from '../errors.js';
-import { requirePipeline } from '../projects/projects.js';
+import { requirePipeline, type PipelineRef } from '../projects/projects.js';
 import { optionalInt, requireId } from '../validation.js';
 import { validateWebhookUrl } from './url.js';
 import { idempotencyScope, lockIdempotencyKey, rememberAnswer } from '../idempotency.js';
@@ -47,9 +47,7 @@ export interface UpdateWebhookInput {
   isActive?: boolean;
 }
 
-export interface WebhookRef {
-  projectId: number;
-  pipelineId: number;
+export interface WebhookRef extends PipelineRef {
   webhookId: number;
 }
 
@@ -86,7 +84,7 @@ function validateSecret(raw: string): string {
 }
 
 async function requireWebhook(db: Db, caller: Caller, ref: WebhookRef) {
-  await requirePipeline(db, caller, ref.projectId, ref.pipelineId);
+  await requirePipeline(db, caller, ref);
   const row = await db('webhooks').where({ id: ref.webhookId, pipeline_id: ref.pipelineId }).first(COLUMNS);
   if (!row) throw notFound('webhook');
   return row as WebhookView;
@@ -96,28 +94,28 @@ export async function createWebhook(
   db: Db,
   box: SecretSealer,
   caller: Caller,
-  projectId: number,
-  pipelineId: number,
+  pipeline: PipelineRef,
   input: CreateWebhookInput,
 ): Promise<WebhookView> {
   const url = validateWebhookUrl(input.url).toString();
   const events = input.events === undefined ? [...EVENT_TYPES] : validateEvents(input.events);
   const secret = input.secret === undefined || input.secret === null ? undefined : validateSecret(input.secret);
-  await requirePipeline(db, caller, projectId, pipelineId);
+  await requirePipeline(db, caller, pipeline);
   const [row] = await db('webhooks')
-    .insert({ pipeline_id: pipelineId, url, events, secret_sealed: secret ? box.seal(secret) : null, is_active: true })
+    .insert({
+      pipeline_id: pipeline.pipelineId,
+      url,
+      events,
+      secret_sealed: secret ? box.seal(secret) : null,
+      is_active: true,
+    })
     .returning(COLUMNS);
   return row;
 }
 
-export async function listWebhooks(
-  db: Db,
-  caller: Caller,
-  projectId: number,
-  pipelineId: number,
-): Promise<WebhookView[]> {
-  await requirePipeline(db, caller, projectId, pipelineId);
-  return db('webhooks').where({ pipeline_id: pipelineId }).orderBy('id').select(COLUMNS);
+export async function listWebhooks(db: Db, caller: Caller, pipeline: PipelineRef): Promise<WebhookView[]> {
+  await requirePipeline(db, caller, pipeline);
+  return db('webhooks').where({ pipeline_id: pipeline.pipelineId }).orderBy('id').select(COLUMNS);
 }
 
 export async function getWebhook(db: Db, caller: Caller, ref: WebhookRef): Promise<WebhookView> {

@@ -1,28 +1,14 @@
 import type { AppContext } from '../../app.js';
-import {
-  createSegment,
-  deleteSegment,
-  deploySegment,
-  getSegment,
-  listSegments,
-  listSegmentUsers,
-  undeploySegment,
-  updateSegment,
-  type SegmentRef,
-} from '../../segments/manage-segments.js';
-import { requireId } from '../../validation.js';
+import * as segments from '../../segments/manage-segments.js';
+import { pipelineRef } from './path-refs.js';
 import { authenticated } from './authenticated.js';
 import { createSegmentBody, pageQuery, read, updateSegmentBody } from './inputs.js';
 import type { Request, Router } from './router.js';
 
 const BASE = '/projects/:project_id/pipelines/:pipeline_id/segments';
 
-function segmentRef(req: Request): SegmentRef {
-  return {
-    projectId: requireId(req.params.project_id, 'project_id'),
-    pipelineId: requireId(req.params.pipeline_id, 'pipeline_id'),
-    segmentId: req.params.segment_id,
-  };
+function segmentRef(req: Request): segments.SegmentRef {
+  return { ...pipelineRef(req), segmentId: req.params.segment_id };
 }
 
 export function addSegmentRoutes(router: Router, ctx: AppContext): void {
@@ -31,30 +17,25 @@ export function addSegmentRoutes(router: Router, ctx: AppContext): void {
   router.add(
     'POST',
     BASE,
-    authenticated(ctx, async (who, req) => {
-      const projectId = requireId(req.params.project_id, 'project_id');
-      const pipelineId = requireId(req.params.pipeline_id, 'pipeline_id');
-      return {
-        status: 201,
-        body: await createSegment(db, who, projectId, pipelineId, read(createSegmentBody, await req.json())),
-      };
-    }),
+    authenticated(ctx, async (who, req) => ({
+      status: 201,
+      body: await segments.createSegment(db, who, pipelineRef(req), read(createSegmentBody, await req.json())),
+    })),
   );
   router.add(
     'GET',
     BASE,
-    authenticated(ctx, async (who, req) => {
-      const projectId = requireId(req.params.project_id, 'project_id');
-      const pipelineId = requireId(req.params.pipeline_id, 'pipeline_id');
-      return { status: 200, body: { segments: await listSegments(db, who, projectId, pipelineId) } };
-    }),
+    authenticated(ctx, async (who, req) => ({
+      status: 200,
+      body: { segments: await segments.listSegments(db, who, pipelineRef(req)) },
+    })),
   );
   router.add(
     'GET',
     `${BASE}/:segment_id`,
     authenticated(ctx, async (who, req) => ({
       status: 200,
-      body: await getSegment(db, who, segmentRef(req)),
+      body: await segments.getSegment(db, who, segmentRef(req)),
     })),
   );
   router.add(
@@ -63,7 +44,7 @@ export function addSegmentRoutes(router: Router, ctx: AppContext): void {
     authenticated(ctx, async (who, req) => {
       return {
         status: 200,
-        body: await updateSegment(
+        body: await segments.updateSegment(
           db,
           { starters, log: ctx.log },
           who,
@@ -78,7 +59,7 @@ export function addSegmentRoutes(router: Router, ctx: AppContext): void {
     `${BASE}/:segment_id/deploy`,
     authenticated(ctx, async (who, req) => ({
       status: 200,
-      body: await deploySegment(db, { starters, log: ctx.log }, who, segmentRef(req)),
+      body: await segments.deploySegment(db, { starters, log: ctx.log }, who, segmentRef(req)),
     })),
   );
   router.add(
@@ -86,14 +67,14 @@ export function addSegmentRoutes(router: Router, ctx: AppContext): void {
     `${BASE}/:segment_id/undeploy`,
     authenticated(ctx, async (who, req) => ({
       status: 200,
-      body: await undeploySegment(db, who, segmentRef(req)),
+      body: await segments.undeploySegment(db, who, segmentRef(req)),
     })),
   );
   router.add(
     'DELETE',
     `${BASE}/:segment_id`,
     authenticated(ctx, async (who, req) => {
-      await deleteSegment(db, who, segmentRef(req));
+      await segments.deleteSegment(db, who, segmentRef(req));
       return { status: 204 };
     }),
   );
@@ -102,7 +83,7 @@ export function addSegmentRoutes(router: Router, ctx: AppContext): void {
     `${BASE}/:segment_id/users`,
     authenticated(ctx, async (who, req) => ({
       status: 200,
-      body: await listSegmentUsers(db, who, segmentRef(req), read(pageQuery, req.query)),
+      body: await segments.listSegmentUsers(db, who, segmentRef(req), read(pageQuery, req.query)),
     })),
   );
 }

@@ -1,11 +1,16 @@
 import type { AppContext } from '../../app.js';
 import { createPipeline, createProject, listPipelines, listProjects } from '../../projects/projects.js';
-import { getProfile, getTimeline, listProfiles } from '../../profiles/read-profiles.js';
+import { getProfile, getTimeline, listProfiles, type ProfileRef } from '../../profiles/read-profiles.js';
 import { identifyUsers } from '../../users/identify-users.js';
 import { requireId } from '../../validation.js';
 import { identifyUsersBody, listProfilesQuery, namedBody, pageQuery, read } from './inputs.js';
 import { authenticated } from './authenticated.js';
-import type { Router } from './router.js';
+import type { Request, Router } from './router.js';
+
+/** `/api/v1/profiles/:user_id?project_id=…` */
+function profileRef(req: Request): ProfileRef {
+  return { projectId: requireId(req.query.project_id, 'project_id'), userId: req.params.user_id };
+}
 
 /** The documented Users and Profiles paths, plus projects and pipelines. Each route is a few lines. */
 export function addApiRoutes(router: Router, ctx: AppContext): void {
@@ -39,10 +44,7 @@ export function addApiRoutes(router: Router, ctx: AppContext): void {
     '/api/v1/profiles/:user_id',
     authenticated(ctx, async (who, req) => ({
       status: 200,
-      body: await getProfile(db, who, {
-        projectId: requireId(req.query.project_id, 'project_id'),
-        userId: req.params.user_id,
-      }),
+      body: await getProfile(db, who, profileRef(req)),
     })),
   );
 
@@ -51,11 +53,7 @@ export function addApiRoutes(router: Router, ctx: AppContext): void {
     '/api/v1/profiles/:user_id/timeline',
     authenticated(ctx, async (who, req) => ({
       status: 200,
-      body: await getTimeline(db, who, {
-        projectId: requireId(req.query.project_id, 'project_id'),
-        userId: req.params.user_id,
-        ...read(pageQuery, req.query),
-      }),
+      body: await getTimeline(db, who, { ...profileRef(req), ...read(pageQuery, req.query) }),
     })),
   );
 
