@@ -11,7 +11,7 @@ import { createLocalEmbedder } from '../src/analysis/embedder.js';
  * bench/results/<timestamp>.json plus a Markdown table. Figures are medians over repeated runs.
  */
 const quick = process.argv.includes('--quick');
-// `--only=embedder,idle,ingest,retries,reads` runs a subset (the embedder limit is always measured).
+// `--only=embedder,idle,fairness,ingest,retries,reads` runs a subset (the embedder limit is always measured).
 const onlyArg = process.argv.find((a) => a.startsWith('--only='));
 const only = onlyArg ? new Set(onlyArg.slice('--only='.length).split(',')) : undefined;
 const runs = (name: string) => !only || only.has(name);
@@ -58,6 +58,10 @@ function save(): string[] {
   writeFileSync(file.replace(/\.json$/, '.md'), md.join('\n') + '\n');
   return md;
 }
+
+// The fairness scenario replays a receiver that hangs for the production timeout (10 s); the other
+// scenarios keep the test stack's 3 s. A full run (no --only) uses 3 s for all.
+if (only?.has('fairness')) process.env.STACK_WEBHOOK_TIMEOUT_MS ??= '10000';
 
 let stack!: StackInfo;
 const teardown = await setup({ provide: (_k: string, v: StackInfo) => (stack = v) } as never);
@@ -179,6 +183,30 @@ try {
     `p99 ${pct(changeToReceiver, 99).toFixed(0)}, n=${changeToReceiver.length}`,
   );
   save();
+
+  // 2c. Fairness: a victim tenant's latency, idle and under the two attacks of issue 14.
+  if (runs('fairness')) {
+    const { fairness } = await import('./fairness.js');
+    const f = await fairness(texts, (line) => console.log(`[fairness] ${line}`));
+    results.fairness = f;
+    const ratio = (x: { p99: number }) => `${(x.p99 / f.idle.p99).toFixed(2)}x idle p99`;
+    report(
+      'fairness: victim 10-user batch -> visible, idle (ms)',
+      `p50 ${f.idle.p50.toFixed(0)}`,
+      `p99 ${f.idle.p99.toFixed(0)}`,
+    );
+    report(
+      'fairness: victim under the semantic-conditions attack (ms)',
+      `p50 ${f.semantic.p50.toFixed(0)}`,
+      `p99 ${f.semantic.p99.toFixed(0)} (${ratio(f.semantic)}); 2 projects x 22 segments x 25 semantic conditions deployed, 16 one-user batches`,
+    );
+    report(
+      'fairness: victim under the slow-receivers attack (ms)',
+      `p50 ${f.slowReceivers.p50.toFixed(0)}`,
+      `p99 ${f.slowReceivers.p99.toFixed(0)} (${ratio(f.slowReceivers)}); ${f.slowReceivers.hangingAttempts} hanging attempts (max ${f.slowReceivers.maxOpenOnHangingWebhook} open), ${f.slowReceivers.posts} POSTs in ${f.slowReceivers.postsSeconds.toFixed(1)} s`,
+    );
+    save();
+  }
 
   // 2b. Ingest N users in batches of 500 through the gateway, with CPU per process and peak RSS.
   // Scenario 2 measures the analysis pipeline alone (a tenant with no segment, so no events);

@@ -55,6 +55,19 @@ const schema = z.object({
   WORKER_ACTIVITY_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(8),
   // Scheduling niceness of a worker-role process: analysis yields the CPU to the api, PostgreSQL and Temporal.
   WORKER_NICE: z.coerce.number().int().min(0).max(19).default(10),
+  // Deliveries run on their own task queue and slots, so slow receivers never hold analysis slots.
+  WORKER_DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(32),
+  WEBHOOK_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(100).default(4),
+  TENANT_MAX_DELIVERIES_IN_FLIGHT: z.coerce.number().int().min(1).max(500).default(16),
+  // Analysis slots are shared fairly between the tenants that have work (see analysis-gate.ts).
+  ANALYSIS_FAIR_SHARE: bool.default(true),
+  // Quotas (see README "Quotas"): counts and sizes are 422 quota_exceeded, rates 429 with Retry-After.
+  QUOTA_WEBHOOKS_PER_PIPELINE: z.coerce.number().int().min(1).max(10_000).default(50),
+  QUOTA_SEGMENTS_PER_PIPELINE: z.coerce.number().int().min(1).max(10_000).default(100),
+  QUOTA_SEMANTIC_CONDITIONS_PER_SEGMENT: z.coerce.number().int().min(0).max(200).default(25),
+  QUOTA_RULE_NODES: z.coerce.number().int().min(1).max(500).default(50),
+  QUOTA_RESENDS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(30),
+  QUOTA_BATCHES_IN_FLIGHT: z.coerce.number().int().min(1).max(100_000).default(50),
   BATCH_CHUNK_SIZE: z.coerce.number().int().min(1).max(2048).default(50),
   BATCH_PARALLEL_CHUNKS: z.coerce.number().int().min(1).max(64).default(4),
   DATA_DIR: z.string().min(1).default('.data'),
@@ -96,9 +109,30 @@ export interface Config {
     timeoutMs: number;
     allowPrivateNetworks: boolean;
   };
-  worker: { activityConcurrency: number; chunkSize: number; parallelChunks: number; nice: number };
+  worker: {
+    activityConcurrency: number;
+    chunkSize: number;
+    parallelChunks: number;
+    nice: number;
+    /** Slots of the delivery worker (its own task queue). */
+    deliveryConcurrency: number;
+    fairShare: boolean;
+  };
+  /** In-flight delivery attempts allowed per webhook and per tenant (per worker process). */
+  deliveryLimits: { perWebhook: number; perTenant: number };
+  quotas: Quotas;
   dataDir: string;
   logLevel: RawConfig['LOG_LEVEL'];
+}
+
+/** What one tenant may create or ask for; the defaults are documented in the README. */
+export interface Quotas {
+  webhooksPerPipeline: number;
+  segmentsPerPipeline: number;
+  semanticConditionsPerSegment: number;
+  ruleNodes: number;
+  resendsPerMinute: number;
+  batchesInFlight: number;
 }
 
 export class ConfigError extends Error {}
@@ -150,7 +184,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       timeoutMs: c.WEBHOOK_TIMEOUT_MS,
       allowPrivateNetworks: c.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
     },
+    deliveryLimits: { perWebhook: c.WEBHOOK_MAX_IN_FLIGHT, perTenant: c.TENANT_MAX_DELIVERIES_IN_FLIGHT },
+    quotas: {
+      webhooksPerPipeline: c.QUOTA_WEBHOOKS_PER_PIPELINE,
+      segmentsPerPipeline: c.QUOTA_SEGMENTS_PER_PIPELINE,
+      semanticConditionsPerSegment: c.QUOTA_SEMANTIC_CONDITIONS_PER_SEGMENT,
+      ruleNodes: c.QUOTA_RULE_NODES,
+      resendsPerMinute: c.QUOTA_RESENDS_PER_MINUTE,
+      batchesInFlight: c.QUOTA_BATCHES_IN_FLIGHT,
+    },
     worker: {
+      deliveryConcurrency: c.WORKER_DELIVERY_CONCURRENCY,
+      fairShare: c.ANALYSIS_FAIR_SHARE,
       activityConcurrency: c.WORKER_ACTIVITY_CONCURRENCY,
       nice: c.WORKER_NICE,
       chunkSize: c.BATCH_CHUNK_SIZE,

@@ -14,6 +14,8 @@ export const ERROR_CODES = [
   'idempotency_key_reused',
   'payload_too_large',
   'resource_exhausted',
+  /** A count or size quota of the tenant (webhooks per pipeline, rule size, ...): HTTP 422. */
+  'quota_exceeded',
   /** Too many failed authentications from one client; carries retryAfterSeconds. */
   'rate_limited',
   'unavailable',
@@ -38,6 +40,7 @@ export class AppError extends Error {
 
 export const invalid = (field: string, message: string) => new AppError('invalid_argument', message, field);
 export const notFound = (what: string) => new AppError('not_found', `${what} not found`);
+export const quotaExceeded = (field: string, message: string) => new AppError('quota_exceeded', message, field);
 
 /** Connection-level database failures become `unavailable` (503), not 500. */
 export function isDatabaseDown(err: unknown): boolean {

@@ -77,8 +77,15 @@ try {
     databaseUrl = pg.url;
   }
   // The worker's pool is sized from its activity concurrency so activities never starve each other.
+  // Deliveries hold a connection only around their HTTP call (to read and to record), so a quarter
+  // of their slots is enough; analysis activities may hold one for their whole fold.
   const poolMax =
-    role === 'api' ? config.databasePoolMax : Math.max(config.databasePoolMax, config.worker.activityConcurrency + 4);
+    role === 'api'
+      ? config.databasePoolMax
+      : Math.max(
+          config.databasePoolMax,
+          config.worker.activityConcurrency + Math.ceil(config.worker.deliveryConcurrency / 4) + 4,
+        );
   const db = createDb(databaseUrl, poolMax);
   stops.unshift(() => db.destroy());
   const applied = await migrateLatest(db);

@@ -3,12 +3,14 @@ import * as m001 from './migrations/001_init.js';
 import * as m002 from './migrations/002_profile_counts.js';
 import * as m003 from './migrations/003_installation_identity.js';
 import * as m004 from './migrations/004_analysis_heads.js';
+import * as m005 from './migrations/005_fairness_and_quotas.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001_init': m001,
   '002_profile_counts': m002,
   '003_installation_identity': m003,
   '004_analysis_heads': m004,
+  '005_fairness_and_quotas': m005,
 };
 
 /** Migrations are imported, not discovered on disk, so they work from tsx, bundles and containers. */

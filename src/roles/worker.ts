@@ -4,9 +4,10 @@ import type { Logger } from '../logger.js';
 import type { Starters } from '../temporal/starters.js';
 import { createAnalyzer, type Analyzer } from '../analysis/analyze.js';
 import { createEmbedder } from '../analysis/embedder.js';
-import { createSemanticCache } from '../segments/semantic-cache.js';
+import { createConditionVectors } from '../segments/condition-vectors.js';
 import { createActivities } from '../temporal/activities.js';
-import { createWorker } from '../temporal/worker.js';
+import { createWorkers } from '../temporal/worker.js';
+import { createDeliveryLimits, createFairShare, everyAtMost } from '../fairness/in-flight.js';
 import { startRelay } from '../outbox/relay.js';
 
 export async function startWorkerRole(deps: {
@@ -40,22 +41,38 @@ export async function startWorkerRole(deps: {
   const activities = createActivities({
     db,
     analyzer,
-    semanticCache: createSemanticCache(async () => embedder),
+    conditionVectors: createConditionVectors(embedder),
     openSecret: (sealed) => deps.box.open(sealed),
     webhookTimeoutMs: config.webhooks.timeoutMs,
     allowPrivateNetworks: config.webhooks.allowPrivateNetworks,
+    fairShare: config.worker.fairShare
+      ? createFairShare({
+          slots: config.worker.activityConcurrency,
+          activeTenants: everyAtMost(1_000, () => tenantsWithBatches(db)),
+        })
+      : undefined,
+    deliveryLimits: createDeliveryLimits(config.deliveryLimits),
     log,
   });
-  const { worker, connection } = await createWorker(config, deps.temporalAddress, deps.taskQueue, activities);
-  const running = worker.run();
+  const { workers, connection } = await createWorkers(config, deps.temporalAddress, deps.taskQueue, activities);
+  const running = Promise.all(workers.map((w) => w.run()));
   running.catch((err: unknown) => log.error('worker stopped', { err }));
   const relay = startRelay({ db, databaseUrl: deps.databaseUrl, starters: deps.starters, log });
   return {
     async stop() {
       await relay.stop();
-      worker.shutdown();
+      for (const w of workers) w.shutdown();
       await running.catch(() => undefined);
       await connection.close();
     },
   };
+}
+
+/** Tenants with a batch not yet completed: they have analysis work, queued or running. */
+async function tenantsWithBatches(db: Db): Promise<Set<number>> {
+  const rows: { tenant_id: string | number }[] = await db('sources as s')
+    .join('projects as p', 'p.id', 's.project_id')
+    .whereNull('s.completed_at')
+    .distinct('p.tenant_id');
+  return new Set(rows.map((r) => Number(r.tenant_id)));
 }

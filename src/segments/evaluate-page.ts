@@ -1,6 +1,6 @@
 import type { Db } from '../db/knex.js';
 import { diffMemberships, type LoadedSegment } from './memberships.js';
-import type { SemanticCache } from './semantic-cache.js';
+import type { ConditionVectors } from './condition-vectors.js';
 import { keepBeating } from '../temporal/keep-beating.js';
 
 export interface EvaluateSegmentPageInput {
@@ -24,7 +24,7 @@ export interface EvaluateSegmentPageOutput {
  * an unchanged membership produces no event.
  */
 export async function evaluateSegmentPage(
-  deps: { db: Db; semanticCache: SemanticCache; heartbeat?: () => void },
+  deps: { db: Db; conditionVectors: ConditionVectors; heartbeat?: () => void },
   input: EvaluateSegmentPageInput,
 ): Promise<EvaluateSegmentPageOutput> {
   const { db } = deps;
@@ -35,8 +35,9 @@ export async function evaluateSegmentPage(
     return { nextAfterUserPk: null, evaluated: 0, changes: 0 };
   }
   const loaded: LoadedSegment = segment;
-  // A semantic rule's text may wait in the embedder's queue: keep beating meanwhile.
-  const semanticEmbeddings = await keepBeating(deps.heartbeat, 5_000, deps.semanticCache.embeddingsFor([loaded.rule]));
+  // The first page after a deploy or rule change embeds the rule's semantic conditions (once, stored);
+  // their texts may wait in the embedder's queue: keep beating meanwhile.
+  const semanticEmbeddings = await keepBeating(deps.heartbeat, 5_000, deps.conditionVectors.forSegments(db, [loaded]));
   const ids: number[] = await db('users')
     .where({ project_id: segment.project_id })
     .whereNotNull('aggregates')

@@ -2,6 +2,7 @@ import type { Db } from '../db/knex.js';
 import type { Caller } from '../auth/api-keys.js';
 import { AppError, invalid, notFound } from '../errors.js';
 import { requirePipeline, type PipelineRef } from '../projects/projects.js';
+import { holdPipelineQuota, type Quotas } from '../quotas.js';
 import { isStorableText, optionalInt, requireName } from '../validation.js';
 import { validateRule } from './rules.js';
 import { isValidSlug, slugify } from './slug.js';
@@ -100,34 +101,49 @@ async function requireSegment(db: Db, caller: Caller, ref: SegmentRef) {
   return row;
 }
 
+/** The quotas segment writes obey (see README "Quotas"). */
+export type SegmentQuotas = Pick<Quotas, 'segmentsPerPipeline' | 'ruleNodes' | 'semanticConditionsPerSegment'>;
+
+const ruleLimits = (q: SegmentQuotas) => ({ maxNodes: q.ruleNodes, maxSemantic: q.semanticConditionsPerSegment });
+
 export async function createSegment(
   db: Db,
   caller: Caller,
   pipeline: PipelineRef,
   input: CreateSegmentInput,
+  quotas: SegmentQuotas,
 ): Promise<SegmentView> {
   const name = requireName(input.name);
   const description = optionalDescription(input.description) ?? '';
-  const rule = validateRule(input.rule);
+  const rule = validateRule(input.rule, ruleLimits(quotas));
   let slug: string;
   if (input.id === undefined || input.id === null) slug = slugify(name);
   else if (isValidSlug(input.id)) slug = input.id;
   else throw invalid('id', 'id must match [a-z0-9_-]{1,64}');
   await requirePipeline(db, caller, pipeline);
-  const [row] = await db('segments')
-    .insert({
-      pipeline_id: pipeline.pipelineId,
-      project_id: pipeline.projectId,
-      slug,
-      name,
-      description,
-      rule: JSON.stringify(rule),
-    })
-    .onConflict(['pipeline_id', 'slug'])
-    .ignore()
-    .returning(COLUMNS);
-  if (!row) throw new AppError('already_exists', `segment "${slug}" already exists in this pipeline`, 'id');
-  return toView(row);
+  return db.transaction(async (trx) => {
+    const { pipelineId } = pipeline;
+    await holdPipelineQuota(trx, {
+      table: 'segments',
+      pipelineId,
+      max: quotas.segmentsPerPipeline,
+      setting: 'QUOTA_SEGMENTS_PER_PIPELINE',
+    });
+    const [row] = await trx('segments')
+      .insert({
+        pipeline_id: pipelineId,
+        project_id: pipeline.projectId,
+        slug,
+        name,
+        description,
+        rule: JSON.stringify(rule),
+      })
+      .onConflict(['pipeline_id', 'slug'])
+      .ignore()
+      .returning(COLUMNS);
+    if (!row) throw new AppError('already_exists', `segment "${slug}" already exists in this pipeline`, 'id');
+    return toView(row);
+  });
 }
 
 export async function listSegments(db: Db, caller: Caller, pipeline: PipelineRef): Promise<SegmentView[]> {
@@ -150,11 +166,12 @@ export async function updateSegment(
   caller: Caller,
   ref: SegmentRef,
   input: UpdateSegmentInput,
+  quotas: SegmentQuotas,
 ): Promise<SegmentView> {
   const patch: Record<string, unknown> = {};
   if (input.name !== undefined) patch.name = requireName(input.name);
   if (input.description !== undefined) patch.description = optionalDescription(input.description) ?? '';
-  if (input.rule !== undefined) patch.rule = JSON.stringify(validateRule(input.rule));
+  if (input.rule !== undefined) patch.rule = JSON.stringify(validateRule(input.rule, ruleLimits(quotas)));
   const current = await requireSegment(db, caller, ref);
   if (Object.keys(patch).length === 0) return toView(current);
   const [row] = await db('segments')

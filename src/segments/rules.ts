@@ -4,7 +4,7 @@
  * every validation error names the offending node as a JSON path (`rule.all[1].op`).
  * Formulas and worked examples: docs/aggregates-and-rules.md.
  */
-import { invalid } from '../errors.js';
+import { invalid, quotaExceeded } from '../errors.js';
 import { isStorableText } from '../validation.js';
 import type { Aggregates } from '../profiles/aggregates.js';
 
@@ -55,7 +55,9 @@ export interface AnyRule {
 export type Rule = Condition | SemanticCondition | AllRule | AnyRule;
 
 export const MAX_DEPTH = 5;
+/** Defaults of QUOTA_RULE_NODES and QUOTA_SEMANTIC_CONDITIONS_PER_SEGMENT. */
 export const MAX_NODES = 50;
+export const MAX_SEMANTIC_CONDITIONS = 25;
 export const MAX_SEMANTIC_LENGTH = 500;
 export const MAX_ATTRIBUTE_KEY_LENGTH = 100;
 /** Used when a semantic condition leaves out `min_similarity`; stored explicitly after validation. */
@@ -108,15 +110,31 @@ const ALLOWED_OPS: Record<FieldKind['kind'], readonly Op[]> = {
   attribute: OPS,
 };
 
+export interface RuleLimits {
+  /** Nodes (conditions and groups) in one rule: a size bound, 400 when over. */
+  maxNodes: number;
+  /** Distinct semantic descriptions in one rule: each costs an embedding and a comparison per fold, 422 when over. */
+  maxSemantic: number;
+}
+const DEFAULT_LIMITS: RuleLimits = { maxNodes: MAX_NODES, maxSemantic: MAX_SEMANTIC_CONDITIONS };
+
 /** Validates untrusted JSON as a Rule and returns a normalised copy; throws `invalid(path, ...)`. */
-export function validateRule(raw: unknown, path = 'rule'): Rule {
-  const counter = { nodes: 0 };
-  return validateNode(raw, path, 1, counter);
+export function validateRule(raw: unknown, limits: RuleLimits = DEFAULT_LIMITS, path = 'rule'): Rule {
+  const counter = { nodes: 0, maxNodes: limits.maxNodes };
+  const rule = validateNode(raw, path, 1, counter);
+  const semantic = semanticDescriptions(rule).length;
+  if (semantic > limits.maxSemantic) {
+    throw quotaExceeded(
+      path,
+      `a rule may have at most ${limits.maxSemantic} distinct semantic conditions (has ${semantic}); QUOTA_SEMANTIC_CONDITIONS_PER_SEGMENT`,
+    );
+  }
+  return rule;
 }
 
-function validateNode(raw: unknown, path: string, depth: number, counter: { nodes: number }): Rule {
+function validateNode(raw: unknown, path: string, depth: number, counter: { nodes: number; maxNodes: number }): Rule {
   if (depth > MAX_DEPTH) throw invalid(path, `rules may nest at most ${MAX_DEPTH} levels deep`);
-  if (++counter.nodes > MAX_NODES) throw invalid(path, `a rule may have at most ${MAX_NODES} nodes`);
+  if (++counter.nodes > counter.maxNodes) throw invalid(path, `a rule may have at most ${counter.maxNodes} nodes`);
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     throw invalid(path, 'must be an object: a condition, a semantic condition, {"all": [...]} or {"any": [...]}');
   }

@@ -1,41 +1,101 @@
 import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
 import type { Db } from '../db/knex.js';
 import type { Logger } from '../logger.js';
 import type { Analyzer } from '../analysis/analyze.js';
-import type { SemanticCache } from '../segments/semantic-cache.js';
+import type { ConditionVectors } from '../segments/condition-vectors.js';
 import { processChunk, type ProcessChunkInput } from '../users/process-chunk.js';
 import { evaluateSegmentPage, type EvaluateSegmentPageInput } from '../segments/evaluate-page.js';
 import { deliverAttempt, type DeliverAttemptInput } from '../webhooks/deliver-attempt.js';
 import { completeBatch } from '../users/batch-lifecycle.js';
+import { WaitYourTurn, type DeliveryLimits, type FairShare } from '../fairness/in-flight.js';
 
 export interface ActivityDeps {
   db: Db;
   analyzer: () => Promise<Analyzer>;
-  semanticCache: SemanticCache;
+  conditionVectors: ConditionVectors;
   openSecret: (sealed: string) => string;
   webhookTimeoutMs: number;
   allowPrivateNetworks: boolean;
+  /** Fair share of analysis slots between tenants (absent: first come, first served). */
+  fairShare?: FairShare;
+  deliveryLimits?: DeliveryLimits;
   log: Logger;
+}
+
+/**
+ * The retry of a task sent back to wait its turn: soon at first, then less often (up to 5 s, with
+ * jitter) so that a long backlog does not keep the task queue busy with tasks that go straight back.
+ */
+export function waitYourTurnDelayMs(attempt: number, random = Math.random): number {
+  const base = Math.min(5_000, 250 * 2 ** Math.max(0, attempt - 1));
+  return Math.round(base * (0.5 + random()));
+}
+
+async function turnTaken<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (!(err instanceof WaitYourTurn)) throw err;
+    throw ApplicationFailure.create({
+      type: 'WaitYourTurn',
+      message: err.message,
+      nextRetryDelay: waitYourTurnDelayMs(Context.current().info.attempt),
+    });
+  }
 }
 
 /** Activities are built from their dependencies; workflows import only the type. */
 export function createActivities(deps: ActivityDeps) {
   // Heartbeats let Temporal notice a killed worker in seconds instead of waiting for the timeout.
   const heartbeat = () => Context.current().heartbeat();
+  const fairly = async <T>(tenant: () => Promise<number | undefined>, work: () => Promise<T>): Promise<T> => {
+    const tenantId = deps.fairShare ? await tenant() : undefined;
+    const release = tenantId === undefined ? undefined : await deps.fairShare!.acquire(tenantId);
+    try {
+      return await work();
+    } finally {
+      release?.();
+    }
+  };
+  const tenantOf = async (table: 'sources' | 'segments', key: { id: number } | { pk: number }) => {
+    const [column, value] = Object.entries(key)[0];
+    const row = await deps
+      .db(`${table} as x`)
+      .join('projects as p', 'p.id', 'x.project_id')
+      .where(`x.${column}`, value)
+      .first('p.tenant_id');
+    return row ? Number(row.tenant_id) : undefined;
+  };
   return {
-    processChunk: (input: ProcessChunkInput) => processChunk({ ...deps, heartbeat }, input),
+    processChunk: (input: ProcessChunkInput) =>
+      turnTaken(() =>
+        fairly(
+          () => tenantOf('sources', { id: input.sourceId }),
+          () => processChunk({ ...deps, heartbeat }, input),
+        ),
+      ),
     completeBatch: (input: Parameters<typeof completeBatch>[1]) => completeBatch(deps.db, input),
-    evaluateSegmentPage: (input: EvaluateSegmentPageInput) => evaluateSegmentPage({ ...deps, heartbeat }, input),
+    evaluateSegmentPage: (input: EvaluateSegmentPageInput) =>
+      turnTaken(() =>
+        fairly(
+          () => tenantOf('segments', { pk: input.segmentPk }),
+          () => evaluateSegmentPage({ ...deps, heartbeat }, input),
+        ),
+      ),
     deliverAttempt: (input: DeliverAttemptInput) =>
-      deliverAttempt(
-        {
-          db: deps.db,
-          openSecret: deps.openSecret,
-          timeoutMs: deps.webhookTimeoutMs,
-          allowPrivateNetworks: deps.allowPrivateNetworks,
-          log: deps.log,
-        },
-        input,
+      turnTaken(() =>
+        deliverAttempt(
+          {
+            db: deps.db,
+            openSecret: deps.openSecret,
+            timeoutMs: deps.webhookTimeoutMs,
+            allowPrivateNetworks: deps.allowPrivateNetworks,
+            limits: deps.deliveryLimits,
+            log: deps.log,
+          },
+          input,
+        ),
       ),
   };
 }

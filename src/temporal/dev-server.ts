@@ -61,7 +61,7 @@ const SETPRIV = ['/usr/bin/setpriv', '/bin/setpriv'].find((p) => process.platfor
  * stopped on stop(), killed on process exit, killed by the kernel if we crash (setpriv above), and
  * a survivor of an earlier run is found by its pidfile and stopped before we start.
  */
-export async function startTemporalDevServer(opts: {
+export interface DevServerOptions {
   cliPath: string;
   dataDir: string;
   port?: number;
@@ -69,7 +69,23 @@ export async function startTemporalDevServer(opts: {
   namespace?: string;
   searchAttributes: Record<string, SearchAttributeType>;
   log?: (msg: string) => void;
-}): Promise<DevServer> {
+}
+
+export async function startTemporalDevServer(opts: DevServerOptions): Promise<DevServer> {
+  // The CLI picks its HTTP API and metrics ports itself; another process may take one between its
+  // pick and its bind (seen in test runs). Those ports are not ours to print, so a start that lost
+  // such a race is simply tried again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(opts);
+    } catch (err) {
+      if (attempt >= 3 || !/address already in use/.test((err as Error).message)) throw err;
+      opts.log?.(`temporal dev server lost a port race (${attempt}); starting it again`);
+    }
+  }
+}
+
+async function startOnce(opts: DevServerOptions): Promise<DevServer> {
   mkdirSync(opts.dataDir, { recursive: true });
   const dbFile = path.resolve(opts.dataDir, 'temporal.sqlite');
   const pidFile = path.resolve(opts.dataDir, 'temporal.pid');

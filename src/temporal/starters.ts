@@ -23,6 +23,11 @@ export function installationTaskQueue(config: Config, installationId: string): s
   return `${config.temporal.taskQueue}-${installationId}`;
 }
 
+/** The task queue of an installation's deliveries: their own slots, so slow receivers never hold analysis ones. */
+export function deliveryTaskQueue(taskQueue: string): string {
+  return `${taskQueue}-deliveries`;
+}
+
 /** Memo of every workflow we start: which record it belongs to. */
 export interface RecordMemo {
   record: string;
@@ -156,6 +161,7 @@ export function createStarters(client: Client, config: Config, installation: str
               { key: PipelineId, value: String(pipelineId) },
               { key: DeliveryAttempt, value: 0 },
             ]),
+            taskQueue: deliveryTaskQueue(taskQueue),
             args: [
               {
                 eventId,

@@ -1,7 +1,15 @@
 import { fileURLToPath } from 'node:url';
-import { NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
+import {
+  bundleWorkflowCode,
+  DefaultLogger,
+  NativeConnection,
+  Runtime,
+  Worker,
+  type WorkerOptions,
+} from '@temporalio/worker';
 import type { Config } from '../config.js';
 import type { Activities } from './activities.js';
+import { deliveryTaskQueue } from './starters.js';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
 
@@ -18,28 +26,38 @@ export const WORKFLOW_BUNDLER_OPTIONS: WorkerOptions['bundlerOptions'] = {
 };
 
 /**
- * The worker runs the workflows bundled from workflows/ and the activities built by
- * createActivities. Its activity concurrency is what the Knex pool is sized from (see main.ts),
- * so activities never wait on each other for a connection.
+ * Two workers on one connection and one workflow bundle: the installation's task queue runs
+ * batches and segment evaluations with `activityConcurrency` slots (the analysis; the Knex pool is
+ * sized from it, see main.ts), and the delivery queue runs delivery workflows with slots of their
+ * own. The analysis worker still knows the delivery workflow, so deliveries started on its queue
+ * before the split finish there.
  */
-export async function createWorker(
+export async function createWorkers(
   config: Config,
   address: string,
   taskQueue: string,
   activities: Activities,
-): Promise<{ worker: Worker; connection: NativeConnection }> {
+): Promise<{ workers: Worker[]; connection: NativeConnection }> {
   // main.ts owns the shutdown order (servers, relay, worker, database, embedded services).
   Runtime.install({ shutdownSignals: [] });
   const connection = await NativeConnection.connect({ address });
-  const options: WorkerOptions = {
-    connection,
-    namespace: config.temporal.namespace,
-    taskQueue,
+  const workflowBundle = await bundleWorkflowCode({
     workflowsPath: WORKFLOWS_PATH,
-    activities,
-    maxConcurrentActivityTaskExecutions: config.worker.activityConcurrency,
-    bundlerOptions: WORKFLOW_BUNDLER_OPTIONS,
-  };
-  const worker = await Worker.create(options);
-  return { worker, connection };
+    webpackConfigHook: WORKFLOW_BUNDLER_OPTIONS!.webpackConfigHook,
+    logger: new DefaultLogger('WARN'),
+  });
+  const common = { connection, namespace: config.temporal.namespace, workflowBundle, activities };
+  const workers = [
+    await Worker.create({
+      ...common,
+      taskQueue,
+      maxConcurrentActivityTaskExecutions: config.worker.activityConcurrency,
+    }),
+    await Worker.create({
+      ...common,
+      taskQueue: deliveryTaskQueue(taskQueue),
+      maxConcurrentActivityTaskExecutions: config.worker.deliveryConcurrency,
+    }),
+  ];
+  return { workers, connection };
 }

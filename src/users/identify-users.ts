@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Db } from '../db/knex.js';
 import type { Caller } from '../auth/api-keys.js';
 import type { Logger } from '../logger.js';
@@ -5,6 +6,8 @@ import { requireProject } from '../projects/projects.js';
 import { validateBatch, type IdentifyUsersInput } from './validate-batch.js';
 import { startStoredBatch, type BatchStarter, type StoredBatch } from './batch-lifecycle.js';
 import { idempotencyScope, lockIdempotencyKey, rememberAnswer } from '../idempotency.js';
+import { AppError } from '../errors.js';
+import type { Quotas } from '../quotas.js';
 
 export type { IdentifyUsersInput } from './validate-batch.js';
 
@@ -18,6 +21,7 @@ export interface IdentifyDeps {
   db: Db;
   batches: BatchStarter;
   log: Logger;
+  quotas: Pick<Quotas, 'batchesInFlight'>;
   now?: () => Date;
 }
 
@@ -44,6 +48,7 @@ export async function identifyUsers(
         const previous = await lockIdempotencyKey(trx, scope, now);
         if (previous) return { replay: previous as IdentifyUsersResult };
       }
+      await holdBatchQuota(trx, caller.tenantId, deps.quotas.batchesInFlight);
       const [source] = await trx('sources')
         .insert({ project_id: batch.projectId, label: batch.sourceLabel, user_count: batch.items.length })
         .returning(['id', 'uid', 'project_id', 'user_count']);
@@ -93,3 +98,31 @@ function documentedShape(input: IdentifyUsersInput) {
     })),
   };
 }
+
+/** Seconds a client is asked to wait when its tenant has too many batches in flight. */
+const BATCH_QUOTA_RETRY_AFTER_S = 5;
+
+/**
+ * One tenant's backlog is bounded: past `max` batches not yet completed, a submission is 429 with
+ * `Retry-After` (nothing stored). Submissions of a tenant serialise on a transaction-level advisory
+ * lock here, so concurrent ones cannot all take the last place.
+ */
+async function holdBatchQuota(trx: Knex.Transaction, tenantId: number, max: number): Promise<void> {
+  await trx.raw('SELECT pg_advisory_xact_lock(?::int, (?::bigint % 2147483647)::int)', [BATCH_QUOTA_LOCK, tenantId]);
+  const { rows } = await trx.raw(
+    `SELECT count(*)::int AS n FROM sources s JOIN projects p ON p.id = s.project_id
+      WHERE p.tenant_id = ? AND s.completed_at IS NULL`,
+    [tenantId],
+  );
+  if (rows[0].n >= max) {
+    throw new AppError(
+      'rate_limited',
+      `this tenant has ${rows[0].n} batches still being analysed (at most ${max}, QUOTA_BATCHES_IN_FLIGHT); retry later`,
+      undefined,
+      BATCH_QUOTA_RETRY_AFTER_S,
+    );
+  }
+}
+
+/** First key of the two-int advisory lock space used by holdBatchQuota (the second is the tenant). */
+const BATCH_QUOTA_LOCK = 7270014;

@@ -9,7 +9,7 @@ import {
   SegmentsChanged,
   type LoadedSegment,
 } from '../segments/memberships.js';
-import type { SemanticCache } from '../segments/semantic-cache.js';
+import type { ConditionVectors } from '../segments/condition-vectors.js';
 import { isDatabaseDown } from '../errors.js';
 import { keepBeating } from '../temporal/keep-beating.js';
 
@@ -30,7 +30,7 @@ export interface ProcessChunkOutput {
 export interface ProcessChunkDeps {
   db: Db;
   analyzer: () => Promise<Analyzer>;
-  semanticCache: SemanticCache;
+  conditionVectors: ConditionVectors;
   log: Logger;
   heartbeat?: () => void;
 }
@@ -76,7 +76,7 @@ export async function processChunk(deps: ProcessChunkDeps, input: ProcessChunkIn
     const semanticEmbeddings = await keepBeating(
       deps.heartbeat,
       5_000,
-      deps.semanticCache.embeddingsFor(segments.map((s) => s.rule)),
+      deps.conditionVectors.forSegments(db, segments),
     );
     return { segments, semanticEmbeddings };
   };

@@ -3,6 +3,7 @@ import { isDatabaseDown } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { sendWebhook, type ResolveTarget } from './http-attempt.js';
 import { signBody, standardWebhookHeaders } from './signing.js';
+import type { DeliveryLimits } from '../fairness/in-flight.js';
 
 export interface DeliverAttemptInput {
   workflowId: string;
@@ -27,6 +28,8 @@ export interface DeliverDeps {
   now?: () => Date;
   /** How the receiver's host is resolved and checked; see WebhookRequest.resolveTarget. */
   resolveTarget?: ResolveTarget;
+  /** Attempts in flight per webhook and per tenant (absent: unbounded, as in the activity's own tests). */
+  limits?: DeliveryLimits;
 }
 
 /** The JSON body of an event; the same bytes on every attempt and for every webhook. */
@@ -55,7 +58,10 @@ export async function deliverAttempt(deps: DeliverDeps, input: DeliverAttemptInp
     .where({ id: input.webhookId })
     .first('id', 'url', 'secret_sealed', 'events', 'is_active');
   if (!webhook) return { outcome: 'stopped', statusCode: 0, reason: 'webhook deleted' };
-  const event = await db('events').where({ id: input.eventId }).first();
+  const event = await db('events as e')
+    .join('projects as p', 'p.id', 'e.project_id')
+    .where({ 'e.id': input.eventId })
+    .first('e.*', 'p.tenant_id');
   if (!event) return { outcome: 'stopped', statusCode: 0, reason: 'event deleted' };
 
   const stopReason = !webhook.is_active
@@ -90,6 +96,9 @@ export async function deliverAttempt(deps: DeliverDeps, input: DeliverAttemptInp
     headers['webhook-id'] = msgId;
     headers['webhook-timestamp'] = String(Math.floor((deps.now?.() ?? new Date()).getTime() / 1000));
   }
+  // Throws WaitYourTurn when this webhook or tenant has its attempts in flight: nothing is sent or
+  // recorded, and the activity is retried a moment later (not counted as a delivery attempt).
+  const release = deps.limits?.acquire(webhook.id, Number(event.tenant_id));
   const result = await sendWebhook({
     url: webhook.url,
     body,
@@ -97,7 +106,7 @@ export async function deliverAttempt(deps: DeliverDeps, input: DeliverAttemptInp
     timeoutMs: deps.timeoutMs,
     allowPrivateNetworks: deps.allowPrivateNetworks,
     resolveTarget: deps.resolveTarget,
-  });
+  }).finally(() => release?.());
   const status = result.ok ? 'success' : 'failed';
   await recordSent(deps, input, attemptKey, {
     status,

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
 import type { Db } from '../db/knex.js';
 import type { Caller } from '../auth/api-keys.js';
-import { invalid, notFound } from '../errors.js';
+import { AppError, invalid, notFound } from '../errors.js';
 import { requirePipeline, type PipelineRef } from '../projects/projects.js';
+import { holdPipelineQuota, type Quotas } from '../quotas.js';
 import { optionalInt, requireId } from '../validation.js';
 import { validateWebhookUrl } from './url.js';
 import { idempotencyScope, lockIdempotencyKey, rememberAnswer } from '../idempotency.js';
@@ -96,21 +98,30 @@ export async function createWebhook(
   caller: Caller,
   pipeline: PipelineRef,
   input: CreateWebhookInput,
+  quotas: Pick<Quotas, 'webhooksPerPipeline'>,
 ): Promise<WebhookView> {
   const url = validateWebhookUrl(input.url).toString();
   const events = input.events === undefined ? [...EVENT_TYPES] : validateEvents(input.events);
   const secret = input.secret === undefined || input.secret === null ? undefined : validateSecret(input.secret);
   await requirePipeline(db, caller, pipeline);
-  const [row] = await db('webhooks')
-    .insert({
-      pipeline_id: pipeline.pipelineId,
-      url,
-      events,
-      secret_sealed: secret ? box.seal(secret) : null,
-      is_active: true,
-    })
-    .returning(COLUMNS);
-  return row;
+  return db.transaction(async (trx) => {
+    await holdPipelineQuota(trx, {
+      table: 'webhooks',
+      pipelineId: pipeline.pipelineId,
+      max: quotas.webhooksPerPipeline,
+      setting: 'QUOTA_WEBHOOKS_PER_PIPELINE',
+    });
+    const [row] = await trx('webhooks')
+      .insert({
+        pipeline_id: pipeline.pipelineId,
+        url,
+        events,
+        secret_sealed: secret ? box.seal(secret) : null,
+        is_active: true,
+      })
+      .returning(COLUMNS);
+    return row;
+  });
 }
 
 export async function listWebhooks(db: Db, caller: Caller, pipeline: PipelineRef): Promise<WebhookView[]> {
@@ -175,7 +186,8 @@ export async function resendDelivery(
   caller: Caller,
   ref: WebhookRef,
   deliveryIdInput: number,
-  idempotencyKey?: string,
+  idempotencyKey: string | undefined,
+  quotas: Pick<Quotas, 'resendsPerMinute'>,
 ): Promise<{ workflow_id: string }> {
   const deliveryId = requireId(deliveryIdInput, 'delivery_id');
   const scope = idempotencyScope(caller, idempotencyKey, { operation: 'resend_delivery', ...ref, deliveryId });
@@ -193,13 +205,44 @@ export async function resendDelivery(
       pipelineId: ref.pipelineId,
       resend: { deliveryId, token },
     });
-  if (!scope) return { workflow_id: await start(randomUUID()) };
-  // The start runs inside the key's transaction: a twin request waits, then replays this answer.
+  if (!scope) {
+    await db.transaction((trx) => takeResendSlot(trx, ref.webhookId, quotas.resendsPerMinute));
+    return { workflow_id: await start(randomUUID()) };
+  }
+  // The start runs inside the key's transaction: a twin request waits, then replays this answer
+  // (a replay takes no resend slot).
   return db.transaction(async (trx) => {
     const previous = await lockIdempotencyKey(trx, scope, new Date());
     if (previous) return previous as { workflow_id: string };
+    await takeResendSlot(trx, ref.webhookId, quotas.resendsPerMinute);
     const answer = { workflow_id: await start(scope.keyHash) };
     await rememberAnswer(trx, scope, answer);
     return answer;
   });
+}
+
+/**
+ * At most `perMinute` resends per webhook in any 60 s (a sliding window kept in PostgreSQL, so
+ * every api process shares it); over it, 429 with the seconds until the oldest one leaves.
+ */
+async function takeResendSlot(trx: Knex.Transaction, webhookId: number, perMinute: number): Promise<void> {
+  await trx.raw('SELECT 1 FROM webhooks WHERE id = ? FOR NO KEY UPDATE', [webhookId]);
+  await trx('webhook_resends')
+    .where({ webhook_id: webhookId })
+    .where('at', '<', trx.raw("now() - interval '1 minute'"))
+    .delete();
+  const { rows } = await trx.raw(
+    `SELECT count(*)::int AS n, ceil(extract(epoch FROM min(at) + interval '1 minute' - now()))::int AS wait
+       FROM webhook_resends WHERE webhook_id = ?`,
+    [webhookId],
+  );
+  if (rows[0].n >= perMinute) {
+    throw new AppError(
+      'rate_limited',
+      `at most ${perMinute} resends per minute per webhook (QUOTA_RESENDS_PER_MINUTE)`,
+      undefined,
+      Math.max(1, rows[0].wait),
+    );
+  }
+  await trx('webhook_resends').insert({ webhook_id: webhookId });
 }

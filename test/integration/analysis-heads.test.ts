@@ -7,23 +7,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAnalyzer, INTENTIONS, TOPICS } from '../../src/analysis/analyze.js';
 import { loadCorpus, type Corpus } from '../../src/analysis/corpus.js';
-import { createLocalEmbedder, createOpenAIEmbedder, type Embedder } from '../../src/analysis/embedder.js';
+import { createLocalEmbedder, createOpenAIEmbedder } from '../../src/analysis/embedder.js';
 import { trainHeads } from '../../src/analysis/heads.js';
 import { headsCacheKey, loadOrTrainHeads } from '../../src/analysis/heads-store.js';
 import { createDb, type Db } from '../../src/db/knex.js';
 import { createLogger } from '../../src/logger.js';
+import { counting } from '../support/counting-embedder.js';
 import { testDatabaseUrl } from '../support/database.js';
-
-/** Counts the texts a real embedder is asked for: proves when the corpus was (not) embedded again. */
-function counting(inner: Embedder) {
-  const texts: string[] = [];
-  const embedder: Embedder = {
-    name: inner.name,
-    dimensions: inner.dimensions,
-    embed: (t) => (texts.push(...t), inner.embed(t)),
-  };
-  return { embedder, texts };
-}
 
 /**
  * A slice of the real corpus under a hash of its own, so these rows never meet the running

@@ -6,9 +6,8 @@ import { UsersServiceClient } from '../../gen/profiling/v1/users.js';
 import { WebhooksServiceClient } from '../../gen/profiling/v1/webhooks.js';
 import { stack } from './api.js';
 
-/** The generated clients, as an internal service would use them. */
-export function grpcClients() {
-  const addr = stack().grpcAddress;
+/** The generated clients, as an internal service would use them (of the stack, or of another instance). */
+export function grpcClients(addr = stack().grpcAddress) {
   const creds = credentials.createInsecure();
   return {
     users: new UsersServiceClient(addr, creds),

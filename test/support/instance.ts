@@ -13,6 +13,7 @@ import { spawnService, type ServiceProcess } from './service-process.js';
  */
 export interface Instance {
   base: string;
+  grpcAddress: string;
   databaseUrl: string;
   proc: ServiceProcess;
   call<T = any>(
@@ -50,11 +51,16 @@ export async function dropDatabase(name: string): Promise<void> {
   }
 }
 
-export async function startInstance(databaseUrl: string, taskQueue: string): Promise<Instance> {
+/** `role: 'api'` runs no worker: batches stay in flight and no delivery is attempted. `env` overrides settings. */
+export async function startInstance(
+  databaseUrl: string,
+  taskQueue: string,
+  opts: { role?: 'all' | 'api'; env?: Record<string, string> } = {},
+): Promise<Instance> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'instance-'));
   const [httpPort, grpcPort] = [await freePort(), await freePort()];
   const proc = spawnService(
-    'all',
+    opts.role ?? 'all',
     {
       DATABASE_URL: databaseUrl,
       TEMPORAL_ADDRESS: stack().temporalAddress,
@@ -71,6 +77,7 @@ export async function startInstance(databaseUrl: string, taskQueue: string): Pro
       DATA_DIR: path.join(dir, 'data'),
       WORKER_NICE: '0',
       LOG_LEVEL: 'info',
+      ...opts.env,
     },
     path.join(dir, 'service.log'),
   );
@@ -78,6 +85,7 @@ export async function startInstance(databaseUrl: string, taskQueue: string): Pro
   const base = `http://127.0.0.1:${httpPort}`;
   return {
     base,
+    grpcAddress: `127.0.0.1:${grpcPort}`,
     databaseUrl,
     proc,
     async call(method, p, opts = {}) {

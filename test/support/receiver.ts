@@ -34,3 +34,30 @@ export async function startReceiver(respond: (n: number, r: Received) => number 
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+/** An HTTPS receiver that reads each request and never answers: every attempt hangs until the service's timeout. */
+export async function startHangingReceiver() {
+  const spans: { start: number; end?: number }[] = [];
+  let open = 0;
+  let maxOpen = 0;
+  const server = https.createServer({ cert: stack().certPem, key: stack().keyPem }, (req) => {
+    const span: { start: number; end?: number } = { start: Date.now() };
+    spans.push(span);
+    maxOpen = Math.max(maxOpen, ++open);
+    req.resume();
+    req.socket.once('close', () => {
+      span.end = Date.now();
+      open--;
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `https://127.0.0.1:${(server.address() as AddressInfo).port}/hang`,
+    spans,
+    maxOpen: () => maxOpen,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -13,6 +13,7 @@ export const GRPC_STATUS: Record<ErrorCode, status> = {
   idempotency_key_reused: status.FAILED_PRECONDITION,
   payload_too_large: status.RESOURCE_EXHAUSTED,
   resource_exhausted: status.RESOURCE_EXHAUSTED,
+  quota_exceeded: status.RESOURCE_EXHAUSTED,
   rate_limited: status.RESOURCE_EXHAUSTED,
   unavailable: status.UNAVAILABLE,
   internal: status.INTERNAL,

@@ -13,7 +13,7 @@ export function segmentsService(ctx: AppContext): SegmentsServiceServer {
   const { db, starters } = ctx;
   return {
     createSegment: unary(ctx, async (caller, req) => {
-      return { segment: segmentToProto(await segments.createSegment(db, caller, req, req)) };
+      return { segment: segmentToProto(await segments.createSegment(db, caller, req, req, ctx.config.quotas)) };
     }),
     listSegments: unary(ctx, async (caller, req) => ({
       segments: (await segments.listSegments(db, caller, req)).map(segmentToProto),
@@ -24,7 +24,7 @@ export function segmentsService(ctx: AppContext): SegmentsServiceServer {
     updateSegment: unary(ctx, async (caller, req) => {
       return {
         segment: segmentToProto(
-          await segments.updateSegment(db, { starters, log: ctx.log }, caller, ref(req.ref), req),
+          await segments.updateSegment(db, { starters, log: ctx.log }, caller, ref(req.ref), req, ctx.config.quotas),
         ),
       };
     }),

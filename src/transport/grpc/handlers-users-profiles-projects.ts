@@ -23,7 +23,7 @@ export function usersService(ctx: AppContext): UsersServiceServer {
         })),
       };
       const r = await identifyUsers(
-        { db: ctx.db, batches: ctx.starters, log: ctx.log },
+        { db: ctx.db, batches: ctx.starters, log: ctx.log, quotas: ctx.config.quotas },
         caller,
         input,
         req.idempotencyKey,

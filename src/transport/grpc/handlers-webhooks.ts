@@ -15,7 +15,7 @@ export function webhooksService(ctx: AppContext): WebhooksServiceServer {
   return {
     createWebhook: unary(ctx, async (caller, req) => {
       const input = { ...req, events: req.events.length ? eventsFromProto(req.events) : undefined };
-      return { webhook: webhookToProto(await webhooks.createWebhook(db, box, caller, req, input)) };
+      return { webhook: webhookToProto(await webhooks.createWebhook(db, box, caller, req, input, ctx.config.quotas)) };
     }),
     listWebhooks: unary(ctx, async (caller, req) => ({
       webhooks: (await webhooks.listWebhooks(db, caller, req)).map(webhookToProto),
@@ -42,6 +42,7 @@ export function webhooksService(ctx: AppContext): WebhooksServiceServer {
         ref(req.ref),
         req.deliveryId,
         req.idempotencyKey,
+        ctx.config.quotas,
       );
       return { workflowId: r.workflow_id };
     }),

@@ -12,6 +12,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   idempotency_key_reused: 422,
   payload_too_large: 413,
   resource_exhausted: 429,
+  quota_exceeded: 422,
   rate_limited: 429,
   unavailable: 503,
   internal: 500,

@@ -19,7 +19,13 @@ export function addSegmentRoutes(router: Router, ctx: AppContext): void {
     BASE,
     authenticated(ctx, async (who, req) => ({
       status: 201,
-      body: await segments.createSegment(db, who, pipelineRef(req), read(createSegmentBody, await req.json())),
+      body: await segments.createSegment(
+        db,
+        who,
+        pipelineRef(req),
+        read(createSegmentBody, await req.json()),
+        ctx.config.quotas,
+      ),
     })),
   );
   router.add(
@@ -50,6 +56,7 @@ export function addSegmentRoutes(router: Router, ctx: AppContext): void {
           who,
           segmentRef(req),
           read(updateSegmentBody, await req.json()),
+          ctx.config.quotas,
         ),
       };
     }),

@@ -21,7 +21,7 @@ export function addApiRoutes(router: Router, ctx: AppContext): void {
     '/api/v1/users',
     authenticated(ctx, async (who, req) => {
       const result = await identifyUsers(
-        { db, batches: ctx.starters, log: ctx.log },
+        { db, batches: ctx.starters, log: ctx.log, quotas: ctx.config.quotas },
         who,
         read(identifyUsersBody, await req.json()),
         req.header('idempotency-key'),

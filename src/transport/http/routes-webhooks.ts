@@ -20,7 +20,14 @@ export function addWebhookRoutes(router: Router, ctx: AppContext): void {
     BASE,
     authenticated(ctx, async (who, req) => ({
       status: 201,
-      body: await webhooks.createWebhook(db, box, who, pipelineRef(req), read(createWebhookBody, await req.json())),
+      body: await webhooks.createWebhook(
+        db,
+        box,
+        who,
+        pipelineRef(req),
+        read(createWebhookBody, await req.json()),
+        ctx.config.quotas,
+      ),
     })),
   );
   router.add(
@@ -77,6 +84,7 @@ export function addWebhookRoutes(router: Router, ctx: AppContext): void {
         webhookRef(req),
         requireId(req.params.delivery_id, 'delivery_id'),
         req.header('idempotency-key'),
+        ctx.config.quotas,
       ),
     })),
   );

@@ -1,0 +1,184 @@
+import { status } from '@grpc/grpc-js';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { grpcClients, keyMetadata, rpc } from '../support/grpc.js';
+import { createDatabase, dropDatabase, startInstance, type Instance } from '../support/instance.js';
+
+/**
+ * Every quota, against an api-only instance with its own database and small limits: no worker
+ * runs, so batches stay in flight and the counts are exactly what the test made.
+ */
+const DB = 'quotas_e2e';
+const LIMITS = {
+  QUOTA_WEBHOOKS_PER_PIPELINE: '2',
+  QUOTA_SEGMENTS_PER_PIPELINE: '2',
+  QUOTA_SEMANTIC_CONDITIONS_PER_SEGMENT: '2',
+  QUOTA_RULE_NODES: '5',
+  QUOTA_RESENDS_PER_MINUTE: '2',
+  QUOTA_BATCHES_IN_FLIGHT: '2',
+};
+
+let inst: Instance;
+let db: pg.Client;
+let key: string;
+let projectId: number;
+
+async function newPipeline(): Promise<string> {
+  const pl = await inst.call('POST', `/projects/${projectId}/pipelines`, { key, body: { name: 'p' } });
+  return `/projects/${projectId}/pipelines/${pl.body.id}`;
+}
+const count = async (sql: string, args: unknown[] = []) => (await db.query(sql, args)).rows[0].n as number;
+const rule = { field: 'churn_risk_score', op: '>=', value: 0.5 };
+
+describe('quotas', () => {
+  beforeAll(async () => {
+    const url = await createDatabase(DB);
+    inst = await startInstance(url, 'quotas', { role: 'api', env: LIMITS });
+    db = new pg.Client({ connectionString: url });
+    await db.connect();
+    const t = await inst.call('POST', '/admin/v1/tenants', { body: { name: 'quota tenant' } });
+    key = t.body.api_key;
+    projectId = (await inst.call('POST', '/api/v1/projects', { key, body: { name: 'p' } })).body.id;
+  }, 120_000);
+
+  afterAll(async () => {
+    await db?.end();
+    await inst?.stop();
+    await dropDatabase(DB).catch(() => undefined);
+  });
+
+  it('webhooks per pipeline: the third is 422 quota_exceeded, over gRPC RESOURCE_EXHAUSTED; a delete frees a place', async () => {
+    const base = await newPipeline();
+    const make = () => inst.call('POST', `${base}/webhooks`, { key, body: { url: 'https://hooks.example.com/q' } });
+    const [a] = [await make(), await make()];
+    const third = await make();
+    expect(third.status).toBe(422);
+    expect(third.body.error).toMatchObject({ code: 'quota_exceeded', field: 'webhooks' });
+    expect(third.body.error.message).toContain('QUOTA_WEBHOOKS_PER_PIPELINE');
+    const pipelineId = Number(base.split('/')[4]);
+    expect(await count('SELECT count(*)::int AS n FROM webhooks WHERE pipeline_id = $1', [pipelineId])).toBe(2);
+
+    const { webhooks } = grpcClients(inst.grpcAddress);
+    const err = await rpc(
+      webhooks,
+      'createWebhook',
+      { projectId, pipelineId, url: 'https://h.example.com/g', events: [] },
+      keyMetadata(key),
+    ).catch((e) => e);
+    webhooks.close();
+    expect(err.code).toBe(status.RESOURCE_EXHAUSTED);
+
+    expect((await inst.call('DELETE', `${base}/webhooks/${a.body.id}`, { key })).status).toBe(204);
+    expect((await make()).status).toBe(201);
+  });
+
+  it('segments per pipeline: five concurrent creations with room for two create exactly two', async () => {
+    const base = await newPipeline();
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        inst.call('POST', `${base}/segments`, { key, body: { id: `s${i}`, name: `S${i}`, rule } }),
+      ),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 201, 422, 422, 422]);
+    expect(answers.filter((a) => a.status === 422).every((a) => a.body.error.code === 'quota_exceeded')).toBe(true);
+    const pipelineId = Number(base.split('/')[4]);
+    expect(await count('SELECT count(*)::int AS n FROM segments WHERE pipeline_id = $1', [pipelineId])).toBe(2);
+  });
+
+  it('semantic conditions per segment (422) and rule size (400), on create and on update', async () => {
+    const base = await newPipeline();
+    const semantic = (n: number) => ({ any: Array.from({ length: n }, (_, i) => ({ semantic: `topic number ${i}` })) });
+    const tooMany = await inst.call('POST', `${base}/segments`, {
+      key,
+      body: { id: 'sem', name: 'Sem', rule: semantic(3) },
+    });
+    expect(tooMany.status).toBe(422);
+    expect(tooMany.body.error).toMatchObject({ code: 'quota_exceeded', field: 'rule' });
+    // The same description twice is one condition (embedded once).
+    const repeated = { any: [{ semantic: 'same' }, { semantic: 'same' }, { semantic: 'other' }] };
+    expect(
+      (await inst.call('POST', `${base}/segments`, { key, body: { id: 'sem', name: 'Sem', rule: repeated } })).status,
+    ).toBe(201);
+    const update = await inst.call('PUT', `${base}/segments/sem`, { key, body: { rule: semantic(3) } });
+    expect(update.status).toBe(422);
+    const wide = { any: Array.from({ length: 5 }, () => rule) }; // 6 nodes
+    const big = await inst.call('PUT', `${base}/segments/sem`, { key, body: { rule: wide } });
+    expect(big.status).toBe(400);
+    expect(big.body.error.message).toContain('at most 5 nodes');
+    const kept = await inst.call('GET', `${base}/segments/sem`, { key });
+    expect(kept.body.rule).toEqual({
+      any: [
+        { semantic: 'same', min_similarity: 0.5 },
+        { semantic: 'same', min_similarity: 0.5 },
+        { semantic: 'other', min_similarity: 0.5 },
+      ],
+    });
+  });
+
+  it('resends per minute per webhook: the third is 429 with Retry-After, an idempotent replay takes no place', async () => {
+    const base = await newPipeline();
+    const pipelineId = Number(base.split('/')[4]);
+    const hook = await inst.call('POST', `${base}/webhooks`, { key, body: { url: 'https://hooks.example.com/r' } });
+    const {
+      rows: [user],
+    } = await db.query(`INSERT INTO users (project_id, user_id, source_label) VALUES ($1, 'u', 'api') RETURNING id`, [
+      projectId,
+    ]);
+    const {
+      rows: [event],
+    } = await db.query(
+      `INSERT INTO events (project_id, pipeline_id, segment_slug, segment_name, user_pk, user_id, event_type, score, seq)
+       VALUES ($1, $2, 's', 'S', $3, 'u', 'user_added', 1, 1) RETURNING id`,
+      [projectId, pipelineId, user.id],
+    );
+    const {
+      rows: [delivery],
+    } = await db.query(
+      `INSERT INTO webhook_deliveries (event_id, webhook_id, attempt, attempt_key, status, status_code, response_body, duration_ms)
+       VALUES ($1, $2, 1, 'fixture:1', 'failed', 503, '', 5) RETURNING id`,
+      [event.id, hook.body.id],
+    );
+    const resend = (headers?: Record<string, string>) =>
+      fetch(`${inst.base}${base}/webhooks/${hook.body.id}/deliveries/${delivery.id}/resend`, {
+        method: 'POST',
+        headers: { 'X-API-Key': key, ...headers },
+      });
+    const first = await resend({ 'Idempotency-Key': 'once' });
+    expect(first.status).toBe(202);
+    expect((await resend()).status).toBe(202);
+    const replay = await resend({ 'Idempotency-Key': 'once' });
+    expect(replay.status).toBe(202); // the first answer again, no new place taken
+    const over = await resend();
+    expect(over.status).toBe(429);
+    const wait = Number(over.headers.get('retry-after'));
+    expect(wait).toBeGreaterThanOrEqual(1);
+    expect(wait).toBeLessThanOrEqual(60);
+    expect((await over.json()).error.code).toBe('rate_limited');
+  });
+
+  it('batches in flight per tenant: the third is 429 with Retry-After and stores nothing; a completed batch frees a place', async () => {
+    const submit = () =>
+      inst.call('POST', '/api/v1/users', {
+        key,
+        body: { project_id: projectId, users: [{ user_id: 'b', text: 'hello' }] },
+      });
+    const sources = () => count('SELECT count(*)::int AS n FROM sources WHERE project_id = $1', [projectId]);
+    expect((await submit()).status).toBe(202);
+    expect((await submit()).status).toBe(202);
+    const res = await fetch(`${inst.base}/api/v1/users`, {
+      method: 'POST',
+      headers: { 'X-API-Key': key, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ project_id: projectId, users: [{ user_id: 'b', text: 'hello' }] }),
+    });
+    expect(res.status).toBe(429);
+    expect(res.headers.get('retry-after')).toBe('5');
+    expect((await res.json()).error.code).toBe('rate_limited');
+    expect(await sources()).toBe(2);
+    await db.query(
+      'UPDATE sources SET completed_at = now(), processed = 1, failed = 0 WHERE id = (SELECT min(id) FROM sources WHERE project_id = $1)',
+      [projectId],
+    );
+    expect((await submit()).status).toBe(202);
+    expect(await sources()).toBe(3);
+  });
+});

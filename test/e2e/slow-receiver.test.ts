@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { call, newTenant, waitFor, waitForBatch, type Tenant } from '../support/api.js';
+import { startHangingReceiver, startReceiver } from '../support/receiver.js';
+
+async function wire(t: Tenant, url: string) {
+  const base = `/projects/${t.projectId}/pipelines/${t.pipelineId}`;
+  expect((await call('POST', `${base}/webhooks`, { key: t.key, body: { url } })).status).toBe(201);
+  await call('POST', `${base}/segments`, {
+    key: t.key,
+    body: { id: 'everyone', name: 'Everyone', rule: { field: 'window_size', op: '>=', value: 1 } },
+  });
+  expect((await call('POST', `${base}/segments/everyone/deploy`, { key: t.key })).status).toBe(200);
+}
+
+async function submit(t: Tenant, prefix: string, n: number): Promise<number> {
+  const users = Array.from({ length: n }, (_, i) => ({
+    user_id: `${prefix}-${i}`,
+    text: `The export keeps failing (#${i})`,
+  }));
+  const res = await call('POST', '/api/v1/users', { key: t.key, body: { project_id: t.projectId, users } });
+  expect(res.status).toBe(202);
+  return res.body.source_id;
+}
+
+describe('a receiver that never answers', () => {
+  it(
+    "holds at most its webhook's share of delivery slots, while another tenant's batch is analysed and delivered",
+    { timeout: 180_000 },
+    async () => {
+      const hanging = await startHangingReceiver();
+      const healthy = await startReceiver();
+      const slow = await newTenant('slow-receiver');
+      const victim = await newTenant('victim');
+      await wire(slow, hanging.url);
+      await wire(victim, healthy.url);
+
+      expect(await waitForBatch(await submit(slow, 'slow', 100))).toEqual({ processed: 100, failed: 0 });
+      // The slow tenant's 100 deliveries are now queued on one webhook that hangs every attempt.
+      await waitFor('attempts hanging on the slow receiver', async () => hanging.spans.length >= 4, 60_000, 50);
+
+      const source = await submit(victim, 'victim', 10);
+      expect(await waitForBatch(source)).toEqual({ processed: 10, failed: 0 });
+      const analysed = Date.now();
+      await waitFor("the victim's 10 events delivered", async () => healthy.received.length >= 10, 60_000, 50);
+      const delivered = Date.now();
+
+      // Causal, not timed: when the victim's batch was done and its events delivered, attempts to
+      // the slow receiver were still hanging (started before, not yet ended).
+      const hangingAt = (t: number) =>
+        hanging.spans.filter((s) => s.start < t && (s.end === undefined || s.end > t)).length;
+      expect(hangingAt(analysed)).toBeGreaterThan(0);
+      expect(hangingAt(delivered)).toBeGreaterThan(0);
+      // WEBHOOK_MAX_IN_FLIGHT (default 4): never more attempts open on one webhook at once.
+      expect(hanging.maxOpen()).toBeLessThanOrEqual(4);
+      expect(healthy.received.map((r) => JSON.parse(r.body).user.id).sort()).toEqual(
+        Array.from({ length: 10 }, (_, i) => `victim-${i}`).sort(),
+      );
+      console.log(
+        `[slow-receiver] ${hanging.spans.length} attempts on the hanging receiver, at most ${hanging.maxOpen()} open at once; ` +
+          `${hangingAt(analysed)} hanging when the victim's batch completed, ${hangingAt(delivered)} when its 10 events were delivered`,
+      );
+      await Promise.all([hanging.close(), healthy.close()]);
+    },
+  );
+});
