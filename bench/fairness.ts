@@ -10,7 +10,7 @@
  *    enters and 100 users; then 200 webhooks (4 pipelines x 50, the default quota) to a healthy
  *    receiver and one 10-user batch: 2,000 POSTs. The victim is measured meanwhile.
  */
-import { call, newTenant, waitFor, waitForBatch, type Tenant } from '../test/support/api.js';
+import { call, newTenant, waitFor, waitForBatch, withDb, type Tenant } from '../test/support/api.js';
 import { startHangingReceiver, startReceiver } from '../test/support/receiver.js';
 
 const pct = (xs: number[], p: number) =>
@@ -66,8 +66,30 @@ export async function fairness(texts: string[], log: (line: string) => void) {
       900_000,
       20,
     );
-    return performance.now() - start;
+    const total = performance.now() - start;
+    // Where the time went (ms after the submission): stored, workflow started, first and last fold.
+    const [row] = await withDb(
+      async (db) =>
+        (
+          await db.query(
+            `SELECT extract(epoch FROM s.created_at) * 1000 AS stored, extract(epoch FROM s.workflow_started_at) * 1000 AS started,
+                    extract(epoch FROM min(m.created_at)) * 1000 AS first, extract(epoch FROM max(m.created_at)) * 1000 AS last
+               FROM sources s LEFT JOIN messages m ON m.source_id = s.id WHERE s.id = $1 GROUP BY s.id`,
+            [res.body.source_id],
+          )
+        ).rows,
+    );
+    const t0 = start + performance.timeOrigin;
+    phases.push({
+      total: Math.round(total),
+      stored: Math.round(row.stored - t0),
+      started: Math.round(row.started - t0),
+      firstFold: Math.round(row.first - t0),
+      lastFold: Math.round(row.last - t0),
+    });
+    return total;
   };
+  const phases: Record<string, number>[] = [];
   const series = async (n: number) => {
     const xs: number[] = [];
     for (let i = 0; i < n; i++) xs.push(await measure());
@@ -161,7 +183,9 @@ export async function fairness(texts: string[], log: (line: string) => void) {
   );
   await Promise.all([hanging.close(), healthy.close()]);
 
+  log(`victim phases (ms after submission): ${JSON.stringify(phases)}`);
   return {
+    phases,
     idle: stats(idle),
     semantic: { ...stats(semantic), duringDeploy: stats(duringDeploy), afterBatches: stats(afterBatches) },
     slowReceivers: {

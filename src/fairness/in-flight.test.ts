@@ -21,10 +21,12 @@ describe('delivery limits', () => {
 describe('fair share of analysis slots', () => {
   const fixed = (ids: number[]) => async () => new Set(ids);
 
-  it('lets a tenant alone use every slot', async () => {
+  it('lets a tenant alone use all slots but one, kept for the next tenant to arrive', async () => {
     const fair = createFairShare({ slots: 4, activeTenants: fixed([1]) });
-    for (let i = 0; i < 4; i++) await fair.acquire(1);
+    for (let i = 0; i < 3; i++) await fair.acquire(1);
     await expect(fair.acquire(1)).rejects.toThrow(WaitYourTurn);
+    const single = createFairShare({ slots: 1, activeTenants: fixed([1]) });
+    await single.acquire(1); // one slot in all: it is used
   });
 
   it('splits the slots between the tenants with work, even before the second one has asked', async () => {
@@ -39,13 +41,13 @@ describe('fair share of analysis slots', () => {
 
   it('counts a tenant that asked recently, and forgets it after recentMs', async () => {
     let t = 0;
-    const fair = createFairShare({ slots: 2, activeTenants: fixed([]), recentMs: 1_000, now: () => t });
+    const fair = createFairShare({ slots: 3, activeTenants: fixed([]), recentMs: 1_000, now: () => t });
     const r = await fair.acquire(2);
     r();
     await fair.acquire(1);
     await expect(fair.acquire(1)).rejects.toThrow(WaitYourTurn); // 2 asked a moment ago: 1 slot each
     t = 1_500;
-    await fair.acquire(1); // 2 is forgotten: tenant 1 is alone
+    await fair.acquire(1); // 2 is forgotten: tenant 1 is alone, with 3 - 1 slots
   });
 });
 

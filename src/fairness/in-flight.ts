@@ -53,7 +53,7 @@ export type DeliveryLimits = ReturnType<typeof createDeliveryLimits>;
 /**
  * Fair share of the analysis slots (chunks and segment-evaluation pages) among the tenants that
  * have work: with N such tenants, each may run at most max(1, floor(slots / N)) at once; alone, a
- * tenant may use every slot. "Has work" is known from outside this worker (`activeTenants`, the
+ * tenant may use all slots but one. "Has work" is known from outside this worker (`activeTenants`, the
  * tenants with a batch not yet completed), because Temporal hands tasks out first come, first
  * served: a tenant whose small batch sits behind another's backlog in the task queue must count
  * before its task arrives, so that the backlog's tasks over their share are sent back (to retry
@@ -76,7 +76,9 @@ export function createFairShare(opts: {
       asked.set(tenantId, t);
       for (const [k, at] of asked) if (t - at > recentMs) asked.delete(k);
       const active = new Set([...(await opts.activeTenants()), ...asked.keys()]);
-      const share = Math.max(1, Math.floor(opts.slots / active.size));
+      // Alone, a tenant leaves one slot free: a tenant whose work arrives next finds a slot at once
+      // instead of waiting for one of the first tenant's tasks to end.
+      const share = active.size <= 1 ? Math.max(1, opts.slots - 1) : Math.max(1, Math.floor(opts.slots / active.size));
       if (running.get(tenantId) >= share) {
         throw new WaitYourTurn(
           `tenant ${tenantId} has its fair share (${share} of ${opts.slots} analysis slots, ${active.size} tenants with work)`,

@@ -12,6 +12,13 @@ export interface Relay {
 }
 
 const BATCH = 100;
+/**
+ * Delivery workflows a tenant may have started per relay pass, and the pause after a pass in which
+ * a tenant had more: at most 100 starts per tenant per second. A burst of one tenant's events
+ * (200 webhooks x 10 users) then enters Temporal at a pace, interleaved with other tenants' events.
+ */
+const TENANT_STARTS_PER_PASS = 25;
+const PACE_MS = 250;
 
 /**
  * Moves outbox rows into Temporal, and starts stored batches and segment evaluations whose
@@ -32,34 +39,54 @@ export function startRelay(deps: {
   let running: Promise<void> | null = null;
   let again = false;
 
-  const dispatchOutbox = async (): Promise<number> =>
+  /**
+   * One pass over the outbox, fair between tenants: at most TENANT_STARTS_PER_PASS rows of each
+   * tenant, oldest first. Answers whether to go on at once (a full batch), after PACE_MS (a tenant
+   * had more than its share: the rest waits its turn in the outbox, where waiting costs nothing),
+   * or not at all.
+   */
+  const dispatchOutbox = async (): Promise<'more' | 'paced' | 'done'> =>
     db.transaction(async (trx) => {
-      const rows = await trx('outbox as o')
-        .join('events as e', 'e.id', 'o.event_id')
-        .whereNull('o.dispatched_at')
-        .orderBy('o.id')
-        .limit(BATCH)
-        .forUpdate('o')
-        .skipLocked()
-        .select('o.id', 'o.event_id', 'o.webhook_id', 'e.pipeline_id', 'e.uid as event_uid');
+      const { rows } = await trx.raw(
+        `SELECT o.id, o.event_id, o.webhook_id, e.pipeline_id, e.uid AS event_uid, x.n
+           FROM outbox o
+           JOIN events e ON e.id = o.event_id
+           JOIN (SELECT id, n FROM (
+                   SELECT o2.id, row_number() OVER (PARTITION BY p.tenant_id ORDER BY o2.id) AS n
+                     FROM outbox o2
+                     JOIN events e2 ON e2.id = o2.event_id
+                     JOIN projects p ON p.id = e2.project_id
+                    WHERE o2.dispatched_at IS NULL) ranked
+                  WHERE n <= ${TENANT_STARTS_PER_PASS + 1}) x ON x.id = o.id
+          ORDER BY x.n, o.id
+          LIMIT ${BATCH}
+          FOR UPDATE OF o SKIP LOCKED`,
+      );
+      // Row TENANT_STARTS_PER_PASS + 1 of a tenant is only read to know that tenant has more.
+      const capped = rows.some((r: { n: string }) => Number(r.n) > TENANT_STARTS_PER_PASS);
+      const mine = rows.filter((r: { n: string }) => Number(r.n) <= TENANT_STARTS_PER_PASS);
       const done: number[] = [];
       await Promise.all(
-        rows.map(async (r) => {
-          try {
-            await starters.startDelivery({
-              eventId: r.event_id,
-              eventUid: r.event_uid,
-              webhookId: r.webhook_id,
-              pipelineId: r.pipeline_id,
-            });
-            done.push(r.id);
-          } catch (err) {
-            log.warn('outbox dispatch failed; will retry', { outbox_id: r.id, err: (err as Error).message });
-          }
-        }),
+        mine.map(
+          async (r: { id: number; event_id: number; webhook_id: number; pipeline_id: number; event_uid: string }) => {
+            try {
+              await starters.startDelivery({
+                eventId: r.event_id,
+                eventUid: r.event_uid,
+                webhookId: r.webhook_id,
+                pipelineId: r.pipeline_id,
+              });
+              done.push(r.id);
+            } catch (err) {
+              log.warn('outbox dispatch failed; will retry', { outbox_id: r.id, err: (err as Error).message });
+            }
+          },
+        ),
       );
       if (done.length) await trx('outbox').whereIn('id', done).update({ dispatched_at: trx.fn.now() });
-      return rows.length === BATCH && done.length === rows.length ? 1 : 0;
+      if (done.length < mine.length) return 'done'; // Temporal refused: the poll tries again
+      if (capped) return 'paced';
+      return rows.length === BATCH ? 'more' : 'done';
     });
 
   const startStoredBatches = async () => {
@@ -86,7 +113,9 @@ export function startRelay(deps: {
 
   const pass = async () => {
     try {
-      while (!stopped && (await dispatchOutbox()) > 0);
+      for (let next = await dispatchOutbox(); !stopped && next !== 'done'; next = await dispatchOutbox()) {
+        if (next === 'paced') await new Promise((r) => setTimeout(r, PACE_MS));
+      }
       if (!stopped) await startStoredBatches();
       if (!stopped) await startPendingEvaluations();
     } catch (err) {

@@ -48,7 +48,7 @@ export async function startWorkerRole(deps: {
     fairShare: config.worker.fairShare
       ? createFairShare({
           slots: config.worker.activityConcurrency,
-          activeTenants: everyAtMost(1_000, () => tenantsWithBatches(db)),
+          activeTenants: everyAtMost(250, () => tenantsWithBatches(db)),
         })
       : undefined,
     deliveryLimits: createDeliveryLimits(config.deliveryLimits),
