@@ -1,7 +1,7 @@
 import type { Db } from '../db/knex.js';
 import type { Logger } from '../logger.js';
 import type { Corpus } from './corpus.js';
-import type { Embedder } from './embedder.js';
+import type { Embedder, Lane } from './embedder.js';
 import { applyHeads, type Heads } from './heads.js';
 import { loadOrTrainHeads } from './heads-store.js';
 export { TOPICS, INTENTIONS } from './taxonomy.js';
@@ -14,7 +14,8 @@ export interface MessageAnalysis {
 }
 
 export interface Analyzer {
-  analyzeBatch(texts: string[]): Promise<MessageAnalysis[]>;
+  /** `lane`: who the texts are for (a tenant), so that tenants take turns on the embedder. */
+  analyzeBatch(texts: string[], lane?: Lane): Promise<MessageAnalysis[]>;
   embedder: Embedder;
   heads: Heads;
 }
@@ -23,9 +24,9 @@ export function analyzerWithHeads(embedder: Embedder, heads: Heads): Analyzer {
   return {
     embedder,
     heads,
-    async analyzeBatch(texts) {
+    async analyzeBatch(texts, lane) {
       if (texts.length === 0) return [];
-      const vectors = await embedder.embed(texts);
+      const vectors = await embedder.embed(texts, lane);
       return texts.map((text, i) => ({ ...applyHeads(heads, vectors[i], text), embedding: vectors[i] }));
     },
   };

@@ -35,6 +35,23 @@ describe('local embedder pool', () => {
   );
 });
 
+describe('local embedder lanes', () => {
+  it("serves a second tenant's call next, not after the first tenant's whole queue", { timeout: 120_000 }, async () => {
+    const one = createLocalEmbedder({ threads: 1, callSize: 8 });
+    await one.embed(['warm up'], 'a');
+    const done: string[] = [];
+    const busy = Array.from({ length: 12 }, (_, i) =>
+      one.embed([TEXTS[i % TEXTS.length]], 'busy').then(() => done.push(`busy-${i}`)),
+    );
+    const other = one.embed(['How do I export my data?'], 'other').then(() => done.push('other'));
+    await Promise.all([...busy, other]);
+    // Round-robin per lane: before it, at most the call already running and the busy lane's turn,
+    // which came first (first come, first served would make it the 13th).
+    expect(done.indexOf('other')).toBeLessThanOrEqual(2);
+    expect(done.filter((d) => d.startsWith('busy'))).toEqual(Array.from({ length: 12 }, (_, i) => `busy-${i}`));
+  });
+});
+
 describe('local embedder pool when a thread dies', () => {
   it(
     'fails the pending calls of that chunk, then embeds the next call on a new thread with the same vectors',

@@ -2,10 +2,13 @@ import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import OpenAI from 'openai';
 
+/** Who a call is for (a tenant): on a busy model, calls of different lanes take turns. */
+export type Lane = number | string;
+
 export interface Embedder {
   readonly name: string;
   readonly dimensions: number;
-  embed(texts: string[]): Promise<number[][]>;
+  embed(texts: string[], lane?: Lane): Promise<number[][]>;
 }
 
 const MAX_CHARS = 2_000;
@@ -19,39 +22,72 @@ function unit(v: number[]): number[] {
 // USE lite throws on an empty string and does not truncate: clean each text first.
 const clean = (t: string) => (t.trim() === '' ? '.' : t.slice(0, MAX_CHARS));
 
-/** Runs USE lite on its own thread (see embed-thread.mjs); restarted on the next call if it dies. */
-function threadModel(script: URL): { embed(texts: string[]): Promise<number[][]> } {
+interface Job {
+  texts: string[];
+  resolve: (v: number[][]) => void;
+  reject: (e: Error) => void;
+}
+
+/**
+ * Runs USE lite on its own thread (see embed-thread.mjs), one call at a time, restarted on the next
+ * call if it dies. Waiting calls are queued per lane and served round-robin: a tenant whose chunks
+ * queue many calls delays another tenant's call by one call, not by its whole queue.
+ */
+function threadModel(script: URL): { embed(texts: string[], lane: Lane): Promise<number[][]> } {
   let worker: Worker | undefined;
   let nextId = 0;
-  const pending = new Map<number, { resolve: (v: number[][]) => void; reject: (e: Error) => void }>();
-  const failAll = (err: Error) => {
-    for (const p of pending.values()) p.reject(err);
-    pending.clear();
+  let running: { id: number; job: Job } | undefined;
+  const queues = new Map<Lane, Job[]>();
+  /** Lanes with waiting calls, next to serve first. */
+  const turns: Lane[] = [];
+  const fail = (err: Error) => {
+    running?.job.reject(err);
+    running = undefined;
     worker = undefined;
+    pump(); // waiting calls go on, on a new thread
   };
   const start = () => {
     const w = new Worker(script);
     w.on('message', (m: { id: number; vectors?: number[][]; error?: string }) => {
-      const p = pending.get(m.id);
-      if (!p) return;
-      pending.delete(m.id);
-      // Idle, the thread must not keep a finished process (a CLI, a test) alive.
-      if (pending.size === 0) worker?.unref();
-      if (m.error !== undefined) p.reject(new Error(`local embedder: ${m.error}`));
-      else p.resolve(m.vectors ?? []);
+      if (worker !== w || !running || running.id !== m.id) return;
+      const { job } = running;
+      running = undefined;
+      if (m.error !== undefined) job.reject(new Error(`local embedder: ${m.error}`));
+      else job.resolve(m.vectors ?? []);
+      pump();
     });
-    w.on('error', (err) => failAll(err));
-    w.on('exit', (code) => failAll(new Error(`local embedder thread exited with code ${code}`)));
+    // Only the current thread's death fails the running call ('error' is followed by 'exit').
+    w.on('error', (err) => worker === w && fail(err));
+    w.on('exit', (code) => worker === w && fail(new Error(`local embedder thread exited with code ${code}`)));
     return w;
   };
+  function pump(): void {
+    if (running) return;
+    const lane = turns.shift();
+    if (lane === undefined) {
+      // Idle, the thread must not keep a finished process (a CLI, a test) alive.
+      worker?.unref();
+      return;
+    }
+    const queue = queues.get(lane)!;
+    const job = queue.shift()!;
+    if (queue.length > 0) turns.push(lane);
+    else queues.delete(lane);
+    worker ??= start();
+    worker.ref();
+    running = { id: nextId++, job };
+    worker.postMessage({ id: running.id, texts: job.texts });
+  }
   return {
-    embed(texts) {
-      worker ??= start();
-      worker.ref();
-      const id = nextId++;
+    embed(texts, lane) {
       return new Promise((resolve, reject) => {
-        pending.set(id, { resolve, reject });
-        worker!.postMessage({ id, texts });
+        const queue = queues.get(lane);
+        if (queue) queue.push({ texts, resolve, reject });
+        else {
+          queues.set(lane, [{ texts, resolve, reject }]);
+          turns.push(lane);
+        }
+        pump();
       });
     },
   };
@@ -82,7 +118,7 @@ export function createLocalEmbedder(opts: LocalEmbedderOptions = {}): Embedder {
   return {
     name: 'local:universal-sentence-encoder-lite',
     dimensions: 512,
-    async embed(texts) {
+    async embed(texts, lane = '') {
       if (texts.length === 0) return [];
       pool ??= Array.from({ length: threads }, () =>
         threadModel(opts.threadScript ?? new URL('./embed-thread.mjs', import.meta.url)),
@@ -97,7 +133,10 @@ export function createLocalEmbedder(opts: LocalEmbedderOptions = {}): Embedder {
         pool.slice(0, Math.min(pool.length, calls.length)).map(async (model) => {
           while (next < calls.length) {
             const call = calls[next++];
-            const vectors = await model.embed(call.map((i) => cleaned[i]));
+            const vectors = await model.embed(
+              call.map((i) => cleaned[i]),
+              lane,
+            );
             call.forEach((idx, k) => (out[idx] = unit(vectors[k])));
           }
         }),

@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { Knex } from 'knex';
-import type { Embedder } from '../analysis/embedder.js';
+import type { Embedder, Lane } from '../analysis/embedder.js';
 import { semanticDescriptions, type Rule } from './rules.js';
 
 /** What a segment needs to have its semantic conditions matched. */
@@ -16,7 +16,7 @@ export interface ConditionVectors {
    * read from `segment_condition_vectors` (this embedder's rows); a description with no row yet
    * is embedded and stored first, so each is embedded once per segment and embedder.
    */
-  forSegments(db: Knex, segments: VectorSegment[]): Promise<Map<string, number[]>>;
+  forSegments(db: Knex, segments: VectorSegment[], lane?: Lane): Promise<Map<string, number[]>>;
 }
 
 /**
@@ -35,7 +35,7 @@ export function createConditionVectors(embedder: Embedder, opts: { maxVectors?: 
   });
   const keyOf = (s: VectorSegment) => `${s.pk}:${s.version}`;
 
-  async function load(db: Knex, segments: VectorSegment[]): Promise<void> {
+  async function load(db: Knex, segments: VectorSegment[], lane?: Lane): Promise<void> {
     const wanted = new Map(segments.map((s) => [s.pk, semanticDescriptions(s.rule)]));
     const pks = segments.filter((s) => wanted.get(s.pk)!.length > 0).map((s) => s.pk);
     const rows: { segment_pk: number; description: string; vector: number[] }[] = pks.length
@@ -58,7 +58,7 @@ export function createConditionVectors(embedder: Embedder, opts: { maxVectors?: 
       const texts = [...missing];
       // Rounded to float32 as PostgreSQL's real[] keeps them: the fold that embeds them and every
       // later fold that reads them match with exactly the same numbers.
-      const vectors = (await embedder.embed(texts)).map((v) => v.map(Math.fround));
+      const vectors = (await embedder.embed(texts, lane)).map((v) => v.map(Math.fround));
       const byText = new Map(texts.map((t, i) => [t, vectors[i]]));
       const inserts = segments.flatMap((s) =>
         wanted
@@ -87,13 +87,13 @@ export function createConditionVectors(embedder: Embedder, opts: { maxVectors?: 
   }
 
   return {
-    async forSegments(db, segments) {
+    async forSegments(db, segments, lane) {
       const misses = segments.filter((s) => !cache.has(keyOf(s)));
-      if (misses.length > 0) await load(db, misses);
+      if (misses.length > 0) await load(db, misses, lane);
       const merged = new Map<string, number[]>();
       for (const s of segments) {
         // A segment evicted between load and here (a tiny cache) is loaded again on its own.
-        if (!cache.has(keyOf(s))) await load(db, [s]);
+        if (!cache.has(keyOf(s))) await load(db, [s], lane);
         for (const [d, v] of cache.get(keyOf(s))!) merged.set(d, v);
       }
       return merged;

@@ -24,7 +24,7 @@ export interface EvaluateSegmentPageOutput {
  * an unchanged membership produces no event.
  */
 export async function evaluateSegmentPage(
-  deps: { db: Db; conditionVectors: ConditionVectors; heartbeat?: () => void },
+  deps: { db: Db; conditionVectors: ConditionVectors; heartbeat?: () => void; lane?: number },
   input: EvaluateSegmentPageInput,
 ): Promise<EvaluateSegmentPageOutput> {
   const { db } = deps;
@@ -37,7 +37,11 @@ export async function evaluateSegmentPage(
   const loaded: LoadedSegment = segment;
   // The first page after a deploy or rule change embeds the rule's semantic conditions (once, stored);
   // their texts may wait in the embedder's queue: keep beating meanwhile.
-  const semanticEmbeddings = await keepBeating(deps.heartbeat, 5_000, deps.conditionVectors.forSegments(db, [loaded]));
+  const semanticEmbeddings = await keepBeating(
+    deps.heartbeat,
+    5_000,
+    deps.conditionVectors.forSegments(db, [loaded], deps.lane),
+  );
   const ids: number[] = await db('users')
     .where({ project_id: segment.project_id })
     .whereNotNull('aggregates')

@@ -49,11 +49,15 @@ async function turnTaken<T>(work: () => Promise<T>): Promise<T> {
 export function createActivities(deps: ActivityDeps) {
   // Heartbeats let Temporal notice a killed worker in seconds instead of waiting for the timeout.
   const heartbeat = () => Context.current().heartbeat();
-  const fairly = async <T>(tenant: () => Promise<number | undefined>, work: () => Promise<T>): Promise<T> => {
-    const tenantId = deps.fairShare ? await tenant() : undefined;
-    const release = tenantId === undefined ? undefined : await deps.fairShare!.acquire(tenantId);
+  /** Runs analysis work within its tenant's fair share, on its tenant's embedder lane. */
+  const fairly = async <T>(
+    tenant: () => Promise<number | undefined>,
+    work: (lane: number | undefined) => Promise<T>,
+  ): Promise<T> => {
+    const tenantId = await tenant();
+    const release = tenantId === undefined ? undefined : await deps.fairShare?.acquire(tenantId);
     try {
-      return await work();
+      return await work(tenantId);
     } finally {
       release?.();
     }
@@ -72,7 +76,7 @@ export function createActivities(deps: ActivityDeps) {
       turnTaken(() =>
         fairly(
           () => tenantOf('sources', { id: input.sourceId }),
-          () => processChunk({ ...deps, heartbeat }, input),
+          (lane) => processChunk({ ...deps, heartbeat, lane }, input),
         ),
       ),
     completeBatch: (input: Parameters<typeof completeBatch>[1]) => completeBatch(deps.db, input),
@@ -80,7 +84,7 @@ export function createActivities(deps: ActivityDeps) {
       turnTaken(() =>
         fairly(
           () => tenantOf('segments', { pk: input.segmentPk }),
-          () => evaluateSegmentPage({ ...deps, heartbeat }, input),
+          (lane) => evaluateSegmentPage({ ...deps, heartbeat, lane }, input),
         ),
       ),
     deliverAttempt: (input: DeliverAttemptInput) =>

@@ -31,6 +31,8 @@ export interface ProcessChunkDeps {
   db: Db;
   analyzer: () => Promise<Analyzer>;
   conditionVectors: ConditionVectors;
+  /** The tenant: its texts take turns with other tenants' on the embedder. */
+  lane?: number;
   log: Logger;
   heartbeat?: () => void;
 }
@@ -68,7 +70,14 @@ export async function processChunk(deps: ProcessChunkDeps, input: ProcessChunkIn
   // The first chunks of a new worker may wait for its heads to be trained (a minute on the local
   // model): keep beating meanwhile, or the chunk would be taken for lost and started again.
   const analyzer = await keepBeating(deps.heartbeat, 5_000, deps.analyzer());
-  const analyses = await keepBeating(deps.heartbeat, 5_000, analyzer.analyzeBatch(pending.map((i) => i.text)));
+  const analyses = await keepBeating(
+    deps.heartbeat,
+    5_000,
+    analyzer.analyzeBatch(
+      pending.map((i) => i.text),
+      deps.lane,
+    ),
+  );
   // One line per embedding call: the benchmark counts them to prove batching.
   deps.log.info('chunk analysed', { source_id: input.sourceId, texts: pending.length, embedding_calls: 1 });
   const loadSegments = async () => {
@@ -76,7 +85,7 @@ export async function processChunk(deps: ProcessChunkDeps, input: ProcessChunkIn
     const semanticEmbeddings = await keepBeating(
       deps.heartbeat,
       5_000,
-      deps.conditionVectors.forSegments(db, segments),
+      deps.conditionVectors.forSegments(db, segments, deps.lane),
     );
     return { segments, semanticEmbeddings };
   };
