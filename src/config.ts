@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { parseRetrySchedule } from './webhooks/retry-schedule.js';
+import { parseDuration, parseRetrySchedule } from './webhooks/retry-schedule.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -51,6 +51,18 @@ const schema = z.object({
       }
     }),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  // A webhook whose deliveries have all failed this long is deactivated (as Svix: 5 days).
+  WEBHOOK_DISABLE_AFTER: z
+    .string()
+    .default('5d')
+    .transform((s, ctx) => {
+      try {
+        return parseDuration(s);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+        return z.NEVER;
+      }
+    }),
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: bool.default(false),
   WORKER_ACTIVITY_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(8),
   // Scheduling niceness of a worker-role process: analysis yields the CPU to the api, PostgreSQL and Temporal.
@@ -108,6 +120,7 @@ export interface Config {
     retryScheduleMs: number[];
     timeoutMs: number;
     allowPrivateNetworks: boolean;
+    disableAfterMs: number;
   };
   worker: {
     activityConcurrency: number;
@@ -183,6 +196,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       retryScheduleMs: c.WEBHOOK_RETRY_SCHEDULE,
       timeoutMs: c.WEBHOOK_TIMEOUT_MS,
       allowPrivateNetworks: c.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+      disableAfterMs: c.WEBHOOK_DISABLE_AFTER,
     },
     deliveryLimits: { perWebhook: c.WEBHOOK_MAX_IN_FLIGHT, perTenant: c.TENANT_MAX_DELIVERIES_IN_FLIGHT },
     quotas: {

@@ -2,7 +2,22 @@
 // thread it would stall folding, database I/O and Temporal's own work for ~2 s per chunk. This
 // thread owns the model; the worker's main thread keeps folding the previous chunk meanwhile.
 // Plain JavaScript so it loads the same way under tsx, vitest and a bundled build.
-import { parentPort } from 'node:worker_threads';
+import { readlinkSync } from 'node:fs';
+import os from 'node:os';
+import { parentPort, workerData } from 'node:worker_threads';
+
+// Lower this thread's scheduling priority (Linux: niceness is per thread) by `niceOffset` below
+// the process: when the CPU is short, the worker's main thread (folding a tenant's messages,
+// Temporal's tasks) runs before a backlog of embedding. Best effort: elsewhere it stays as is.
+try {
+  const offset = Number(workerData?.niceOffset ?? 0);
+  if (offset > 0) {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    os.setPriority(tid, Math.min(19, os.getPriority(tid) + offset));
+  }
+} catch {
+  // No /proc (not Linux): the thread keeps the process's priority.
+}
 
 let model;
 const load = () =>

@@ -33,7 +33,7 @@ interface Job {
  * call if it dies. Waiting calls are queued per lane and served round-robin: a tenant whose chunks
  * queue many calls delays another tenant's call by one call, not by its whole queue.
  */
-function threadModel(script: URL): { embed(texts: string[], lane: Lane): Promise<number[][]> } {
+function threadModel(script: URL, niceOffset: number): { embed(texts: string[], lane: Lane): Promise<number[][]> } {
   let worker: Worker | undefined;
   let nextId = 0;
   let running: { id: number; job: Job } | undefined;
@@ -47,7 +47,7 @@ function threadModel(script: URL): { embed(texts: string[], lane: Lane): Promise
     pump(); // waiting calls go on, on a new thread
   };
   const start = () => {
-    const w = new Worker(script);
+    const w = new Worker(script, { workerData: { niceOffset } });
     w.on('message', (m: { id: number; vectors?: number[][]; error?: string }) => {
       if (worker !== w || !running || running.id !== m.id) return;
       const { job } = running;
@@ -100,6 +100,11 @@ export interface LocalEmbedderOptions {
   callSize?: number;
   /** The threads' script (tests run one that can crash; default embed-thread.mjs). */
   threadScript?: URL;
+  /**
+   * How many nice steps below its process the model threads run (default 5, Linux only): under
+   * a CPU shortage the process's own thread (folds, Temporal tasks) goes first, embedding after.
+   */
+  threadNiceOffset?: number;
 }
 
 /**
@@ -121,7 +126,7 @@ export function createLocalEmbedder(opts: LocalEmbedderOptions = {}): Embedder {
     async embed(texts, lane = '') {
       if (texts.length === 0) return [];
       pool ??= Array.from({ length: threads }, () =>
-        threadModel(opts.threadScript ?? new URL('./embed-thread.mjs', import.meta.url)),
+        threadModel(opts.threadScript ?? new URL('./embed-thread.mjs', import.meta.url), opts.threadNiceOffset ?? 5),
       );
       const cleaned = texts.map(clean);
       const order = cleaned.map((_, i) => i).sort((a, b) => cleaned[a].length - cleaned[b].length);

@@ -4,6 +4,8 @@ import * as m002 from './migrations/002_profile_counts.js';
 import * as m003 from './migrations/003_installation_identity.js';
 import * as m004 from './migrations/004_analysis_heads.js';
 import * as m005 from './migrations/005_fairness_and_quotas.js';
+import * as m006 from './migrations/006_delivery_admission.js';
+import * as m007 from './migrations/007_webhook_operations.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001_init': m001,
@@ -11,6 +13,8 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '003_installation_identity': m003,
   '004_analysis_heads': m004,
   '005_fairness_and_quotas': m005,
+  '006_delivery_admission': m006,
+  '007_webhook_operations': m007,
 };
 
 /** Migrations are imported, not discovered on disk, so they work from tsx, bundles and containers. */

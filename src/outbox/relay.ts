@@ -19,6 +19,11 @@ const BATCH = 100;
  */
 const TENANT_STARTS_PER_PASS = 25;
 const PACE_MS = 250;
+/**
+ * A delivery workflow started but whose first attempt is not recorded yet counts against its
+ * tenant's admission for this long at most (a workflow an operator terminated never records one).
+ */
+const UNATTEMPTED_WINDOW = `interval '5 minutes'`;
 
 /**
  * Moves outbox rows into Temporal, and starts stored batches and segment evaluations whose
@@ -33,48 +38,95 @@ export function startRelay(deps: {
   starters: Starters;
   log: Logger;
   pollMs?: number;
+  /**
+   * Delivery workflows of one webhook, and of one tenant, that may wait for their first attempt at
+   * once (default 8 and 32: twice WEBHOOK_MAX_IN_FLIGHT and TENANT_MAX_DELIVERIES_IN_FLIGHT).
+   * Beyond it the events wait in the outbox, where waiting costs nothing: in Temporal each one
+   * would be a task sent back again and again until the in-flight bounds let it run, and that
+   * churn takes the server's CPU from every other tenant. Per webhook too, so that a receiver
+   * that hangs holds back its own events, not its tenant's other webhooks.
+   */
+  admit?: { perWebhook: number; perTenant: number };
 }): Relay {
   const { db, starters, log } = deps;
+  const admit = deps.admit ?? { perWebhook: 8, perTenant: 32 };
   let stopped = false;
   let running: Promise<void> | null = null;
   let again = false;
 
   /**
    * One pass over the outbox, fair between tenants: at most TENANT_STARTS_PER_PASS rows of each
-   * tenant, oldest first. Answers whether to go on at once (a full batch), after PACE_MS (a tenant
-   * had more than its share: the rest waits its turn in the outbox, where waiting costs nothing),
-   * or not at all.
+   * tenant, oldest first, and no more than the webhook's and the tenant's admission leave (`admit`
+   * minus their deliveries still waiting for a first attempt). Answers whether to go on at once (a full
+   * batch), after PACE_MS (a tenant had more than its share: the rest waits its turn in the
+   * outbox, where waiting costs nothing), or not at all (a tenant at its admission bound is
+   * picked up again by the NOTIFY of a first attempt, or the poll).
    */
   const dispatchOutbox = async (): Promise<'more' | 'paced' | 'done'> =>
     db.transaction(async (trx) => {
       const { rows } = await trx.raw(
-        `SELECT o.id, o.event_id, o.webhook_id, e.pipeline_id, e.uid AS event_uid, x.n
+        `WITH waiting AS (
+           SELECT o3.webhook_id, p3.tenant_id
+             FROM outbox o3
+             JOIN events e3 ON e3.id = o3.event_id
+             JOIN projects p3 ON p3.id = e3.project_id
+            WHERE o3.dispatched_at > now() - ${UNATTEMPTED_WINDOW}
+              AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d
+                               WHERE d.event_id = o3.event_id AND d.webhook_id = o3.webhook_id)
+         ), per_webhook AS (SELECT webhook_id, count(*) AS n FROM waiting GROUP BY webhook_id),
+         per_tenant AS (SELECT tenant_id, count(*) AS n FROM waiting GROUP BY tenant_id),
+         pending AS (
+           SELECT o2.id, p.tenant_id,
+                  row_number() OVER (PARTITION BY o2.webhook_id ORDER BY o2.id) AS wn,
+                  ? - coalesce(pw.n, 0) AS webhook_allowed
+             FROM outbox o2
+             JOIN events e2 ON e2.id = o2.event_id
+             JOIN projects p ON p.id = e2.project_id
+             LEFT JOIN per_webhook pw ON pw.webhook_id = o2.webhook_id
+            WHERE o2.dispatched_at IS NULL
+         ), admissible AS (
+           SELECT pending.id, pending.tenant_id,
+                  row_number() OVER (PARTITION BY pending.tenant_id ORDER BY pending.id) AS n,
+                  LEAST(${TENANT_STARTS_PER_PASS}, ? - coalesce(pt.n, 0)) AS allowed
+             FROM pending
+             LEFT JOIN per_tenant pt ON pt.tenant_id = pending.tenant_id
+            WHERE wn <= webhook_allowed
+         )
+         SELECT o.id, o.event_id, o.webhook_id, e.pipeline_id, e.uid AS event_uid, x.tenant_id, x.n, x.allowed
            FROM outbox o
            JOIN events e ON e.id = o.event_id
-           JOIN (SELECT id, n FROM (
-                   SELECT o2.id, row_number() OVER (PARTITION BY p.tenant_id ORDER BY o2.id) AS n
-                     FROM outbox o2
-                     JOIN events e2 ON e2.id = o2.event_id
-                     JOIN projects p ON p.id = e2.project_id
-                    WHERE o2.dispatched_at IS NULL) ranked
-                  WHERE n <= ${TENANT_STARTS_PER_PASS + 1}) x ON x.id = o.id
+           JOIN admissible x ON x.id = o.id
+          WHERE x.n <= ${TENANT_STARTS_PER_PASS + 1} AND x.n <= x.allowed + 1
           ORDER BY x.n, o.id
           LIMIT ${BATCH}
           FOR UPDATE OF o SKIP LOCKED`,
+        [admit.perWebhook, admit.perTenant],
       );
-      // Row TENANT_STARTS_PER_PASS + 1 of a tenant is only read to know that tenant has more.
-      const capped = rows.some((r: { n: string }) => Number(r.n) > TENANT_STARTS_PER_PASS);
-      const mine = rows.filter((r: { n: string }) => Number(r.n) <= TENANT_STARTS_PER_PASS);
+      // Row `allowed + 1` of a tenant is only read to know that tenant has more. Over the pass's
+      // share: go on after PACE_MS. Over its admission: go on when a first attempt is recorded.
+      type Row = { n: string; allowed: string };
+      const capped = rows.some(
+        (r: Row) => Number(r.n) > Number(r.allowed) && Number(r.allowed) >= TENANT_STARTS_PER_PASS,
+      );
+      const mine = rows.filter((r: Row) => Number(r.n) <= Number(r.allowed));
       const done: number[] = [];
       await Promise.all(
         mine.map(
-          async (r: { id: number; event_id: number; webhook_id: number; pipeline_id: number; event_uid: string }) => {
+          async (r: {
+            id: number;
+            event_id: number;
+            webhook_id: number;
+            pipeline_id: number;
+            tenant_id: string;
+            event_uid: string;
+          }) => {
             try {
               await starters.startDelivery({
                 eventId: r.event_id,
                 eventUid: r.event_uid,
                 webhookId: r.webhook_id,
                 pipelineId: r.pipeline_id,
+                tenantId: Number(r.tenant_id),
               });
               done.push(r.id);
             } catch (err) {
@@ -86,7 +138,7 @@ export function startRelay(deps: {
       if (done.length) await trx('outbox').whereIn('id', done).update({ dispatched_at: trx.fn.now() });
       if (done.length < mine.length) return 'done'; // Temporal refused: the poll tries again
       if (capped) return 'paced';
-      return rows.length === BATCH ? 'more' : 'done';
+      return rows.length === BATCH && mine.length > 0 ? 'more' : 'done';
     });
 
   const startStoredBatches = async () => {

@@ -9,6 +9,7 @@ import { createActivities } from '../temporal/activities.js';
 import { createWorkers } from '../temporal/worker.js';
 import { createDeliveryLimits, createFairShare, everyAtMost } from '../fairness/in-flight.js';
 import { startRelay } from '../outbox/relay.js';
+import { startSecretSweep } from '../webhooks/secret-sweep.js';
 
 export async function startWorkerRole(deps: {
   config: Config;
@@ -44,6 +45,7 @@ export async function startWorkerRole(deps: {
     conditionVectors: createConditionVectors(embedder),
     openSecret: (sealed) => deps.box.open(sealed),
     webhookTimeoutMs: config.webhooks.timeoutMs,
+    webhookDisableAfterMs: config.webhooks.disableAfterMs,
     allowPrivateNetworks: config.webhooks.allowPrivateNetworks,
     fairShare: config.worker.fairShare
       ? createFairShare({
@@ -57,9 +59,17 @@ export async function startWorkerRole(deps: {
   const { workers, connection } = await createWorkers(config, deps.temporalAddress, deps.taskQueue, activities);
   const running = Promise.all(workers.map((w) => w.run()));
   running.catch((err: unknown) => log.error('worker stopped', { err }));
-  const relay = startRelay({ db, databaseUrl: deps.databaseUrl, starters: deps.starters, log });
+  const relay = startRelay({
+    db,
+    databaseUrl: deps.databaseUrl,
+    starters: deps.starters,
+    log,
+    admit: { perWebhook: 2 * config.deliveryLimits.perWebhook, perTenant: 2 * config.deliveryLimits.perTenant },
+  });
+  const stopSweep = startSecretSweep({ db, log });
   return {
     async stop() {
+      stopSweep();
       await relay.stop();
       for (const w of workers) w.shutdown();
       await running.catch(() => undefined);

@@ -6,6 +6,8 @@ export interface SegmentEvaluationStarter {
   startSegmentEvaluation(args: {
     segmentPk: number;
     projectId: number;
+    /** Temporal's fairness key: tenants' tasks take turns in the task queue. */
+    tenantId: number;
     version: number;
     versionUid: string;
   }): Promise<void>;
@@ -19,6 +21,7 @@ export interface EvaluationDeps {
 export interface PendingEvaluation {
   pk: number;
   project_id: number;
+  tenant_id: number;
   version: number;
   version_uid: string;
 }
@@ -32,6 +35,7 @@ export async function startEvaluation(db: Db, deps: EvaluationDeps, s: PendingEv
   await deps.starters.startSegmentEvaluation({
     segmentPk: s.pk,
     projectId: s.project_id,
+    tenantId: Number(s.tenant_id),
     version: s.version,
     versionUid: s.version_uid,
   });
@@ -53,10 +57,11 @@ export async function startEvaluationOrDefer(db: Db, deps: EvaluationDeps, s: Pe
 
 /** Deployed segments whose evaluation is not known to run, a few seconds after the change. */
 export async function pendingEvaluations(db: Db, limit: number): Promise<PendingEvaluation[]> {
-  return db('segments')
-    .where({ evaluation_pending: true, status: 'deployed' })
-    .where('updated_at', '<', db.raw(`now() - interval '3 seconds'`))
-    .orderBy('pk')
+  return db('segments as s')
+    .join('projects as p', 'p.id', 's.project_id')
+    .where({ 's.evaluation_pending': true, 's.status': 'deployed' })
+    .where('s.updated_at', '<', db.raw(`now() - interval '3 seconds'`))
+    .orderBy('s.pk')
     .limit(limit)
-    .select('pk', 'project_id', 'version', 'version_uid');
+    .select('s.pk', 's.project_id', 'p.tenant_id', 's.version', 's.version_uid');
 }

@@ -178,7 +178,7 @@ export async function updateSegment(
     .where({ pk: current.pk })
     .update({ ...patch, ...bumpVersion(db), evaluation_pending: db.raw(`status = 'deployed'`) })
     .returning(COLUMNS);
-  if (row.status === 'deployed') await startEvaluationOrDefer(db, evaluations, row);
+  if (row.status === 'deployed') await startEvaluationOrDefer(db, evaluations, { ...row, tenant_id: caller.tenantId });
   return toView(row);
 }
 
@@ -194,7 +194,7 @@ export async function deploySegment(
     .where({ pk: current.pk })
     .update({ status: 'deployed', ...bumpVersion(db), evaluation_pending: true })
     .returning(COLUMNS);
-  await startEvaluationOrDefer(db, evaluations, row);
+  await startEvaluationOrDefer(db, evaluations, { ...row, tenant_id: caller.tenantId });
   return toView(row);
 }
 

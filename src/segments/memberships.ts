@@ -107,9 +107,11 @@ export async function diffMemberships(
       .returning('id');
     await trx.raw(
       `INSERT INTO outbox (event_id, webhook_id)
-       SELECT ?, id FROM webhooks WHERE pipeline_id = ? AND is_active AND ? = ANY(events)
+       SELECT ?, id FROM webhooks
+        WHERE pipeline_id = ? AND is_active AND ? = ANY(events)
+          AND (segments IS NULL OR ? = ANY(segments))
        ON CONFLICT DO NOTHING`,
-      [event.id, segment.pipeline_id, eventType],
+      [event.id, segment.pipeline_id, eventType, segment.slug],
     );
     changes++;
   }

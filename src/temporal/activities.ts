@@ -17,6 +17,8 @@ export interface ActivityDeps {
   openSecret: (sealed: string) => string;
   webhookTimeoutMs: number;
   allowPrivateNetworks: boolean;
+  /** WEBHOOK_DISABLE_AFTER in ms. */
+  webhookDisableAfterMs?: number;
   /** Fair share of analysis slots between tenants (absent: first come, first served). */
   fairShare?: FairShare;
   deliveryLimits?: DeliveryLimits;
@@ -96,6 +98,7 @@ export function createActivities(deps: ActivityDeps) {
             timeoutMs: deps.webhookTimeoutMs,
             allowPrivateNetworks: deps.allowPrivateNetworks,
             limits: deps.deliveryLimits,
+            disableAfterMs: deps.webhookDisableAfterMs,
             log: deps.log,
           },
           input,

@@ -108,6 +108,10 @@ async function startOnce(opts: DevServerOptions): Promise<DevServer> {
     namespace,
     '--log-level',
     'error',
+    // Task queue fairness (server 1.29): tasks are handed out round-robin between fairness keys
+    // (our tenants) instead of first come, first served.
+    '--dynamic-config-value',
+    'matching.enableFairness=true',
     ...Object.entries(opts.searchAttributes).flatMap(([k, t]) => ['--search-attribute', `${k}=${t}`]),
   ];
   const child = SETPRIV

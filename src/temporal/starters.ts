@@ -95,9 +95,18 @@ export function createStarters(client: Client, config: Config, installation: str
   const taskQueue = installationTaskQueue(config, installation);
   const owned = (s: OwnedStart) => startOwned(client, log, installation, s);
   // What every start shares. REJECT_DUPLICATE: a finished workflow never runs again under its id.
-  const common = (workflowId: string, memo: RecordMemo, typedSearchAttributes: SearchAttributePair[]) => ({
+  // The tenant is the fairness key: with fairness on (the dev server turns it on; see README), the
+  // task queue hands out tasks round-robin between tenants instead of first come, first served,
+  // and the workflow's activities inherit the key. A server without fairness ignores it.
+  const common = (
+    workflowId: string,
+    memo: RecordMemo,
+    typedSearchAttributes: SearchAttributePair[],
+    tenantId: number,
+  ) => ({
     taskQueue,
     workflowId,
+    priority: { fairnessKey: `tenant-${tenantId}` },
     workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
     typedSearchAttributes,
     memo: { ...memo },
@@ -105,7 +114,7 @@ export function createStarters(client: Client, config: Config, installation: str
   // Bounded: while Temporal is away the API still answers (202, 200) promptly; the relay starts it later.
   const bounded = <T>(fn: () => Promise<T>) => client.connection.withDeadline(Date.now() + 3_000, fn);
   return {
-    startBatch({ sourceId, sourceUid, projectId, userCount }) {
+    startBatch({ sourceId, sourceUid, projectId, tenantId, userCount }) {
       return bounded(() =>
         owned({
           workflowId: `batch-${installation}-${sourceId}`,
@@ -113,10 +122,15 @@ export function createStarters(client: Client, config: Config, installation: str
           rerunWhenClosed: true,
           start: (workflowId, memo) =>
             client.workflow.start<typeof batchWorkflow>('batchWorkflow', {
-              ...common(workflowId, memo, [
-                { key: ProjectId, value: String(projectId) },
-                { key: SourceId, value: String(sourceId) },
-              ]),
+              ...common(
+                workflowId,
+                memo,
+                [
+                  { key: ProjectId, value: String(projectId) },
+                  { key: SourceId, value: String(sourceId) },
+                ],
+                tenantId,
+              ),
               args: [
                 {
                   sourceId,
@@ -131,23 +145,28 @@ export function createStarters(client: Client, config: Config, installation: str
         }),
       );
     },
-    async startSegmentEvaluation({ segmentPk, projectId, version, versionUid }) {
+    async startSegmentEvaluation({ segmentPk, projectId, tenantId, version, versionUid }) {
       await bounded(() =>
         owned({
           workflowId: `segment-evaluation-${installation}-${segmentPk}-v${version}`,
           record: versionUid,
           start: (workflowId, memo) =>
             client.workflow.start<typeof segmentEvaluationWorkflow>('segmentEvaluationWorkflow', {
-              ...common(workflowId, memo, [
-                { key: ProjectId, value: String(projectId) },
-                { key: SegmentId, value: String(segmentPk) },
-              ]),
+              ...common(
+                workflowId,
+                memo,
+                [
+                  { key: ProjectId, value: String(projectId) },
+                  { key: SegmentId, value: String(segmentPk) },
+                ],
+                tenantId,
+              ),
               args: [{ segmentPk, version, afterUserPk: 0, evaluated: 0, changes: 0 }],
             }),
         }),
       );
     },
-    startDelivery({ eventId, eventUid, webhookId, pipelineId, resend }) {
+    startDelivery({ eventId, eventUid, webhookId, pipelineId, tenantId, resend }) {
       const base = `delivery-${installation}-${eventId}-${webhookId}`;
       return owned({
         // A resend is its own record: one per request, or one per Idempotency-Key.
@@ -155,12 +174,17 @@ export function createStarters(client: Client, config: Config, installation: str
         record: resend ? resend.token : `${eventUid}/${webhookId}`,
         start: (workflowId, memo) =>
           client.workflow.start<typeof deliveryWorkflow>('deliveryWorkflow', {
-            ...common(workflowId, memo, [
-              { key: EventId, value: String(eventId) },
-              { key: WebhookId, value: String(webhookId) },
-              { key: PipelineId, value: String(pipelineId) },
-              { key: DeliveryAttempt, value: 0 },
-            ]),
+            ...common(
+              workflowId,
+              memo,
+              [
+                { key: EventId, value: String(eventId) },
+                { key: WebhookId, value: String(webhookId) },
+                { key: PipelineId, value: String(pipelineId) },
+                { key: DeliveryAttempt, value: 0 },
+              ],
+              tenantId,
+            ),
             taskQueue: deliveryTaskQueue(taskQueue),
             args: [
               {

@@ -8,13 +8,21 @@ import type { Db } from '../db/knex.js';
 
 /** Starts the batch workflow and answers its id; implemented over the Temporal client. */
 export interface BatchStarter {
-  startBatch(args: { sourceId: number; sourceUid: string; projectId: number; userCount: number }): Promise<string>;
+  startBatch(args: {
+    sourceId: number;
+    sourceUid: string;
+    projectId: number;
+    /** Temporal's fairness key: tenants' tasks take turns in the task queue. */
+    tenantId: number;
+    userCount: number;
+  }): Promise<string>;
 }
 
 export interface StoredBatch {
   id: number;
   uid: string;
   project_id: number;
+  tenant_id: number;
   user_count: number;
 }
 
@@ -24,6 +32,7 @@ export async function startStoredBatch(db: Db, starter: BatchStarter, source: St
     sourceId: source.id,
     sourceUid: source.uid,
     projectId: source.project_id,
+    tenantId: Number(source.tenant_id),
     userCount: source.user_count,
   });
   await db('sources').where({ id: source.id }).update({ workflow_started_at: db.fn.now(), workflow_id: workflowId });
@@ -33,12 +42,13 @@ export async function startStoredBatch(db: Db, starter: BatchStarter, source: St
 /** Batches stored more than a few seconds ago whose workflow is not known to run. */
 export async function unstartedBatches(db: Db, limit: number): Promise<StoredBatch[]> {
   // Older than a few seconds: the API normally starts its own batches right after storing them.
-  return db('sources')
-    .whereNull('workflow_started_at')
-    .where('created_at', '<', db.raw(`now() - interval '3 seconds'`))
-    .orderBy('id')
+  return db('sources as s')
+    .join('projects as p', 'p.id', 's.project_id')
+    .whereNull('s.workflow_started_at')
+    .where('s.created_at', '<', db.raw(`now() - interval '3 seconds'`))
+    .orderBy('s.id')
     .limit(limit)
-    .select('id', 'uid', 'project_id', 'user_count');
+    .select('s.id', 's.uid', 's.project_id', 'p.tenant_id', 's.user_count');
 }
 
 /** The batch workflow's last step; it also records the start, in case the starter died before it could. */

@@ -67,7 +67,7 @@ export async function identifyUsers(
         message: `Accepted ${batch.items.length} users; analysis runs in the background (source ${source.id}).`,
       };
       if (scope) await rememberAnswer(trx, scope, result);
-      return { created: result, source };
+      return { created: result, source: { ...source, tenant_id: caller.tenantId } };
     },
   );
   if ('replay' in stored) return stored.replay;

@@ -10,13 +10,17 @@ export interface DeliverAttemptInput {
   eventId: number;
   webhookId: number;
   attempt: number;
+  /** The schedule has no delay after this attempt: if it fails, the delivery has finally failed. */
+  last?: boolean;
 }
 
 export interface DeliverAttemptOutput {
-  /** `stopped`: the webhook was deleted, deactivated or unsubscribed; no more attempts. */
+  /** `stopped`: the webhook was deleted, deactivated, unsubscribed, or answered 410 Gone; no more attempts. */
   outcome: 'success' | 'failed' | 'stopped';
   statusCode: number;
   reason?: string;
+  /** A 429 or 503 asked to wait this long (ms, capped at 24 h) before the next attempt. */
+  retryAfterMs?: number;
 }
 
 export interface DeliverDeps {
@@ -30,10 +34,20 @@ export interface DeliverDeps {
   resolveTarget?: ResolveTarget;
   /** Attempts in flight per webhook and per tenant (absent: unbounded, as in the activity's own tests). */
   limits?: DeliveryLimits;
+  /** WEBHOOK_DISABLE_AFTER: a webhook whose deliveries have all failed this long is deactivated (default 5 days). */
+  disableAfterMs?: number;
 }
 
 /** The JSON body of an event; the same bytes on every attempt and for every webhook. */
 export function eventBody(event: Record<string, any>): string {
+  if (event.event_type === 'ping') {
+    return JSON.stringify({
+      event_type: 'ping',
+      timestamp: (event.created_at as Date).toISOString(),
+      pipeline_id: event.pipeline_id,
+      message: 'Test event: this webhook is reachable and its signature can be verified.',
+    });
+  }
   return JSON.stringify({
     event_type: event.event_type,
     timestamp: (event.created_at as Date).toISOString(),
@@ -56,7 +70,16 @@ export async function deliverAttempt(deps: DeliverDeps, input: DeliverAttemptInp
 
   const webhook = await db('webhooks')
     .where({ id: input.webhookId })
-    .first('id', 'url', 'secret_sealed', 'events', 'is_active');
+    .first(
+      'id',
+      'url',
+      'secret_sealed',
+      'events',
+      'segments',
+      'is_active',
+      'previous_secret_sealed',
+      db.raw('previous_secret_expires_at > now() AS previous_secret_valid'),
+    );
   if (!webhook) return { outcome: 'stopped', statusCode: 0, reason: 'webhook deleted' };
   const event = await db('events as e')
     .join('projects as p', 'p.id', 'e.project_id')
@@ -64,17 +87,14 @@ export async function deliverAttempt(deps: DeliverDeps, input: DeliverAttemptInp
     .first('e.*', 'p.tenant_id');
   if (!event) return { outcome: 'stopped', statusCode: 0, reason: 'event deleted' };
 
-  const stopReason = !webhook.is_active
-    ? 'not sent: the webhook is inactive; delivery stopped'
-    : !(webhook.events as string[]).includes(event.event_type)
-      ? `not sent: the webhook no longer subscribes to ${event.event_type}; delivery stopped`
-      : undefined;
+  const stopReason = whyNotSent(webhook, event);
   if (stopReason) {
     await record(db, input, attemptKey, {
       status: 'failed',
       status_code: 0,
       response_body: stopReason,
       duration_ms: 0,
+      final: true,
     });
     return { outcome: 'stopped', statusCode: 0, reason: stopReason };
   }
@@ -91,7 +111,12 @@ export async function deliverAttempt(deps: DeliverDeps, input: DeliverAttemptInp
     const secret = deps.openSecret(webhook.secret_sealed);
     headers['X-Webhook-Signature'] = signBody(secret, body);
     const timestampSec = Math.floor((deps.now?.() ?? new Date()).getTime() / 1000);
-    Object.assign(headers, standardWebhookHeaders({ msgId, timestampSec, body, secret }));
+    // During a rotation's overlap the previous secret signs too (webhook-signature only).
+    const previousSecret =
+      webhook.previous_secret_sealed && webhook.previous_secret_valid
+        ? deps.openSecret(webhook.previous_secret_sealed)
+        : undefined;
+    Object.assign(headers, standardWebhookHeaders({ msgId, timestampSec, body, secret, previousSecret }));
   } else {
     headers['webhook-id'] = msgId;
     headers['webhook-timestamp'] = String(Math.floor((deps.now?.() ?? new Date()).getTime() / 1000));
@@ -108,12 +133,21 @@ export async function deliverAttempt(deps: DeliverDeps, input: DeliverAttemptInp
     resolveTarget: deps.resolveTarget,
   }).finally(() => release?.());
   const status = result.ok ? 'success' : 'failed';
+  const gone = result.statusCode === 410;
   await recordSent(deps, input, attemptKey, {
     status,
     status_code: result.statusCode,
     response_body: result.responseBody,
     duration_ms: result.durationMs,
+    final: !result.ok && (gone || input.last === true),
+    retry_after_ms: result.retryAfterMs ?? null,
   });
+  const disabled = gone
+    ? await disable(db, webhook.id, `the receiver answered 410 Gone (event ${input.eventId})`)
+    : await trackFailures(deps, webhook.id, result.ok);
+  if (disabled) {
+    deps.log.warn('webhook deactivated', { webhook_id: webhook.id, reason: disabled });
+  }
   deps.log.info('webhook attempt', {
     event_id: input.eventId,
     webhook_id: input.webhookId,
@@ -122,11 +156,61 @@ export async function deliverAttempt(deps: DeliverDeps, input: DeliverAttemptInp
     status_code: result.statusCode,
     duration_ms: result.durationMs,
   });
+  if (gone) return { outcome: 'stopped', statusCode: 410, reason: 'the receiver answered 410 Gone' };
   return {
     outcome: status,
     statusCode: result.statusCode,
     reason: result.ok ? undefined : (result.error ?? result.responseBody.slice(0, 200)),
+    ...(result.retryAfterMs !== undefined && { retryAfterMs: result.retryAfterMs }),
   };
+}
+
+/** Why an event is not sent to a webhook (any more), or undefined when it is. */
+function whyNotSent(
+  webhook: { is_active: boolean; events: string[]; segments: string[] | null },
+  event: { event_type: string; segment_slug: string },
+): string | undefined {
+  if (!webhook.is_active) return 'not sent: the webhook is inactive; delivery stopped';
+  if (event.event_type === 'ping') return undefined; // the test event goes to the webhook whatever it subscribes to
+  if (!webhook.events.includes(event.event_type)) {
+    return `not sent: the webhook no longer subscribes to ${event.event_type}; delivery stopped`;
+  }
+  if (webhook.segments && webhook.segments.length > 0 && !webhook.segments.includes(event.segment_slug)) {
+    return `not sent: the webhook no longer listens to segment ${event.segment_slug}; delivery stopped`;
+  }
+  return undefined;
+}
+
+/** Deactivates a webhook with a reason; answers the reason if this call did it (once). */
+async function disable(db: Db, webhookId: number, reason: string): Promise<string | undefined> {
+  const rows = await db('webhooks')
+    .where({ id: webhookId, is_active: true })
+    .update({ is_active: false, disabled_reason: reason, updated_at: db.fn.now() })
+    .returning('id');
+  return rows.length > 0 ? reason : undefined;
+}
+
+/**
+ * Auto-disable: a success clears `failing_since`; a failure starts it if needed, and a webhook
+ * whose deliveries have all failed for WEBHOOK_DISABLE_AFTER is deactivated (as Svix does).
+ */
+async function trackFailures(deps: DeliverDeps, webhookId: number, ok: boolean): Promise<string | undefined> {
+  const { db } = deps;
+  if (ok) {
+    await db('webhooks').where({ id: webhookId }).whereNotNull('failing_since').update({ failing_since: null });
+    return undefined;
+  }
+  const [row] = await db('webhooks')
+    .where({ id: webhookId })
+    .update({ failing_since: db.raw('coalesce(failing_since, now())') })
+    .returning([db.raw('extract(epoch FROM now() - failing_since) * 1000 AS failing_ms'), 'failing_since']);
+  const disableAfterMs = deps.disableAfterMs ?? 5 * 24 * 3600 * 1000;
+  if (!row || Number(row.failing_ms) < disableAfterMs) return undefined;
+  return disable(
+    db,
+    webhookId,
+    `every delivery failed since ${(row.failing_since as Date).toISOString()} (WEBHOOK_DISABLE_AFTER)`,
+  );
 }
 
 /**
@@ -164,7 +248,14 @@ async function record(
   db: Db,
   input: DeliverAttemptInput,
   attemptKey: string,
-  row: { status: string; status_code: number; response_body: string; duration_ms: number },
+  row: {
+    status: string;
+    status_code: number;
+    response_body: string;
+    duration_ms: number;
+    final?: boolean;
+    retry_after_ms?: number | null;
+  },
 ): Promise<void> {
   await db('webhook_deliveries')
     .insert({
@@ -178,4 +269,6 @@ async function record(
     })
     .onConflict('attempt_key')
     .ignore();
+  // A first attempt frees a place in its tenant's admission: wake the relay (see outbox/relay.ts).
+  if (input.attempt === 1) await db.raw(`SELECT pg_notify('outbox', '')`);
 }

@@ -86,6 +86,10 @@ function receiver(tls: { key: string; cert: string }, redirectTo: () => string) 
       else if (path === '/stall-ok') res.writeHead(200, { 'content-length': '1000' }).write('received, processing');
       else if (path === '/stall-fail') res.writeHead(503, { 'content-length': '1000' }).write('overloaded');
       else if (path === '/utf8') res.writeHead(200).end('x' + 'é'.repeat(3000));
+      else if (path === '/busy') res.writeHead(429, { 'retry-after': '3' }).end('slow down');
+      else if (path === '/down')
+        res.writeHead(503, { 'retry-after': 'Thu, 01 Jan 2099 00:00:00 GMT' }).end('maintenance');
+      else if (path === '/teapot') res.writeHead(500, { 'retry-after': '3' }).end('no');
       else res.writeHead(404).end();
     });
   });
@@ -201,6 +205,16 @@ describe('sendWebhook against a trusted HTTPS receiver', () => {
     const result = await sendTrusted(request(`https://localhost:${mainPort}/fail`));
     expect(result).toMatchObject({ ok: false, statusCode: 500, responseBody: 'boom: database down' });
     expect(result.error).toBe('receiver answered 500');
+  });
+
+  it('reads Retry-After on 429 and 503 only (seconds or an HTTP date, capped at 24 h)', async () => {
+    const busy = await sendTrusted(request(`https://localhost:${mainPort}/busy`));
+    expect(busy).toMatchObject({ ok: false, statusCode: 429, responseBody: 'slow down', retryAfterMs: 3_000 });
+    const down = await sendTrusted(request(`https://localhost:${mainPort}/down`));
+    expect(down).toMatchObject({ ok: false, statusCode: 503, retryAfterMs: 24 * 3_600_000 });
+    const other = await sendTrusted(request(`https://localhost:${mainPort}/teapot`));
+    expect(other.statusCode).toBe(500);
+    expect(other).not.toHaveProperty('retryAfterMs');
   });
 
   it('gives up after timeoutMs on a slow receiver, with status 0', async () => {

@@ -15,6 +15,7 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { StringDecoder } from 'node:string_decoder';
 import { resolveAndCheck, SsrfError, type CheckedTarget } from './ssrf.js';
+import { parseRetryAfter } from './retry-after.js';
 
 /** How much of a receiver's answer is read and kept. */
 export const MAX_RESPONSE_BYTES = 4096;
@@ -44,12 +45,15 @@ export interface AttemptResult {
   durationMs: number;
   /** Why the attempt failed, when it did. */
   error?: string;
+  /** A 429 or 503's `Retry-After`, in ms from now (capped at 24 h), when it gave a readable one. */
+  retryAfterMs?: number;
 }
 
 interface Answer {
   statusCode: number;
   body: string;
   location?: string;
+  retryAfter?: string | string[];
 }
 
 export async function sendWebhook(args: WebhookRequest): Promise<AttemptResult> {
@@ -92,7 +96,16 @@ function judge(answer: Answer, durationMs: number): AttemptResult {
       : `receiver answered ${statusCode}`;
   // Keep the receiver's own words when it gave some; they are what the customer needs to debug.
   const responseBody = statusCode >= 400 && body !== '' ? body : reason.slice(0, MAX_RESPONSE_BYTES);
-  return { ok: false, statusCode, responseBody, durationMs, error: reason };
+  const retryAfterMs =
+    statusCode === 429 || statusCode === 503 ? parseRetryAfter(answer.retryAfter, new Date()) : undefined;
+  return {
+    ok: false,
+    statusCode,
+    responseBody,
+    durationMs,
+    error: reason,
+    ...(retryAfterMs !== undefined && { retryAfterMs }),
+  };
 }
 
 /** A `lookup` that answers with the already checked addresses instead of asking DNS again. */
@@ -128,7 +141,13 @@ function post(url: URL, target: CheckedTarget, args: WebhookRequest, signal: Abo
         let body = '';
         // Once the status line arrived the receiver has answered; the body is best effort, so a
         // stalled or oversized body ends reading without changing the verdict.
-        const finish = () => resolve({ statusCode: res.statusCode ?? 0, body, location: res.headers.location });
+        const finish = () =>
+          resolve({
+            statusCode: res.statusCode ?? 0,
+            body,
+            location: res.headers.location,
+            retryAfter: res.headers['retry-after'],
+          });
         res.on('data', (chunk: Buffer) => {
           const part = chunk.subarray(0, MAX_RESPONSE_BYTES - size);
           size += part.length;

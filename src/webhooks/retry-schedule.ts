@@ -9,11 +9,14 @@ export function parseRetrySchedule(text: string): number[] {
     throw new Error('must be a comma-separated list of durations such as 1m,5m,30m,2h,24h');
   }
   if (parts.length > 20) throw new Error('at most 20 retries');
-  return parts.map((p) => {
-    const m = /^(\d+)(ms|s|m|h|d)$/.exec(p);
-    if (!m) throw new Error(`"${p}" is not a duration (use ms, s, m, h or d, e.g. 30s)`);
-    return Number(m[1]) * UNIT_MS[m[2]];
-  });
+  return parts.map(parseDuration);
+}
+
+/** Parses one duration such as "30s" or "5d" into milliseconds. Throws on anything else. */
+export function parseDuration(p: string): number {
+  const m = /^(\d+)(ms|s|m|h|d)$/.exec(p.trim());
+  if (!m) throw new Error(`"${p}" is not a duration (use ms, s, m, h or d, e.g. 30s)`);
+  return Number(m[1]) * UNIT_MS[m[2]];
 }
 
 export { nextRetryDelayMs } from '../../workflows/retry-delay.js';

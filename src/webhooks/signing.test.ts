@@ -44,6 +44,26 @@ describe('standardWebhookHeaders', () => {
     },
   );
 
+  it('signs with both secrets during a rotation, and the library verifies either alone', () => {
+    const headers = standardWebhookHeaders({
+      msgId: 'evt-7',
+      timestampSec: now(),
+      body,
+      secret: 'new-secret',
+      previousSecret: 'old-secret',
+    });
+    const [first, second, ...rest] = headers['webhook-signature'].split(' ');
+    expect(rest).toEqual([]);
+    const single = (secret: string) =>
+      standardWebhookHeaders({ msgId: 'evt-7', timestampSec: Number(headers['webhook-timestamp']), body, secret });
+    expect(first).toBe(single('new-secret')['webhook-signature']);
+    expect(second).toBe(single('old-secret')['webhook-signature']);
+    for (const secret of ['new-secret', 'old-secret']) {
+      expect(new Webhook(receiverLibrarySecret(secret)).verify(body, headers)).toEqual(JSON.parse(body));
+    }
+    expect(() => new Webhook(receiverLibrarySecret('third')).verify(body, headers)).toThrow(/No matching signature/);
+  });
+
   it('fails library verification for a tampered body, id or timestamp, or a wrong secret', () => {
     const secret = 'plain-secret';
     const headers = standardWebhookHeaders({ msgId: 'evt-7', timestampSec: now(), body, secret });

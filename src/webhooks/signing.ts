@@ -26,17 +26,28 @@ export interface StandardWebhookHeaders {
   'webhook-signature': string;
 }
 
-/** Headers of the Standard Webhooks spec: `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`. */
+/**
+ * Headers of the Standard Webhooks spec: `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`. During
+ * a secret rotation's overlap `previousSecret` signs too, after the new one and space-separated
+ * (`v1,<new> v1,<old>`), so a receiver holding either secret verifies the request.
+ */
 export function standardWebhookHeaders(args: {
   msgId: string;
   timestampSec: number;
   body: string;
   secret: string;
+  previousSecret?: string;
 }): StandardWebhookHeaders {
   const timestamp = String(Math.floor(args.timestampSec));
   const signed = `${args.msgId}.${timestamp}.${args.body}`;
-  const mac = createHmac('sha256', Buffer.from(args.secret, 'utf8')).update(signed, 'utf8').digest('base64');
-  return { 'webhook-id': args.msgId, 'webhook-timestamp': timestamp, 'webhook-signature': `v1,${mac}` };
+  const mac = (secret: string) =>
+    createHmac('sha256', Buffer.from(secret, 'utf8')).update(signed, 'utf8').digest('base64');
+  const signatures = [args.secret, ...(args.previousSecret === undefined ? [] : [args.previousSecret])];
+  return {
+    'webhook-id': args.msgId,
+    'webhook-timestamp': timestamp,
+    'webhook-signature': signatures.map((s) => `v1,${mac(s)}`).join(' '),
+  };
 }
 
 /** The secret a receiver gives a Standard Webhooks library to verify our requests. */

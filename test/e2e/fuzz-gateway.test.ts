@@ -369,10 +369,12 @@ const ROUTES: Route[] = [
       });
       expect(Object.keys(res.json).sort()).toEqual([
         'created_at',
+        'disabled_reason',
         'events',
         'id',
         'is_active',
         'pipeline_id',
+        'segments',
         'updated_at',
         'url',
       ]);
@@ -395,8 +397,59 @@ const ROUTES: Route[] = [
   {
     method: 'GET',
     pattern: `${WH}/:webhook_id/deliveries`,
-    query: { limit: queryValue(intText(1, 200)) },
-    check: (res) => expect(res.json).toEqual([]),
+    query: {
+      limit: queryValue(intText(1, 200)),
+      status: queryValue(fc.constantFrom('success', 'failed')),
+      event_id: queryValue(intText(1, 1_000_000)),
+      before: queryValue(intText(1, 1_000_000)),
+    },
+    // Test events sent by the fuzzing itself may have left delivery rows: they must match the query.
+    check: (res, sent) => {
+      expect(Array.isArray(res.json)).toBe(true);
+      expect(res.json.length).toBeLessThanOrEqual(Number(sent.query.get('limit') || 50));
+      for (const d of res.json) {
+        expect(d.webhook_id).toBe(fx.webhookId);
+        if (sent.query.get('status')) expect(d.status).toBe(sent.query.get('status'));
+        if (sent.query.get('event_id')) expect(d.event_id).toBe(Number(sent.query.get('event_id')));
+        if (sent.query.get('before')) expect(d.id).toBeLessThan(Number(sent.query.get('before')));
+      }
+    },
+  },
+  {
+    method: 'POST',
+    pattern: `${WH}/:webhook_id/rotate-secret`,
+    body: () =>
+      fc.record(
+        {
+          secret: either(poisoned(fc.string({ minLength: 8, maxLength: 40 }))),
+          overlap_seconds: either(fc.integer({ min: 0, max: 604_800 })),
+        },
+        { requiredKeys: [] },
+      ),
+    check: (res, sent) => {
+      expect(res.status).toBe(200);
+      expect(res.json.webhook.id).toBe(fx.webhookId);
+      if (sent.body?.secret !== undefined) expect(res.json.secret).toBe(sent.body.secret);
+      else expect(res.json.secret).toMatch(/^whsec_/);
+    },
+  },
+  {
+    method: 'POST',
+    pattern: `${WH}/:webhook_id/recover`,
+    body: () =>
+      fc.record({ since: either(fc.constantFrom('2026-01-01T00:00:00Z', '2025-06-30', '2026-11-01T10:00:00+02:00')) }),
+    check: (res) => {
+      expect(res.status).toBe(202);
+      expect(res.json.events).toBeGreaterThanOrEqual(0);
+    },
+  },
+  {
+    method: 'POST',
+    pattern: `${WH}/:webhook_id/test`,
+    check: (res) => {
+      expect(res.status).toBe(202);
+      expect(res.json.event_id).toEqual(expect.any(Number));
+    },
   },
   {
     method: 'POST',

@@ -101,13 +101,22 @@ function template(name: string): Record<string, any> {
     undeploySegment: { ref: seg },
     deleteSegment: { ref: seg },
     listSegmentUsers: { ref: seg, limit: 10 },
-    createWebhook: { ...pipe, url: 'https://hooks.example.com/grpc', secret: 'a-long-enough-secret', events: [1] },
+    createWebhook: {
+      ...pipe,
+      url: 'https://hooks.example.com/grpc',
+      secret: 'a-long-enough-secret',
+      events: [1],
+      segments: [],
+    },
     listWebhooks: pipe,
     getWebhook: { ref: hook },
     updateWebhook: { ref: hook, isActive: true, events: { values: [2] } },
     deleteWebhook: { ref: hook },
     listDeliveries: { ref: hook, limit: 5 },
     resendDelivery: { ref: hook, deliveryId: 1 },
+    rotateWebhookSecret: { ref: hook, secret: 'a-rotated-secret-1', overlapSeconds: 60 },
+    recoverWebhook: { ref: hook, since: new Date('2026-01-01T00:00:00Z') },
+    sendTestEvent: { ref: hook },
   };
   return structuredClone(t[name]);
 }
@@ -176,8 +185,26 @@ const SUCCESS_CHECKS: Record<string, (q: any, r: any) => void | Promise<void>> =
   },
   deleteWebhook: async (q) =>
     expect((await db.query('SELECT 1 FROM webhooks WHERE id = $1', [q.ref.webhookId])).rows).toEqual([]),
-  listDeliveries: (q, r) => expect(r.deliveries.length).toBeLessThanOrEqual(q.limit || 50),
+  listDeliveries: (q, r) => {
+    expect(r.deliveries.length).toBeLessThanOrEqual(q.limit || 50);
+    expect(r.deliveries.every((d: any) => d.webhookId === q.ref.webhookId)).toBe(true);
+    if (q.status !== undefined) expect(r.deliveries.every((d: any) => d.status === q.status)).toBe(true);
+    if (q.before !== undefined) expect(r.deliveries.every((d: any) => d.id < q.before)).toBe(true);
+  },
   resendDelivery: (_q, r) => expect(r.workflowId).toMatch(/^delivery-/),
+  rotateWebhookSecret: (q, r) => {
+    expect(r.webhook.id).toBe(q.ref.webhookId);
+    if (q.secret !== undefined) expect(r.secret).toBe(q.secret);
+    else expect(r.secret).toMatch(/^whsec_/);
+  },
+  recoverWebhook: (_q, r) => expect(r.events).toBeGreaterThanOrEqual(0),
+  sendTestEvent: async (q, r) => {
+    const { rows } = await db.query(
+      `SELECT e.event_type FROM events e JOIN outbox o ON o.event_id = e.id WHERE e.id = $1 AND o.webhook_id = $2`,
+      [r.eventId, q.ref.webhookId],
+    );
+    expect(rows).toEqual([{ event_type: 'ping' }]);
+  },
 };
 
 // --- protobuf wire helpers, to write what the generated encoders never would -------------------

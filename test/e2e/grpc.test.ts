@@ -88,6 +88,7 @@ describe('the generated gRPC clients', () => {
         projectId: t.projectId,
         pipelineId: t.pipelineId,
         url: 'https://example.com/grpc-hook',
+        segments: [],
         secret: 'a-long-enough-secret',
         events: [EventType.EVENT_TYPE_USER_REMOVED],
       },
@@ -106,7 +107,7 @@ describe('the generated gRPC clients', () => {
     const http = await rpc(
       webhooks,
       'createWebhook',
-      { projectId: t.projectId, pipelineId: t.pipelineId, url: 'http://x.example', events: [] },
+      { projectId: t.projectId, pipelineId: t.pipelineId, segments: [], url: 'http://x.example', events: [] },
       md,
     ).catch((e) => e);
     expect(http.code).toBe(status.INVALID_ARGUMENT);

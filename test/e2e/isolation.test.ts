@@ -165,6 +165,26 @@ const HTTP_ON_RESOURCES: HttpEndpoint[] = [
     method: 'POST',
     path: (i) => `${pl(i)}/webhooks/${i.webhook}/deliveries/${i.delivery}/resend`,
   },
+  {
+    name: 'rotate webhook secret',
+    levels: ['project', 'pipeline', 'webhook'],
+    method: 'POST',
+    path: (i) => `${pl(i)}/webhooks/${i.webhook}/rotate-secret`,
+    body: () => ({ secret: 'hijacked-secret-123' }),
+  },
+  {
+    name: 'recover webhook',
+    levels: ['project', 'pipeline', 'webhook'],
+    method: 'POST',
+    path: (i) => `${pl(i)}/webhooks/${i.webhook}/recover`,
+    body: () => ({ since: '2026-01-01T00:00:00Z' }),
+  },
+  {
+    name: 'send test event',
+    levels: ['project', 'pipeline', 'webhook'],
+    method: 'POST',
+    path: (i) => `${pl(i)}/webhooks/${i.webhook}/test`,
+  },
 ];
 /** Endpoints that address no resource: checked only for authentication. */
 const HTTP_TENANT_LEVEL: HttpEndpoint[] = [
@@ -277,7 +297,13 @@ function grpcEndpoints(c: ReturnType<typeof grpcClients>): {
           rpc(
             c.webhooks,
             'createWebhook',
-            { projectId: i.project, pipelineId: i.pipeline, url: 'https://example.com/intruder', events: [] },
+            {
+              projectId: i.project,
+              pipelineId: i.pipeline,
+              segments: [],
+              url: 'https://example.com/intruder',
+              events: [],
+            },
             md,
           ),
       },
@@ -304,6 +330,18 @@ function grpcEndpoints(c: ReturnType<typeof grpcClients>): {
         levels: [...wh, 'delivery'],
         invoke: (i, md) => rpc(c.webhooks, 'resendDelivery', { ref: wref(i), deliveryId: i.delivery }, md),
       },
+      {
+        name: 'RotateWebhookSecret',
+        levels: wh,
+        invoke: (i, md) => rpc(c.webhooks, 'rotateWebhookSecret', { ref: wref(i), secret: 'hijacked-secret-123' }, md),
+      },
+      {
+        name: 'RecoverWebhook',
+        levels: wh,
+        invoke: (i, md) =>
+          rpc(c.webhooks, 'recoverWebhook', { ref: wref(i), since: new Date('2026-01-01T00:00:00Z') }, md),
+      },
+      { name: 'SendTestEvent', levels: wh, invoke: (i, md) => rpc(c.webhooks, 'sendTestEvent', { ref: wref(i) }, md) },
     ],
     tenantLevel: [
       {

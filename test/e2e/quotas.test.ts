@@ -62,7 +62,7 @@ describe('quotas', () => {
     const err = await rpc(
       webhooks,
       'createWebhook',
-      { projectId, pipelineId, url: 'https://h.example.com/g', events: [] },
+      { projectId, pipelineId, segments: [], url: 'https://h.example.com/g', events: [] },
       keyMetadata(key),
     ).catch((e) => e);
     webhooks.close();

@@ -45,7 +45,10 @@ describe('secrets never leak', () => {
     created: `whsec-created-${randomBytes(12).toString('hex')}`,
     updated: `whsec-updated-${randomBytes(12).toString('hex')}`,
     grpc: `whsec-grpc-${randomBytes(12).toString('hex')}`,
+    rotated: `whsec-rotated-${randomBytes(12).toString('hex')}`,
   };
+  /** Secrets the service generated (gRPC rotation): searched for like the others. */
+  const generated: string[] = [];
   let apiKey: string;
   const responses: string[] = [];
   let flaky: Awaited<ReturnType<typeof startReceiver>>;
@@ -98,7 +101,14 @@ describe('secrets never leak', () => {
       rpc(
         clients.webhooks,
         'createWebhook',
-        { projectId, pipelineId, url: plain.url, secret: secrets.grpc, events: [EventType.EVENT_TYPE_USER_ADDED] },
+        {
+          projectId,
+          pipelineId,
+          segments: [],
+          url: plain.url,
+          secret: secrets.grpc,
+          events: [EventType.EVENT_TYPE_USER_ADDED],
+        },
         md,
       ),
     );
@@ -138,6 +148,32 @@ describe('secrets never leak', () => {
     await waitFor('resent delivery', async () => flaky.received.length >= 4);
     await grpcCall(
       rpc(clients.webhooks, 'listDeliveries', { ref: { projectId, pipelineId, webhookId: grpcHook.webhook!.id } }, md),
+    );
+    // Rotations: their answers are the one place a secret is shown, once, so they are not scanned.
+    // The rotated secret then signs a test event (with the previous one, during the overlap).
+    const rotated = await call('POST', `${base}/webhooks/${hook.body.id}/rotate-secret`, {
+      key: apiKey,
+      body: { secret: secrets.rotated, overlap_seconds: 60 },
+    });
+    expect(rotated.body.secret).toBe(secrets.rotated);
+    const ping = await api('POST', `${base}/webhooks/${hook.body.id}/test`);
+    const pinged = await waitFor('the signed ping', async () =>
+      flaky.received.find((r) => r.headers['webhook-id'] === String(ping.body.event_id)),
+    );
+    expect(pinged.headers['x-webhook-signature']).toBe(
+      createHmac('sha256', secrets.rotated).update(pinged.body).digest('hex'),
+    );
+    expect(pinged.headers['webhook-signature']).toMatch(/^v1,\S+ v1,\S+$/);
+    const grpcRotated = await rpc(
+      clients.webhooks,
+      'rotateWebhookSecret',
+      { ref: { projectId, pipelineId, webhookId: grpcHook.webhook!.id } },
+      md,
+    );
+    expect(grpcRotated.secret).toMatch(/^whsec_/);
+    generated.push(grpcRotated.secret);
+    await grpcCall(
+      rpc(clients.webhooks, 'sendTestEvent', { ref: { projectId, pipelineId, webhookId: grpcHook.webhook!.id } }, md),
     );
     await api('GET', `/api/v1/profiles?project_id=${projectId}`);
     await api('GET', `/api/v1/profiles/leaky-1/timeline?project_id=${projectId}`);
@@ -185,7 +221,7 @@ describe('secrets never leak', () => {
       .map((f) => readFileSync(f, 'utf8'));
     expect(logs.join('\n')).toContain('webhook attempt');
 
-    const needles = [apiKey, ...Object.values(secrets)].flatMap((s) => [
+    const needles = [apiKey, ...Object.values(secrets), ...generated].flatMap((s) => [
       s,
       Buffer.from(s).toString('base64'),
       Buffer.from(s).toString('base64url'),

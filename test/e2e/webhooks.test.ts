@@ -98,6 +98,7 @@ describe('segments and signed webhooks', () => {
       'event_id',
       'id',
       'response_body',
+      'retry_after_ms', // extension: null unless a 429/503 asked to wait
       'status',
       'status_code',
       'webhook_id',
@@ -174,6 +175,9 @@ describe('segments and signed webhooks', () => {
       url: 'https://example.com/hook',
       events: ['user_added', 'user_removed'],
       is_active: true,
+      // Extensions (README, "Webhook operations"): no segment filter, not switched off by the service.
+      segments: [],
+      disabled_reason: null,
       created_at: expect.stringMatching(/Z$/),
       updated_at: expect.stringMatching(/Z$/),
     });

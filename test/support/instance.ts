@@ -16,6 +16,8 @@ export interface Instance {
   grpcAddress: string;
   databaseUrl: string;
   proc: ServiceProcess;
+  /** The instance's stdout and stderr (JSON log lines). */
+  logFile: string;
   call<T = any>(
     method: string,
     path: string,
@@ -88,6 +90,7 @@ export async function startInstance(
     grpcAddress: `127.0.0.1:${grpcPort}`,
     databaseUrl,
     proc,
+    logFile: path.join(dir, 'service.log'),
     async call(method, p, opts = {}) {
       const headers: Record<string, string> = { 'X-Admin-Token': stack().adminToken };
       if (opts.key) headers['X-API-Key'] = opts.key;

@@ -8,11 +8,14 @@ export interface Received {
   body: string;
 }
 
+/** A scripted answer: a status, or a status with headers (Retry-After, ...). */
+export type Answer = number | { status: number; headers: Record<string, string> };
+
 /**
  * A real HTTPS webhook receiver on 127.0.0.1 with the test CA's certificate. `respond` decides
  * each answer (by default 200), so tests can script failures.
  */
-export async function startReceiver(respond: (n: number, r: Received) => number = () => 200) {
+export async function startReceiver(respond: (n: number, r: Received) => Answer = () => 200) {
   const received: Received[] = [];
   const server = https.createServer({ cert: stack().certPem, key: stack().keyPem }, (req, res) => {
     const chunks: Buffer[] = [];
@@ -20,9 +23,10 @@ export async function startReceiver(respond: (n: number, r: Received) => number 
     req.on('end', () => {
       const r: Received = { at: Date.now(), headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
       received.push(r);
-      const status = respond(received.length, r);
+      const answer = respond(received.length, r);
+      const { status, headers } = typeof answer === 'number' ? { status: answer, headers: {} } : answer;
       res
-        .writeHead(status, { 'content-type': 'text/plain' })
+        .writeHead(status, { 'content-type': 'text/plain', ...headers })
         .end(status < 300 ? 'thanks' : `failing on purpose (${status})`);
     });
   });

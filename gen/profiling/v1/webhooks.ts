@@ -71,7 +71,13 @@ export interface Webhook {
   events: EventType[];
   isActive: boolean;
   createdAt?: Date | undefined;
-  updatedAt?: Date | undefined;
+  updatedAt?:
+    | Date
+    | undefined;
+  /** Extension: segment ids the webhook is limited to; empty = every segment of the pipeline. */
+  segments: string[];
+  /** Extension: why the service deactivated it (410 Gone, WEBHOOK_DISABLE_AFTER); unset otherwise. */
+  disabledReason?: string | undefined;
 }
 
 export interface Delivery {
@@ -84,7 +90,11 @@ export interface Delivery {
   /** First 4 KB of the receiver's answer, or why the attempt failed. */
   responseBody: string;
   durationMs: number;
-  createdAt?: Date | undefined;
+  createdAt?:
+    | Date
+    | undefined;
+  /** Extension: the receiver's Retry-After (429/503) that held back the next attempt, in ms. */
+  retryAfterMs?: number | undefined;
 }
 
 export interface WebhookRef {
@@ -98,6 +108,11 @@ export interface EventTypeList {
   values: EventType[];
 }
 
+/** Wrapper so an update can tell "leave segments alone" from "set segments" (empty = all). */
+export interface SegmentIdList {
+  values: string[];
+}
+
 export interface CreateWebhookRequest {
   projectId: number;
   pipelineId: number;
@@ -107,6 +122,8 @@ export interface CreateWebhookRequest {
     | undefined;
   /** Default: both event types. */
   events: EventType[];
+  /** Extension: segment ids of the pipeline; empty = every segment. */
+  segments: string[];
 }
 
 export interface CreateWebhookResponse {
@@ -134,8 +151,12 @@ export interface UpdateWebhookRequest {
   ref?: WebhookRef | undefined;
   url?: string | undefined;
   secret?: string | undefined;
-  events?: EventTypeList | undefined;
+  events?:
+    | EventTypeList
+    | undefined;
+  /** true also clears disabled_reason. */
   isActive?: boolean | undefined;
+  segments?: SegmentIdList | undefined;
 }
 
 export interface UpdateWebhookResponse {
@@ -154,12 +175,23 @@ export interface ListDeliveriesRequest {
     | WebhookRef
     | undefined;
   /** 1 to 200, default 50. */
-  limit?: number | undefined;
+  limit?:
+    | number
+    | undefined;
+  /** Extension filters. */
+  status?: DeliveryStatus | undefined;
+  eventId?:
+    | number
+    | undefined;
+  /** Extension cursor: only deliveries older than this delivery id (a previous page's next_before). */
+  before?: number | undefined;
 }
 
 export interface ListDeliveriesResponse {
   /** Newest first. */
   deliveries: Delivery[];
+  /** Extension: the `before` of the next page; unset on the last page. */
+  nextBefore?: number | undefined;
 }
 
 export interface ResendDeliveryRequest {
@@ -177,8 +209,60 @@ export interface ResendDeliveryResponse {
   workflowId: string;
 }
 
+export interface RotateWebhookSecretRequest {
+  ref?:
+    | WebhookRef
+    | undefined;
+  /** The new secret (8 to 256 characters); unset: a generated `whsec_` + base64 of 32 random bytes. */
+  secret?:
+    | string
+    | undefined;
+  /** How long the previous secret keeps signing too: 0 to 604800 s, default 86400; 0 = ends now. */
+  overlapSeconds?: number | undefined;
+}
+
+export interface RotateWebhookSecretResponse {
+  /** The new secret: the only answer that ever carries one. */
+  secret: string;
+  /** When the previous secret stops signing; unset when there is none. */
+  previousSecretExpiresAt?: Date | undefined;
+  webhook?: Webhook | undefined;
+}
+
+export interface RecoverWebhookRequest {
+  ref?: WebhookRef | undefined;
+  since?:
+    | Date
+    | undefined;
+  /** A retried request with the same key starts nothing new and answers the first count. */
+  idempotencyKey?: string | undefined;
+}
+
+export interface RecoverWebhookResponse {
+  /** Events sent again, one new delivery each. */
+  events: number;
+}
+
+export interface SendTestEventRequest {
+  ref?: WebhookRef | undefined;
+}
+
+export interface SendTestEventResponse {
+  eventId: number;
+}
+
 function createBaseWebhook(): Webhook {
-  return { id: 0, pipelineId: 0, url: "", events: [], isActive: false, createdAt: undefined, updatedAt: undefined };
+  return {
+    id: 0,
+    pipelineId: 0,
+    url: "",
+    events: [],
+    isActive: false,
+    createdAt: undefined,
+    updatedAt: undefined,
+    segments: [],
+    disabledReason: undefined,
+  };
 }
 
 export const Webhook: MessageFns<Webhook> = {
@@ -207,6 +291,12 @@ export const Webhook: MessageFns<Webhook> = {
     }
     if (message.updatedAt !== undefined) {
       Timestamp.encode(toTimestamp(message.updatedAt), writer.uint32(58).fork()).join();
+    }
+    for (const v of message.segments) {
+      writer.uint32(66).string(v!);
+    }
+    if (message.disabledReason !== undefined) {
+      writer.uint32(74).string(message.disabledReason);
     }
     return writer;
   },
@@ -290,6 +380,22 @@ export const Webhook: MessageFns<Webhook> = {
             message.updatedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.segments.push(reader.string());
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.disabledReason = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -327,6 +433,14 @@ export const Webhook: MessageFns<Webhook> = {
         : isSet(object.updated_at)
         ? fromJsonTimestamp(object.updated_at)
         : undefined,
+      segments: globalThis.Array.isArray(object?.segments)
+        ? object.segments.map((e: any) => globalThis.String(e))
+        : [],
+      disabledReason: isSet(object.disabledReason)
+        ? globalThis.String(object.disabledReason)
+        : isSet(object.disabled_reason)
+        ? globalThis.String(object.disabled_reason)
+        : undefined,
     };
   },
 
@@ -353,6 +467,12 @@ export const Webhook: MessageFns<Webhook> = {
     if (message.updatedAt !== undefined) {
       obj.updatedAt = message.updatedAt.toISOString();
     }
+    if (message.segments?.length) {
+      obj.segments = message.segments;
+    }
+    if (message.disabledReason !== undefined) {
+      obj.disabledReason = message.disabledReason;
+    }
     return obj;
   },
 
@@ -368,6 +488,8 @@ export const Webhook: MessageFns<Webhook> = {
     message.isActive = object.isActive ?? false;
     message.createdAt = object.createdAt ?? undefined;
     message.updatedAt = object.updatedAt ?? undefined;
+    message.segments = object.segments?.map((e) => e) || [];
+    message.disabledReason = object.disabledReason ?? undefined;
     return message;
   },
 };
@@ -382,6 +504,7 @@ function createBaseDelivery(): Delivery {
     responseBody: "",
     durationMs: 0,
     createdAt: undefined,
+    retryAfterMs: undefined,
   };
 }
 
@@ -410,6 +533,9 @@ export const Delivery: MessageFns<Delivery> = {
     }
     if (message.createdAt !== undefined) {
       Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(66).fork()).join();
+    }
+    if (message.retryAfterMs !== undefined) {
+      writer.uint32(72).int32(message.retryAfterMs);
     }
     return writer;
   },
@@ -491,6 +617,14 @@ export const Delivery: MessageFns<Delivery> = {
             message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.retryAfterMs = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -537,6 +671,11 @@ export const Delivery: MessageFns<Delivery> = {
         : isSet(object.created_at)
         ? fromJsonTimestamp(object.created_at)
         : undefined,
+      retryAfterMs: isSet(object.retryAfterMs)
+        ? globalThis.Number(object.retryAfterMs)
+        : isSet(object.retry_after_ms)
+        ? globalThis.Number(object.retry_after_ms)
+        : undefined,
     };
   },
 
@@ -566,6 +705,9 @@ export const Delivery: MessageFns<Delivery> = {
     if (message.createdAt !== undefined) {
       obj.createdAt = message.createdAt.toISOString();
     }
+    if (message.retryAfterMs !== undefined) {
+      obj.retryAfterMs = Math.round(message.retryAfterMs);
+    }
     return obj;
   },
 
@@ -582,6 +724,7 @@ export const Delivery: MessageFns<Delivery> = {
     message.responseBody = object.responseBody ?? "";
     message.durationMs = object.durationMs ?? 0;
     message.createdAt = object.createdAt ?? undefined;
+    message.retryAfterMs = object.retryAfterMs ?? undefined;
     return message;
   },
 };
@@ -782,8 +925,77 @@ export const EventTypeList: MessageFns<EventTypeList> = {
   },
 };
 
+function createBaseSegmentIdList(): SegmentIdList {
+  return { values: [] };
+}
+
+export const SegmentIdList: MessageFns<SegmentIdList> = {
+  encode(message: SegmentIdList, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.values) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SegmentIdList {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSegmentIdList();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.values.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SegmentIdList {
+    return {
+      values: globalThis.Array.isArray(object?.values) ? object.values.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: SegmentIdList): unknown {
+    const obj: any = {};
+    if (message.values?.length) {
+      obj.values = message.values;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SegmentIdList>, I>>(base?: I): SegmentIdList {
+    return SegmentIdList.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SegmentIdList>, I>>(object: I): SegmentIdList {
+    const message = createBaseSegmentIdList();
+    message.values = object.values?.map((e) => e) || [];
+    return message;
+  },
+};
+
 function createBaseCreateWebhookRequest(): CreateWebhookRequest {
-  return { projectId: 0, pipelineId: 0, url: "", secret: undefined, events: [] };
+  return { projectId: 0, pipelineId: 0, url: "", secret: undefined, events: [], segments: [] };
 }
 
 export const CreateWebhookRequest: MessageFns<CreateWebhookRequest> = {
@@ -806,6 +1018,9 @@ export const CreateWebhookRequest: MessageFns<CreateWebhookRequest> = {
         writer.int32(v);
       }
       writer.join();
+    }
+    for (const v of message.segments) {
+      writer.uint32(50).string(v!);
     }
     return writer;
   },
@@ -873,6 +1088,14 @@ export const CreateWebhookRequest: MessageFns<CreateWebhookRequest> = {
 
             break;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.segments.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -900,6 +1123,7 @@ export const CreateWebhookRequest: MessageFns<CreateWebhookRequest> = {
       url: isSet(object.url) ? globalThis.String(object.url) : "",
       secret: isSet(object.secret) ? globalThis.String(object.secret) : undefined,
       events: globalThis.Array.isArray(object?.events) ? object.events.map((e: any) => eventTypeFromJSON(e)) : [],
+      segments: globalThis.Array.isArray(object?.segments) ? object.segments.map((e: any) => globalThis.String(e)) : [],
     };
   },
 
@@ -920,6 +1144,9 @@ export const CreateWebhookRequest: MessageFns<CreateWebhookRequest> = {
     if (message.events?.length) {
       obj.events = message.events.map((e) => eventTypeToJSON(e));
     }
+    if (message.segments?.length) {
+      obj.segments = message.segments;
+    }
     return obj;
   },
 
@@ -933,6 +1160,7 @@ export const CreateWebhookRequest: MessageFns<CreateWebhookRequest> = {
     message.url = object.url ?? "";
     message.secret = object.secret ?? undefined;
     message.events = object.events?.map((e) => e) || [];
+    message.segments = object.segments?.map((e) => e) || [];
     return message;
   },
 };
@@ -1305,7 +1533,14 @@ export const GetWebhookResponse: MessageFns<GetWebhookResponse> = {
 };
 
 function createBaseUpdateWebhookRequest(): UpdateWebhookRequest {
-  return { ref: undefined, url: undefined, secret: undefined, events: undefined, isActive: undefined };
+  return {
+    ref: undefined,
+    url: undefined,
+    secret: undefined,
+    events: undefined,
+    isActive: undefined,
+    segments: undefined,
+  };
 }
 
 export const UpdateWebhookRequest: MessageFns<UpdateWebhookRequest> = {
@@ -1324,6 +1559,9 @@ export const UpdateWebhookRequest: MessageFns<UpdateWebhookRequest> = {
     }
     if (message.isActive !== undefined) {
       writer.uint32(40).bool(message.isActive);
+    }
+    if (message.segments !== undefined) {
+      SegmentIdList.encode(message.segments, writer.uint32(50).fork()).join();
     }
     return writer;
   },
@@ -1381,6 +1619,14 @@ export const UpdateWebhookRequest: MessageFns<UpdateWebhookRequest> = {
             message.isActive = reader.bool();
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.segments = SegmentIdList.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1404,6 +1650,7 @@ export const UpdateWebhookRequest: MessageFns<UpdateWebhookRequest> = {
         : isSet(object.is_active)
         ? globalThis.Boolean(object.is_active)
         : undefined,
+      segments: isSet(object.segments) ? SegmentIdList.fromJSON(object.segments) : undefined,
     };
   },
 
@@ -1424,6 +1671,9 @@ export const UpdateWebhookRequest: MessageFns<UpdateWebhookRequest> = {
     if (message.isActive !== undefined) {
       obj.isActive = message.isActive;
     }
+    if (message.segments !== undefined) {
+      obj.segments = SegmentIdList.toJSON(message.segments);
+    }
     return obj;
   },
 
@@ -1439,6 +1689,9 @@ export const UpdateWebhookRequest: MessageFns<UpdateWebhookRequest> = {
       ? EventTypeList.fromPartial(object.events)
       : undefined;
     message.isActive = object.isActive ?? undefined;
+    message.segments = (object.segments !== undefined && object.segments !== null)
+      ? SegmentIdList.fromPartial(object.segments)
+      : undefined;
     return message;
   },
 };
@@ -1632,7 +1885,7 @@ export const DeleteWebhookResponse: MessageFns<DeleteWebhookResponse> = {
 };
 
 function createBaseListDeliveriesRequest(): ListDeliveriesRequest {
-  return { ref: undefined, limit: undefined };
+  return { ref: undefined, limit: undefined, status: undefined, eventId: undefined, before: undefined };
 }
 
 export const ListDeliveriesRequest: MessageFns<ListDeliveriesRequest> = {
@@ -1642,6 +1895,15 @@ export const ListDeliveriesRequest: MessageFns<ListDeliveriesRequest> = {
     }
     if (message.limit !== undefined) {
       writer.uint32(16).int32(message.limit);
+    }
+    if (message.status !== undefined) {
+      writer.uint32(24).int32(message.status);
+    }
+    if (message.eventId !== undefined) {
+      writer.uint32(32).int64(message.eventId);
+    }
+    if (message.before !== undefined) {
+      writer.uint32(40).int64(message.before);
     }
     return writer;
   },
@@ -1675,6 +1937,30 @@ export const ListDeliveriesRequest: MessageFns<ListDeliveriesRequest> = {
             message.limit = reader.int32();
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.status = reader.int32() as any;
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.eventId = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.before = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1691,6 +1977,13 @@ export const ListDeliveriesRequest: MessageFns<ListDeliveriesRequest> = {
     return {
       ref: isSet(object.ref) ? WebhookRef.fromJSON(object.ref) : undefined,
       limit: isSet(object.limit) ? globalThis.Number(object.limit) : undefined,
+      status: isSet(object.status) ? deliveryStatusFromJSON(object.status) : undefined,
+      eventId: isSet(object.eventId)
+        ? globalThis.Number(object.eventId)
+        : isSet(object.event_id)
+        ? globalThis.Number(object.event_id)
+        : undefined,
+      before: isSet(object.before) ? globalThis.Number(object.before) : undefined,
     };
   },
 
@@ -1702,6 +1995,15 @@ export const ListDeliveriesRequest: MessageFns<ListDeliveriesRequest> = {
     if (message.limit !== undefined) {
       obj.limit = Math.round(message.limit);
     }
+    if (message.status !== undefined) {
+      obj.status = deliveryStatusToJSON(message.status);
+    }
+    if (message.eventId !== undefined) {
+      obj.eventId = Math.round(message.eventId);
+    }
+    if (message.before !== undefined) {
+      obj.before = Math.round(message.before);
+    }
     return obj;
   },
 
@@ -1712,18 +2014,24 @@ export const ListDeliveriesRequest: MessageFns<ListDeliveriesRequest> = {
     const message = createBaseListDeliveriesRequest();
     message.ref = (object.ref !== undefined && object.ref !== null) ? WebhookRef.fromPartial(object.ref) : undefined;
     message.limit = object.limit ?? undefined;
+    message.status = object.status ?? undefined;
+    message.eventId = object.eventId ?? undefined;
+    message.before = object.before ?? undefined;
     return message;
   },
 };
 
 function createBaseListDeliveriesResponse(): ListDeliveriesResponse {
-  return { deliveries: [] };
+  return { deliveries: [], nextBefore: undefined };
 }
 
 export const ListDeliveriesResponse: MessageFns<ListDeliveriesResponse> = {
   encode(message: ListDeliveriesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.deliveries) {
       Delivery.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.nextBefore !== undefined) {
+      writer.uint32(16).int64(message.nextBefore);
     }
     return writer;
   },
@@ -1749,6 +2057,14 @@ export const ListDeliveriesResponse: MessageFns<ListDeliveriesResponse> = {
             message.deliveries.push(Delivery.decode(reader, reader.uint32()));
             continue;
           }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.nextBefore = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1766,6 +2082,11 @@ export const ListDeliveriesResponse: MessageFns<ListDeliveriesResponse> = {
       deliveries: globalThis.Array.isArray(object?.deliveries)
         ? object.deliveries.map((e: any) => Delivery.fromJSON(e))
         : [],
+      nextBefore: isSet(object.nextBefore)
+        ? globalThis.Number(object.nextBefore)
+        : isSet(object.next_before)
+        ? globalThis.Number(object.next_before)
+        : undefined,
     };
   },
 
@@ -1773,6 +2094,9 @@ export const ListDeliveriesResponse: MessageFns<ListDeliveriesResponse> = {
     const obj: any = {};
     if (message.deliveries?.length) {
       obj.deliveries = message.deliveries.map((e) => Delivery.toJSON(e));
+    }
+    if (message.nextBefore !== undefined) {
+      obj.nextBefore = Math.round(message.nextBefore);
     }
     return obj;
   },
@@ -1783,6 +2107,7 @@ export const ListDeliveriesResponse: MessageFns<ListDeliveriesResponse> = {
   fromPartial<I extends Exact<DeepPartial<ListDeliveriesResponse>, I>>(object: I): ListDeliveriesResponse {
     const message = createBaseListDeliveriesResponse();
     message.deliveries = object.deliveries?.map((e) => Delivery.fromPartial(e)) || [];
+    message.nextBefore = object.nextBefore ?? undefined;
     return message;
   },
 };
@@ -1969,6 +2294,530 @@ export const ResendDeliveryResponse: MessageFns<ResendDeliveryResponse> = {
   },
 };
 
+function createBaseRotateWebhookSecretRequest(): RotateWebhookSecretRequest {
+  return { ref: undefined, secret: undefined, overlapSeconds: undefined };
+}
+
+export const RotateWebhookSecretRequest: MessageFns<RotateWebhookSecretRequest> = {
+  encode(message: RotateWebhookSecretRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ref !== undefined) {
+      WebhookRef.encode(message.ref, writer.uint32(10).fork()).join();
+    }
+    if (message.secret !== undefined) {
+      writer.uint32(18).string(message.secret);
+    }
+    if (message.overlapSeconds !== undefined) {
+      writer.uint32(24).int32(message.overlapSeconds);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RotateWebhookSecretRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRotateWebhookSecretRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.ref = WebhookRef.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.secret = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.overlapSeconds = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RotateWebhookSecretRequest {
+    return {
+      ref: isSet(object.ref) ? WebhookRef.fromJSON(object.ref) : undefined,
+      secret: isSet(object.secret) ? globalThis.String(object.secret) : undefined,
+      overlapSeconds: isSet(object.overlapSeconds)
+        ? globalThis.Number(object.overlapSeconds)
+        : isSet(object.overlap_seconds)
+        ? globalThis.Number(object.overlap_seconds)
+        : undefined,
+    };
+  },
+
+  toJSON(message: RotateWebhookSecretRequest): unknown {
+    const obj: any = {};
+    if (message.ref !== undefined) {
+      obj.ref = WebhookRef.toJSON(message.ref);
+    }
+    if (message.secret !== undefined) {
+      obj.secret = message.secret;
+    }
+    if (message.overlapSeconds !== undefined) {
+      obj.overlapSeconds = Math.round(message.overlapSeconds);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RotateWebhookSecretRequest>, I>>(base?: I): RotateWebhookSecretRequest {
+    return RotateWebhookSecretRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RotateWebhookSecretRequest>, I>>(object: I): RotateWebhookSecretRequest {
+    const message = createBaseRotateWebhookSecretRequest();
+    message.ref = (object.ref !== undefined && object.ref !== null) ? WebhookRef.fromPartial(object.ref) : undefined;
+    message.secret = object.secret ?? undefined;
+    message.overlapSeconds = object.overlapSeconds ?? undefined;
+    return message;
+  },
+};
+
+function createBaseRotateWebhookSecretResponse(): RotateWebhookSecretResponse {
+  return { secret: "", previousSecretExpiresAt: undefined, webhook: undefined };
+}
+
+export const RotateWebhookSecretResponse: MessageFns<RotateWebhookSecretResponse> = {
+  encode(message: RotateWebhookSecretResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.secret !== "") {
+      writer.uint32(10).string(message.secret);
+    }
+    if (message.previousSecretExpiresAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.previousSecretExpiresAt), writer.uint32(18).fork()).join();
+    }
+    if (message.webhook !== undefined) {
+      Webhook.encode(message.webhook, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RotateWebhookSecretResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRotateWebhookSecretResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.secret = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.previousSecretExpiresAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.webhook = Webhook.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RotateWebhookSecretResponse {
+    return {
+      secret: isSet(object.secret) ? globalThis.String(object.secret) : "",
+      previousSecretExpiresAt: isSet(object.previousSecretExpiresAt)
+        ? fromJsonTimestamp(object.previousSecretExpiresAt)
+        : isSet(object.previous_secret_expires_at)
+        ? fromJsonTimestamp(object.previous_secret_expires_at)
+        : undefined,
+      webhook: isSet(object.webhook) ? Webhook.fromJSON(object.webhook) : undefined,
+    };
+  },
+
+  toJSON(message: RotateWebhookSecretResponse): unknown {
+    const obj: any = {};
+    if (message.secret !== "") {
+      obj.secret = message.secret;
+    }
+    if (message.previousSecretExpiresAt !== undefined) {
+      obj.previousSecretExpiresAt = message.previousSecretExpiresAt.toISOString();
+    }
+    if (message.webhook !== undefined) {
+      obj.webhook = Webhook.toJSON(message.webhook);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RotateWebhookSecretResponse>, I>>(base?: I): RotateWebhookSecretResponse {
+    return RotateWebhookSecretResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RotateWebhookSecretResponse>, I>>(object: I): RotateWebhookSecretResponse {
+    const message = createBaseRotateWebhookSecretResponse();
+    message.secret = object.secret ?? "";
+    message.previousSecretExpiresAt = object.previousSecretExpiresAt ?? undefined;
+    message.webhook = (object.webhook !== undefined && object.webhook !== null)
+      ? Webhook.fromPartial(object.webhook)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseRecoverWebhookRequest(): RecoverWebhookRequest {
+  return { ref: undefined, since: undefined, idempotencyKey: undefined };
+}
+
+export const RecoverWebhookRequest: MessageFns<RecoverWebhookRequest> = {
+  encode(message: RecoverWebhookRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ref !== undefined) {
+      WebhookRef.encode(message.ref, writer.uint32(10).fork()).join();
+    }
+    if (message.since !== undefined) {
+      Timestamp.encode(toTimestamp(message.since), writer.uint32(18).fork()).join();
+    }
+    if (message.idempotencyKey !== undefined) {
+      writer.uint32(26).string(message.idempotencyKey);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecoverWebhookRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecoverWebhookRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.ref = WebhookRef.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.since = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RecoverWebhookRequest {
+    return {
+      ref: isSet(object.ref) ? WebhookRef.fromJSON(object.ref) : undefined,
+      since: isSet(object.since) ? fromJsonTimestamp(object.since) : undefined,
+      idempotencyKey: isSet(object.idempotencyKey)
+        ? globalThis.String(object.idempotencyKey)
+        : isSet(object.idempotency_key)
+        ? globalThis.String(object.idempotency_key)
+        : undefined,
+    };
+  },
+
+  toJSON(message: RecoverWebhookRequest): unknown {
+    const obj: any = {};
+    if (message.ref !== undefined) {
+      obj.ref = WebhookRef.toJSON(message.ref);
+    }
+    if (message.since !== undefined) {
+      obj.since = message.since.toISOString();
+    }
+    if (message.idempotencyKey !== undefined) {
+      obj.idempotencyKey = message.idempotencyKey;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RecoverWebhookRequest>, I>>(base?: I): RecoverWebhookRequest {
+    return RecoverWebhookRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RecoverWebhookRequest>, I>>(object: I): RecoverWebhookRequest {
+    const message = createBaseRecoverWebhookRequest();
+    message.ref = (object.ref !== undefined && object.ref !== null) ? WebhookRef.fromPartial(object.ref) : undefined;
+    message.since = object.since ?? undefined;
+    message.idempotencyKey = object.idempotencyKey ?? undefined;
+    return message;
+  },
+};
+
+function createBaseRecoverWebhookResponse(): RecoverWebhookResponse {
+  return { events: 0 };
+}
+
+export const RecoverWebhookResponse: MessageFns<RecoverWebhookResponse> = {
+  encode(message: RecoverWebhookResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.events !== 0) {
+      writer.uint32(8).int32(message.events);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecoverWebhookResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecoverWebhookResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.events = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RecoverWebhookResponse {
+    return { events: isSet(object.events) ? globalThis.Number(object.events) : 0 };
+  },
+
+  toJSON(message: RecoverWebhookResponse): unknown {
+    const obj: any = {};
+    if (message.events !== 0) {
+      obj.events = Math.round(message.events);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RecoverWebhookResponse>, I>>(base?: I): RecoverWebhookResponse {
+    return RecoverWebhookResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RecoverWebhookResponse>, I>>(object: I): RecoverWebhookResponse {
+    const message = createBaseRecoverWebhookResponse();
+    message.events = object.events ?? 0;
+    return message;
+  },
+};
+
+function createBaseSendTestEventRequest(): SendTestEventRequest {
+  return { ref: undefined };
+}
+
+export const SendTestEventRequest: MessageFns<SendTestEventRequest> = {
+  encode(message: SendTestEventRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ref !== undefined) {
+      WebhookRef.encode(message.ref, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SendTestEventRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSendTestEventRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.ref = WebhookRef.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SendTestEventRequest {
+    return { ref: isSet(object.ref) ? WebhookRef.fromJSON(object.ref) : undefined };
+  },
+
+  toJSON(message: SendTestEventRequest): unknown {
+    const obj: any = {};
+    if (message.ref !== undefined) {
+      obj.ref = WebhookRef.toJSON(message.ref);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SendTestEventRequest>, I>>(base?: I): SendTestEventRequest {
+    return SendTestEventRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SendTestEventRequest>, I>>(object: I): SendTestEventRequest {
+    const message = createBaseSendTestEventRequest();
+    message.ref = (object.ref !== undefined && object.ref !== null) ? WebhookRef.fromPartial(object.ref) : undefined;
+    return message;
+  },
+};
+
+function createBaseSendTestEventResponse(): SendTestEventResponse {
+  return { eventId: 0 };
+}
+
+export const SendTestEventResponse: MessageFns<SendTestEventResponse> = {
+  encode(message: SendTestEventResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.eventId !== 0) {
+      writer.uint32(8).int64(message.eventId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SendTestEventResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSendTestEventResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.eventId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SendTestEventResponse {
+    return {
+      eventId: isSet(object.eventId)
+        ? globalThis.Number(object.eventId)
+        : isSet(object.event_id)
+        ? globalThis.Number(object.event_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: SendTestEventResponse): unknown {
+    const obj: any = {};
+    if (message.eventId !== 0) {
+      obj.eventId = Math.round(message.eventId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SendTestEventResponse>, I>>(base?: I): SendTestEventResponse {
+    return SendTestEventResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SendTestEventResponse>, I>>(object: I): SendTestEventResponse {
+    const message = createBaseSendTestEventResponse();
+    message.eventId = object.eventId ?? 0;
+    return message;
+  },
+};
+
 /**
  * Webhooks of a pipeline and their delivery attempts. Secrets are write-only.
  * Authentication: metadata `x-api-key`.
@@ -2046,6 +2895,44 @@ export const WebhooksServiceService = {
       Buffer.from(ResendDeliveryResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ResendDeliveryResponse => ResendDeliveryResponse.decode(value),
   },
+  /**
+   * Extensions (webhook operations).
+   * A new secret, answered once; the previous one keeps signing for the overlap.
+   */
+  rotateWebhookSecret: {
+    path: "/profiling.v1.WebhooksService/RotateWebhookSecret" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RotateWebhookSecretRequest): Buffer =>
+      Buffer.from(RotateWebhookSecretRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RotateWebhookSecretRequest => RotateWebhookSecretRequest.decode(value),
+    responseSerialize: (value: RotateWebhookSecretResponse): Buffer =>
+      Buffer.from(RotateWebhookSecretResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RotateWebhookSecretResponse => RotateWebhookSecretResponse.decode(value),
+  },
+  /** Re-sends every event whose delivery to the webhook finally failed since a time. */
+  recoverWebhook: {
+    path: "/profiling.v1.WebhooksService/RecoverWebhook" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RecoverWebhookRequest): Buffer =>
+      Buffer.from(RecoverWebhookRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RecoverWebhookRequest => RecoverWebhookRequest.decode(value),
+    responseSerialize: (value: RecoverWebhookResponse): Buffer =>
+      Buffer.from(RecoverWebhookResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RecoverWebhookResponse => RecoverWebhookResponse.decode(value),
+  },
+  /** Sends a signed `ping` event through the normal delivery path. */
+  sendTestEvent: {
+    path: "/profiling.v1.WebhooksService/SendTestEvent" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SendTestEventRequest): Buffer => Buffer.from(SendTestEventRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SendTestEventRequest => SendTestEventRequest.decode(value),
+    responseSerialize: (value: SendTestEventResponse): Buffer =>
+      Buffer.from(SendTestEventResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SendTestEventResponse => SendTestEventResponse.decode(value),
+  },
 } as const;
 
 export interface WebhooksServiceServer extends UntypedServiceImplementation {
@@ -2056,6 +2943,15 @@ export interface WebhooksServiceServer extends UntypedServiceImplementation {
   deleteWebhook: handleUnaryCall<DeleteWebhookRequest, DeleteWebhookResponse>;
   listDeliveries: handleUnaryCall<ListDeliveriesRequest, ListDeliveriesResponse>;
   resendDelivery: handleUnaryCall<ResendDeliveryRequest, ResendDeliveryResponse>;
+  /**
+   * Extensions (webhook operations).
+   * A new secret, answered once; the previous one keeps signing for the overlap.
+   */
+  rotateWebhookSecret: handleUnaryCall<RotateWebhookSecretRequest, RotateWebhookSecretResponse>;
+  /** Re-sends every event whose delivery to the webhook finally failed since a time. */
+  recoverWebhook: handleUnaryCall<RecoverWebhookRequest, RecoverWebhookResponse>;
+  /** Sends a signed `ping` event through the normal delivery path. */
+  sendTestEvent: handleUnaryCall<SendTestEventRequest, SendTestEventResponse>;
 }
 
 export interface WebhooksServiceClient extends Client {
@@ -2163,6 +3059,57 @@ export interface WebhooksServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ResendDeliveryResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Extensions (webhook operations).
+   * A new secret, answered once; the previous one keeps signing for the overlap.
+   */
+  rotateWebhookSecret(
+    request: RotateWebhookSecretRequest,
+    callback: (error: ServiceError | null, response: RotateWebhookSecretResponse) => void,
+  ): ClientUnaryCall;
+  rotateWebhookSecret(
+    request: RotateWebhookSecretRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RotateWebhookSecretResponse) => void,
+  ): ClientUnaryCall;
+  rotateWebhookSecret(
+    request: RotateWebhookSecretRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RotateWebhookSecretResponse) => void,
+  ): ClientUnaryCall;
+  /** Re-sends every event whose delivery to the webhook finally failed since a time. */
+  recoverWebhook(
+    request: RecoverWebhookRequest,
+    callback: (error: ServiceError | null, response: RecoverWebhookResponse) => void,
+  ): ClientUnaryCall;
+  recoverWebhook(
+    request: RecoverWebhookRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RecoverWebhookResponse) => void,
+  ): ClientUnaryCall;
+  recoverWebhook(
+    request: RecoverWebhookRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RecoverWebhookResponse) => void,
+  ): ClientUnaryCall;
+  /** Sends a signed `ping` event through the normal delivery path. */
+  sendTestEvent(
+    request: SendTestEventRequest,
+    callback: (error: ServiceError | null, response: SendTestEventResponse) => void,
+  ): ClientUnaryCall;
+  sendTestEvent(
+    request: SendTestEventRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SendTestEventResponse) => void,
+  ): ClientUnaryCall;
+  sendTestEvent(
+    request: SendTestEventRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SendTestEventResponse) => void,
   ): ClientUnaryCall;
 }
 

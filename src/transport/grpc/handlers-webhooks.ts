@@ -3,7 +3,7 @@ import type { AppContext } from '../../app.js';
 import { requireId } from '../../validation.js';
 import * as webhooks from '../../webhooks/manage-webhooks.js';
 import { pipelineOf } from './message-refs.js';
-import { deliveryToProto, eventsFromProto, webhookToProto } from './mappers.js';
+import { deliveryStatusFromProto, deliveryToProto, eventsFromProto, webhookToProto } from './mappers.js';
 import { unary } from './unary.js';
 
 function ref(r: WebhookRefProto | undefined): webhooks.WebhookRef {
@@ -24,16 +24,45 @@ export function webhooksService(ctx: AppContext): WebhooksServiceServer {
       webhook: webhookToProto(await webhooks.getWebhook(db, caller, ref(req.ref))),
     })),
     updateWebhook: unary(ctx, async (caller, req) => {
-      const input = { ...req, events: req.events ? eventsFromProto(req.events.values) : undefined };
+      const input = {
+        ...req,
+        events: req.events ? eventsFromProto(req.events.values) : undefined,
+        segments: req.segments?.values,
+      };
       return { webhook: webhookToProto(await webhooks.updateWebhook(db, box, caller, ref(req.ref), input)) };
     }),
     deleteWebhook: unary(ctx, async (caller, req) => {
       await webhooks.deleteWebhook(db, caller, ref(req.ref));
       return {};
     }),
-    listDeliveries: unary(ctx, async (caller, req) => ({
-      deliveries: (await webhooks.listDeliveries(db, caller, ref(req.ref), req)).map(deliveryToProto),
-    })),
+    listDeliveries: unary(ctx, async (caller, req) => {
+      const input = { ...req, status: deliveryStatusFromProto(req.status) };
+      const page = await webhooks.listDeliveries(db, caller, ref(req.ref), input);
+      return { deliveries: page.deliveries.map(deliveryToProto), nextBefore: page.nextBefore };
+    }),
+    rotateWebhookSecret: unary(ctx, async (caller, req) => {
+      const r = await webhooks.rotateSecret(db, box, caller, ref(req.ref), req);
+      return {
+        secret: r.secret,
+        previousSecretExpiresAt: r.previous_secret_expires_at ?? undefined,
+        webhook: webhookToProto(r.webhook),
+      };
+    }),
+    recoverWebhook: unary(ctx, async (caller, req) => {
+      const r = await webhooks.recoverWebhook(
+        db,
+        ctx.starters,
+        caller,
+        ref(req.ref),
+        { since: req.since },
+        req.idempotencyKey,
+      );
+      return { events: r.events };
+    }),
+    sendTestEvent: unary(ctx, async (caller, req) => {
+      const r = await webhooks.sendTestEvent(db, caller, ref(req.ref));
+      return { eventId: r.event_id };
+    }),
     resendDelivery: unary(ctx, async (caller, req) => {
       const r = await webhooks.resendDelivery(
         db,

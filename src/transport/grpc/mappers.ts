@@ -82,7 +82,17 @@ export function webhookToProto(w: WebhookView): Webhook {
     isActive: w.is_active,
     createdAt: w.created_at,
     updatedAt: w.updated_at,
+    segments: w.segments,
+    disabledReason: w.disabled_reason ?? undefined,
   };
+}
+
+/** The deliveries list's status filter; an unset field is no filter, any other number is refused. */
+export function deliveryStatusFromProto(s: DeliveryStatus | undefined): 'success' | 'failed' | undefined {
+  if (s === undefined) return undefined;
+  if (s === DeliveryStatus.DELIVERY_STATUS_SUCCESS) return 'success';
+  if (s === DeliveryStatus.DELIVERY_STATUS_FAILED) return 'failed';
+  throw invalid('status', `status ${s} is not DELIVERY_STATUS_SUCCESS or DELIVERY_STATUS_FAILED`);
 }
 
 export function deliveryToProto(d: DeliveryView): Delivery {
@@ -95,6 +105,7 @@ export function deliveryToProto(d: DeliveryView): Delivery {
     responseBody: d.response_body,
     durationMs: d.duration_ms,
     createdAt: d.created_at,
+    retryAfterMs: d.retry_after_ms ?? undefined,
   };
 }
 

@@ -3,7 +3,12 @@ import { invalid } from '../../errors.js';
 import type { CreateSegmentInput, PageInput, UpdateSegmentInput } from '../../segments/manage-segments.js';
 import type { IdentifyUsersInput } from '../../users/validate-batch.js';
 import type { ListProfilesInput } from '../../profiles/read-profiles.js';
-import type { CreateWebhookInput, UpdateWebhookInput } from '../../webhooks/manage-webhooks.js';
+import type {
+  CreateWebhookInput,
+  ListDeliveriesInput,
+  RotateSecretInput,
+  UpdateWebhookInput,
+} from '../../webhooks/manage-webhooks.js';
 import { requireId } from '../../validation.js';
 
 /**
@@ -82,18 +87,30 @@ export const updateSegmentBody: z.ZodType<UpdateSegmentInput> = object({
 
 const events = z.array(string('each event'), { error: 'events must be an array of event type names' });
 
+const segmentIds = z.array(string('each segment id'), { error: 'segments must be an array of segment ids' });
+
 export const createWebhookBody: z.ZodType<CreateWebhookInput> = object({
   url: string('url'),
   secret: string('secret').nullish(),
   events: events.optional(),
+  segments: segmentIds.nullish().transform((v) => v ?? undefined),
 });
 
 export const updateWebhookBody: z.ZodType<UpdateWebhookInput> = object({
   url: string('url').optional(),
   secret: string('secret').nullish(),
   events: events.optional(),
+  segments: segmentIds.optional(),
   is_active: z.boolean({ error: 'is_active must be a boolean' }).optional(),
 }).transform(({ is_active, ...rest }) => ({ ...rest, isActive: is_active }));
+
+/** The body is optional: none, or `{}`, rotates to a generated secret with a 24 h overlap. */
+export const rotateSecretBody: z.ZodType<RotateSecretInput> = object({
+  secret: string('secret').optional(),
+  overlap_seconds: z.number({ error: 'overlap_seconds must be a number' }).optional(),
+}).transform((b) => ({ secret: b.secret, overlapSeconds: b.overlap_seconds }));
+
+export const recoverBody = object({ since: string('since') });
 
 export const listProfilesQuery: z.ZodType<ListProfilesInput> = z
   .object({
@@ -116,8 +133,23 @@ export const listProfilesQuery: z.ZodType<ListProfilesInput> = z
   }));
 
 export const pageQuery: z.ZodType<PageInput> = z.object({ limit: queryInt('limit'), offset: queryInt('offset') });
-/** The deliveries list is newest first with a limit only; an `offset` there is ignored, as before. */
-export const limitQuery = z.object({ limit: queryInt('limit') });
+/**
+ * The deliveries list is newest first: `limit`, and the extensions `status`, `event_id` and
+ * `before` (cursor); an `offset` there is ignored, as before.
+ */
+export const deliveriesQuery: z.ZodType<ListDeliveriesInput> = z
+  .object({
+    limit: queryInt('limit'),
+    status: z.string().optional(),
+    event_id: queryInt('event_id'),
+    before: queryInt('before'),
+  })
+  .transform((q) => ({
+    limit: q.limit,
+    status: q.status === '' ? undefined : q.status,
+    eventId: q.event_id,
+    before: q.before,
+  }));
 
 export const tenantBody = object({ name: string('name') });
 export const revokeKeyBody = object({ api_key: string('api_key') }).transform((b) => ({ apiKey: b.api_key }));

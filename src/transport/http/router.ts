@@ -8,6 +8,8 @@ export interface Request {
   params: Record<string, string>;
   query: Record<string, string>;
   headers: IncomingMessage['headers'];
+  /** The path as requested, without the query (for links to the next page). */
+  path: string;
   /** The peer address of the connection (what failed-authentication limits are keyed by). */
   clientAddress: string | undefined;
   header(name: string): string | undefined;
@@ -18,6 +20,7 @@ export interface Request {
 export interface Reply {
   status: number;
   body?: unknown;
+  headers?: Record<string, string>;
 }
 
 export type Handler = (req: Request) => Promise<Reply>;

@@ -3,13 +3,34 @@ import { requireId } from '../../validation.js';
 import * as webhooks from '../../webhooks/manage-webhooks.js';
 import { authenticated } from './authenticated.js';
 import { pipelineRef } from './path-refs.js';
-import { createWebhookBody, limitQuery, read, updateWebhookBody } from './inputs.js';
+import {
+  createWebhookBody,
+  deliveriesQuery,
+  read,
+  recoverBody,
+  rotateSecretBody,
+  updateWebhookBody,
+} from './inputs.js';
 import type { Request, Router } from './router.js';
 
 const BASE = '/projects/:project_id/pipelines/:pipeline_id/webhooks';
 
 function webhookRef(req: Request): webhooks.WebhookRef {
   return { ...pipelineRef(req), webhookId: requireId(req.params.webhook_id, 'webhook_id') };
+}
+
+/** A POST whose body may be left out: no body reads as `{}`. */
+async function optionalJson(req: Request): Promise<unknown> {
+  const declared = Number(req.header('content-length') ?? 0);
+  if (declared === 0 && req.header('transfer-encoding') === undefined) return {};
+  return req.json();
+}
+
+function nextLink(req: Request, nextBefore: number | undefined): Record<string, string> {
+  if (nextBefore === undefined) return {};
+  const params = new URLSearchParams(req.query);
+  params.set('before', String(nextBefore));
+  return { Link: `<${req.path}?${params.toString()}>; rel="next"` };
 }
 
 export function addWebhookRoutes(router: Router, ctx: AppContext): void {
@@ -67,9 +88,43 @@ export function addWebhookRoutes(router: Router, ctx: AppContext): void {
   router.add(
     'GET',
     `${BASE}/:webhook_id/deliveries`,
+    authenticated(ctx, async (who, req) => {
+      const q = read(deliveriesQuery, req.query);
+      const page = await webhooks.listDeliveries(db, who, webhookRef(req), q);
+      // The body stays the documented array; the next page is in a Link header (RFC 8288), with
+      // the same filters and limit and the cursor `before`.
+      return { status: 200, body: page.deliveries, headers: nextLink(req, page.nextBefore) };
+    }),
+  );
+  router.add(
+    'POST',
+    `${BASE}/:webhook_id/rotate-secret`,
     authenticated(ctx, async (who, req) => ({
       status: 200,
-      body: await webhooks.listDeliveries(db, who, webhookRef(req), read(limitQuery, req.query)),
+      body: await webhooks.rotateSecret(db, box, who, webhookRef(req), read(rotateSecretBody, await optionalJson(req))),
+    })),
+  );
+  router.add(
+    'POST',
+    `${BASE}/:webhook_id/recover`,
+    authenticated(ctx, async (who, req) => ({
+      status: 202,
+      body: await webhooks.recoverWebhook(
+        db,
+        ctx.starters,
+        who,
+        webhookRef(req),
+        read(recoverBody, await req.json()),
+        req.header('idempotency-key'),
+      ),
+    })),
+  );
+  router.add(
+    'POST',
+    `${BASE}/:webhook_id/test`,
+    authenticated(ctx, async (who, req) => ({
+      status: 202,
+      body: await webhooks.sendTestEvent(db, who, webhookRef(req)),
     })),
   );
   router.add(

@@ -45,6 +45,7 @@ export function createHttpServer(ctx: AppContext): http.Server {
         params: found.params,
         query,
         headers: req.headers,
+        path: url.pathname,
         clientAddress: req.socket.remoteAddress,
         header: (name) => {
           const v = req.headers[name.toLowerCase()];
@@ -53,7 +54,7 @@ export function createHttpServer(ctx: AppContext): http.Server {
         json: () => (body ??= readJsonBody(req)),
       };
       const reply = await found.handler(request);
-      sendJson(res, reply.status, reply.body);
+      sendJson(res, reply.status, reply.body, reply.headers);
     } catch (err) {
       const appErr = toAppError(err, ctx.log);
       sendError(res, appErr);

@@ -1,0 +1,25 @@
+import type { Db } from '../db/knex.js';
+import type { Logger } from '../logger.js';
+
+/**
+ * Erases the previous secrets of rotations whose overlap has ended. Deliveries already ignore an
+ * expired previous secret (deliver-attempt.ts reads `previous_secret_expires_at > now()`); this
+ * removes it from the database too, so a later leak of the table holds one secret per webhook.
+ */
+export async function erasePreviousSecrets(db: Db): Promise<number> {
+  return db('webhooks')
+    .where('previous_secret_expires_at', '<=', db.fn.now())
+    .update({ previous_secret_sealed: null, previous_secret_expires_at: null });
+}
+
+/** Runs the sweep every `everyMs` (default 5 s) in the worker role; answers a stop function. */
+export function startSecretSweep(deps: { db: Db; log: Logger; everyMs?: number }): () => void {
+  const timer = setInterval(() => {
+    erasePreviousSecrets(deps.db).then(
+      (n) => n > 0 && deps.log.info('previous webhook secrets erased after their overlap', { webhooks: n }),
+      (err: unknown) => deps.log.warn('secret sweep failed; next run retries', { err: (err as Error).message }),
+    );
+  }, deps.everyMs ?? 5_000);
+  timer.unref();
+  return () => clearInterval(timer);
+}
