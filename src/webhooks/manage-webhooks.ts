@@ -293,6 +293,7 @@ export async function rotateSecret(
   await requireWebhook(db, caller, ref);
   return db.transaction(async (trx) => {
     const current = await trx('webhooks').where({ id: ref.webhookId }).forUpdate().first('secret_sealed');
+    if (!current) throw notFound('webhook'); // deleted since requireWebhook
     const keepPrevious = overlapSeconds > 0 && current.secret_sealed !== null;
     const [row] = await trx('webhooks')
       .where({ id: ref.webhookId })
