@@ -77,6 +77,7 @@ export async function deliverAttempt(deps: DeliverDeps, input: DeliverAttemptInp
       'events',
       'segments',
       'is_active',
+      'failing_since',
       'previous_secret_sealed',
       db.raw('previous_secret_expires_at > now() AS previous_secret_valid'),
     );
@@ -144,7 +145,7 @@ export async function deliverAttempt(deps: DeliverDeps, input: DeliverAttemptInp
   });
   const disabled = gone
     ? await disable(db, webhook.id, `the receiver answered 410 Gone (event ${input.eventId})`)
-    : await trackFailures(deps, webhook.id, result.ok);
+    : await trackFailures(deps, webhook.id, result.ok, webhook.failing_since !== null);
   if (disabled) {
     deps.log.warn('webhook deactivated', { webhook_id: webhook.id, reason: disabled });
   }
@@ -194,10 +195,18 @@ async function disable(db: Db, webhookId: number, reason: string): Promise<strin
  * Auto-disable: a success clears `failing_since`; a failure starts it if needed, and a webhook
  * whose deliveries have all failed for WEBHOOK_DISABLE_AFTER is deactivated (as Svix does).
  */
-async function trackFailures(deps: DeliverDeps, webhookId: number, ok: boolean): Promise<string | undefined> {
+async function trackFailures(
+  deps: DeliverDeps,
+  webhookId: number,
+  ok: boolean,
+  wasFailing: boolean,
+): Promise<string | undefined> {
   const { db } = deps;
   if (ok) {
-    await db('webhooks').where({ id: webhookId }).whereNotNull('failing_since').update({ failing_since: null });
+    // The webhook was read just before the POST: a healthy one (the usual case) costs no write.
+    if (wasFailing) {
+      await db('webhooks').where({ id: webhookId }).whereNotNull('failing_since').update({ failing_since: null });
+    }
     return undefined;
   }
   const [row] = await db('webhooks')
