@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 import type { Starters } from './temporal/starters.js';
 import type { SecretSealer } from './webhooks/manage-webhooks.js';
+import type { Embedder } from './analysis/embedder.js';
 
 /** What the transports need: the use cases take these as their dependencies. */
 export interface AppContext {
@@ -17,6 +18,8 @@ export interface AppContext {
   authFailures: AuthFailureLimiter;
   /** Valid keys for a few seconds, emptied by every revocation (see auth/key-cache.ts). */
   keyCache?: KeyCache;
+  /** Embeds a rule's semantic conditions when a segment is created or its rule changes. */
+  ruleEmbedder: Embedder;
   /** True when the Temporal frontend answers. */
   temporalReady: () => Promise<boolean>;
 }

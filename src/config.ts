@@ -65,13 +65,18 @@ const schema = z.object({
     }),
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: bool.default(false),
   WORKER_ACTIVITY_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(8),
+  // Analysis tasks a worker takes from Temporal at once (default 4 x WORKER_ACTIVITY_CONCURRENCY):
+  // those over the running slots wait in the worker for their tenant's turn.
+  WORKER_ANALYSIS_ACCEPT: z.coerce.number().int().min(1).max(1_000).optional(),
   // Scheduling niceness of a worker-role process: analysis yields the CPU to the api, PostgreSQL and Temporal.
   WORKER_NICE: z.coerce.number().int().min(0).max(19).default(10),
   // Deliveries run on their own task queue and slots, so slow receivers never hold analysis slots.
   WORKER_DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(32),
   WEBHOOK_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(100).default(4),
   TENANT_MAX_DELIVERIES_IN_FLIGHT: z.coerce.number().int().min(1).max(500).default(16),
-  // Analysis slots are shared fairly between the tenants that have work (see analysis-gate.ts).
+  // Segment evaluations (after a deploy or a rule change) that run at once per tenant; more wait their turn.
+  SEGMENT_EVALUATIONS_PER_TENANT: z.coerce.number().int().min(1).max(1_000).default(2),
+  // Analysis slots are shared fairly between the tenants that have work (src/fairness/analysis-scheduler.ts).
   ANALYSIS_FAIR_SHARE: bool.default(true),
   // Quotas (see README "Quotas"): counts and sizes are 422 quota_exceeded, rates 429 with Retry-After.
   QUOTA_WEBHOOKS_PER_PIPELINE: z.coerce.number().int().min(1).max(10_000).default(50),
@@ -124,6 +129,10 @@ export interface Config {
   };
   worker: {
     activityConcurrency: number;
+    /** Segment evaluations running at once per tenant (the relay admits more as they end). */
+    evaluationsPerTenant: number;
+    /** Analysis tasks taken at once (>= activityConcurrency); the extra ones wait for a turn. */
+    analysisAccept: number;
     chunkSize: number;
     parallelChunks: number;
     nice: number;
@@ -211,6 +220,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       deliveryConcurrency: c.WORKER_DELIVERY_CONCURRENCY,
       fairShare: c.ANALYSIS_FAIR_SHARE,
       activityConcurrency: c.WORKER_ACTIVITY_CONCURRENCY,
+      evaluationsPerTenant: c.SEGMENT_EVALUATIONS_PER_TENANT,
+      analysisAccept: Math.max(
+        c.WORKER_ACTIVITY_CONCURRENCY,
+        c.WORKER_ANALYSIS_ACCEPT ?? 4 * c.WORKER_ACTIVITY_CONCURRENCY,
+      ),
       nice: c.WORKER_NICE,
       chunkSize: c.BATCH_CHUNK_SIZE,
       parallelChunks: c.BATCH_PARALLEL_CHUNKS,

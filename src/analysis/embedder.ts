@@ -180,8 +180,10 @@ export function createEmbedder(cfg: {
   model: string;
   threads?: number;
   callSize?: number;
+  /** Local model threads: nice steps below their process (see LocalEmbedderOptions). */
+  threadNiceOffset?: number;
 }): Embedder {
   if (cfg.provider === 'openai')
     return createOpenAIEmbedder({ apiKey: cfg.openaiApiKey ?? '', baseURL: cfg.openaiBaseUrl, model: cfg.model });
-  return createLocalEmbedder({ threads: cfg.threads, callSize: cfg.callSize });
+  return createLocalEmbedder({ threads: cfg.threads, callSize: cfg.callSize, threadNiceOffset: cfg.threadNiceOffset });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createDeliveryLimits, createFairShare, everyAtMost, WaitYourTurn } from './in-flight.js';
+import { createDeliveryLimits, everyAtMost, WaitYourTurn } from './in-flight.js';
 import { waitYourTurnDelayMs } from '../temporal/activities.js';
 
 describe('delivery limits', () => {
@@ -15,39 +15,6 @@ describe('delivery limits', () => {
     a1(); // a second release changes nothing
     expect(() => limits.acquire(1, 10)).not.toThrow();
     expect(() => limits.acquire(1, 10)).toThrow(WaitYourTurn);
-  });
-});
-
-describe('fair share of analysis slots', () => {
-  const fixed = (ids: number[]) => async () => new Set(ids);
-
-  it('lets a tenant alone use all slots but one, kept for the next tenant to arrive', async () => {
-    const fair = createFairShare({ slots: 4, activeTenants: fixed([1]) });
-    for (let i = 0; i < 3; i++) await fair.acquire(1);
-    await expect(fair.acquire(1)).rejects.toThrow(WaitYourTurn);
-    const single = createFairShare({ slots: 1, activeTenants: fixed([1]) });
-    await single.acquire(1); // one slot in all: it is used
-  });
-
-  it('splits the slots between the tenants with work, even before the second one has asked', async () => {
-    const fair = createFairShare({ slots: 8, activeTenants: fixed([1, 2]) });
-    const held = [];
-    for (let i = 0; i < 4; i++) held.push(await fair.acquire(1));
-    await expect(fair.acquire(1)).rejects.toThrow(/fair share \(4 of 8/);
-    await fair.acquire(2);
-    held[0]();
-    await fair.acquire(1); // its own released slot
-  });
-
-  it('counts a tenant that asked recently, and forgets it after recentMs', async () => {
-    let t = 0;
-    const fair = createFairShare({ slots: 3, activeTenants: fixed([]), recentMs: 1_000, now: () => t });
-    const r = await fair.acquire(2);
-    r();
-    await fair.acquire(1);
-    await expect(fair.acquire(1)).rejects.toThrow(WaitYourTurn); // 2 asked a moment ago: 1 slot each
-    t = 1_500;
-    await fair.acquire(1); // 2 is forgotten: tenant 1 is alone, with 3 - 1 slots
   });
 });
 

@@ -3,7 +3,7 @@ import type { Db } from '../db/knex.js';
 import type { Logger } from '../logger.js';
 import type { Starters } from '../temporal/starters.js';
 import { startStoredBatch, unstartedBatches } from '../users/batch-lifecycle.js';
-import { pendingEvaluations, startEvaluation } from '../segments/evaluation-start.js';
+import { admittedEvaluations, startEvaluation } from '../segments/evaluation-start.js';
 
 export interface Relay {
   stop(): Promise<void>;
@@ -47,6 +47,8 @@ export function startRelay(deps: {
    * that hangs holds back its own events, not its tenant's other webhooks.
    */
   admit?: { perWebhook: number; perTenant: number };
+  /** Segment evaluations of one tenant that run at once (SEGMENT_EVALUATIONS_PER_TENANT, default 2). */
+  evaluationsPerTenant?: number;
 }): Relay {
   const { db, starters, log } = deps;
   const admit = deps.admit ?? { perWebhook: 8, perTenant: 32 };
@@ -153,7 +155,7 @@ export function startRelay(deps: {
   };
 
   const startPendingEvaluations = async () => {
-    for (const s of await pendingEvaluations(db, BATCH)) {
+    for (const s of await admittedEvaluations(db, BATCH, deps.evaluationsPerTenant ?? 2)) {
       try {
         await startEvaluation(db, { starters, log }, s);
       } catch (err) {
@@ -165,11 +167,16 @@ export function startRelay(deps: {
 
   const pass = async () => {
     try {
+      // Evaluations first, and again between paced rounds: a tenant's thousands of events must not
+      // hold back another tenant's deploy.
+      await startPendingEvaluations();
       for (let next = await dispatchOutbox(); !stopped && next !== 'done'; next = await dispatchOutbox()) {
-        if (next === 'paced') await new Promise((r) => setTimeout(r, PACE_MS));
+        if (next === 'paced') {
+          await new Promise((r) => setTimeout(r, PACE_MS));
+          if (!stopped) await startPendingEvaluations();
+        }
       }
       if (!stopped) await startStoredBatches();
-      if (!stopped) await startPendingEvaluations();
     } catch (err) {
       log.warn('relay pass failed', { err: (err as Error).message });
     }

@@ -11,6 +11,7 @@ import { KeyCache, listenForRevocations } from '../auth/key-cache.js';
 import { createHttpServer } from '../transport/http/server.js';
 import { startGrpcServer } from '../transport/grpc/server.js';
 import { compactProfileCounts } from '../profiles/profile-counts.js';
+import { createEmbedder } from '../analysis/embedder.js';
 
 export async function startApi(deps: {
   config: Config;
@@ -31,6 +32,14 @@ export async function startApi(deps: {
     ...deps,
     authFailures: new AuthFailureLimiter(config.authFailures),
     keyCache,
+    // One model thread, started on the first rule with semantic conditions. It runs as far below
+    // the api's priority as the worker's model threads run below theirs' (WORKER_NICE + 5), so
+    // that the api's embedding never goes before a tenant's analysis on a shared machine.
+    ruleEmbedder: createEmbedder({
+      ...config.embeddings,
+      threads: 1,
+      threadNiceOffset: Math.min(19, config.worker.nice + 5),
+    }),
     temporalReady: async () => {
       await client.connection.withDeadline(Date.now() + 2_000, () => client.workflowService.getSystemInfo({}));
       return true;

@@ -7,7 +7,8 @@ import { createEmbedder } from '../analysis/embedder.js';
 import { createConditionVectors } from '../segments/condition-vectors.js';
 import { createActivities } from '../temporal/activities.js';
 import { createWorkers } from '../temporal/worker.js';
-import { createDeliveryLimits, createFairShare, everyAtMost } from '../fairness/in-flight.js';
+import { createDeliveryLimits, everyAtMost } from '../fairness/in-flight.js';
+import { createAnalysisScheduler } from '../fairness/analysis-scheduler.js';
 import { startRelay } from '../outbox/relay.js';
 import { startSecretSweep } from '../webhooks/secret-sweep.js';
 
@@ -47,9 +48,10 @@ export async function startWorkerRole(deps: {
     webhookTimeoutMs: config.webhooks.timeoutMs,
     webhookDisableAfterMs: config.webhooks.disableAfterMs,
     allowPrivateNetworks: config.webhooks.allowPrivateNetworks,
-    fairShare: config.worker.fairShare
-      ? createFairShare({
+    scheduler: config.worker.fairShare
+      ? createAnalysisScheduler({
           slots: config.worker.activityConcurrency,
+          accept: config.worker.analysisAccept,
           activeTenants: everyAtMost(250, () => tenantsWithBatches(db)),
         })
       : undefined,
@@ -65,6 +67,7 @@ export async function startWorkerRole(deps: {
     starters: deps.starters,
     log,
     admit: { perWebhook: 2 * config.deliveryLimits.perWebhook, perTenant: 2 * config.deliveryLimits.perTenant },
+    evaluationsPerTenant: config.worker.evaluationsPerTenant,
   });
   const stopSweep = startSecretSweep({ db, log });
   return {

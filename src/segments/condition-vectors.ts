@@ -2,6 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { Knex } from 'knex';
 import type { Embedder, Lane } from '../analysis/embedder.js';
 import { semanticDescriptions, type Rule } from './rules.js';
+import { AppError } from '../errors.js';
 
 /** What a segment needs to have its semantic conditions matched. */
 export interface VectorSegment {
@@ -20,10 +21,11 @@ export interface ConditionVectors {
 }
 
 /**
- * A segment's semantic conditions are embedded once and stored with the segment: on the first
- * page of its evaluation after a deploy or a rule change (the only time in steady state), or by
- * the first fold that finds them missing (an upgrade, a new embedder, a fold racing that first
- * page). Folding then reads them, and this LRU of recently used segments (by pk and version)
+ * A segment's semantic conditions are embedded once and stored with the segment, by the api when
+ * the segment is created or its rule changes (embedRuleConditions below). Evaluations and folds
+ * read them; only a segment stored before that, or a switch to another embedder, leaves
+ * descriptions without a vector, and the first evaluation page or fold that meets one embeds and
+ * stores it (once). Folding reads them and this LRU of recently used segments (by pk and version)
  * spares most of those reads. The LRU evicts the least recently used segments one by one: there
  * is no moment when every segment has to be read or embedded again.
  */
@@ -99,4 +101,59 @@ export function createConditionVectors(embedder: Embedder, opts: { maxVectors?: 
       return merged;
     },
   };
+}
+
+/**
+ * Embeds a rule's semantic descriptions when the segment is created or its rule changes (issue 14):
+ * the api does it before it stores the rule, so evaluations and folds only read vectors. Only
+ * descriptions the segment has no vector for under this embedder are embedded. A model that
+ * cannot answer fails the request with 503 and nothing is stored.
+ */
+export async function embedRuleConditions(
+  db: Knex,
+  embedder: Embedder,
+  rule: Rule,
+  opts: { segmentPk?: number; lane?: Lane } = {},
+): Promise<Map<string, number[]>> {
+  const stored = new Set<string>(
+    opts.segmentPk === undefined
+      ? []
+      : await db('segment_condition_vectors')
+          .where({ segment_pk: opts.segmentPk, embedder: embedder.name })
+          .pluck('description'),
+  );
+  const texts = semanticDescriptions(rule).filter((d) => !stored.has(d));
+  if (texts.length === 0) return new Map();
+  let vectors: number[][];
+  try {
+    vectors = await embedder.embed(texts, opts.lane);
+  } catch (err) {
+    throw new AppError(
+      'unavailable',
+      `the embedding model could not embed the rule's semantic conditions (${(err as Error).message}); nothing was stored, try again`,
+    );
+  }
+  // Rounded to float32 as PostgreSQL's real[] keeps them, like every vector read back later.
+  return new Map(texts.map((t, i) => [t, vectors[i].map(Math.fround)]));
+}
+
+/** Stores vectors from embedRuleConditions with their segment, in the transaction that writes the rule. */
+export async function storeRuleConditions(
+  trx: Knex,
+  embedderName: string,
+  segmentPk: number,
+  vectors: Map<string, number[]>,
+): Promise<void> {
+  const rows = [...vectors].map(([description, vector]) => ({
+    segment_pk: segmentPk,
+    embedder: embedderName,
+    description,
+    vector,
+  }));
+  for (let i = 0; i < rows.length; i += 200) {
+    await trx('segment_condition_vectors')
+      .insert(rows.slice(i, i + 200))
+      .onConflict(['segment_pk', 'embedder', 'description'])
+      .ignore();
+  }
 }

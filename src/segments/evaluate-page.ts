@@ -2,6 +2,7 @@ import type { Db } from '../db/knex.js';
 import { diffMemberships, type LoadedSegment } from './memberships.js';
 import type { ConditionVectors } from './condition-vectors.js';
 import { keepBeating } from '../temporal/keep-beating.js';
+import { stampEvaluation } from './evaluation-start.js';
 
 export interface EvaluateSegmentPageInput {
   segmentPk: number;
@@ -35,8 +36,8 @@ export async function evaluateSegmentPage(
     return { nextAfterUserPk: null, evaluated: 0, changes: 0 };
   }
   const loaded: LoadedSegment = segment;
-  // The first page after a deploy or rule change embeds the rule's semantic conditions (once, stored);
-  // their texts may wait in the embedder's queue: keep beating meanwhile.
+  // The rule's semantic conditions were embedded and stored when it was written; only a segment
+  // stored before that or a new embedder makes this page embed them (once): keep beating meanwhile.
   const semanticEmbeddings = await keepBeating(
     deps.heartbeat,
     5_000,
@@ -75,5 +76,8 @@ export async function evaluateSegmentPage(
     if (r === null) return { nextAfterUserPk: null, evaluated: ids.indexOf(id), changes };
     changes += r;
   }
-  return { nextAfterUserPk: ids.length < input.pageSize ? null : ids[ids.length - 1], evaluated: ids.length, changes };
+  const last = ids.length < input.pageSize;
+  // Running evaluations count against their tenant's admission (see evaluation-start.ts).
+  await stampEvaluation(db, { pk: segment.pk, version: input.version }, last);
+  return { nextAfterUserPk: last ? null : ids[ids.length - 1], evaluated: ids.length, changes };
 }

@@ -5,8 +5,9 @@ import { requirePipeline, type PipelineRef } from '../projects/projects.js';
 import { holdPipelineQuota, type Quotas } from '../quotas.js';
 import { isStorableText, optionalInt, requireName } from '../validation.js';
 import { validateRule } from './rules.js';
+import type { Embedder } from '../analysis/embedder.js';
+import { embedRuleConditions, storeRuleConditions } from './condition-vectors.js';
 import { isValidSlug, slugify } from './slug.js';
-import { startEvaluationOrDefer, type EvaluationDeps } from './evaluation-start.js';
 
 export interface SegmentView {
   id: string;
@@ -61,6 +62,12 @@ const COLUMNS = [
   'updated_at',
 ];
 
+/**
+ * The relay starts segment evaluations, admitted per tenant (src/segments/evaluation-start.ts); the
+ * notification reaches it when the transaction that set `evaluation_pending` commits.
+ */
+const wakeRelay = (trx: Db) => trx.raw(`SELECT pg_notify('outbox', '')`);
+
 /** Every version bump gets a new identity: one evaluation workflow per value, even after a database restore. */
 const bumpVersion = (db: Db) => ({
   version: db.raw('version + 1'),
@@ -104,6 +111,12 @@ async function requireSegment(db: Db, caller: Caller, ref: SegmentRef) {
 /** The quotas segment writes obey (see README "Quotas"). */
 export type SegmentQuotas = Pick<Quotas, 'segmentsPerPipeline' | 'ruleNodes' | 'semanticConditionsPerSegment'>;
 
+/** What writing a rule needs: its quotas, and the embedder its semantic conditions are stored for. */
+export interface RuleDeps {
+  quotas: SegmentQuotas;
+  embedder: Embedder;
+}
+
 const ruleLimits = (q: SegmentQuotas) => ({ maxNodes: q.ruleNodes, maxSemantic: q.semanticConditionsPerSegment });
 
 export async function createSegment(
@@ -111,8 +124,9 @@ export async function createSegment(
   caller: Caller,
   pipeline: PipelineRef,
   input: CreateSegmentInput,
-  quotas: SegmentQuotas,
+  deps: RuleDeps,
 ): Promise<SegmentView> {
+  const { quotas } = deps;
   const name = requireName(input.name);
   const description = optionalDescription(input.description) ?? '';
   const rule = validateRule(input.rule, ruleLimits(quotas));
@@ -121,6 +135,8 @@ export async function createSegment(
   else if (isValidSlug(input.id)) slug = input.id;
   else throw invalid('id', 'id must match [a-z0-9_-]{1,64}');
   await requirePipeline(db, caller, pipeline);
+  // Embedded before the transaction (the model may take a moment), stored within it, with the rule.
+  const vectors = await embedRuleConditions(db, deps.embedder, rule, { lane: caller.tenantId });
   return db.transaction(async (trx) => {
     const { pipelineId } = pipeline;
     await holdPipelineQuota(trx, {
@@ -142,6 +158,7 @@ export async function createSegment(
       .ignore()
       .returning(COLUMNS);
     if (!row) throw new AppError('already_exists', `segment "${slug}" already exists in this pipeline`, 'id');
+    await storeRuleConditions(trx, deps.embedder.name, row.pk, vectors);
     return toView(row);
   });
 }
@@ -162,39 +179,49 @@ export async function getSegment(db: Db, caller: Caller, ref: SegmentRef): Promi
  */
 export async function updateSegment(
   db: Db,
-  evaluations: EvaluationDeps,
   caller: Caller,
   ref: SegmentRef,
   input: UpdateSegmentInput,
-  quotas: SegmentQuotas,
+  deps: RuleDeps,
 ): Promise<SegmentView> {
   const patch: Record<string, unknown> = {};
   if (input.name !== undefined) patch.name = requireName(input.name);
   if (input.description !== undefined) patch.description = optionalDescription(input.description) ?? '';
-  if (input.rule !== undefined) patch.rule = JSON.stringify(validateRule(input.rule, ruleLimits(quotas)));
+  const rule = input.rule === undefined ? undefined : validateRule(input.rule, ruleLimits(deps.quotas));
+  if (rule !== undefined) patch.rule = JSON.stringify(rule);
   const current = await requireSegment(db, caller, ref);
   if (Object.keys(patch).length === 0) return toView(current);
-  const [row] = await db('segments')
-    .where({ pk: current.pk })
-    .update({ ...patch, ...bumpVersion(db), evaluation_pending: db.raw(`status = 'deployed'`) })
-    .returning(COLUMNS);
-  if (row.status === 'deployed') await startEvaluationOrDefer(db, evaluations, { ...row, tenant_id: caller.tenantId });
+  // Only the descriptions this segment has no vector for yet are embedded (see createSegment).
+  const vectors =
+    rule === undefined
+      ? new Map<string, number[]>()
+      : await embedRuleConditions(db, deps.embedder, rule, { segmentPk: current.pk, lane: caller.tenantId });
+  const row = await db.transaction(async (trx) => {
+    const [updated] = await trx('segments')
+      .where({ pk: current.pk })
+      .update({ ...patch, ...bumpVersion(trx), evaluation_pending: trx.raw(`status = 'deployed'`) })
+      .returning(COLUMNS);
+    // Deleted meanwhile: nothing to store the vectors with.
+    if (!updated) throw notFound('segment');
+    await storeRuleConditions(trx, deps.embedder.name, updated.pk, vectors);
+    if (updated.status === 'deployed') await wakeRelay(trx);
+    return updated;
+  });
   return toView(row);
 }
 
-export async function deploySegment(
-  db: Db,
-  evaluations: EvaluationDeps,
-  caller: Caller,
-  ref: SegmentRef,
-): Promise<SegmentView> {
+export async function deploySegment(db: Db, caller: Caller, ref: SegmentRef): Promise<SegmentView> {
   const current = await requireSegment(db, caller, ref);
   if (current.status === 'deployed') return toView(current);
-  const [row] = await db('segments')
-    .where({ pk: current.pk })
-    .update({ status: 'deployed', ...bumpVersion(db), evaluation_pending: true })
-    .returning(COLUMNS);
-  await startEvaluationOrDefer(db, evaluations, { ...row, tenant_id: caller.tenantId });
+  const row = await db.transaction(async (trx) => {
+    const [updated] = await trx('segments')
+      .where({ pk: current.pk })
+      .update({ status: 'deployed', ...bumpVersion(trx), evaluation_pending: true })
+      .returning(COLUMNS);
+    if (!updated) throw notFound('segment');
+    await wakeRelay(trx);
+    return updated;
+  });
   return toView(row);
 }
 
@@ -204,7 +231,7 @@ export async function undeploySegment(db: Db, caller: Caller, ref: SegmentRef): 
   return db.transaction(async (trx) => {
     const [row] = await trx('segments')
       .where({ pk: current.pk })
-      .update({ status: 'draft', ...bumpVersion(trx), evaluation_pending: false })
+      .update({ status: 'draft', ...bumpVersion(trx), evaluation_pending: false, evaluation_progress_at: null })
       .returning(COLUMNS);
     await trx('segment_memberships').where({ segment_pk: current.pk, is_member: true }).update({ is_member: false });
     return toView(row);

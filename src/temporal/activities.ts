@@ -8,7 +8,9 @@ import { processChunk, type ProcessChunkInput } from '../users/process-chunk.js'
 import { evaluateSegmentPage, type EvaluateSegmentPageInput } from '../segments/evaluate-page.js';
 import { deliverAttempt, type DeliverAttemptInput } from '../webhooks/deliver-attempt.js';
 import { completeBatch } from '../users/batch-lifecycle.js';
-import { WaitYourTurn, type DeliveryLimits, type FairShare } from '../fairness/in-flight.js';
+import { WaitYourTurn, type DeliveryLimits } from '../fairness/in-flight.js';
+import type { AnalysisScheduler } from '../fairness/analysis-scheduler.js';
+import { keepBeating } from './keep-beating.js';
 
 export interface ActivityDeps {
   db: Db;
@@ -19,8 +21,8 @@ export interface ActivityDeps {
   allowPrivateNetworks: boolean;
   /** WEBHOOK_DISABLE_AFTER in ms. */
   webhookDisableAfterMs?: number;
-  /** Fair share of analysis slots between tenants (absent: first come, first served). */
-  fairShare?: FairShare;
+  /** Fair turns at the analysis slots between tenants (absent: first come, first served). */
+  scheduler?: AnalysisScheduler;
   deliveryLimits?: DeliveryLimits;
   log: Logger;
 }
@@ -51,13 +53,17 @@ async function turnTaken<T>(work: () => Promise<T>): Promise<T> {
 export function createActivities(deps: ActivityDeps) {
   // Heartbeats let Temporal notice a killed worker in seconds instead of waiting for the timeout.
   const heartbeat = () => Context.current().heartbeat();
-  /** Runs analysis work within its tenant's fair share, on its tenant's embedder lane. */
+  /** Runs analysis work when its tenant's turn comes, on its tenant's embedder lane. */
   const fairly = async <T>(
     tenant: () => Promise<number | undefined>,
     work: (lane: number | undefined) => Promise<T>,
   ): Promise<T> => {
     const tenantId = await tenant();
-    const release = tenantId === undefined ? undefined : await deps.fairShare?.acquire(tenantId);
+    // A task waiting for its turn keeps beating: Temporal must neither time it out nor miss a cancellation.
+    const release =
+      tenantId === undefined || !deps.scheduler
+        ? undefined
+        : await keepBeating(heartbeat, 5_000, deps.scheduler.acquire(tenantId, Context.current().cancellationSignal));
     try {
       return await work(tenantId);
     } finally {
@@ -74,13 +80,26 @@ export function createActivities(deps: ActivityDeps) {
     return row ? Number(row.tenant_id) : undefined;
   };
   return {
-    processChunk: (input: ProcessChunkInput) =>
-      turnTaken(() =>
+    processChunk: async (input: ProcessChunkInput) => {
+      const info = Context.current().info;
+      const started = Date.now();
+      const out = await turnTaken(() =>
         fairly(
           () => tenantOf('sources', { id: input.sourceId }),
           (lane) => processChunk({ ...deps, heartbeat, lane }, input),
         ),
-      ),
+      );
+      // queued_ms: from this attempt's scheduling to its start here (Temporal's queue and this
+      // worker's free slots); run_ms: the chunk itself. A chunk sent back to wait logs nothing.
+      deps.log.info('chunk done', {
+        source_id: input.sourceId,
+        from: input.from,
+        attempt: info.attempt,
+        queued_ms: started - info.currentAttemptScheduledTimestampMs,
+        run_ms: Date.now() - started,
+      });
+      return out;
+    },
     completeBatch: (input: Parameters<typeof completeBatch>[1]) => completeBatch(deps.db, input),
     evaluateSegmentPage: (input: EvaluateSegmentPageInput) =>
       turnTaken(() =>

@@ -51,7 +51,11 @@ export async function createWorkers(
     await Worker.create({
       ...common,
       taskQueue,
-      maxConcurrentActivityTaskExecutions: config.worker.activityConcurrency,
+      // With fair scheduling, more tasks are taken than run: the extra ones wait for their
+      // tenant's turn in the worker (src/fairness/analysis-scheduler.ts), not in Temporal's queue.
+      maxConcurrentActivityTaskExecutions: config.worker.fairShare
+        ? config.worker.analysisAccept
+        : config.worker.activityConcurrency,
     }),
     await Worker.create({
       ...common,

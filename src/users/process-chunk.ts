@@ -70,6 +70,7 @@ export async function processChunk(deps: ProcessChunkDeps, input: ProcessChunkIn
   // The first chunks of a new worker may wait for its heads to be trained (a minute on the local
   // model): keep beating meanwhile, or the chunk would be taken for lost and started again.
   const analyzer = await keepBeating(deps.heartbeat, 5_000, deps.analyzer());
+  const embedStart = Date.now();
   const analyses = await keepBeating(
     deps.heartbeat,
     5_000,
@@ -79,7 +80,13 @@ export async function processChunk(deps: ProcessChunkDeps, input: ProcessChunkIn
     ),
   );
   // One line per embedding call: the benchmark counts them to prove batching.
-  deps.log.info('chunk analysed', { source_id: input.sourceId, texts: pending.length, embedding_calls: 1 });
+  // embed_ms is the call's wait on the embedder plus its run: where a busy worker's time goes.
+  deps.log.info('chunk analysed', {
+    source_id: input.sourceId,
+    texts: pending.length,
+    embedding_calls: 1,
+    embed_ms: Date.now() - embedStart,
+  });
   const loadSegments = async () => {
     const segments = await loadDeployedSegments(db, source.project_id);
     const semanticEmbeddings = await keepBeating(

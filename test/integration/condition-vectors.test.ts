@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalEmbedder } from '../../src/analysis/embedder.js';
 import { createDb, type Db } from '../../src/db/knex.js';
 import { createConditionVectors, type VectorSegment } from '../../src/segments/condition-vectors.js';
+import { createSegment, updateSegment } from '../../src/segments/manage-segments.js';
+import { AppError } from '../../src/errors.js';
 import type { Rule } from '../../src/segments/rules.js';
 import { counting } from '../support/counting-embedder.js';
 import { testDatabaseUrl } from '../support/database.js';
@@ -12,6 +14,7 @@ describe('semantic condition vectors: embedded once per segment and embedder, st
   let db: Db;
   let pipelineId: number;
   let projectId: number;
+  let tenantId: number;
   const local = createLocalEmbedder({ threads: 2 });
 
   async function segment(slug: string, rule: Rule): Promise<VectorSegment> {
@@ -26,7 +29,7 @@ describe('semantic condition vectors: embedded once per segment and embedder, st
     const [tenant] = await db('tenants').insert({ name: 'vectors' }).returning('id');
     const [project] = await db('projects').insert({ tenant_id: tenant.id, name: 'p' }).returning('id');
     const [pipeline] = await db('pipelines').insert({ project_id: project.id, name: 'p' }).returning('id');
-    [projectId, pipelineId] = [project.id, pipeline.id];
+    [projectId, pipelineId, tenantId] = [project.id, pipeline.id, tenant.id];
   });
   afterAll(async () => {
     await db('projects').where({ id: projectId }).delete();
@@ -82,4 +85,78 @@ describe('semantic condition vectors: embedded once per segment and embedder, st
       expect(embedders.map((r) => r.embedder).sort()).toEqual([local.name, 'test:another-embedder'].sort());
     },
   );
+
+  describe('written with the rule: the api embeds a rule when a segment is created or its rule changes', () => {
+    const quotas = { segmentsPerPipeline: 100, ruleNodes: 50, semanticConditionsPerSegment: 25 };
+    const ref = () => ({ projectId, pipelineId });
+
+    it(
+      'stores the vectors in the transaction that stores the rule; evaluations and folds then embed nothing',
+      { timeout: 120_000 },
+      async () => {
+        const api = counting(local);
+        const rule = {
+          all: [
+            { field: 'window_size', op: '>=', value: 1 },
+            any('wants a discount on the yearly plan', 'asks about data export'),
+          ],
+        };
+        await createSegment(
+          db,
+          { tenantId },
+          ref(),
+          { id: 'written', name: 'Written', rule },
+          {
+            quotas,
+            embedder: api.embedder,
+          },
+        );
+        expect(api.texts.sort()).toEqual(['asks about data export', 'wants a discount on the yearly plan']);
+        const row = await db('segments').where({ pipeline_id: pipelineId, slug: 'written' }).first('pk', 'version');
+        const stored = await db('segment_condition_vectors').where({ segment_pk: row.pk }).pluck('description');
+        expect(stored.sort()).toEqual(['asks about data export', 'wants a discount on the yearly plan']);
+
+        const worker = counting(local); // a worker: its evaluation pages and folds read, never embed
+        const got = await createConditionVectors(worker.embedder).forSegments(db, [
+          { pk: row.pk, version: row.version, rule: rule as Rule },
+        ]);
+        expect(worker.texts).toEqual([]);
+        expect(got.size).toBe(2);
+
+        // A rule change embeds only the description that is new to this segment.
+        await updateSegment(
+          db,
+          { tenantId },
+          { ...ref(), segmentId: 'written' },
+          { rule: any('asks about data export', 'reports a broken invoice') },
+          { quotas, embedder: api.embedder },
+        );
+        expect(api.texts.slice(2)).toEqual(['reports a broken invoice']);
+        const after = await db('segment_condition_vectors').where({ segment_pk: row.pk }).count({ n: '*' });
+        expect(Number(after[0].n)).toBe(3);
+      },
+    );
+
+    it('a model that cannot answer refuses the write with 503 (unavailable) and stores nothing', async () => {
+      const down = { ...local, embed: async () => Promise.reject(new Error('connect ECONNREFUSED')) };
+      const write = createSegment(
+        db,
+        { tenantId },
+        ref(),
+        { id: 'unembedded', name: 'Unembedded', rule: any('churn talk') },
+        { quotas, embedder: down },
+      );
+      await expect(write).rejects.toThrow(AppError);
+      await expect(write).rejects.toMatchObject({ code: 'unavailable' });
+      expect(await db('segments').where({ pipeline_id: pipelineId, slug: 'unembedded' }).first()).toBeUndefined();
+      // A rule without semantic conditions needs no model.
+      await createSegment(
+        db,
+        { tenantId },
+        ref(),
+        { id: 'plain', name: 'Plain', rule: { field: 'window_size', op: '>=', value: 1 } },
+        { quotas, embedder: down },
+      );
+    });
+  });
 });

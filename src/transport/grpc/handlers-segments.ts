@@ -10,10 +10,11 @@ function ref(r: SegmentRefProto | undefined): segments.SegmentRef {
 }
 
 export function segmentsService(ctx: AppContext): SegmentsServiceServer {
-  const { db, starters } = ctx;
+  const { db } = ctx;
   return {
     createSegment: unary(ctx, async (caller, req) => {
-      return { segment: segmentToProto(await segments.createSegment(db, caller, req, req, ctx.config.quotas)) };
+      const deps = { quotas: ctx.config.quotas, embedder: ctx.ruleEmbedder };
+      return { segment: segmentToProto(await segments.createSegment(db, caller, req, req, deps)) };
     }),
     listSegments: unary(ctx, async (caller, req) => ({
       segments: (await segments.listSegments(db, caller, req)).map(segmentToProto),
@@ -24,12 +25,15 @@ export function segmentsService(ctx: AppContext): SegmentsServiceServer {
     updateSegment: unary(ctx, async (caller, req) => {
       return {
         segment: segmentToProto(
-          await segments.updateSegment(db, { starters, log: ctx.log }, caller, ref(req.ref), req, ctx.config.quotas),
+          await segments.updateSegment(db, caller, ref(req.ref), req, {
+            quotas: ctx.config.quotas,
+            embedder: ctx.ruleEmbedder,
+          }),
         ),
       };
     }),
     deploySegment: unary(ctx, async (caller, req) => ({
-      segment: segmentToProto(await segments.deploySegment(db, { starters, log: ctx.log }, caller, ref(req.ref))),
+      segment: segmentToProto(await segments.deploySegment(db, caller, ref(req.ref))),
     })),
     undeploySegment: unary(ctx, async (caller, req) => ({
       segment: segmentToProto(await segments.undeploySegment(db, caller, ref(req.ref))),

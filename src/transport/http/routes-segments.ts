@@ -12,20 +12,17 @@ function segmentRef(req: Request): segments.SegmentRef {
 }
 
 export function addSegmentRoutes(router: Router, ctx: AppContext): void {
-  const { db, starters } = ctx;
+  const { db } = ctx;
 
   router.add(
     'POST',
     BASE,
     authenticated(ctx, async (who, req) => ({
       status: 201,
-      body: await segments.createSegment(
-        db,
-        who,
-        pipelineRef(req),
-        read(createSegmentBody, await req.json()),
-        ctx.config.quotas,
-      ),
+      body: await segments.createSegment(db, who, pipelineRef(req), read(createSegmentBody, await req.json()), {
+        quotas: ctx.config.quotas,
+        embedder: ctx.ruleEmbedder,
+      }),
     })),
   );
   router.add(
@@ -50,14 +47,10 @@ export function addSegmentRoutes(router: Router, ctx: AppContext): void {
     authenticated(ctx, async (who, req) => {
       return {
         status: 200,
-        body: await segments.updateSegment(
-          db,
-          { starters, log: ctx.log },
-          who,
-          segmentRef(req),
-          read(updateSegmentBody, await req.json()),
-          ctx.config.quotas,
-        ),
+        body: await segments.updateSegment(db, who, segmentRef(req), read(updateSegmentBody, await req.json()), {
+          quotas: ctx.config.quotas,
+          embedder: ctx.ruleEmbedder,
+        }),
       };
     }),
   );
@@ -66,7 +59,7 @@ export function addSegmentRoutes(router: Router, ctx: AppContext): void {
     `${BASE}/:segment_id/deploy`,
     authenticated(ctx, async (who, req) => ({
       status: 200,
-      body: await segments.deploySegment(db, { starters, log: ctx.log }, who, segmentRef(req)),
+      body: await segments.deploySegment(db, who, segmentRef(req)),
     })),
   );
   router.add(
