@@ -198,7 +198,7 @@ try {
     report(
       'fairness: victim under the semantic-conditions attack (ms)',
       `p50 ${f.semantic.p50.toFixed(0)}`,
-      `p99 ${f.semantic.p99.toFixed(0)} (${ratio(f.semantic)}); 2 projects x 22 segments x 25 semantic conditions deployed, 16 one-user batches`,
+      `p99 ${f.semantic.p99.toFixed(0)} (${ratio(f.semantic)}); 2 projects x 22 segments x 25 semantic conditions created and deployed, 16 one-user batches (${f.semantic.duringCreate.n} samples while creating, ${f.semantic.duringDeploy.n} deploying, ${f.semantic.afterBatches.n} after the batches)`,
     );
     report(
       'fairness: victim under the slow-receivers attack (ms)',

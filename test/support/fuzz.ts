@@ -190,8 +190,11 @@ export function toJsonText(value: unknown): string {
  * are checked once the fuzzing is over, by `expectWorkerWroteOnlyAcceptedBatches`. Of a webhook
  * row, the columns the worker changes on its own are left out too: `failing_since` (a test event's
  * failed delivery) and the previous secret of a rotation (erased by the sweep when its overlap
- * ends); the current secret, the state and the filters are in. Test events (`ping`) are written by
- * requests only, so they are counted.
+ * ends); the current secret, the state and the filters are in. Of a segment row, the evaluation's
+ * bookkeeping is left out (`evaluation_pending`, `evaluation_progress_at`: the relay starts a
+ * deployed segment's evaluation after the request, and its pages stamp progress). Test events
+ * (`ping`) and semantic condition vectors (stored with the rule) are written by requests only, so
+ * they are counted.
  */
 export async function dbFingerprint(db: pg.Client): Promise<Record<string, string>> {
   const sum = (table: string, order: string) =>
@@ -201,7 +204,9 @@ export async function dbFingerprint(db: pg.Client): Promise<Record<string, strin
     ${sum('api_keys', 'id')} AS api_keys,
     ${sum('projects', 'id')} AS projects,
     ${sum('pipelines', 'id')} AS pipelines,
-    ${sum('segments', 'pk')} AS segments,
+    (SELECT md5(coalesce(string_agg(concat_ws(',', pk, pipeline_id, project_id, slug, name, description, rule, status,
+        version, version_uid, created_at, updated_at), '|' ORDER BY pk), '')) FROM segments) AS segments,
+    (SELECT count(*) FROM segment_condition_vectors)::text AS condition_vectors,
     (SELECT md5(coalesce(string_agg(concat_ws(',', id, pipeline_id, url, secret_sealed, events, is_active, segments,
         disabled_reason, created_at, updated_at), '|' ORDER BY id), '')) FROM webhooks) AS webhooks,
     (SELECT count(*) FROM events WHERE event_type = 'ping')::text AS test_events,
