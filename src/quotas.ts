@@ -8,12 +8,19 @@ export type { Quotas } from './config.js';
  * transaction ends, which foreign-key checks elsewhere do not wait for) and refuses the one that
  * would go over `max`, so two concurrent creations cannot both take the last place.
  */
-export async function holdPipelineQuota(
-  trx: Knex.Transaction,
-  what: { table: 'segments' | 'webhooks'; pipelineId: number; max: number; setting: string },
-): Promise<void> {
+export async function holdPipelineQuota(trx: Knex.Transaction, what: PipelineQuota): Promise<void> {
   await trx.raw('SELECT 1 FROM pipelines WHERE id = ? FOR NO KEY UPDATE', [what.pipelineId]);
-  const [{ n }] = await trx(what.table).where({ pipeline_id: what.pipelineId }).count({ n: '*' });
+  await checkPipelineQuota(trx, what);
+}
+
+type PipelineQuota = { table: 'segments' | 'webhooks'; pipelineId: number; max: number; setting: string };
+
+/**
+ * The same count without holding the pipeline: a cheap early refusal before costly work (embedding
+ * a rule), so that a tenant at its quota cannot make the api embed for requests that will fail.
+ */
+export async function checkPipelineQuota(db: Knex, what: PipelineQuota): Promise<void> {
+  const [{ n }] = await db(what.table).where({ pipeline_id: what.pipelineId }).count({ n: '*' });
   if (Number(n) >= what.max) {
     throw quotaExceeded(
       what.table,

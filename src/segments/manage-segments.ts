@@ -2,7 +2,7 @@ import type { Db } from '../db/knex.js';
 import type { Caller } from '../auth/api-keys.js';
 import { AppError, invalid, notFound } from '../errors.js';
 import { requirePipeline, type PipelineRef } from '../projects/projects.js';
-import { holdPipelineQuota, type Quotas } from '../quotas.js';
+import { checkPipelineQuota, holdPipelineQuota, type Quotas } from '../quotas.js';
 import { isStorableText, optionalInt, requireName } from '../validation.js';
 import { validateRule } from './rules.js';
 import type { Embedder } from '../analysis/embedder.js';
@@ -135,16 +135,21 @@ export async function createSegment(
   else if (isValidSlug(input.id)) slug = input.id;
   else throw invalid('id', 'id must match [a-z0-9_-]{1,64}');
   await requirePipeline(db, caller, pipeline);
+  const quota = {
+    table: 'segments' as const,
+    pipelineId: pipeline.pipelineId,
+    max: quotas.segmentsPerPipeline,
+    setting: 'QUOTA_SEGMENTS_PER_PIPELINE',
+  };
+  // Refused before the embedding when full or taken, checked again under the pipeline's lock below.
+  await checkPipelineQuota(db, quota);
+  const taken = () => new AppError('already_exists', `segment "${slug}" already exists in this pipeline`, 'id');
+  if (await db('segments').where({ pipeline_id: pipeline.pipelineId, slug }).first('pk')) throw taken();
   // Embedded before the transaction (the model may take a moment), stored within it, with the rule.
   const vectors = await embedRuleConditions(db, deps.embedder, rule, { lane: caller.tenantId });
   return db.transaction(async (trx) => {
     const { pipelineId } = pipeline;
-    await holdPipelineQuota(trx, {
-      table: 'segments',
-      pipelineId,
-      max: quotas.segmentsPerPipeline,
-      setting: 'QUOTA_SEGMENTS_PER_PIPELINE',
-    });
+    await holdPipelineQuota(trx, quota);
     const [row] = await trx('segments')
       .insert({
         pipeline_id: pipelineId,
@@ -157,7 +162,7 @@ export async function createSegment(
       .onConflict(['pipeline_id', 'slug'])
       .ignore()
       .returning(COLUMNS);
-    if (!row) throw new AppError('already_exists', `segment "${slug}" already exists in this pipeline`, 'id');
+    if (!row) throw taken();
     await storeRuleConditions(trx, deps.embedder.name, row.pk, vectors);
     return toView(row);
   });
