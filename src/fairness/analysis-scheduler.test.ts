@@ -50,17 +50,19 @@ describe('analysis scheduler', () => {
     expect(r.started.at(-1)).toBe('big3');
   });
 
-  it('shares the running slots between tenants with work, but lends idle ones while one stays free', async () => {
+  it('runs a tenant at most its share of the slots while another tenant has work, idle slots or not', async () => {
     const s = createAnalysisScheduler({ slots: 8, accept: 32, activeTenants: fixed([1, 2]) });
     const r = recorder(s);
     for (let i = 0; i < 10; i++) void r.ask(1, `a${i}`);
     await settle();
-    // Share 4 of 8, plus idle slots while one stays free: 7.
-    expect(r.started.length).toBe(7);
+    expect(r.started).toEqual(['a0', 'a1', 'a2', 'a3']); // 4 of 8: tenant 2 has a batch under way
     void r.ask(2, 'b0');
     await settle();
     expect(r.started.at(-1)).toBe('b0');
-    expect(s.state().running).toBe(8);
+    expect(s.state()).toEqual({ running: 5, waiting: 6 });
+    r.release('a0');
+    await settle();
+    expect(r.started.at(-1)).toBe('a4');
   });
 
   it("sends a task back when its tenant already holds its share of the worker's tasks", async () => {

@@ -89,8 +89,9 @@ export function createActivities(deps: ActivityDeps) {
           (lane) => processChunk({ ...deps, heartbeat, lane }, input),
         ),
       );
-      // queued_ms: from this attempt's scheduling to its start here (Temporal's queue and this
-      // worker's free slots); run_ms: the chunk itself. A chunk sent back to wait logs nothing.
+      // queued_ms: from this attempt's scheduling to its start here (Temporal's task queue);
+      // run_ms: its wait for its tenant's turn in this worker, then the chunk itself. A chunk sent
+      // back to wait logs nothing.
       deps.log.info('chunk done', {
         source_id: input.sourceId,
         from: input.from,
