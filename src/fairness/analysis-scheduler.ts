@@ -56,17 +56,13 @@ export function createAnalysisScheduler(opts: {
   };
   const runShare = (n: number) => (n <= 1 ? Math.max(1, slots - 1) : Math.max(1, Math.floor(slots / n)));
   const holdShare = (n: number) => (n <= 1 ? Math.max(1, accept - 1) : Math.max(1, Math.floor(accept / n)));
-  const mayStart = (tenantId: number) => {
-    if (total >= slots) return false;
-    return running.get(tenantId) < runShare(tenantsWithWork());
-  };
-
   function startNext(): void {
     while (total < slots && turns.length > 0) {
-      // The waiting tenant with the fewest tasks running; `turns` order breaks ties.
+      const share = runShare(tenantsWithWork());
+      // The waiting tenant with the fewest tasks running, within its share; `turns` order breaks ties.
       let best = -1;
       for (let i = 0; i < turns.length; i++) {
-        if (!mayStart(turns[i])) continue;
+        if (running.get(turns[i]) >= share) continue;
         if (best === -1 || running.get(turns[i]) < running.get(turns[best])) best = i;
       }
       if (best === -1) return;

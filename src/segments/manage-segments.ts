@@ -4,7 +4,7 @@ import { AppError, invalid, notFound } from '../errors.js';
 import { requirePipeline, type PipelineRef } from '../projects/projects.js';
 import { checkPipelineQuota, holdPipelineQuota, type Quotas } from '../quotas.js';
 import { isStorableText, optionalInt, requireName } from '../validation.js';
-import { validateRule } from './rules.js';
+import { semanticDescriptions, validateRule } from './rules.js';
 import type { Embedder } from '../analysis/embedder.js';
 import { embedRuleConditions, storeRuleConditions } from './condition-vectors.js';
 import { isValidSlug, slugify } from './slug.js';
@@ -141,10 +141,13 @@ export async function createSegment(
     max: quotas.segmentsPerPipeline,
     setting: 'QUOTA_SEGMENTS_PER_PIPELINE',
   };
-  // Refused before the embedding when full or taken, checked again under the pipeline's lock below.
-  await checkPipelineQuota(db, quota);
   const taken = () => new AppError('already_exists', `segment "${slug}" already exists in this pipeline`, 'id');
-  if (await db('segments').where({ pipeline_id: pipeline.pipelineId, slug }).first('pk')) throw taken();
+  if (semanticDescriptions(rule).length > 0) {
+    // Refused before the embedding when full or taken (checked again under the pipeline's lock
+    // below): a tenant at its quota cannot make the api embed for requests that fail.
+    await checkPipelineQuota(db, quota);
+    if (await db('segments').where({ pipeline_id: pipeline.pipelineId, slug }).first('pk')) throw taken();
+  }
   // Embedded before the transaction (the model may take a moment), stored within it, with the rule.
   const vectors = await embedRuleConditions(db, deps.embedder, rule, { lane: caller.tenantId });
   return db.transaction(async (trx) => {

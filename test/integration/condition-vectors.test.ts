@@ -115,6 +115,12 @@ describe('semantic condition vectors: embedded once per segment and embedder, st
         const row = await db('segments').where({ pipeline_id: pipelineId, slug: 'written' }).first('pk', 'version');
         const stored = await db('segment_condition_vectors').where({ segment_pk: row.pk }).pluck('description');
         expect(stored.sort()).toEqual(['asks about data export', 'wants a discount on the yearly plan']);
+        // The api's vectors are the model's, to float32 precision: what a worker would have stored.
+        const [direct] = await local.embed(['asks about data export']);
+        const row0 = await db('segment_condition_vectors')
+          .where({ segment_pk: row.pk, description: 'asks about data export' })
+          .first('vector');
+        expect(Math.max(...row0.vector.map((x: number, i: number) => Math.abs(x - direct[i])))).toBeLessThan(1e-6);
 
         const worker = counting(local); // a worker: its evaluation pages and folds read, never embed
         const got = await createConditionVectors(worker.embedder).forSegments(db, [
@@ -136,6 +142,23 @@ describe('semantic condition vectors: embedded once per segment and embedder, st
         expect(Number(after[0].n)).toBe(3);
       },
     );
+
+    it('a full pipeline or a taken id is refused before the rule is embedded', async () => {
+      const api = counting(local);
+      await segment('taken', any('already here'));
+      const n = Number((await db('segments').where({ pipeline_id: pipelineId }).count({ n: '*' }))[0].n);
+      const write = (id: string, max: number) =>
+        createSegment(
+          db,
+          { tenantId },
+          ref(),
+          { id, name: id, rule: any('asks for a bigger plan') },
+          { quotas: { ...quotas, segmentsPerPipeline: max }, embedder: api.embedder },
+        );
+      await expect(write('one-too-many', n)).rejects.toMatchObject({ code: 'quota_exceeded' });
+      await expect(write('taken', n + 10)).rejects.toMatchObject({ code: 'already_exists' });
+      expect(api.texts).toEqual([]);
+    });
 
     it('a model that cannot answer refuses the write with 503 (unavailable) and stores nothing', async () => {
       const down = { ...local, embed: async () => Promise.reject(new Error('connect ECONNREFUSED')) };
