@@ -46,7 +46,25 @@ async function everyone(t: Tenant, projectId: number, pipelineId: number): Promi
   await call('POST', `${base}/everyone/deploy`, { key: t.key });
 }
 
-export async function fairness(texts: string[], log: (line: string) => void) {
+export async function fairness(
+  texts: string[],
+  log: (line: string) => void,
+  opts: {
+    /** CPU seconds so far per process (bench/procs.ts): where each attack's CPU went. */
+    cpu: () => Record<string, number>;
+    /** Attacks to replay (BENCH_FAIRNESS=slow for the slow receivers alone, while iterating). */
+    attacks: Set<'semantic' | 'slow'>;
+  },
+) {
+  const cpuDuring = async <T>(work: () => Promise<T>): Promise<[T, Record<string, number>]> => {
+    const before = opts.cpu();
+    const wall = performance.now();
+    const out = await work();
+    const after = opts.cpu();
+    const used: Record<string, number> = { wall: (performance.now() - wall) / 1000 };
+    for (const k of Object.keys(after)) used[k] = Math.round((after[k] - before[k]) * 10) / 10;
+    return [out, used];
+  };
   const victim = await newTenant('victim');
   let run = 0;
   /** One victim measurement: 10 users submitted -> the last one's profile readable. */
@@ -119,115 +137,120 @@ export async function fairness(texts: string[], log: (line: string) => void) {
 
   // Attack 1: semantic conditions. Creating the segments embeds their 1,100 descriptions (the api
   // stores the vectors with each rule): the victim is measured meanwhile too.
-  const b = await newTenant('semantic-attacker');
-  const bProjects = [await project(b, 'b1'), await project(b, 'b2')];
-  const createStart = performance.now();
-  const duringCreate = await seriesDuring(
-    (async () => {
-      for (const [pi, p] of bProjects.entries()) {
-        for (let s = 0; s < 22; s++) {
-          const rule = { any: descriptions(pi, s).map((d) => ({ semantic: d, min_similarity: 0.9 })) };
-          const res = await call('POST', `/projects/${p.projectId}/pipelines/${p.pipelineId}/segments`, {
-            key: b.key,
-            body: { id: `s${s}`, name: `S${s}`, rule },
-          });
-          if (res.status !== 201) throw new Error(`attacker segment: ${res.status} ${JSON.stringify(res.body)}`);
+  const semanticAttack = async () => {
+    const b = await newTenant('semantic-attacker');
+    const bProjects = [await project(b, 'b1'), await project(b, 'b2')];
+    const createStart = performance.now();
+    const duringCreate = await seriesDuring(
+      (async () => {
+        for (const [pi, p] of bProjects.entries()) {
+          for (let s = 0; s < 22; s++) {
+            const rule = { any: descriptions(pi, s).map((d) => ({ semantic: d, min_similarity: 0.9 })) };
+            const res = await call('POST', `/projects/${p.projectId}/pipelines/${p.pipelineId}/segments`, {
+              key: b.key,
+              body: { id: `s${s}`, name: `S${s}`, rule },
+            });
+            if (res.status !== 201) throw new Error(`attacker segment: ${res.status} ${JSON.stringify(res.body)}`);
+          }
         }
-      }
-    })(),
-  );
-  const createSeconds = (performance.now() - createStart) / 1000;
-  // Users first, so that the evaluations have profiles to go through.
-  for (const p of bProjects) {
-    const users = Array.from({ length: 20 }, (_, i) => ({ user_id: `b${i}`, text: texts[i % texts.length] }));
-    await waitForBatch(
-      (await call('POST', '/api/v1/users', { key: b.key, body: { project_id: p.projectId, users } })).body.source_id,
+      })(),
     );
-  }
-  const deployStart = performance.now();
-  const deploys = Promise.all(
-    bProjects.flatMap((p) =>
-      Array.from({ length: 22 }, (_, s) =>
-        call('POST', `/projects/${p.projectId}/pipelines/${p.pipelineId}/segments/s${s}/deploy`, { key: b.key }),
+    const createSeconds = (performance.now() - createStart) / 1000;
+    // Users first, so that the evaluations have profiles to go through.
+    for (const p of bProjects) {
+      const users = Array.from({ length: 20 }, (_, i) => ({ user_id: `b${i}`, text: texts[i % texts.length] }));
+      await waitForBatch(
+        (await call('POST', '/api/v1/users', { key: b.key, body: { project_id: p.projectId, users } })).body.source_id,
+      );
+    }
+    const deployStart = performance.now();
+    const deploys = Promise.all(
+      bProjects.flatMap((p) =>
+        Array.from({ length: 22 }, (_, s) =>
+          call('POST', `/projects/${p.projectId}/pipelines/${p.pipelineId}/segments/s${s}/deploy`, { key: b.key }),
+        ),
       ),
-    ),
-  );
-  const duringDeploy = await series(5);
-  await deploys;
-  const deployAnswered = (performance.now() - deployStart) / 1000;
-  const sends = await Promise.all(
-    Array.from({ length: 16 }, (_, i) =>
-      call('POST', '/api/v1/users', {
-        key: b.key,
-        body: {
-          project_id: bProjects[i % 2].projectId,
-          users: [{ user_id: `b-extra-${i}`, text: texts[i % texts.length] }],
-        },
-      }),
-    ),
-  );
-  const afterBatches = await series(5);
-  for (const s of sends) if (s.status === 202) await waitForBatch(s.body.source_id, 900_000);
-  const semantic = [...duringCreate, ...duringDeploy, ...afterBatches];
-  log(
-    `semantic attack: 44 segments created in ${createSeconds.toFixed(1)} s, deploys answered in ${deployAnswered.toFixed(1)} s; victim ${JSON.stringify(stats(semantic))}`,
-  );
-
-  // Attack 2: slow receivers, then many webhooks.
-  const hanging = await startHangingReceiver();
-  const healthy = await startReceiver();
-  const c = await newTenant('slow-attacker');
-  const cBase = `/projects/${c.projectId}/pipelines/${c.pipelineId}`;
-  await call('POST', `${cBase}/webhooks`, { key: c.key, body: { url: hanging.url } });
-  await everyone(c, c.projectId, c.pipelineId);
-  const slowUsers = Array.from({ length: 100 }, (_, i) => ({ user_id: `c${i}`, text: texts[i % texts.length] }));
-  await call('POST', '/api/v1/users', { key: c.key, body: { project_id: c.projectId, users: slowUsers } });
-  const duringHang = await series(5);
-  const many = await project(c, 'c-many');
-  const pipelines = [many.pipelineId, ...(await Promise.all([1, 2, 3].map(() => pipeline(c, many.projectId))))];
-  const created = await Promise.all(
-    pipelines.flatMap((pl) =>
-      Array.from({ length: 50 }, () =>
-        call('POST', `/projects/${many.projectId}/pipelines/${pl}/webhooks`, {
-          key: c.key,
-          body: { url: healthy.url },
+    );
+    const duringDeploy = await series(5);
+    await deploys;
+    const deployAnswered = (performance.now() - deployStart) / 1000;
+    const sends = await Promise.all(
+      Array.from({ length: 16 }, (_, i) =>
+        call('POST', '/api/v1/users', {
+          key: b.key,
+          body: {
+            project_id: bProjects[i % 2].projectId,
+            users: [{ user_id: `b-extra-${i}`, text: texts[i % texts.length] }],
+          },
         }),
       ),
-    ),
-  );
-  for (const pl of pipelines) await everyone(c, many.projectId, pl);
-  const tenUsers = Array.from({ length: 10 }, (_, i) => ({ user_id: `m${i}`, text: texts[i % texts.length] }));
-  const postsStart = performance.now();
-  await call('POST', '/api/v1/users', { key: c.key, body: { project_id: many.projectId, users: tenUsers } });
-  const duringPosts = await series(5);
-  const expected = created.filter((r) => r.status === 201).length * 10;
-  await waitFor('the 2,000 POSTs', async () => healthy.received.length >= expected, 900_000, 500);
-  const postsSeconds = (performance.now() - postsStart) / 1000;
-  const slow = [...duringHang, ...duringPosts];
-  log(
-    `slow-receiver attack: ${hanging.spans.length} hanging attempts (max ${hanging.maxOpen()} open); ${expected} POSTs in ${postsSeconds.toFixed(1)} s; victim ${JSON.stringify(stats(slow))}`,
-  );
-  await Promise.all([hanging.close(), healthy.close()]);
-
-  log(`victim phases (ms after submission): ${JSON.stringify(phases)}`);
-  return {
-    phases,
-    idle: stats(idle),
-    semantic: {
-      ...stats(semantic),
+    );
+    const afterBatches = await series(5);
+    for (const s of sends) if (s.status === 202) await waitForBatch(s.body.source_id, 900_000);
+    const all = [...duringCreate, ...duringDeploy, ...afterBatches];
+    log(
+      `semantic attack: 44 segments created in ${createSeconds.toFixed(1)} s, deploys answered in ${deployAnswered.toFixed(1)} s; victim ${JSON.stringify(stats(all))}`,
+    );
+    return {
+      ...stats(all),
       duringCreate: stats(duringCreate),
       createSeconds,
       duringDeploy: stats(duringDeploy),
       afterBatches: stats(afterBatches),
-    },
-    slowReceivers: {
-      ...stats(slow),
+    };
+  };
+
+  // Attack 2: slow receivers, then many webhooks. The victim is measured until the last of the
+  // 2,000 POSTs has arrived, so the whole fan-out is sampled, not only its first seconds.
+  const slowAttack = async () => {
+    const hanging = await startHangingReceiver();
+    const healthy = await startReceiver();
+    const c = await newTenant('slow-attacker');
+    const cBase = `/projects/${c.projectId}/pipelines/${c.pipelineId}`;
+    await call('POST', `${cBase}/webhooks`, { key: c.key, body: { url: hanging.url } });
+    await everyone(c, c.projectId, c.pipelineId);
+    const slowUsers = Array.from({ length: 100 }, (_, i) => ({ user_id: `c${i}`, text: texts[i % texts.length] }));
+    await call('POST', '/api/v1/users', { key: c.key, body: { project_id: c.projectId, users: slowUsers } });
+    const duringHang = await series(5);
+    const many = await project(c, 'c-many');
+    const pipelines = [many.pipelineId, ...(await Promise.all([1, 2, 3].map(() => pipeline(c, many.projectId))))];
+    const created = await Promise.all(
+      pipelines.flatMap((pl) =>
+        Array.from({ length: 50 }, () =>
+          call('POST', `/projects/${many.projectId}/pipelines/${pl}/webhooks`, {
+            key: c.key,
+            body: { url: healthy.url },
+          }),
+        ),
+      ),
+    );
+    for (const pl of pipelines) await everyone(c, many.projectId, pl);
+    const tenUsers = Array.from({ length: 10 }, (_, i) => ({ user_id: `m${i}`, text: texts[i % texts.length] }));
+    const expected = created.filter((r) => r.status === 201).length * 10;
+    const [duringPosts, cpu] = await cpuDuring(async () => {
+      await call('POST', '/api/v1/users', { key: c.key, body: { project_id: many.projectId, users: tenUsers } });
+      return seriesDuring(waitFor('the 2,000 POSTs', async () => healthy.received.length >= expected, 900_000, 500));
+    });
+    const postsSeconds = cpu.wall;
+    const all = [...duringHang, ...duringPosts];
+    log(
+      `slow-receiver attack: ${hanging.spans.length} hanging attempts (max ${hanging.maxOpen()} open); ${expected} POSTs in ${postsSeconds.toFixed(1)} s; victim ${JSON.stringify(stats(all))}; CPU s during the POSTs ${JSON.stringify(cpu)}`,
+    );
+    await Promise.all([hanging.close(), healthy.close()]);
+    return {
+      ...stats(all),
       duringHang: stats(duringHang),
       duringPosts: stats(duringPosts),
       hangingAttempts: hanging.spans.length,
       maxOpenOnHangingWebhook: hanging.maxOpen(),
       posts: expected,
       postsSeconds,
-    },
+      cpuDuringPosts: cpu,
+    };
   };
+
+  const semantic = opts.attacks.has('semantic') ? await semanticAttack() : undefined;
+  const slowReceivers = opts.attacks.has('slow') ? await slowAttack() : undefined;
+  log(`victim phases (ms after submission): ${JSON.stringify(phases)}`);
+  return { phases, idle: stats(idle), semantic, slowReceivers };
 }

@@ -187,24 +187,47 @@ try {
   // 2c. Fairness: a victim tenant's latency, idle and under the two attacks of issue 14.
   if (runs('fairness')) {
     const { fairness } = await import('./fairness.js');
-    const f = await fairness(texts, (line) => console.log(`[fairness] ${line}`));
+    const { cpuSeconds } = await import('./procs.js');
+    const fairnessPids = (await (await fetch(`${stack.controlUrl}/pids`, { method: 'POST' })).json()) as {
+      api: number;
+      worker: number;
+    };
+    const attacks = new Set((process.env.BENCH_FAIRNESS ?? 'semantic,slow').split(',')) as Set<'semantic' | 'slow'>;
+    const f = await fairness(texts, (line) => console.log(`[fairness] ${line}`), {
+      cpu: () => cpuSeconds(fairnessPids),
+      attacks,
+    });
     results.fairness = f;
     const ratio = (x: { p99: number }) => `${(x.p99 / f.idle.p99).toFixed(2)}x idle p99`;
     report(
       'fairness: victim 10-user batch -> visible, idle (ms)',
       `p50 ${f.idle.p50.toFixed(0)}`,
-      `p99 ${f.idle.p99.toFixed(0)}`,
+      `p99 ${f.idle.p99.toFixed(0)}, n=${f.idle.n}`,
     );
-    report(
-      'fairness: victim under the semantic-conditions attack (ms)',
-      `p50 ${f.semantic.p50.toFixed(0)}`,
-      `p99 ${f.semantic.p99.toFixed(0)} (${ratio(f.semantic)}); 2 projects x 22 segments x 25 semantic conditions created and deployed, 16 one-user batches (${f.semantic.duringCreate.n} samples while creating, ${f.semantic.duringDeploy.n} deploying, ${f.semantic.afterBatches.n} after the batches)`,
-    );
-    report(
-      'fairness: victim under the slow-receivers attack (ms)',
-      `p50 ${f.slowReceivers.p50.toFixed(0)}`,
-      `p99 ${f.slowReceivers.p99.toFixed(0)} (${ratio(f.slowReceivers)}); ${f.slowReceivers.hangingAttempts} hanging attempts (max ${f.slowReceivers.maxOpenOnHangingWebhook} open), ${f.slowReceivers.posts} POSTs in ${f.slowReceivers.postsSeconds.toFixed(1)} s`,
-    );
+    if (f.semantic)
+      report(
+        'fairness: victim under the semantic-conditions attack (ms)',
+        `p50 ${f.semantic.p50.toFixed(0)}`,
+        `p99 ${f.semantic.p99.toFixed(0)} (${ratio(f.semantic)}); 2 projects x 22 segments x 25 semantic conditions created and deployed, 16 one-user batches (${f.semantic.duringCreate.n} samples while creating, ${f.semantic.duringDeploy.n} deploying, ${f.semantic.afterBatches.n} after the batches)`,
+      );
+    if (f.slowReceivers) {
+      const s = f.slowReceivers;
+      report(
+        'fairness: victim under the slow-receivers attack (ms)',
+        `p50 ${s.p50.toFixed(0)}`,
+        `p99 ${s.p99.toFixed(0)} (${ratio(s)}); ${s.hangingAttempts} hanging attempts (max ${s.maxOpenOnHangingWebhook} open), ${s.posts} POSTs in ${s.postsSeconds.toFixed(1)} s (${s.duringHang.n} samples with the hanging receiver, ${s.duringPosts.n} until the last POST; p50 then ${s.duringPosts.p50.toFixed(0)})`,
+      );
+      const { wall: _wall, ...cpu } = s.cpuDuringPosts;
+      report(
+        'fairness: CPU s while the 2,000 POSTs ran',
+        Object.values(cpu)
+          .reduce((a, b) => a + b, 0)
+          .toFixed(1),
+        Object.entries(cpu)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', '),
+      );
+    }
     save();
   }
 

@@ -71,6 +71,11 @@ const schema = z.object({
   // Scheduling niceness of a worker-role process: analysis yields the CPU to the api, PostgreSQL and Temporal.
   WORKER_NICE: z.coerce.number().int().min(0).max(19).default(10),
   // Deliveries run on their own task queue and slots, so slow receivers never hold analysis slots.
+  // Deliveries yield to analysis (src/fairness/delivery-gate.ts): while the worker analyses, new
+  // attempts start at most this many per second per worker (0: never yield), and none waits
+  // longer than DELIVERY_YIELD_MAX_MS.
+  DELIVERIES_PER_SECOND_WHILE_ANALYSING: z.coerce.number().min(0).max(10_000).default(10),
+  DELIVERY_YIELD_MAX_MS: z.coerce.number().int().min(0).max(60_000).default(10_000),
   WORKER_DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(32),
   WEBHOOK_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(100).default(4),
   TENANT_MAX_DELIVERIES_IN_FLIGHT: z.coerce.number().int().min(1).max(500).default(16),
@@ -138,6 +143,9 @@ export interface Config {
     nice: number;
     /** Slots of the delivery worker (its own task queue). */
     deliveryConcurrency: number;
+    /** While the worker analyses, delivery attempts started per second (0: no yielding). */
+    deliveryRateWhileAnalysing: number;
+    deliveryYieldMaxMs: number;
     fairShare: boolean;
   };
   /** In-flight delivery attempts allowed per webhook and per tenant (per worker process). */
@@ -218,6 +226,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     worker: {
       deliveryConcurrency: c.WORKER_DELIVERY_CONCURRENCY,
+      deliveryRateWhileAnalysing: c.DELIVERIES_PER_SECOND_WHILE_ANALYSING,
+      deliveryYieldMaxMs: c.DELIVERY_YIELD_MAX_MS,
       fairShare: c.ANALYSIS_FAIR_SHARE,
       activityConcurrency: c.WORKER_ACTIVITY_CONCURRENCY,
       evaluationsPerTenant: c.SEGMENT_EVALUATIONS_PER_TENANT,

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -190,6 +190,13 @@ export async function startStack(project: TestProject, opts: StackOptions = {}) 
     };
     await Promise.all([stop(api), stop(worker), stop(worker2)]);
     for (const stop of stops.reverse()) await stop().catch(() => undefined);
+    // STACK_KEEP_LOGS=1 keeps the api's and the workers' logs of a run (a bench's, to read where time went).
+    if (process.env.STACK_KEEP_LOGS === '1') {
+      const kept = mkdtempSync(path.join(os.tmpdir(), 'profiling-logs-'));
+      for (const [name, file] of Object.entries(logs))
+        if (existsSync(file)) copyFileSync(file, path.join(kept, `${name}.log`));
+      console.log(`logs kept in ${kept}`);
+    }
     rmSync(dir, { recursive: true, force: true });
   };
 }

@@ -11,6 +11,7 @@ import { createDeliveryLimits, everyAtMost } from '../fairness/in-flight.js';
 import { createAnalysisScheduler } from '../fairness/analysis-scheduler.js';
 import { startRelay } from '../outbox/relay.js';
 import { startSecretSweep } from '../webhooks/secret-sweep.js';
+import { createAnalysisActivity, createDeliveryGate } from '../fairness/delivery-gate.js';
 
 export async function startWorkerRole(deps: {
   config: Config;
@@ -40,8 +41,20 @@ export async function startWorkerRole(deps: {
     (a) => log.info('analyzer ready', { embedder: embedder.name, corpusHash: a.heads.corpusHash }),
     (err) => log.error('analyzer failed to load', { err }),
   );
+  // Deliveries yield to this worker's analysis (src/fairness/delivery-gate.ts).
+  const analysisActivity = createAnalysisActivity({ lingerMs: ANALYSIS_LINGER_MS });
+  const gate =
+    config.worker.deliveryRateWhileAnalysing > 0
+      ? createDeliveryGate({
+          ratePerSecond: config.worker.deliveryRateWhileAnalysing,
+          maxWaitMs: config.worker.deliveryYieldMaxMs,
+        })
+      : undefined;
+  if (gate) analysisActivity.onChange((busy) => gate.setBusy(busy));
   const activities = createActivities({
     db,
+    analysisActivity,
+    deliveryGate: gate,
     analyzer,
     conditionVectors: createConditionVectors(embedder),
     openSecret: (sealed) => deps.box.open(sealed),
@@ -80,6 +93,13 @@ export async function startWorkerRole(deps: {
     },
   };
 }
+
+/**
+ * How long after its last analysis activity a worker still counts as analysing: a batch's steps
+ * (its workflow task, the next chunk, the next batch of a tenant that sends one after another)
+ * come tens of milliseconds apart, and deliveries that burst into each gap would fill it.
+ */
+const ANALYSIS_LINGER_MS = 250;
 
 /** Tenants with a batch not yet completed: they have analysis work, queued or running. */
 async function tenantsWithBatches(db: Db): Promise<Set<number>> {

@@ -11,6 +11,7 @@ import { completeBatch } from '../users/batch-lifecycle.js';
 import { WaitYourTurn, type DeliveryLimits } from '../fairness/in-flight.js';
 import type { AnalysisScheduler } from '../fairness/analysis-scheduler.js';
 import { keepBeating } from './keep-beating.js';
+import type { AnalysisActivity, DeliveryGate } from '../fairness/delivery-gate.js';
 
 export interface ActivityDeps {
   db: Db;
@@ -24,6 +25,10 @@ export interface ActivityDeps {
   /** Fair turns at the analysis slots between tenants (absent: first come, first served). */
   scheduler?: AnalysisScheduler;
   deliveryLimits?: DeliveryLimits;
+  /** Told when analysis activities run, so that deliveries can yield to them. */
+  analysisActivity?: AnalysisActivity;
+  /** Delivery attempts wait here while the worker analyses (absent: never). */
+  deliveryGate?: DeliveryGate;
   log: Logger;
 }
 
@@ -53,8 +58,20 @@ async function turnTaken<T>(work: () => Promise<T>): Promise<T> {
 export function createActivities(deps: ActivityDeps) {
   // Heartbeats let Temporal notice a killed worker in seconds instead of waiting for the timeout.
   const heartbeat = () => Context.current().heartbeat();
-  /** Runs analysis work when its tenant's turn comes, on its tenant's embedder lane. */
+  /** Analysis work: deliveries yield while it waits or runs (src/fairness/delivery-gate.ts). */
   const fairly = async <T>(
+    tenant: () => Promise<number | undefined>,
+    work: (lane: number | undefined) => Promise<T>,
+  ): Promise<T> => {
+    const leave = deps.analysisActivity?.enter();
+    try {
+      return await inTurn(tenant, work);
+    } finally {
+      leave?.();
+    }
+  };
+  /** Runs analysis work when its tenant's turn comes, on its tenant's embedder lane. */
+  const inTurn = async <T>(
     tenant: () => Promise<number | undefined>,
     work: (lane: number | undefined) => Promise<T>,
   ): Promise<T> => {
@@ -109,8 +126,9 @@ export function createActivities(deps: ActivityDeps) {
           (lane) => evaluateSegmentPage({ ...deps, heartbeat, lane }, input),
         ),
       ),
-    deliverAttempt: (input: DeliverAttemptInput) =>
-      turnTaken(() =>
+    deliverAttempt: async (input: DeliverAttemptInput) => {
+      await deps.deliveryGate?.pass();
+      return turnTaken(() =>
         deliverAttempt(
           {
             db: deps.db,
@@ -123,7 +141,8 @@ export function createActivities(deps: ActivityDeps) {
           },
           input,
         ),
-      ),
+      );
+    },
   };
 }
 

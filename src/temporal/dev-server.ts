@@ -112,6 +112,12 @@ async function startOnce(opts: DevServerOptions): Promise<DevServer> {
     // (our tenants) instead of first come, first served.
     '--dynamic-config-value',
     'matching.enableFairness=true',
+    // Eager activities: a workflow task's completion hands the activity it schedules straight back
+    // to the worker that asked (the SDK asks when it has a free slot), instead of a trip through the
+    // history service's task queue and matching, where it waits behind every other tenant's tasks
+    // (a 10-user batch's chunk waited 228 ms there at p50 during a 2,000-POST fan-out, 113 ms now).
+    '--dynamic-config-value',
+    'system.enableActivityEagerExecution=true',
     ...Object.entries(opts.searchAttributes).flatMap(([k, t]) => ['--search-attribute', `${k}=${t}`]),
   ];
   const child = SETPRIV

@@ -1,0 +1,77 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createAnalysisActivity, createDeliveryGate } from './delivery-gate.js';
+
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => vi.useRealTimers());
+
+/** Starts `n` attempts at once and records when each may go (ms of fake time). */
+function attempts(gate: ReturnType<typeof createDeliveryGate>, n: number): number[] {
+  const passed: number[] = [];
+  const start = Date.now();
+  for (let i = 0; i < n; i++) void gate.pass().then(() => passed.push(Date.now() - start));
+  return passed;
+}
+
+describe('delivery gate', () => {
+  it('lets every attempt go at once while the worker does not analyse', async () => {
+    const gate = createDeliveryGate({ ratePerSecond: 1, maxWaitMs: 10_000 });
+    const passed = attempts(gate, 5);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(passed).toEqual([0, 0, 0, 0, 0]);
+  });
+
+  it('spaces attempts at the rate while it analyses, and lets them all go when it stops', async () => {
+    const gate = createDeliveryGate({ ratePerSecond: 10, maxWaitMs: 10_000 });
+    gate.setBusy(true);
+    const passed = attempts(gate, 5);
+    await vi.advanceTimersByTimeAsync(250);
+    expect(passed).toEqual([0, 100, 200]);
+    gate.setBusy(false);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(passed).toEqual([0, 100, 200, 250, 250]);
+  });
+
+  it('never holds an attempt longer than maxWaitMs, however long the analysis', async () => {
+    const gate = createDeliveryGate({ ratePerSecond: 1, maxWaitMs: 300 });
+    gate.setBusy(true);
+    const passed = attempts(gate, 4);
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(passed).toEqual([0, 300, 300, 300]);
+  });
+
+  it('starts the spacing afresh with the next busy spell', async () => {
+    const gate = createDeliveryGate({ ratePerSecond: 10, maxWaitMs: 10_000 });
+    gate.setBusy(true);
+    attempts(gate, 20); // books two seconds ahead
+    gate.setBusy(false);
+    await vi.advanceTimersByTimeAsync(0);
+    gate.setBusy(true);
+    const passed = attempts(gate, 2);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(passed).toEqual([0, 100]);
+  });
+});
+
+describe('analysis activity', () => {
+  it('is busy while any analysis runs and for the linger after the last one', async () => {
+    const activity = createAnalysisActivity({ lingerMs: 250 });
+    const changes: boolean[] = [];
+    activity.onChange((b) => changes.push(b));
+    const a = activity.enter();
+    const b = activity.enter();
+    a();
+    a(); // a second call changes nothing
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(activity.busy()).toBe(true); // b still runs
+    b();
+    await vi.advanceTimersByTimeAsync(200);
+    expect(activity.busy()).toBe(true);
+    const c = activity.enter(); // within the linger: no change is reported
+    c();
+    await vi.advanceTimersByTimeAsync(249);
+    expect(activity.busy()).toBe(true);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(activity.busy()).toBe(false);
+    expect(changes).toEqual([true, false]);
+  });
+});

@@ -1,0 +1,96 @@
+/**
+ * Deliveries yield to analysis on a shared machine. The CPU a delivery costs is mostly spent
+ * outside its own process: each one is a workflow of a dozen steps in the Temporal server, rows in
+ * PostgreSQL, a TLS handshake. One tenant's fan-out of 2,000 POSTs kept the Temporal server at
+ * three quarters of a core, and another tenant's 10-user batch, which needs the same server for
+ * each of its steps and the CPU for its model, took 3-4x its idle time. Niceness cannot rank work
+ * inside the Temporal server (deliveries in a niced process of their own measured no better), so
+ * the worker ranks it at the source: while it analyses, new attempts start at most
+ * `ratePerSecond`; when it does not, they all start at once.
+ * The relay admits new deliveries only as first attempts are made, so the whole fan-out slows with
+ * them, and catches up in the gaps. No attempt waits longer than `maxWaitMs`, so deliveries are
+ * never starved, whatever the analysis load.
+ */
+
+/** Whether analysis runs in this worker, with a short linger: a batch's steps have gaps between them. */
+export interface AnalysisActivity {
+  /** An analysis activity starts; call the returned function when it ends. */
+  enter(): () => void;
+  busy(): boolean;
+  onChange(listener: (busy: boolean) => void): void;
+}
+
+export function createAnalysisActivity(opts: { lingerMs: number }): AnalysisActivity {
+  let running = 0;
+  let busy = false;
+  let linger: NodeJS.Timeout | undefined;
+  const listeners: ((busy: boolean) => void)[] = [];
+  const set = (b: boolean) => {
+    if (b === busy) return;
+    busy = b;
+    for (const l of listeners) l(b);
+  };
+  return {
+    enter() {
+      running++;
+      clearTimeout(linger);
+      linger = undefined;
+      set(true);
+      let left = false;
+      return () => {
+        if (left) return;
+        left = true;
+        running--;
+        if (running > 0) return;
+        linger = setTimeout(() => set(false), opts.lingerMs);
+        linger.unref();
+      };
+    },
+    busy: () => busy,
+    onChange: (l) => void listeners.push(l),
+  };
+}
+
+export interface DeliveryGate {
+  /** Whether the worker analyses (createAnalysisActivity's changes). */
+  setBusy(busy: boolean): void;
+  /** Resolves when an attempt may start: at once unless analysis is busy. */
+  pass(): Promise<void>;
+}
+
+export function createDeliveryGate(opts: {
+  ratePerSecond: number;
+  maxWaitMs: number;
+  now?: () => number;
+}): DeliveryGate {
+  const now = opts.now ?? Date.now;
+  const interval = 1_000 / opts.ratePerSecond;
+  let busy = false;
+  let nextAt = 0;
+  let released: (() => void) | undefined;
+  let idle: Promise<void> = Promise.resolve();
+  return {
+    setBusy(b) {
+      if (b === busy) return;
+      busy = b;
+      if (b) {
+        idle = new Promise((resolve) => (released = resolve));
+      } else {
+        // Everyone waiting goes now; the next busy spell starts its spacing afresh.
+        released?.();
+        nextAt = 0;
+      }
+    },
+    async pass() {
+      if (!busy) return;
+      const t = now();
+      const at = Math.max(t, nextAt);
+      nextAt = at + interval;
+      const wait = Math.min(at - t, opts.maxWaitMs);
+      if (wait <= 0) return;
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([idle, new Promise<void>((resolve) => (timer = setTimeout(resolve, wait)))]);
+      clearTimeout(timer);
+    },
+  };
+}
