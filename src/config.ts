@@ -90,6 +90,9 @@ const schema = z.object({
   QUOTA_RULE_NODES: z.coerce.number().int().min(1).max(500).default(50),
   QUOTA_RESENDS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(30),
   QUOTA_BATCHES_IN_FLIGHT: z.coerce.number().int().min(1).max(100_000).default(50),
+  // Batch workflows of one tenant running at once; the tenant's other batches wait, stored, and
+  // start as these complete (src/users/batch-lifecycle.ts).
+  TENANT_BATCHES_RUNNING: z.coerce.number().int().min(1).max(100_000).default(4),
   BATCH_CHUNK_SIZE: z.coerce.number().int().min(1).max(2048).default(50),
   BATCH_PARALLEL_CHUNKS: z.coerce.number().int().min(1).max(64).default(4),
   DATA_DIR: z.string().min(1).default('.data'),
@@ -163,6 +166,8 @@ export interface Quotas {
   ruleNodes: number;
   resendsPerMinute: number;
   batchesInFlight: number;
+  /** Batch workflows of one tenant that run at once; more wait, stored, for a place (not an error). */
+  batchesRunning: number;
 }
 
 export class ConfigError extends Error {}
@@ -223,6 +228,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ruleNodes: c.QUOTA_RULE_NODES,
       resendsPerMinute: c.QUOTA_RESENDS_PER_MINUTE,
       batchesInFlight: c.QUOTA_BATCHES_IN_FLIGHT,
+      batchesRunning: c.TENANT_BATCHES_RUNNING,
     },
     worker: {
       deliveryConcurrency: c.WORKER_DELIVERY_CONCURRENCY,

@@ -7,6 +7,7 @@ import * as m005 from './migrations/005_fairness_and_quotas.js';
 import * as m006 from './migrations/006_delivery_admission.js';
 import * as m007 from './migrations/007_webhook_operations.js';
 import * as m008 from './migrations/008_evaluation_admission.js';
+import * as m009 from './migrations/009_batch_admission.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001_init': m001,
@@ -17,6 +18,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '006_delivery_admission': m006,
   '007_webhook_operations': m007,
   '008_evaluation_admission': m008,
+  '009_batch_admission': m009,
 };
 
 /** Migrations are imported, not discovered on disk, so they work from tsx, bundles and containers. */

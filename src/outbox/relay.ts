@@ -2,7 +2,7 @@ import { listenTo } from '../db/listen.js';
 import type { Db } from '../db/knex.js';
 import type { Logger } from '../logger.js';
 import type { Starters } from '../temporal/starters.js';
-import { startStoredBatch, unstartedBatches } from '../users/batch-lifecycle.js';
+import { admitWaitingBatches, startStoredBatch, unstartedBatches } from '../users/batch-lifecycle.js';
 import { admittedEvaluations, startEvaluation } from '../segments/evaluation-start.js';
 
 export interface Relay {
@@ -49,6 +49,8 @@ export function startRelay(deps: {
   admit?: { perWebhook: number; perTenant: number };
   /** Segment evaluations of one tenant that run at once (SEGMENT_EVALUATIONS_PER_TENANT, default 2). */
   evaluationsPerTenant?: number;
+  /** Batch workflows of one tenant that run at once (TENANT_BATCHES_RUNNING, default 4). */
+  batchesPerTenant?: number;
 }): Relay {
   const { db, starters, log } = deps;
   const admit = deps.admit ?? { perWebhook: 8, perTenant: 32 };
@@ -143,8 +145,12 @@ export function startRelay(deps: {
       return rows.length === BATCH && mine.length > 0 ? 'more' : 'done';
     });
 
+  /** Batches admitted now (a running one completed), then any admitted batch the api did not start. */
   const startStoredBatches = async () => {
-    for (const s of await unstartedBatches(db, BATCH)) {
+    const admitted = await admitWaitingBatches(db, deps.batchesPerTenant ?? 4, BATCH);
+    const ids = new Set(admitted.map((s) => s.id));
+    const unstarted = (await unstartedBatches(db, BATCH)).filter((s) => !ids.has(s.id));
+    for (const s of [...admitted, ...unstarted]) {
       try {
         await startStoredBatch(db, starters, s);
       } catch (err) {
@@ -167,16 +173,17 @@ export function startRelay(deps: {
 
   const pass = async () => {
     try {
-      // Evaluations first, and again between paced rounds: a tenant's thousands of events must not
-      // hold back another tenant's deploy.
+      // Batches and evaluations first, and again between paced rounds: a tenant's thousands of
+      // events must not hold back another tenant's next batch or deploy.
+      await startStoredBatches();
       await startPendingEvaluations();
       for (let next = await dispatchOutbox(); !stopped && next !== 'done'; next = await dispatchOutbox()) {
         if (next === 'paced') {
           await new Promise((r) => setTimeout(r, PACE_MS));
+          if (!stopped) await startStoredBatches();
           if (!stopped) await startPendingEvaluations();
         }
       }
-      if (!stopped) await startStoredBatches();
     } catch (err) {
       log.warn('relay pass failed', { err: (err as Error).message });
     }

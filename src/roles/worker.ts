@@ -81,6 +81,7 @@ export async function startWorkerRole(deps: {
     log,
     admit: { perWebhook: 2 * config.deliveryLimits.perWebhook, perTenant: 2 * config.deliveryLimits.perTenant },
     evaluationsPerTenant: config.worker.evaluationsPerTenant,
+    batchesPerTenant: config.quotas.batchesRunning,
   });
   const stopSweep = startSecretSweep({ db, log });
   return {

@@ -4,7 +4,7 @@ import type { Caller } from '../auth/api-keys.js';
 import type { Logger } from '../logger.js';
 import { requireProject } from '../projects/projects.js';
 import { validateBatch, type IdentifyUsersInput } from './validate-batch.js';
-import { startStoredBatch, type BatchStarter, type StoredBatch } from './batch-lifecycle.js';
+import { lockTenantBatches, startStoredBatch, type BatchStarter, type StoredBatch } from './batch-lifecycle.js';
 import { idempotencyScope, lockIdempotencyKey, rememberAnswer } from '../idempotency.js';
 import { AppError } from '../errors.js';
 import type { Quotas } from '../quotas.js';
@@ -21,7 +21,7 @@ export interface IdentifyDeps {
   db: Db;
   batches: BatchStarter;
   log: Logger;
-  quotas: Pick<Quotas, 'batchesInFlight'>;
+  quotas: Pick<Quotas, 'batchesInFlight' | 'batchesRunning'>;
   now?: () => Date;
 }
 
@@ -43,14 +43,23 @@ export async function identifyUsers(
   await requireProject(deps.db, caller, batch.projectId);
 
   const stored = await deps.db.transaction(
-    async (trx): Promise<{ replay: IdentifyUsersResult } | { created: IdentifyUsersResult; source: StoredBatch }> => {
+    async (
+      trx,
+    ): Promise<
+      { replay: IdentifyUsersResult } | { created: IdentifyUsersResult; source: StoredBatch; admitted: boolean }
+    > => {
       if (scope) {
         const previous = await lockIdempotencyKey(trx, scope, now);
         if (previous) return { replay: previous as IdentifyUsersResult };
       }
-      await holdBatchQuota(trx, caller.tenantId, deps.quotas.batchesInFlight);
+      const admitted = await holdBatchQuota(trx, caller.tenantId, deps.quotas);
       const [source] = await trx('sources')
-        .insert({ project_id: batch.projectId, label: batch.sourceLabel, user_count: batch.items.length })
+        .insert({
+          project_id: batch.projectId,
+          label: batch.sourceLabel,
+          user_count: batch.items.length,
+          admitted_at: admitted ? trx.fn.now() : null,
+        })
         .returning(['id', 'uid', 'project_id', 'user_count']);
       const rows = batch.items.map((item, idx) => ({
         source_id: source.id,
@@ -67,10 +76,12 @@ export async function identifyUsers(
         message: `Accepted ${batch.items.length} users; analysis runs in the background (source ${source.id}).`,
       };
       if (scope) await rememberAnswer(trx, scope, result);
-      return { created: result, source: { ...source, tenant_id: caller.tenantId } };
+      return { created: result, source: { ...source, tenant_id: caller.tenantId }, admitted };
     },
   );
   if ('replay' in stored) return stored.replay;
+  // Over its tenant's running batches: it waits, stored, until the relay admits it.
+  if (!stored.admitted) return stored.created;
 
   // The batch is durable now: answer at once and start its workflow in the background, so a busy
   // Temporal does not slow the 202. A start that fails (or a process that dies first) is left to
@@ -103,26 +114,25 @@ function documentedShape(input: IdentifyUsersInput) {
 const BATCH_QUOTA_RETRY_AFTER_S = 5;
 
 /**
- * One tenant's backlog is bounded: past `max` batches not yet completed, a submission is 429 with
- * `Retry-After` (nothing stored). Submissions of a tenant serialise on a transaction-level advisory
- * lock here, so concurrent ones cannot all take the last place.
+ * One tenant's backlog is bounded: past `batchesInFlight` batches not yet completed, a submission
+ * is 429 with `Retry-After` (nothing stored). Answers whether the new batch may run at once (fewer
+ * than `batchesRunning` of the tenant's batches are admitted; see batch-lifecycle.ts). Submissions
+ * of a tenant serialise on its batch lock, so concurrent ones cannot all take the last place.
  */
-async function holdBatchQuota(trx: Knex.Transaction, tenantId: number, max: number): Promise<void> {
-  await trx.raw('SELECT pg_advisory_xact_lock(?::int, (?::bigint % 2147483647)::int)', [BATCH_QUOTA_LOCK, tenantId]);
-  const { rows } = await trx.raw(
-    `SELECT count(*)::int AS n FROM sources s JOIN projects p ON p.id = s.project_id
-      WHERE p.tenant_id = ? AND s.completed_at IS NULL`,
-    [tenantId],
-  );
-  if (rows[0].n >= max) {
+async function holdBatchQuota(
+  trx: Knex.Transaction,
+  tenantId: number,
+  quotas: Pick<Quotas, 'batchesInFlight' | 'batchesRunning'>,
+): Promise<boolean> {
+  const { inFlight, running } = await lockTenantBatches(trx, tenantId);
+  const max = quotas.batchesInFlight;
+  if (inFlight >= max) {
     throw new AppError(
       'rate_limited',
-      `this tenant has ${rows[0].n} batches still being analysed (at most ${max}, QUOTA_BATCHES_IN_FLIGHT); retry later`,
+      `this tenant has ${inFlight} batches still being analysed (at most ${max}, QUOTA_BATCHES_IN_FLIGHT); retry later`,
       undefined,
       BATCH_QUOTA_RETRY_AFTER_S,
     );
   }
+  return running < quotas.batchesRunning;
 }
-
-/** First key of the two-int advisory lock space used by holdBatchQuota (the second is the tenant). */
-const BATCH_QUOTA_LOCK = 7270014;

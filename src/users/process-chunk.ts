@@ -12,6 +12,7 @@ import {
 import type { ConditionVectors } from '../segments/condition-vectors.js';
 import { isDatabaseDown } from '../errors.js';
 import { keepBeating } from '../temporal/keep-beating.js';
+import { stampBatchProgress } from './batch-lifecycle.js';
 
 export interface ProcessChunkInput {
   sourceId: number;
@@ -125,6 +126,7 @@ export async function processChunk(deps: ProcessChunkDeps, input: ProcessChunkIn
       }
     }
   }
+  if (out.processed > 0) await stampBatchProgress(db, input.sourceId);
   return out;
 }
 
