@@ -16,6 +16,26 @@ describe('delivery limits', () => {
     expect(() => limits.acquire(1, 10)).not.toThrow();
     expect(() => limits.acquire(1, 10)).toThrow(WaitYourTurn);
   });
+
+  it('check a full webhook before anything else, and send its attempts back for up to the attempt timeout', () => {
+    const limits = createDeliveryLimits({ perWebhook: 1, perTenant: 3, attemptTimeoutMs: 10_000 });
+    expect(() => limits.checkWebhook(1)).not.toThrow();
+    limits.acquire(1, 10);
+    const full = (() => {
+      try {
+        limits.checkWebhook(1);
+      } catch (err) {
+        return err;
+      }
+    })();
+    expect(full).toBeInstanceOf(WaitYourTurn);
+    expect((full as WaitYourTurn).maxDelayMs).toBe(10_000);
+    expect(() => limits.checkWebhook(2)).not.toThrow();
+    // A tenant's bound is not a hanging receiver's: its attempts come back within 5 s.
+    limits.acquire(2, 10);
+    limits.acquire(3, 10);
+    expect(() => limits.acquire(4, 10)).toThrow(expect.objectContaining({ maxDelayMs: 5_000 }));
+  });
 });
 
 describe('everyAtMost', () => {
@@ -49,5 +69,10 @@ describe('waitYourTurnDelayMs', () => {
     expect(waitYourTurnDelayMs(3, () => 0.5)).toBe(1_000);
     expect(waitYourTurnDelayMs(50, () => 0.999)).toBeLessThanOrEqual(7_500);
     expect(waitYourTurnDelayMs(50, () => 0)).toBe(2_500);
+  });
+  it('stays under 1.5 x its cap when given one', () => {
+    expect(waitYourTurnDelayMs(50, () => 0.5, 10_000)).toBe(10_000);
+    expect(waitYourTurnDelayMs(50, () => 0.999, 10_000)).toBeLessThanOrEqual(15_000);
+    expect(waitYourTurnDelayMs(2, () => 0.5, 10_000)).toBe(500);
   });
 });

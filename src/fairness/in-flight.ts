@@ -1,6 +1,13 @@
 /** Thrown when work must wait its turn; the activity wrappers turn it into a retry after `retryAfterMs`. */
 export class WaitYourTurn extends Error {
-  constructor(message: string) {
+  /**
+   * @param maxDelayMs the longest wait before the task comes back (default 5 s): a webhook whose
+   * attempts may each hang for the whole attempt timeout frees a place no sooner than that.
+   */
+  constructor(
+    message: string,
+    readonly maxDelayMs = 5_000,
+  ) {
     super(message);
     this.name = 'WaitYourTurn';
   }
@@ -30,15 +37,26 @@ export class KeyedCounter<K> {
  * tenant, in this worker process. A receiver that hangs for its full timeout then holds a few
  * delivery slots, never all of them: other webhooks and tenants keep being delivered.
  */
-export function createDeliveryLimits(limits: { perWebhook: number; perTenant: number }) {
+export function createDeliveryLimits(limits: { perWebhook: number; perTenant: number; attemptTimeoutMs?: number }) {
   const webhooks = new KeyedCounter<number>();
   const tenants = new KeyedCounter<number>();
+  const webhookFull = (webhookId: number) =>
+    new WaitYourTurn(
+      `webhook ${webhookId} already has ${limits.perWebhook} attempts in flight`,
+      Math.max(5_000, limits.attemptTimeoutMs ?? 0),
+    );
   return {
+    /**
+     * Throws WaitYourTurn when the webhook has its attempts in flight, before anything else is
+     * done for the attempt (no gate token, no query): a hanging receiver's retries come back here
+     * every few seconds, and each one used to cost a delivery-gate place and three queries.
+     */
+    checkWebhook(webhookId: number): void {
+      if (webhooks.get(webhookId) >= limits.perWebhook) throw webhookFull(webhookId);
+    },
     /** A release function, or WaitYourTurn when either bound is reached. */
     acquire(webhookId: number, tenantId: number): () => void {
-      if (webhooks.get(webhookId) >= limits.perWebhook) {
-        throw new WaitYourTurn(`webhook ${webhookId} already has ${limits.perWebhook} attempts in flight`);
-      }
+      if (webhooks.get(webhookId) >= limits.perWebhook) throw webhookFull(webhookId);
       if (tenants.get(tenantId) >= limits.perTenant) {
         throw new WaitYourTurn(`tenant ${tenantId} already has ${limits.perTenant} delivery attempts in flight`);
       }

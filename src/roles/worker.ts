@@ -68,7 +68,7 @@ export async function startWorkerRole(deps: {
           activeTenants: everyAtMost(250, () => tenantsWithBatches(db)),
         })
       : undefined,
-    deliveryLimits: createDeliveryLimits(config.deliveryLimits),
+    deliveryLimits: createDeliveryLimits({ ...config.deliveryLimits, attemptTimeoutMs: config.webhooks.timeoutMs }),
     log,
   });
   const { workers, connection } = await createWorkers(config, deps.temporalAddress, deps.taskQueue, activities);
