@@ -74,4 +74,33 @@ describe('analysis activity', () => {
     expect(activity.busy()).toBe(false);
     expect(changes).toEqual([true, false]);
   });
+
+  it('is busy while a batch waits anywhere, polled every linger, and judges by itself when the poll fails', async () => {
+    let waiting: boolean | Error = false;
+    const activity = createAnalysisActivity({
+      lingerMs: 250,
+      pending: async () => {
+        if (waiting instanceof Error) throw waiting;
+        return waiting;
+      },
+    });
+    const changes: boolean[] = [];
+    activity.onChange((b) => changes.push(b));
+    await vi.advanceTimersByTimeAsync(300);
+    expect(activity.busy()).toBe(false);
+    waiting = true; // another worker's tenant submitted a batch
+    await vi.advanceTimersByTimeAsync(250);
+    expect(activity.busy()).toBe(true);
+    // Its chunk runs here and ends; the batch is still not completed: busy through the gap.
+    const a = activity.enter();
+    a();
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(activity.busy()).toBe(true);
+    waiting = new Error('database down');
+    await vi.advanceTimersByTimeAsync(250);
+    expect(activity.busy()).toBe(false);
+    waiting = false;
+    activity.stop();
+    expect(changes).toEqual([true, false]);
+  });
 });

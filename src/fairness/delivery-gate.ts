@@ -12,42 +12,86 @@
  * never starved, whatever the analysis load.
  */
 
-/** Whether analysis runs in this worker, with a short linger: a batch's steps have gaps between them. */
+/**
+ * Whether analysis is under way: it runs in this worker (with a short linger, as a batch's steps
+ * have gaps between them), or a batch is stored and not yet completed anywhere (`pending`, polled
+ * every `lingerMs`). The second matters on a loaded machine: between one chunk and the next batch's
+ * first chunk a tenant's work waits in Temporal (a workflow start, a workflow task, the activity
+ * queue), 0.5-1 s under a fan-out on this 2-core machine, far longer than the linger; deliveries
+ * then burst into every such gap, and a fixed rate while analysing (5 or 10 per second) made no
+ * difference to the fan-out's pace or the victim's latency (fairness bench, README).
+ */
 export interface AnalysisActivity {
   /** An analysis activity starts; call the returned function when it ends. */
   enter(): () => void;
   busy(): boolean;
   onChange(listener: (busy: boolean) => void): void;
+  /** Stops polling `pending`. */
+  stop(): void;
 }
 
-export function createAnalysisActivity(opts: { lingerMs: number }): AnalysisActivity {
+export function createAnalysisActivity(opts: {
+  lingerMs: number;
+  /** Whether a batch waits for analysis anywhere (read from PostgreSQL); absent: this worker only. */
+  pending?: () => Promise<boolean>;
+}): AnalysisActivity {
   let running = 0;
+  let lingering = false;
+  let pending = false;
   let busy = false;
   let linger: NodeJS.Timeout | undefined;
   const listeners: ((busy: boolean) => void)[] = [];
-  const set = (b: boolean) => {
+  const update = () => {
+    const b = running > 0 || lingering || pending;
     if (b === busy) return;
     busy = b;
     for (const l of listeners) l(b);
   };
+  let polling = false;
+  const poll = opts.pending
+    ? setInterval(() => {
+        if (polling) return;
+        polling = true;
+        opts.pending!().then(
+          (p) => {
+            polling = false;
+            pending = p;
+            update();
+          },
+          // PostgreSQL away: judge by this worker's own activities until it answers again.
+          () => {
+            polling = false;
+            pending = false;
+            update();
+          },
+        );
+      }, opts.lingerMs)
+    : undefined;
+  poll?.unref();
   return {
     enter() {
       running++;
       clearTimeout(linger);
       linger = undefined;
-      set(true);
+      lingering = false;
+      update();
       let left = false;
       return () => {
         if (left) return;
         left = true;
         running--;
         if (running > 0) return;
-        linger = setTimeout(() => set(false), opts.lingerMs);
+        lingering = true;
+        linger = setTimeout(() => {
+          lingering = false;
+          update();
+        }, opts.lingerMs);
         linger.unref();
       };
     },
     busy: () => busy,
     onChange: (l) => void listeners.push(l),
+    stop: () => clearInterval(poll),
   };
 }
 

@@ -41,8 +41,14 @@ export async function startWorkerRole(deps: {
     (a) => log.info('analyzer ready', { embedder: embedder.name, corpusHash: a.heads.corpusHash }),
     (err) => log.error('analyzer failed to load', { err }),
   );
-  // Deliveries yield to this worker's analysis (src/fairness/delivery-gate.ts).
-  const analysisActivity = createAnalysisActivity({ lingerMs: ANALYSIS_LINGER_MS });
+  // Tenants with a batch not yet completed, read at most every 250 ms: the scheduler's turns and
+  // the delivery gate share one query.
+  const batchTenants = everyAtMost(250, () => tenantsWithBatches(db));
+  // Deliveries yield to analysis, here or waiting anywhere (src/fairness/delivery-gate.ts).
+  const analysisActivity = createAnalysisActivity({
+    lingerMs: ANALYSIS_LINGER_MS,
+    pending: async () => (await batchTenants()).size > 0,
+  });
   const gate =
     config.worker.deliveryRateWhileAnalysing > 0
       ? createDeliveryGate({
@@ -65,7 +71,7 @@ export async function startWorkerRole(deps: {
       ? createAnalysisScheduler({
           slots: config.worker.activityConcurrency,
           accept: config.worker.analysisAccept,
-          activeTenants: everyAtMost(250, () => tenantsWithBatches(db)),
+          activeTenants: batchTenants,
         })
       : undefined,
     deliveryLimits: createDeliveryLimits({ ...config.deliveryLimits, attemptTimeoutMs: config.webhooks.timeoutMs }),
@@ -87,6 +93,7 @@ export async function startWorkerRole(deps: {
   return {
     async stop() {
       stopSweep();
+      analysisActivity.stop();
       await relay.stop();
       for (const w of workers) w.shutdown();
       await running.catch(() => undefined);
