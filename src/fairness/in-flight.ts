@@ -1,4 +1,4 @@
-/** Thrown when work must wait its turn; the activity wrappers turn it into a retry after `retryAfterMs`. */
+/** Thrown when work must wait its turn; the activity wrappers turn it into a retry (waitYourTurnDelayMs). */
 export class WaitYourTurn extends Error {
   /**
    * @param maxDelayMs the longest wait before the task comes back (default 5 s): a webhook whose

@@ -33,8 +33,9 @@ export interface ActivityDeps {
 }
 
 /**
- * The retry of a task sent back to wait its turn: soon at first, then less often (up to 5 s, with
- * jitter) so that a long backlog does not keep the task queue busy with tasks that go straight back.
+ * The retry of a task sent back to wait its turn: soon at first, then less often (up to `maxMs`,
+ * 5 s unless the bound says otherwise, with jitter) so that a long backlog does not keep the task
+ * queue busy with tasks that go straight back.
  */
 export function waitYourTurnDelayMs(attempt: number, random = Math.random, maxMs = 5_000): number {
   const base = Math.min(maxMs, 250 * 2 ** Math.max(0, attempt - 1));
