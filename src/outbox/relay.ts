@@ -2,7 +2,7 @@ import { listenTo } from '../db/listen.js';
 import type { Db } from '../db/knex.js';
 import type { Logger } from '../logger.js';
 import type { Starters } from '../temporal/starters.js';
-import { admitWaitingBatches, startStoredBatch, unstartedBatches } from '../users/batch-lifecycle.js';
+import { admitWaitingBatches, startStoredBatch, unstartedBatches, type StoredBatch } from '../users/batch-lifecycle.js';
 import { admittedEvaluations, startEvaluation } from '../segments/evaluation-start.js';
 
 export interface Relay {
@@ -145,12 +145,8 @@ export function startRelay(deps: {
       return rows.length === BATCH && mine.length > 0 ? 'more' : 'done';
     });
 
-  /** Batches admitted now (a running one completed), then any admitted batch the api did not start. */
-  const startStoredBatches = async () => {
-    const admitted = await admitWaitingBatches(db, deps.batchesPerTenant ?? 4, BATCH);
-    const ids = new Set(admitted.map((s) => s.id));
-    const unstarted = (await unstartedBatches(db, BATCH)).filter((s) => !ids.has(s.id));
-    for (const s of [...admitted, ...unstarted]) {
+  const startBatches = async (batches: StoredBatch[]) => {
+    for (const s of batches) {
       try {
         await startStoredBatch(db, starters, s);
       } catch (err) {
@@ -159,6 +155,9 @@ export function startRelay(deps: {
       }
     }
   };
+  /** Batches that get a place now (one of their tenant's running batches completed). */
+  const startAdmittedBatches = async () =>
+    startBatches(await admitWaitingBatches(db, deps.batchesPerTenant ?? 4, BATCH));
 
   const startPendingEvaluations = async () => {
     for (const s of await admittedEvaluations(db, BATCH, deps.evaluationsPerTenant ?? 2)) {
@@ -175,15 +174,17 @@ export function startRelay(deps: {
     try {
       // Batches and evaluations first, and again between paced rounds: a tenant's thousands of
       // events must not hold back another tenant's next batch or deploy.
-      await startStoredBatches();
+      await startAdmittedBatches();
       await startPendingEvaluations();
       for (let next = await dispatchOutbox(); !stopped && next !== 'done'; next = await dispatchOutbox()) {
         if (next === 'paced') {
           await new Promise((r) => setTimeout(r, PACE_MS));
-          if (!stopped) await startStoredBatches();
+          if (!stopped) await startAdmittedBatches();
           if (!stopped) await startPendingEvaluations();
         }
       }
+      // The safety net, once a pass: admitted batches whose start failed or whose starter died.
+      if (!stopped) await startBatches(await unstartedBatches(db, BATCH));
     } catch (err) {
       log.warn('relay pass failed', { err: (err as Error).message });
     }

@@ -63,33 +63,30 @@ async function turnTaken<T>(work: () => Promise<T>): Promise<T> {
 export function createActivities(deps: ActivityDeps) {
   // Heartbeats let Temporal notice a killed worker in seconds instead of waiting for the timeout.
   const heartbeat = () => Context.current().heartbeat();
-  /** Analysis work: deliveries yield while it waits or runs (src/fairness/delivery-gate.ts). */
+  /**
+   * Runs analysis work when its tenant's turn comes, on its tenant's embedder lane. Deliveries
+   * yield while it waits or runs (src/fairness/delivery-gate.ts).
+   */
   const fairly = async <T>(
     tenant: () => Promise<number | undefined>,
     work: (lane: number | undefined) => Promise<T>,
   ): Promise<T> => {
     const leave = deps.analysisActivity?.enter();
+    let release: (() => void) | undefined;
     try {
-      return await inTurn(tenant, work);
-    } finally {
-      leave?.();
-    }
-  };
-  /** Runs analysis work when its tenant's turn comes, on its tenant's embedder lane. */
-  const inTurn = async <T>(
-    tenant: () => Promise<number | undefined>,
-    work: (lane: number | undefined) => Promise<T>,
-  ): Promise<T> => {
-    const tenantId = await tenant();
-    // A task waiting for its turn keeps beating: Temporal must neither time it out nor miss a cancellation.
-    const release =
-      tenantId === undefined || !deps.scheduler
-        ? undefined
-        : await keepBeating(heartbeat, 5_000, deps.scheduler.acquire(tenantId, Context.current().cancellationSignal));
-    try {
+      const tenantId = await tenant();
+      // A task waiting for its turn keeps beating: Temporal must neither time it out nor miss a cancellation.
+      if (tenantId !== undefined && deps.scheduler) {
+        release = await keepBeating(
+          heartbeat,
+          5_000,
+          deps.scheduler.acquire(tenantId, Context.current().cancellationSignal),
+        );
+      }
       return await work(tenantId);
     } finally {
       release?.();
+      leave?.();
     }
   };
   const tenantOf = async (table: 'sources' | 'segments', key: { id: number } | { pk: number }) => {
