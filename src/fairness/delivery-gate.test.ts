@@ -86,6 +86,7 @@ describe('analysis activity', () => {
     });
     const changes: boolean[] = [];
     activity.onChange((b) => changes.push(b));
+    await activity.watch(); // a delivery comes
     await vi.advanceTimersByTimeAsync(300);
     expect(activity.busy()).toBe(false);
     waiting = true; // another worker's tenant submitted a batch
@@ -102,5 +103,34 @@ describe('analysis activity', () => {
     waiting = false;
     activity.stop();
     expect(changes).toEqual([true, false]);
+  });
+
+  it('polls only while deliveries come, and a delivery after a quiet spell waits for a fresh answer', async () => {
+    let polls = 0;
+    let waiting = false;
+    const activity = createAnalysisActivity({
+      lingerMs: 250,
+      watchMs: 2_000,
+      pending: async () => {
+        polls++;
+        return waiting;
+      },
+    });
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(polls).toBe(0); // no delivery, no query
+    await activity.watch();
+    expect(polls).toBe(1); // the first delivery waited for an answer
+    await activity.watch();
+    expect(polls).toBe(1); // fresh enough: no second query
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(polls).toBe(9); // one per linger while watched
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(polls).toBe(9); // stopped after watchMs without a delivery
+    waiting = true; // a batch arrived during the quiet spell
+    expect(activity.busy()).toBe(false);
+    await activity.watch();
+    expect(polls).toBe(10);
+    expect(activity.busy()).toBe(true); // the delivery sees it before it passes the gate
+    activity.stop();
   });
 });

@@ -15,7 +15,7 @@
 /**
  * Whether analysis is under way: it runs in this worker (with a short linger, as a batch's steps
  * have gaps between them), or a batch is stored and not yet completed anywhere (`pending`, polled
- * every `lingerMs`). The second matters on a loaded machine: between one chunk and the next batch's
+ * every `lingerMs` while deliveries come). The second matters on a loaded machine: between one chunk and the next batch's
  * first chunk a tenant's work waits in Temporal (a workflow start, a workflow task, the activity
  * queue), 0.5-1 s under a fan-out on this 2-core machine, far longer than the linger; deliveries
  * then burst into every such gap, and a fixed rate while analysing (5 or 10 per second) made no
@@ -26,6 +26,12 @@ export interface AnalysisActivity {
   enter(): () => void;
   busy(): boolean;
   onChange(listener: (busy: boolean) => void): void;
+  /**
+   * A delivery is about to pass the gate: `pending` is polled from now until `watchMs` after the
+   * last call, and this resolves when its answer is at most two lingers old. A worker with no
+   * deliveries does not poll at all.
+   */
+  watch(): Promise<void>;
   /** Stops polling `pending`. */
   stop(): void;
 }
@@ -34,7 +40,12 @@ export function createAnalysisActivity(opts: {
   lingerMs: number;
   /** Whether a batch waits for analysis anywhere (read from PostgreSQL); absent: this worker only. */
   pending?: () => Promise<boolean>;
+  /** How long polling goes on after the last `watch()` (default 15 s, longer than an attempt waits at the gate). */
+  watchMs?: number;
+  now?: () => number;
 }): AnalysisActivity {
+  const now = opts.now ?? Date.now;
+  const watchMs = opts.watchMs ?? 15_000;
   let running = 0;
   let lingering = false;
   let pending = false;
@@ -47,27 +58,32 @@ export function createAnalysisActivity(opts: {
     busy = b;
     for (const l of listeners) l(b);
   };
-  let polling = false;
-  const poll = opts.pending
-    ? setInterval(() => {
-        if (polling) return;
-        polling = true;
-        opts.pending!().then(
-          (p) => {
-            polling = false;
-            pending = p;
-            update();
-          },
-          // PostgreSQL away: judge by this worker's own activities until it answers again.
-          () => {
-            polling = false;
-            pending = false;
-            update();
-          },
-        );
-      }, opts.lingerMs)
-    : undefined;
-  poll?.unref();
+  // Polled only while deliveries come: every worker polling every 250 ms forever was four queries
+  // a second per idle worker for nothing.
+  let polled = -Infinity;
+  let watched = -Infinity;
+  let poll: NodeJS.Timeout | undefined;
+  let polling: Promise<void> | undefined;
+  const pollOnce = (): Promise<void> =>
+    (polling ??= opts.pending!()
+      .then(
+        (p) => {
+          pending = p;
+        },
+        // PostgreSQL away: judge by this worker's own activities until it answers again.
+        () => {
+          pending = false;
+        },
+      )
+      .finally(() => {
+        polling = undefined;
+        polled = now();
+        update();
+      }));
+  const stopPolling = () => {
+    clearInterval(poll);
+    poll = undefined;
+  };
   return {
     enter() {
       running++;
@@ -91,7 +107,19 @@ export function createAnalysisActivity(opts: {
     },
     busy: () => busy,
     onChange: (l) => void listeners.push(l),
-    stop: () => clearInterval(poll),
+    async watch() {
+      if (!opts.pending) return;
+      watched = now();
+      if (!poll) {
+        poll = setInterval(() => {
+          if (now() - watched > watchMs) stopPolling();
+          else void pollOnce();
+        }, opts.lingerMs);
+        poll.unref();
+      }
+      if (now() - polled > 2 * opts.lingerMs) await pollOnce();
+    },
+    stop: stopPolling,
   };
 }
 

@@ -132,7 +132,10 @@ export function createActivities(deps: ActivityDeps) {
       turnTaken(async () => {
         // A webhook at its bound sends the attempt back before it takes a place at the gate.
         deps.deliveryLimits?.checkWebhook(input.webhookId);
-        await deps.deliveryGate?.pass();
+        if (deps.deliveryGate) {
+          await deps.analysisActivity?.watch();
+          await deps.deliveryGate.pass();
+        }
         return deliverAttempt(
           {
             db: deps.db,
