@@ -132,5 +132,8 @@ describe('analysis activity', () => {
     expect(polls).toBe(10);
     expect(activity.busy()).toBe(true); // the delivery sees it before it passes the gate
     activity.stop();
+    await activity.watch(); // a delivery finishing during shutdown starts no new poll
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(polls).toBe(10);
   });
 });

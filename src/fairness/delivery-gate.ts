@@ -15,11 +15,12 @@
 /**
  * Whether analysis is under way: it runs in this worker (with a short linger, as a batch's steps
  * have gaps between them), or a batch is stored and not yet completed anywhere (`pending`, polled
- * every `lingerMs` while deliveries come). The second matters on a loaded machine: between one chunk and the next batch's
- * first chunk a tenant's work waits in Temporal (a workflow start, a workflow task, the activity
- * queue), 0.5-1 s under a fan-out on this 2-core machine, far longer than the linger; deliveries
- * then burst into every such gap, and a fixed rate while analysing (5 or 10 per second) made no
- * difference to the fan-out's pace or the victim's latency (fairness bench, README).
+ * every `lingerMs` while deliveries come). The second matters on a loaded machine: between one
+ * chunk and the next batch's first chunk a tenant's work waits in Temporal (a workflow start, a
+ * workflow task, the activity queue), 0.5-1 s under a fan-out on a 2-core machine, far longer than
+ * the linger; deliveries then burst into every such gap, and a fixed rate while analysing (5 or
+ * 10 per second) made no difference to the fan-out's pace or the victim's latency (fairness bench,
+ * README).
  */
 export interface AnalysisActivity {
   /** An analysis activity starts; call the returned function when it ends. */
@@ -64,6 +65,7 @@ export function createAnalysisActivity(opts: {
   let watched = -Infinity;
   let poll: NodeJS.Timeout | undefined;
   let polling: Promise<void> | undefined;
+  let stopped = false;
   const pollOnce = (): Promise<void> =>
     (polling ??= opts.pending!()
       .then(
@@ -108,7 +110,7 @@ export function createAnalysisActivity(opts: {
     busy: () => busy,
     onChange: (l) => void listeners.push(l),
     async watch() {
-      if (!opts.pending) return;
+      if (!opts.pending || stopped) return;
       watched = now();
       if (!poll) {
         poll = setInterval(() => {
@@ -119,7 +121,10 @@ export function createAnalysisActivity(opts: {
       }
       if (now() - polled > 2 * opts.lingerMs) await pollOnce();
     },
-    stop: stopPolling,
+    stop() {
+      stopped = true;
+      stopPolling();
+    },
   };
 }
 
