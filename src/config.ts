@@ -71,9 +71,8 @@ const schema = z.object({
   // Scheduling niceness of a worker-role process: analysis yields the CPU to the api, PostgreSQL and Temporal.
   WORKER_NICE: z.coerce.number().int().min(0).max(19).default(10),
   // Deliveries yield to analysis (src/fairness/delivery-gate.ts): while analysis is under way (in
-  // this worker, or a batch stored and not completed anywhere), new
-  // attempts start at most this many per second per worker (0: never yield), and none waits
-  // longer than DELIVERY_YIELD_MAX_MS.
+  // this worker, or a batch stored and not completed anywhere), new attempts start at most this
+  // many per second per worker (0: never yield), and none waits longer than DELIVERY_YIELD_MAX_MS.
   DELIVERIES_PER_SECOND_WHILE_ANALYSING: z.coerce.number().min(0).max(10_000).default(10),
   DELIVERY_YIELD_MAX_MS: z.coerce.number().int().min(0).max(60_000).default(10_000),
   // Deliveries run on their own task queue and slots, so slow receivers never hold analysis slots.

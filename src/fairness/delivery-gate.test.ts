@@ -52,6 +52,25 @@ describe('delivery gate', () => {
   });
 });
 
+describe('delivery gate following the analysis activity', () => {
+  it('reads the stored batches before the first attempt after a quiet spell, and spaces attempts while one waits', async () => {
+    let waiting = false;
+    const analysis = createAnalysisActivity({ lingerMs: 250, pending: async () => waiting });
+    const gate = createDeliveryGate({ ratePerSecond: 10, maxWaitMs: 10_000, analysis });
+    waiting = true; // stored while nothing was delivered, so nothing polled
+    const passed = attempts(gate, 5);
+    await vi.advanceTimersByTimeAsync(150);
+    expect(passed).toEqual([0, 100]); // already spaced: the first attempt waited for the answer
+    waiting = false; // the batch completed: the next poll (at 250 ms) lets everyone waiting go
+    await vi.advanceTimersByTimeAsync(100);
+    expect(passed).toEqual([0, 100, 200, 250, 250]);
+    const more = attempts(gate, 3);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(more).toEqual([0, 0, 0]);
+    analysis.stop();
+  });
+});
+
 describe('analysis activity', () => {
   it('is busy while any analysis runs and for the linger after the last one', async () => {
     const activity = createAnalysisActivity({ lingerMs: 250 });

@@ -129,7 +129,7 @@ export function createAnalysisActivity(opts: {
 }
 
 export interface DeliveryGate {
-  /** Whether the worker analyses (createAnalysisActivity's changes). */
+  /** Whether analysis is under way (the `analysis` option's changes, or set directly). */
   setBusy(busy: boolean): void;
   /** Resolves when an attempt may start: at once unless analysis is busy. */
   pass(): Promise<void>;
@@ -139,6 +139,8 @@ export function createDeliveryGate(opts: {
   ratePerSecond: number;
   maxWaitMs: number;
   now?: () => number;
+  /** Followed for busy/idle, and watched before each attempt so that its pending batches are fresh. */
+  analysis?: AnalysisActivity;
 }): DeliveryGate {
   const now = opts.now ?? Date.now;
   const interval = 1_000 / opts.ratePerSecond;
@@ -146,7 +148,7 @@ export function createDeliveryGate(opts: {
   let nextAt = 0;
   let released: (() => void) | undefined;
   let idle: Promise<void> = Promise.resolve();
-  return {
+  const gate: DeliveryGate = {
     setBusy(b) {
       if (b === busy) return;
       busy = b;
@@ -159,6 +161,7 @@ export function createDeliveryGate(opts: {
       }
     },
     async pass() {
+      await opts.analysis?.watch();
       if (!busy) return;
       const t = now();
       const at = Math.max(t, nextAt);
@@ -170,4 +173,9 @@ export function createDeliveryGate(opts: {
       clearTimeout(timer);
     },
   };
+  if (opts.analysis) {
+    gate.setBusy(opts.analysis.busy());
+    opts.analysis.onChange((b) => gate.setBusy(b));
+  }
+  return gate;
 }

@@ -54,9 +54,9 @@ export async function startWorkerRole(deps: {
       ? createDeliveryGate({
           ratePerSecond: config.worker.deliveryRateWhileAnalysing,
           maxWaitMs: config.worker.deliveryYieldMaxMs,
+          analysis: analysisActivity,
         })
       : undefined;
-  if (gate) analysisActivity.onChange((busy) => gate.setBusy(busy));
   const activities = createActivities({
     db,
     analysisActivity,

@@ -132,10 +132,7 @@ export function createActivities(deps: ActivityDeps) {
       turnTaken(async () => {
         // A webhook at its bound sends the attempt back before it takes a place at the gate.
         deps.deliveryLimits?.checkWebhook(input.webhookId);
-        if (deps.deliveryGate) {
-          await deps.analysisActivity?.watch();
-          await deps.deliveryGate.pass();
-        }
+        await deps.deliveryGate?.pass();
         return deliverAttempt(
           {
             db: deps.db,
