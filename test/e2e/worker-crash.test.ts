@@ -32,9 +32,27 @@ describe('a worker killed while every delivery waits on a retry timer', () => {
       expect(res.status).toBe(202);
       expect(await waitForBatch(res.body.source_id, 120_000)).toEqual({ processed: n, failed: 0 });
 
-      // Every event has been tried and refused once: all n workflows are now between attempts.
+      // Every event has been tried, refused, and the refusal recorded: all n workflows are now
+      // between attempts. (Waiting for the receiver alone raced the worker: a kill between the
+      // 503 and its delivery row left an event with no failed attempt recorded, and its retry after
+      // the restart re-sent attempt 1. That is at-least-once delivery, not what this test checks.)
       const ids = (since = 0) => new Set(rx.received.slice(since).map((r) => String(r.headers['x-event-id'])));
-      await waitFor('a first, refused attempt for every event', async () => ids().size === n, 60_000, 50);
+      const refusedAndRecorded = () =>
+        withDb(async (db) => {
+          const { rows } = await db.query(
+            `SELECT count(DISTINCT d.event_id)::int AS n FROM webhook_deliveries d
+               JOIN events e ON e.id = d.event_id
+              WHERE e.project_id = $1 AND d.status = 'failed'`,
+            [t.projectId],
+          );
+          return rows[0].n as number;
+        });
+      await waitFor(
+        'a first, refused and recorded attempt for every event',
+        async () => (await refusedAndRecorded()) === n,
+        60_000,
+        200,
+      );
       await control('worker/kill');
       await new Promise((r) => setTimeout(r, 500)); // an attempt already on the wire lands (and is refused)
       const refusedBeforeKill = rx.received.length;
