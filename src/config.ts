@@ -89,6 +89,7 @@ const schema = z.object({
   QUOTA_SEMANTIC_CONDITIONS_PER_SEGMENT: z.coerce.number().int().min(0).max(200).default(25),
   QUOTA_RULE_NODES: z.coerce.number().int().min(1).max(500).default(50),
   QUOTA_RESENDS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(30),
+  QUOTA_RECOVERS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(5),
   QUOTA_BATCHES_IN_FLIGHT: z.coerce.number().int().min(1).max(100_000).default(50),
   // Batch workflows of one tenant running at once; the tenant's other batches wait, stored, and
   // start as these complete (src/users/batch-lifecycle.ts).
@@ -165,6 +166,8 @@ export interface Quotas {
   semanticConditionsPerSegment: number;
   ruleNodes: number;
   resendsPerMinute: number;
+  /** Recovers per webhook in any 60 s (each queues every finally failed event once). */
+  recoversPerMinute: number;
   batchesInFlight: number;
   /** Batch workflows of one tenant that run at once; more wait, stored, for a place (not an error). */
   batchesRunning: number;
@@ -227,6 +230,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       semanticConditionsPerSegment: c.QUOTA_SEMANTIC_CONDITIONS_PER_SEGMENT,
       ruleNodes: c.QUOTA_RULE_NODES,
       resendsPerMinute: c.QUOTA_RESENDS_PER_MINUTE,
+      recoversPerMinute: c.QUOTA_RECOVERS_PER_MINUTE,
       batchesInFlight: c.QUOTA_BATCHES_IN_FLIGHT,
       batchesRunning: c.TENANT_BATCHES_RUNNING,
     },

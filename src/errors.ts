@@ -10,6 +10,8 @@ export const ERROR_CODES = [
   'not_found',
   'already_exists',
   'failed_precondition',
+  /** The resource's state forbids the request now (a secret rotation already in its overlap): HTTP 409. */
+  'conflict',
   /** An Idempotency-Key already answered a different request (HTTP 422, as Stripe). */
   'idempotency_key_reused',
   'payload_too_large',

@@ -8,6 +8,7 @@ import * as m006 from './migrations/006_delivery_admission.js';
 import * as m007 from './migrations/007_webhook_operations.js';
 import * as m008 from './migrations/008_evaluation_admission.js';
 import * as m009 from './migrations/009_batch_admission.js';
+import * as m010 from './migrations/010_redeliveries.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001_init': m001,
@@ -19,6 +20,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '007_webhook_operations': m007,
   '008_evaluation_admission': m008,
   '009_batch_admission': m009,
+  '010_redeliveries': m010,
 };
 
 /** Migrations are imported, not discovered on disk, so they work from tsx, bundles and containers. */

@@ -75,8 +75,7 @@ export function startRelay(deps: {
              JOIN events e3 ON e3.id = o3.event_id
              JOIN projects p3 ON p3.id = e3.project_id
             WHERE o3.dispatched_at > now() - ${UNATTEMPTED_WINDOW}
-              AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d
-                               WHERE d.event_id = o3.event_id AND d.webhook_id = o3.webhook_id)
+              AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.attempt_key = o3.workflow_id || ':1')
          ), per_webhook AS (SELECT webhook_id, count(*) AS n FROM waiting GROUP BY webhook_id),
          per_tenant AS (SELECT tenant_id, count(*) AS n FROM waiting GROUP BY tenant_id),
          pending AS (
@@ -96,7 +95,8 @@ export function startRelay(deps: {
              LEFT JOIN per_tenant pt ON pt.tenant_id = pending.tenant_id
             WHERE wn <= webhook_allowed
          )
-         SELECT o.id, o.event_id, o.webhook_id, e.pipeline_id, e.uid AS event_uid, x.tenant_id, x.n, x.allowed
+         SELECT o.id, o.event_id, o.webhook_id, o.kind, o.resend_of, o.token,
+                e.pipeline_id, e.uid AS event_uid, x.tenant_id, x.n, x.allowed
            FROM outbox o
            JOIN events e ON e.id = o.event_id
            JOIN admissible x ON x.id = o.id
@@ -113,33 +113,48 @@ export function startRelay(deps: {
         (r: Row) => Number(r.n) > Number(r.allowed) && Number(r.allowed) >= TENANT_STARTS_PER_PASS,
       );
       const mine = rows.filter((r: Row) => Number(r.n) <= Number(r.allowed));
-      const done: number[] = [];
+      const done: [number, string][] = [];
       await Promise.all(
         mine.map(
           async (r: {
             id: number;
             event_id: number;
             webhook_id: number;
+            kind: 'event' | 'resend' | 'recovery';
+            resend_of: number | null;
+            token: string | null;
             pipeline_id: number;
             tenant_id: string;
             event_uid: string;
           }) => {
             try {
-              await starters.startDelivery({
+              const workflowId = await starters.startDelivery({
                 eventId: r.event_id,
                 eventUid: r.event_uid,
                 webhookId: r.webhook_id,
                 pipelineId: r.pipeline_id,
                 tenantId: Number(r.tenant_id),
+                ...(r.kind !== 'event' && {
+                  resend: { deliveryId: Number(r.resend_of), token: r.token!, recovery: r.kind === 'recovery' },
+                }),
               });
-              done.push(r.id);
+              done.push([Number(r.id), workflowId]);
             } catch (err) {
               log.warn('outbox dispatch failed; will retry', { outbox_id: r.id, err: (err as Error).message });
             }
           },
         ),
       );
-      if (done.length) await trx('outbox').whereIn('id', done).update({ dispatched_at: trx.fn.now() });
+      // The workflow id goes with the row: its attempts' rows carry it, which tells the admission
+      // (above) and recover (webhooks/redeliver.ts) whether the run has made its first attempt or ended.
+      if (done.length) {
+        await trx.raw(
+          `UPDATE outbox SET dispatched_at = now(), workflow_id = v.workflow_id
+             FROM unnest(?::bigint[], ?::text[]) AS v(id, workflow_id)
+            WHERE outbox.id = v.id`,
+          [done.map(([id]) => id), done.map(([, w]) => w)],
+        );
+      }
       if (done.length < mine.length) return 'done'; // Temporal refused: the poll tries again
       if (capped) return 'paced';
       return rows.length === BATCH && mine.length > 0 ? 'more' : 'done';

@@ -169,8 +169,13 @@ export function createStarters(client: Client, config: Config, installation: str
     startDelivery({ eventId, eventUid, webhookId, pipelineId, tenantId, resend }) {
       const base = `delivery-${installation}-${eventId}-${webhookId}`;
       return owned({
-        // A resend is its own record: one per request, or one per Idempotency-Key.
-        workflowId: resend ? `${base}-resend-${resend.deliveryId}-${resend.token.slice(0, 16)}` : base,
+        // A resend is its own record: one per request, or one per Idempotency-Key; a recovery one
+        // per outbox row.
+        workflowId: !resend
+          ? base
+          : resend.recovery
+            ? `${base}-recovery-${resend.token.replace(/-/g, '').slice(0, 16)}`
+            : `${base}-resend-${resend.deliveryId}-${resend.token.slice(0, 16)}`,
         record: resend ? resend.token : `${eventUid}/${webhookId}`,
         start: (workflowId, memo) =>
           client.workflow.start<typeof deliveryWorkflow>('deliveryWorkflow', {

@@ -88,11 +88,20 @@ function validateUser(u: UserMessageInput, path: string, now: Date): BatchItem {
   };
 }
 
+/**
+ * `__proto__` cannot be an attribute: stored, it would be a trap for every reader that indexes a
+ * JavaScript object by attribute name, and the gRPC decoder drops it before it arrives. Refused,
+ * never dropped (the gRPC preflight refuses it on the wire with this same error).
+ */
+export const reservedAttribute = (path: string) =>
+  invalid(`${path}.__proto__`, 'attribute key __proto__ is reserved; rename the attribute');
+
 function validateAttributes(raw: Record<string, unknown> | null | undefined, path: string): Record<string, Scalar> {
   if (raw === undefined || raw === null) return {};
   const entries = Object.entries(raw);
   if (entries.length > MAX_ATTRIBUTES) throw invalid(path, `attributes must have at most ${MAX_ATTRIBUTES} keys`);
   for (const [key, value] of entries) {
+    if (key === '__proto__') throw reservedAttribute(path);
     if (key === '' || key.length > 100 || !isStorableText(key)) {
       throw invalid(path, 'attribute keys must be 1 to 100 characters without NUL or unpaired surrogates');
     }

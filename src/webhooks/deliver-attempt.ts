@@ -110,13 +110,15 @@ export async function deliverAttempt(deps: DeliverDeps, input: DeliverAttemptInp
   };
   if (webhook.secret_sealed) {
     const secret = deps.openSecret(webhook.secret_sealed);
-    headers['X-Webhook-Signature'] = signBody(secret, body);
     const timestampSec = Math.floor((deps.now?.() ?? new Date()).getTime() / 1000);
-    // During a rotation's overlap the previous secret signs too (webhook-signature only).
     const previousSecret =
       webhook.previous_secret_sealed && webhook.previous_secret_valid
         ? deps.openSecret(webhook.previous_secret_sealed)
         : undefined;
+    // During a rotation's overlap `webhook-signature` carries both signatures, and the single
+    // `X-Webhook-Signature` stays on the previous secret, the one a receiver has until it switches
+    // (src/webhooks/rotate-secret.ts).
+    headers['X-Webhook-Signature'] = signBody(previousSecret ?? secret, body);
     Object.assign(headers, standardWebhookHeaders({ msgId, timestampSec, body, secret, previousSecret }));
   } else {
     headers['webhook-id'] = msgId;

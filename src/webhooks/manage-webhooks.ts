@@ -1,5 +1,3 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import type { Knex } from 'knex';
 import type { Db } from '../db/knex.js';
 import type { Caller } from '../auth/api-keys.js';
 import { AppError, invalid, notFound } from '../errors.js';
@@ -7,8 +5,6 @@ import { requirePipeline, type PipelineRef } from '../projects/projects.js';
 import { holdPipelineQuota, type Quotas } from '../quotas.js';
 import { optionalInt, requireId } from '../validation.js';
 import { validateWebhookUrl } from './url.js';
-import { parseStrictTimestamp } from '../users/timestamp.js';
-import { idempotencyScope, lockIdempotencyKey, rememberAnswer } from '../idempotency.js';
 
 export const EVENT_TYPES = ['user_added', 'user_removed'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -23,6 +19,11 @@ export interface WebhookView {
   segments: string[];
   /** Extension: why the service deactivated it (410 Gone, WEBHOOK_DISABLE_AFTER); null otherwise. */
   disabled_reason: string | null;
+  /**
+   * Extension: while a secret rotation's overlap runs, when it ends (the previous secret stops
+   * signing); null otherwise.
+   */
+  previous_secret_expires_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -65,9 +66,13 @@ export interface WebhookRef extends PipelineRef {
   webhookId: number;
 }
 
-/** Seals secrets at rest (AES-256-GCM); see secret-box.ts. */
+/**
+ * Seals secrets at rest (AES-256-GCM); see secret-box.ts. The api opens only what it sealed into a
+ * stored rotation answer, to answer a retried rotation (rotate-secret.ts).
+ */
 export interface SecretSealer {
   seal(plain: string): string;
+  open(sealed: string): string;
 }
 
 /** Starts the delivery workflow of an event to a webhook (from the outbox), or a resend, and answers its id. */
@@ -79,13 +84,16 @@ export interface DeliveryStarter {
     pipelineId: number;
     /** Temporal's fairness key: tenants' deliveries take turns in the task queue. */
     tenantId: number;
-    /** A resend of a delivery; `token` names this resend (one per request, or per Idempotency-Key). */
-    resend?: { deliveryId: number; token: string };
+    /**
+     * A resend of a delivery, or one event of a recovery; `token` names it (one per request, per
+     * Idempotency-Key, or per recovery outbox row).
+     */
+    resend?: { deliveryId: number; token: string; recovery?: boolean };
   }): Promise<string>;
 }
 
 // Never select secret_sealed into a view: the secret must not be able to leak into an answer.
-const COLUMNS = [
+export const WEBHOOK_COLUMNS = [
   'id',
   'pipeline_id',
   'url',
@@ -93,10 +101,22 @@ const COLUMNS = [
   'is_active',
   'segments',
   'disabled_reason',
+  'previous_secret_expires_at',
   'created_at',
   'updated_at',
 ];
-const view = (row: Record<string, any>): WebhookView => ({ ...row, segments: row.segments ?? [] }) as WebhookView;
+const COLUMNS = WEBHOOK_COLUMNS;
+/** An overlap that has ended but is not swept yet (secret-sweep.ts, every 5 s) is shown as none. */
+export const webhookView = (row: Record<string, any>): WebhookView =>
+  ({
+    ...row,
+    segments: row.segments ?? [],
+    previous_secret_expires_at:
+      row.previous_secret_expires_at && row.previous_secret_expires_at > new Date()
+        ? row.previous_secret_expires_at
+        : null,
+  }) as WebhookView;
+const view = webhookView;
 
 /** Segment ids must name segments of the pipeline (any status): a typo is an error, not a silent filter. */
 async function validateSegments(db: Db, pipelineId: number, raw: string[]): Promise<string[]> {
@@ -119,12 +139,21 @@ function validateEvents(raw: string[]): EventType[] {
   return [...new Set(raw as EventType[])].sort();
 }
 
-function validateSecret(raw: string): string {
+export function validateSecret(raw: string): string {
   if (raw.length < 8 || raw.length > 256) throw invalid('secret', 'secret must be a string of 8 to 256 characters');
   return raw;
 }
 
-async function requireWebhook(db: Db, caller: Caller, ref: WebhookRef) {
+/** Refuses a change of secret while an overlap runs: the answer that started it promised its end. */
+export function overlapRunning(endsAt: Date): AppError {
+  return new AppError(
+    'conflict',
+    `a secret rotation is in its overlap until ${endsAt.toISOString()}: the previous secret was promised until then. ` +
+      'End the overlap first (POST …/webhooks/{id}/end-secret-overlap), then change the secret',
+  );
+}
+
+export async function requireWebhook(db: Db, caller: Caller, ref: WebhookRef) {
   await requirePipeline(db, caller, ref);
   const row = await db('webhooks').where({ id: ref.webhookId, pipeline_id: ref.pipelineId }).first(COLUMNS);
   if (!row) throw notFound('webhook');
@@ -185,10 +214,9 @@ export async function updateWebhook(
   if (input.url !== undefined) patch.url = validateWebhookUrl(input.url).toString();
   if (input.events !== undefined) patch.events = validateEvents(input.events);
   if (input.secret !== undefined) {
-    // Replaced at once, as the interface says: a rotation in progress ends with it.
+    // Replaced at once, as the interface says; not during a rotation's overlap, whose end the
+    // rotation promised (409 until it ends or is ended, see rotate-secret.ts).
     patch.secret_sealed = input.secret === null ? null : box.seal(validateSecret(input.secret));
-    patch.previous_secret_sealed = null;
-    patch.previous_secret_expires_at = null;
   }
   if (input.isActive !== undefined) {
     patch.is_active = input.isActive;
@@ -199,17 +227,46 @@ export async function updateWebhook(
   if (input.segments !== undefined) {
     patch.segments = input.segments.length ? await validateSegments(db, ref.pipelineId, input.segments) : null;
   }
+  if (input.secret !== undefined && current.previous_secret_expires_at) {
+    throw overlapRunning(current.previous_secret_expires_at);
+  }
   if (Object.keys(patch).length === 0) return current;
   const [row] = await db('webhooks')
     .where({ id: current.id })
+    .modify((q) => {
+      // Checked again in the statement: a rotation may have started since the read.
+      if (input.secret !== undefined) {
+        q.where((w) =>
+          w.whereNull('previous_secret_expires_at').orWhere('previous_secret_expires_at', '<=', db.fn.now()),
+        );
+      }
+    })
     .update({ ...patch, updated_at: db.fn.now() })
     .returning(COLUMNS);
+  if (!row) {
+    const now = await requireWebhook(db, caller, ref);
+    if (now.previous_secret_expires_at) throw overlapRunning(now.previous_secret_expires_at);
+    throw notFound('webhook');
+  }
   return view(row);
 }
 
+/**
+ * Deletes a webhook with its deliveries and outbox rows (cascade), and its test events: a `ping`
+ * belongs to one webhook only, and nothing would ever deliver it again.
+ */
 export async function deleteWebhook(db: Db, caller: Caller, ref: WebhookRef): Promise<void> {
   const current = await requireWebhook(db, caller, ref);
-  await db('webhooks').where({ id: current.id }).delete();
+  await db.transaction(async (trx) => {
+    // The row lock first: a test event being stored (it holds the row FOR KEY SHARE) commits before
+    // this reads the pings, so it is deleted with them, not left behind.
+    await trx.raw('SELECT 1 FROM webhooks WHERE id = ? FOR UPDATE', [current.id]);
+    await trx.raw(
+      `DELETE FROM events WHERE event_type = 'ping' AND id IN (SELECT event_id FROM outbox WHERE webhook_id = ?)`,
+      [current.id],
+    );
+    await trx('webhooks').where({ id: current.id }).delete();
+  });
 }
 
 export interface ListDeliveriesInput {
@@ -268,117 +325,6 @@ export async function listDeliveries(
   return { deliveries, nextBefore: rows.length > limit ? deliveries[deliveries.length - 1].id : undefined };
 }
 
-export interface RotateSecretInput {
-  /** The new secret (8..256 characters); absent: generated, `whsec_` + base64 of 32 random bytes. */
-  secret?: string;
-  /** How long the previous secret keeps signing too (0..604800 s, default 86400); 0 = ends now. */
-  overlapSeconds?: number;
-}
-
-/**
- * Rotates a webhook's secret and answers the new one, the only answer that ever carries a secret.
- * During the overlap deliveries carry both signatures in `webhook-signature`; then the previous
- * secret is erased (src/webhooks/secret-sweep.ts).
- */
-export async function rotateSecret(
-  db: Db,
-  box: SecretSealer,
-  caller: Caller,
-  ref: WebhookRef,
-  input: RotateSecretInput,
-): Promise<{ secret: string; previous_secret_expires_at: Date | null; webhook: WebhookView }> {
-  const secret =
-    input.secret === undefined ? `whsec_${randomBytes(32).toString('base64')}` : validateSecret(input.secret);
-  const overlapSeconds = optionalInt(input.overlapSeconds, 'overlap_seconds', 0, 604_800) ?? 86_400;
-  await requireWebhook(db, caller, ref);
-  return db.transaction(async (trx) => {
-    const current = await trx('webhooks').where({ id: ref.webhookId }).forUpdate().first('secret_sealed');
-    if (!current) throw notFound('webhook'); // deleted since requireWebhook
-    const keepPrevious = overlapSeconds > 0 && current.secret_sealed !== null;
-    const [row] = await trx('webhooks')
-      .where({ id: ref.webhookId })
-      .update({
-        secret_sealed: box.seal(secret),
-        previous_secret_sealed: keepPrevious ? current.secret_sealed : null,
-        previous_secret_expires_at: keepPrevious ? trx.raw(`now() + make_interval(secs => ?)`, [overlapSeconds]) : null,
-        updated_at: trx.fn.now(),
-      })
-      .returning([...COLUMNS, 'previous_secret_expires_at']);
-    const { previous_secret_expires_at, ...webhook } = row;
-    return { secret, previous_secret_expires_at, webhook: view(webhook) };
-  });
-}
-
-/**
- * Re-sends every event whose delivery to this webhook finally failed (its last attempt, a stop
- * because the webhook was inactive or unsubscribed, or 410 Gone) at or after `since`, and has not
- * succeeded since: one new delivery workflow per event. Answers how many. Idempotent under
- * `Idempotency-Key` (the workflows' ids derive from it, so a retried request starts nothing new).
- */
-export async function recoverWebhook(
-  db: Db,
-  starter: DeliveryStarter,
-  caller: Caller,
-  ref: WebhookRef,
-  input: { since: string | Date | undefined },
-  idempotencyKey: string | undefined,
-): Promise<{ events: number }> {
-  const since = typeof input.since === 'string' ? parseStrictTimestamp(input.since) : input.since;
-  if (since === undefined) throw invalid('since', 'since is required (an ISO 8601 date-time)');
-  if (typeof since === 'string') throw invalid('since', since.replace(/^timestamp/, 'since'));
-  if (Number.isNaN(since.getTime())) throw invalid('since', 'since must be a valid date-time');
-  if (since.getTime() > Date.now()) throw invalid('since', 'since must not be in the future');
-  const scope = idempotencyScope(caller, idempotencyKey, {
-    operation: 'recover_webhook',
-    ...ref,
-    since: since.toISOString(),
-  });
-  await requireWebhook(db, caller, ref);
-  const recover = async (token: string) => {
-    const failed: { delivery_id: number; event_id: number; event_uid: string }[] = await db('webhook_deliveries as d')
-      .join('events as e', 'e.id', 'd.event_id')
-      .where({ 'd.webhook_id': ref.webhookId, 'd.final': true })
-      .where('d.created_at', '>=', since)
-      .whereNotExists((q) =>
-        q
-          .from('webhook_deliveries as ok')
-          .whereRaw('ok.webhook_id = d.webhook_id AND ok.event_id = d.event_id')
-          .where('ok.status', 'success'),
-      )
-      .distinctOn('d.event_id')
-      .orderBy([
-        { column: 'd.event_id', order: 'asc' },
-        { column: 'd.id', order: 'desc' },
-      ])
-      .select('d.id as delivery_id', 'd.event_id', 'e.uid as event_uid');
-    // A few at a time: Temporal answers each start in milliseconds, and a recovery of thousands
-    // should not open thousands of calls at once.
-    for (let i = 0; i < failed.length; i += 16) {
-      await Promise.all(
-        failed.slice(i, i + 16).map((f) =>
-          starter.startDelivery({
-            eventId: f.event_id,
-            eventUid: f.event_uid,
-            webhookId: ref.webhookId,
-            pipelineId: ref.pipelineId,
-            tenantId: caller.tenantId,
-            resend: { deliveryId: f.delivery_id, token },
-          }),
-        ),
-      );
-    }
-    return { events: failed.length };
-  };
-  if (!scope) return recover(randomUUID());
-  return db.transaction(async (trx) => {
-    const previous = await lockIdempotencyKey(trx, scope, new Date());
-    if (previous) return previous as { events: number };
-    const answer = await recover(scope.keyHash);
-    await rememberAnswer(trx, scope, answer);
-    return answer;
-  });
-}
-
 /**
  * Sends a signed `ping` event to the webhook through the normal delivery path (outbox, relay,
  * delivery workflow), whatever event types and segments it is limited to; it is listed with the
@@ -390,6 +336,9 @@ export async function sendTestEvent(db: Db, caller: Caller, ref: WebhookRef): Pr
     throw new AppError('failed_precondition', 'the webhook is inactive: activate it (is_active true) to test it');
   }
   return db.transaction(async (trx) => {
+    // Held until commit: a delete waits for this event and removes it with the webhook.
+    const held = await trx.raw('SELECT 1 FROM webhooks WHERE id = ? FOR KEY SHARE', [webhook.id]);
+    if (held.rows.length === 0) throw notFound('webhook'); // deleted since it was read
     const [event] = await trx('events')
       .insert({
         project_id: ref.projectId,
@@ -406,77 +355,4 @@ export async function sendTestEvent(db: Db, caller: Caller, ref: WebhookRef): Pr
     await trx.raw(`SELECT pg_notify('outbox', '')`);
     return { event_id: Number(event.id) };
   });
-}
-
-/**
- * Starts a fresh delivery of the event of a delivery (202). Without `Idempotency-Key` every
- * request is a new resend; with one, a retried request answers the first resend's workflow id and
- * starts nothing (the workflow id is derived from the key, so even a lost answer cannot start two).
- */
-export async function resendDelivery(
-  db: Db,
-  starter: DeliveryStarter,
-  caller: Caller,
-  ref: WebhookRef,
-  deliveryIdInput: number,
-  idempotencyKey: string | undefined,
-  quotas: Pick<Quotas, 'resendsPerMinute'>,
-): Promise<{ workflow_id: string }> {
-  const deliveryId = requireId(deliveryIdInput, 'delivery_id');
-  const scope = idempotencyScope(caller, idempotencyKey, { operation: 'resend_delivery', ...ref, deliveryId });
-  await requireWebhook(db, caller, ref);
-  const delivery = await db('webhook_deliveries as d')
-    .join('events as e', 'e.id', 'd.event_id')
-    .where({ 'd.id': deliveryId, 'd.webhook_id': ref.webhookId })
-    .first('d.event_id', 'e.uid as event_uid');
-  if (!delivery) throw notFound('delivery');
-  const start = (token: string) =>
-    starter.startDelivery({
-      eventId: delivery.event_id,
-      eventUid: delivery.event_uid,
-      webhookId: ref.webhookId,
-      pipelineId: ref.pipelineId,
-      tenantId: caller.tenantId,
-      resend: { deliveryId, token },
-    });
-  if (!scope) {
-    await db.transaction((trx) => takeResendSlot(trx, ref.webhookId, quotas.resendsPerMinute));
-    return { workflow_id: await start(randomUUID()) };
-  }
-  // The start runs inside the key's transaction: a twin request waits, then replays this answer
-  // (a replay takes no resend slot).
-  return db.transaction(async (trx) => {
-    const previous = await lockIdempotencyKey(trx, scope, new Date());
-    if (previous) return previous as { workflow_id: string };
-    await takeResendSlot(trx, ref.webhookId, quotas.resendsPerMinute);
-    const answer = { workflow_id: await start(scope.keyHash) };
-    await rememberAnswer(trx, scope, answer);
-    return answer;
-  });
-}
-
-/**
- * At most `perMinute` resends per webhook in any 60 s (a sliding window kept in PostgreSQL, so
- * every api process shares it); over it, 429 with the seconds until the oldest one leaves.
- */
-async function takeResendSlot(trx: Knex.Transaction, webhookId: number, perMinute: number): Promise<void> {
-  await trx.raw('SELECT 1 FROM webhooks WHERE id = ? FOR NO KEY UPDATE', [webhookId]);
-  await trx('webhook_resends')
-    .where({ webhook_id: webhookId })
-    .where('at', '<', trx.raw("now() - interval '1 minute'"))
-    .delete();
-  const { rows } = await trx.raw(
-    `SELECT count(*)::int AS n, ceil(extract(epoch FROM min(at) + interval '1 minute' - now()))::int AS wait
-       FROM webhook_resends WHERE webhook_id = ?`,
-    [webhookId],
-  );
-  if (rows[0].n >= perMinute) {
-    throw new AppError(
-      'rate_limited',
-      `at most ${perMinute} resends per minute per webhook (QUOTA_RESENDS_PER_MINUTE)`,
-      undefined,
-      Math.max(1, rows[0].wait),
-    );
-  }
-  await trx('webhook_resends').insert({ webhook_id: webhookId });
 }

@@ -19,6 +19,9 @@ describe('parseRetryAfter', () => {
   it('caps at 24 hours', () => {
     expect(parseRetryAfter('3600', now)).toBe(3_600_000);
     expect(parseRetryAfter('999999999', now)).toBe(MAX_RETRY_AFTER_MS);
+    expect(parseRetryAfter('1000000000000', now)).toBe(MAX_RETRY_AFTER_MS);
+    // Too long for a number (it reads as Infinity): still a delay, capped, not ignored.
+    expect(parseRetryAfter('9'.repeat(400), now)).toBe(MAX_RETRY_AFTER_MS);
     expect(parseRetryAfter('Fri, 25 Dec 2026 10:00:00 GMT', now)).toBe(MAX_RETRY_AFTER_MS);
   });
 

@@ -374,6 +374,7 @@ const ROUTES: Route[] = [
         'id',
         'is_active',
         'pipeline_id',
+        'previous_secret_expires_at',
         'segments',
         'updated_at',
         'url',
@@ -426,11 +427,25 @@ const ROUTES: Route[] = [
         },
         { requiredKeys: [] },
       ),
-    check: (res, sent) => {
+    check: async (res, sent) => {
       expect(res.status).toBe(200);
       expect(res.json.webhook.id).toBe(fx.webhookId);
       if (sent.body?.secret !== undefined) expect(res.json.secret).toBe(sent.body.secret);
       else expect(res.json.secret).toMatch(/^whsec_/);
+      if (sent.body?.overlap_seconds === 0) expect(res.json.webhook.previous_secret_expires_at).toBeNull();
+      // A second rotation during the overlap is refused (409): end it, so the next one is judged too.
+      const hook = `/projects/${fx.projectId}/pipelines/${fx.pipelineId}/webhooks/${fx.webhookId}`;
+      const ended = await call('POST', `${hook}/end-secret-overlap`, { key: fx.key });
+      expect(ended.status).toBe(200);
+      expect(ended.body.previous_secret_expires_at).toBeNull();
+    },
+  },
+  {
+    method: 'POST',
+    pattern: `${WH}/:webhook_id/end-secret-overlap`,
+    check: (res) => {
+      expect(res.status).toBe(200);
+      expect(res.json).toMatchObject({ id: fx.webhookId, previous_secret_expires_at: null });
     },
   },
   {
@@ -441,6 +456,7 @@ const ROUTES: Route[] = [
     check: (res) => {
       expect(res.status).toBe(202);
       expect(res.json.events).toBeGreaterThanOrEqual(0);
+      expect(res.json.already_recovering).toBeGreaterThanOrEqual(0);
     },
   },
   {

@@ -35,6 +35,8 @@ const CLIENT_ERRORS = new Set([
   status.NOT_FOUND,
   status.ALREADY_EXISTS,
   status.FAILED_PRECONDITION,
+  // `conflict`: a secret change during a rotation's overlap.
+  status.ABORTED,
   status.OUT_OF_RANGE,
   status.RESOURCE_EXHAUSTED,
   status.PERMISSION_DENIED,
@@ -115,6 +117,7 @@ function template(name: string): Record<string, any> {
     listDeliveries: { ref: hook, limit: 5 },
     resendDelivery: { ref: hook, deliveryId: 1 },
     rotateWebhookSecret: { ref: hook, secret: 'a-rotated-secret-1', overlapSeconds: 60 },
+    endSecretOverlap: { ref: hook },
     recoverWebhook: { ref: hook, since: new Date('2026-01-01T00:00:00Z') },
     sendTestEvent: { ref: hook },
   };
@@ -197,7 +200,11 @@ const SUCCESS_CHECKS: Record<string, (q: any, r: any) => void | Promise<void>> =
     if (q.secret !== undefined) expect(r.secret).toBe(q.secret);
     else expect(r.secret).toMatch(/^whsec_/);
   },
-  recoverWebhook: (_q, r) => expect(r.events).toBeGreaterThanOrEqual(0),
+  endSecretOverlap: (q, r) => {
+    expect(r.webhook.id).toBe(q.ref.webhookId);
+    expect(r.webhook.previousSecretExpiresAt).toBeUndefined();
+  },
+  recoverWebhook: (_q, r) => expect(r.events + r.alreadyRecovering).toBeGreaterThanOrEqual(0),
   sendTestEvent: async (q, r) => {
     const { rows } = await db.query(
       `SELECT e.event_type FROM events e JOIN outbox o ON o.event_id = e.id WHERE e.id = $1 AND o.webhook_id = $2`,

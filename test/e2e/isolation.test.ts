@@ -173,6 +173,12 @@ const HTTP_ON_RESOURCES: HttpEndpoint[] = [
     body: () => ({ secret: 'hijacked-secret-123' }),
   },
   {
+    name: 'end secret overlap',
+    levels: ['project', 'pipeline', 'webhook'],
+    method: 'POST',
+    path: (i) => `${pl(i)}/webhooks/${i.webhook}/end-secret-overlap`,
+  },
+  {
     name: 'recover webhook',
     levels: ['project', 'pipeline', 'webhook'],
     method: 'POST',
@@ -334,6 +340,11 @@ function grpcEndpoints(c: ReturnType<typeof grpcClients>): {
         name: 'RotateWebhookSecret',
         levels: wh,
         invoke: (i, md) => rpc(c.webhooks, 'rotateWebhookSecret', { ref: wref(i), secret: 'hijacked-secret-123' }, md),
+      },
+      {
+        name: 'EndSecretOverlap',
+        levels: wh,
+        invoke: (i, md) => rpc(c.webhooks, 'endSecretOverlap', { ref: wref(i) }, md),
       },
       {
         name: 'RecoverWebhook',

@@ -15,6 +15,7 @@ const LIMITS = {
   QUOTA_SEMANTIC_CONDITIONS_PER_SEGMENT: '2',
   QUOTA_RULE_NODES: '5',
   QUOTA_RESENDS_PER_MINUTE: '2',
+  QUOTA_RECOVERS_PER_MINUTE: '2',
   QUOTA_BATCHES_IN_FLIGHT: '2',
 };
 
@@ -154,6 +155,46 @@ describe('quotas', () => {
     expect(wait).toBeGreaterThanOrEqual(1);
     expect(wait).toBeLessThanOrEqual(60);
     expect((await over.json()).error.code).toBe('rate_limited');
+  });
+
+  it('recovers per minute per webhook: the third is 429 with Retry-After and queues nothing; a replay takes no place', async () => {
+    const base = await newPipeline();
+    const pipelineId = Number(base.split('/')[4]);
+    const hook = await inst.call('POST', `${base}/webhooks`, { key, body: { url: 'https://hooks.example.com/rc' } });
+    const {
+      rows: [event],
+    } = await db.query(
+      `INSERT INTO events (project_id, pipeline_id, segment_slug, segment_name, user_id, event_type, score, seq)
+       VALUES ($1, $2, '', '', '', 'ping', 0, 0) RETURNING id`,
+      [projectId, pipelineId],
+    );
+    await db.query(
+      `INSERT INTO webhook_deliveries (event_id, webhook_id, attempt, attempt_key, status, status_code, response_body, duration_ms, final)
+       VALUES ($1, $2, 6, 'recover-fixture:6', 'failed', 503, '', 5, true)`,
+      [event.id, hook.body.id],
+    );
+    const recover = (headers?: Record<string, string>) =>
+      fetch(`${inst.base}${base}/webhooks/${hook.body.id}/recover`, {
+        method: 'POST',
+        headers: { 'X-API-Key': key, 'Content-Type': 'application/json', ...headers },
+        body: JSON.stringify({ since: '2026-01-01T00:00:00Z' }),
+      });
+    const queued = () => count(`SELECT count(*)::int AS n FROM outbox WHERE webhook_id = $1`, [hook.body.id]);
+    const first = await recover({ 'Idempotency-Key': 'recover-once' });
+    expect(await first.json()).toEqual({ events: 1, already_recovering: 0 });
+    // No worker runs here: the queued event stays under way, so the second finds it already queued.
+    expect(await (await recover()).json()).toEqual({ events: 0, already_recovering: 1 });
+    expect((await recover({ 'Idempotency-Key': 'recover-once' })).status).toBe(202); // the first answer again
+    const over = await recover();
+    expect(over.status).toBe(429);
+    const wait = Number(over.headers.get('retry-after'));
+    expect(wait).toBeGreaterThanOrEqual(1);
+    expect(wait).toBeLessThanOrEqual(60);
+    expect((await over.json()).error).toMatchObject({
+      code: 'rate_limited',
+      message: expect.stringContaining('QUOTA_RECOVERS_PER_MINUTE'),
+    });
+    expect(await queued()).toBe(1);
   });
 
   it('batches in flight per tenant: the third is 429 with Retry-After and stores nothing; a completed batch frees a place', async () => {

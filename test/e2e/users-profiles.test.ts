@@ -401,6 +401,61 @@ describe('identify users: validation changes nothing', () => {
     expect(noKey.status).toBe(401);
   });
 
+  it('refuses ten concurrent 5 MB batches of 160,000 tiny users while reading them: a concurrent GET stays prompt', async () => {
+    const t = await newTenant('oversized');
+    const raw = JSON.stringify({
+      project_id: t.projectId,
+      users: Array.from({ length: 160_000 }, (_, i) => ({ user_id: `u${i}`, text: 't' })),
+    });
+    expect(raw.length).toBeGreaterThan(5_000_000);
+    let sending = true;
+    const gets: number[] = [];
+    const probe = (async () => {
+      while (sending) {
+        const started = performance.now();
+        const res = await call('GET', '/healthz');
+        expect(res.status).toBe(200);
+        gets.push(performance.now() - started);
+      }
+    })();
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        call('POST', '/api/v1/users', { key: t.key, raw, headers: { 'Content-Type': 'application/json' } }),
+      ),
+    );
+    sending = false;
+    await probe;
+    for (const a of answers) {
+      expect(a.status).toBe(400);
+      expect(a.body.error).toMatchObject({ field: 'users', message: 'at most 1000 users per batch (got more)' });
+    }
+    // Before the limit was checked on the bytes, each body was parsed (150-250 ms of blocked event
+    // loop) and a GET waited up to 1.47 s. The bound is loose for a loaded 2-core machine; the
+    // figure is printed.
+    const worst = Math.max(...gets);
+    console.log(
+      `GET /healthz during ten 5 MB oversized batches: ${gets.length} answered, slowest ${worst.toFixed(0)} ms`,
+    );
+    expect(gets.length).toBeGreaterThan(0);
+    expect(worst).toBeLessThan(150);
+    const stored = await withDb(
+      async (db) =>
+        (await db.query('SELECT count(*)::int AS n FROM sources WHERE project_id = $1', [t.projectId])).rows[0].n,
+    );
+    expect(stored).toBe(0);
+  });
+
+  it('refuses an attribute named __proto__ with a 400 naming it, over the gateway, instead of dropping it', async () => {
+    const t = await newTenant('proto-attribute');
+    const res = await call('POST', '/api/v1/users', {
+      key: t.key,
+      raw: `{"project_id": ${t.projectId}, "users": [{"user_id": "p", "text": "hi", "attributes": {"plan": "pro", "__proto__": "x"}}]}`,
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error.field).toBe('users[0].attributes.__proto__');
+  });
+
   it('replays the first answer for a repeated Idempotency-Key and processes the batch once', async () => {
     const t = await newTenant();
     const body = { project_id: t.projectId, users: [{ user_id: 'idem', text: 'Please add dark mode.' }] };

@@ -81,7 +81,7 @@ describe('webhook operations', () => {
     }
   });
 
-  it('rotation: both secrets verify every delivery during the overlap, only the new one after; the old is erased', async () => {
+  it('rotation: both secrets verify every delivery during the overlap (X-Webhook-Signature stays on the old one), only the new one after; the old is erased', async () => {
     const rx = await startReceiver();
     try {
       const t = await newTenant('rotation');
@@ -99,8 +99,10 @@ describe('webhook operations', () => {
       expect(rotated.body.webhook).not.toHaveProperty('secret');
       const expires = new Date(rotated.body.previous_secret_expires_at).getTime();
       expect(expires).toBeGreaterThan(Date.now());
-      // The secret is answered once: never by a read.
-      expect(JSON.stringify((await call('GET', `${hooks(t)}/${id}`, { key: t.key })).body)).not.toContain(newSecret);
+      // The secret is answered once: never by a read. A read shows the overlap's end.
+      const read = (await call('GET', `${hooks(t)}/${id}`, { key: t.key })).body;
+      expect(JSON.stringify(read)).not.toContain(newSecret);
+      expect(read.previous_secret_expires_at).toBe(rotated.body.previous_secret_expires_at);
 
       const during = [await ping(t, id), await ping(t, id)];
       const got = await waitFor('both pings', async () => {
@@ -112,7 +114,8 @@ describe('webhook operations', () => {
         expect(r.headers['webhook-signature']).toMatch(/^v1,\S+ v1,\S+$/);
         expect(verifies(oldSecret, r)).toBe(true);
         expect(verifies(newSecret, r)).toBe(true);
-        expect(r.headers['x-webhook-signature']).toBe(createHmac('sha256', newSecret).update(r.body).digest('hex'));
+        // The interface's single signature stays on the secret receivers have until the overlap ends.
+        expect(r.headers['x-webhook-signature']).toBe(createHmac('sha256', oldSecret).update(r.body).digest('hex'));
       }
 
       // After the overlap: the worker's sweep erases the old secret, and only the new one signs.
@@ -134,6 +137,8 @@ describe('webhook operations', () => {
       expect(late.headers['webhook-signature']).toMatch(/^v1,\S+$/);
       expect(verifies(newSecret, late)).toBe(true);
       expect(verifies(oldSecret, late)).toBe(false);
+      expect(late.headers['x-webhook-signature']).toBe(createHmac('sha256', newSecret).update(late.body).digest('hex'));
+      expect((await call('GET', `${hooks(t)}/${id}`, { key: t.key })).body.previous_secret_expires_at).toBeNull();
 
       // A given secret with overlap 0 replaces at once; PUT with a secret too.
       const now = await call('POST', `${hooks(t)}/${id}/rotate-secret`, {
@@ -243,13 +248,13 @@ describe('webhook operations', () => {
         headers: { 'Idempotency-Key': key },
       });
       expect(first.status, JSON.stringify(first.body)).toBe(202);
-      expect(first.body).toEqual({ events: 2 });
+      expect(first.body).toEqual({ events: 2, already_recovering: 0 });
       const again = await call('POST', `${hooks(t)}/${id}/recover`, {
         key: t.key,
         body: { since },
         headers: { 'Idempotency-Key': key },
       });
-      expect(again.body).toEqual({ events: 2 });
+      expect(again.body).toEqual({ events: 2, already_recovering: 0 });
       await waitFor('both re-sent', async () =>
         failed.every((e) => rx.received.slice(attemptsBefore).some((r) => eventIdOf(r) === e)),
       );
@@ -258,7 +263,7 @@ describe('webhook operations', () => {
       expect(resent.sort()).toEqual([...failed].sort());
       // Nothing failed since then any more: a new recovery finds nothing.
       const none = await call('POST', `${hooks(t)}/${id}/recover`, { key: t.key, body: { since } });
-      expect(none.body).toEqual({ events: 0 });
+      expect(none.body).toEqual({ events: 0, already_recovering: 0 });
       for (const body of [{}, { since: 'yesterday' }, { since: '2999-01-01T00:00:00Z' }, { since: 5 }]) {
         const bad = await call('POST', `${hooks(t)}/${id}/recover`, { key: t.key, body });
         expect(bad.status, JSON.stringify(body)).toBe(400);

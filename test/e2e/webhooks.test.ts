@@ -178,6 +178,7 @@ describe('segments and signed webhooks', () => {
       // Extensions (README, "Webhook operations"): no segment filter, not switched off by the service.
       segments: [],
       disabled_reason: null,
+      previous_secret_expires_at: null,
       created_at: expect.stringMatching(/Z$/),
       updated_at: expect.stringMatching(/Z$/),
     });

@@ -77,7 +77,11 @@ export interface Webhook {
   /** Extension: segment ids the webhook is limited to; empty = every segment of the pipeline. */
   segments: string[];
   /** Extension: why the service deactivated it (410 Gone, WEBHOOK_DISABLE_AFTER); unset otherwise. */
-  disabledReason?: string | undefined;
+  disabledReason?:
+    | string
+    | undefined;
+  /** Extension: while a secret rotation's overlap runs, when the previous secret stops signing. */
+  previousSecretExpiresAt?: Date | undefined;
 }
 
 export interface Delivery {
@@ -218,7 +222,14 @@ export interface RotateWebhookSecretRequest {
     | string
     | undefined;
   /** How long the previous secret keeps signing too: 0 to 604800 s, default 86400; 0 = ends now. */
-  overlapSeconds?: number | undefined;
+  overlapSeconds?:
+    | number
+    | undefined;
+  /**
+   * A retried request with the same key rotates nothing and answers the same secret again (an
+   * answer lost to a crash or a timeout is not lost). Like the gateway's Idempotency-Key header.
+   */
+  idempotencyKey?: string | undefined;
 }
 
 export interface RotateWebhookSecretResponse {
@@ -238,9 +249,19 @@ export interface RecoverWebhookRequest {
   idempotencyKey?: string | undefined;
 }
 
+export interface EndSecretOverlapRequest {
+  ref?: WebhookRef | undefined;
+}
+
+export interface EndSecretOverlapResponse {
+  webhook?: Webhook | undefined;
+}
+
 export interface RecoverWebhookResponse {
-  /** Events sent again, one new delivery each. */
+  /** Events queued to be sent again by this request, one new delivery each. */
   events: number;
+  /** Events that finally failed since then but are being re-sent already (not queued again). */
+  alreadyRecovering: number;
 }
 
 export interface SendTestEventRequest {
@@ -262,6 +283,7 @@ function createBaseWebhook(): Webhook {
     updatedAt: undefined,
     segments: [],
     disabledReason: undefined,
+    previousSecretExpiresAt: undefined,
   };
 }
 
@@ -297,6 +319,9 @@ export const Webhook: MessageFns<Webhook> = {
     }
     if (message.disabledReason !== undefined) {
       writer.uint32(74).string(message.disabledReason);
+    }
+    if (message.previousSecretExpiresAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.previousSecretExpiresAt), writer.uint32(82).fork()).join();
     }
     return writer;
   },
@@ -396,6 +421,14 @@ export const Webhook: MessageFns<Webhook> = {
             message.disabledReason = reader.string();
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.previousSecretExpiresAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -441,6 +474,11 @@ export const Webhook: MessageFns<Webhook> = {
         : isSet(object.disabled_reason)
         ? globalThis.String(object.disabled_reason)
         : undefined,
+      previousSecretExpiresAt: isSet(object.previousSecretExpiresAt)
+        ? fromJsonTimestamp(object.previousSecretExpiresAt)
+        : isSet(object.previous_secret_expires_at)
+        ? fromJsonTimestamp(object.previous_secret_expires_at)
+        : undefined,
     };
   },
 
@@ -473,6 +511,9 @@ export const Webhook: MessageFns<Webhook> = {
     if (message.disabledReason !== undefined) {
       obj.disabledReason = message.disabledReason;
     }
+    if (message.previousSecretExpiresAt !== undefined) {
+      obj.previousSecretExpiresAt = message.previousSecretExpiresAt.toISOString();
+    }
     return obj;
   },
 
@@ -490,6 +531,7 @@ export const Webhook: MessageFns<Webhook> = {
     message.updatedAt = object.updatedAt ?? undefined;
     message.segments = object.segments?.map((e) => e) || [];
     message.disabledReason = object.disabledReason ?? undefined;
+    message.previousSecretExpiresAt = object.previousSecretExpiresAt ?? undefined;
     return message;
   },
 };
@@ -2295,7 +2337,7 @@ export const ResendDeliveryResponse: MessageFns<ResendDeliveryResponse> = {
 };
 
 function createBaseRotateWebhookSecretRequest(): RotateWebhookSecretRequest {
-  return { ref: undefined, secret: undefined, overlapSeconds: undefined };
+  return { ref: undefined, secret: undefined, overlapSeconds: undefined, idempotencyKey: undefined };
 }
 
 export const RotateWebhookSecretRequest: MessageFns<RotateWebhookSecretRequest> = {
@@ -2308,6 +2350,9 @@ export const RotateWebhookSecretRequest: MessageFns<RotateWebhookSecretRequest> 
     }
     if (message.overlapSeconds !== undefined) {
       writer.uint32(24).int32(message.overlapSeconds);
+    }
+    if (message.idempotencyKey !== undefined) {
+      writer.uint32(34).string(message.idempotencyKey);
     }
     return writer;
   },
@@ -2349,6 +2394,14 @@ export const RotateWebhookSecretRequest: MessageFns<RotateWebhookSecretRequest> 
             message.overlapSeconds = reader.int32();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2370,6 +2423,11 @@ export const RotateWebhookSecretRequest: MessageFns<RotateWebhookSecretRequest> 
         : isSet(object.overlap_seconds)
         ? globalThis.Number(object.overlap_seconds)
         : undefined,
+      idempotencyKey: isSet(object.idempotencyKey)
+        ? globalThis.String(object.idempotencyKey)
+        : isSet(object.idempotency_key)
+        ? globalThis.String(object.idempotency_key)
+        : undefined,
     };
   },
 
@@ -2384,6 +2442,9 @@ export const RotateWebhookSecretRequest: MessageFns<RotateWebhookSecretRequest> 
     if (message.overlapSeconds !== undefined) {
       obj.overlapSeconds = Math.round(message.overlapSeconds);
     }
+    if (message.idempotencyKey !== undefined) {
+      obj.idempotencyKey = message.idempotencyKey;
+    }
     return obj;
   },
 
@@ -2395,6 +2456,7 @@ export const RotateWebhookSecretRequest: MessageFns<RotateWebhookSecretRequest> 
     message.ref = (object.ref !== undefined && object.ref !== null) ? WebhookRef.fromPartial(object.ref) : undefined;
     message.secret = object.secret ?? undefined;
     message.overlapSeconds = object.overlapSeconds ?? undefined;
+    message.idempotencyKey = object.idempotencyKey ?? undefined;
     return message;
   },
 };
@@ -2611,14 +2673,153 @@ export const RecoverWebhookRequest: MessageFns<RecoverWebhookRequest> = {
   },
 };
 
+function createBaseEndSecretOverlapRequest(): EndSecretOverlapRequest {
+  return { ref: undefined };
+}
+
+export const EndSecretOverlapRequest: MessageFns<EndSecretOverlapRequest> = {
+  encode(message: EndSecretOverlapRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ref !== undefined) {
+      WebhookRef.encode(message.ref, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EndSecretOverlapRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEndSecretOverlapRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.ref = WebhookRef.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): EndSecretOverlapRequest {
+    return { ref: isSet(object.ref) ? WebhookRef.fromJSON(object.ref) : undefined };
+  },
+
+  toJSON(message: EndSecretOverlapRequest): unknown {
+    const obj: any = {};
+    if (message.ref !== undefined) {
+      obj.ref = WebhookRef.toJSON(message.ref);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<EndSecretOverlapRequest>, I>>(base?: I): EndSecretOverlapRequest {
+    return EndSecretOverlapRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<EndSecretOverlapRequest>, I>>(object: I): EndSecretOverlapRequest {
+    const message = createBaseEndSecretOverlapRequest();
+    message.ref = (object.ref !== undefined && object.ref !== null) ? WebhookRef.fromPartial(object.ref) : undefined;
+    return message;
+  },
+};
+
+function createBaseEndSecretOverlapResponse(): EndSecretOverlapResponse {
+  return { webhook: undefined };
+}
+
+export const EndSecretOverlapResponse: MessageFns<EndSecretOverlapResponse> = {
+  encode(message: EndSecretOverlapResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.webhook !== undefined) {
+      Webhook.encode(message.webhook, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EndSecretOverlapResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEndSecretOverlapResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.webhook = Webhook.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): EndSecretOverlapResponse {
+    return { webhook: isSet(object.webhook) ? Webhook.fromJSON(object.webhook) : undefined };
+  },
+
+  toJSON(message: EndSecretOverlapResponse): unknown {
+    const obj: any = {};
+    if (message.webhook !== undefined) {
+      obj.webhook = Webhook.toJSON(message.webhook);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<EndSecretOverlapResponse>, I>>(base?: I): EndSecretOverlapResponse {
+    return EndSecretOverlapResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<EndSecretOverlapResponse>, I>>(object: I): EndSecretOverlapResponse {
+    const message = createBaseEndSecretOverlapResponse();
+    message.webhook = (object.webhook !== undefined && object.webhook !== null)
+      ? Webhook.fromPartial(object.webhook)
+      : undefined;
+    return message;
+  },
+};
+
 function createBaseRecoverWebhookResponse(): RecoverWebhookResponse {
-  return { events: 0 };
+  return { events: 0, alreadyRecovering: 0 };
 }
 
 export const RecoverWebhookResponse: MessageFns<RecoverWebhookResponse> = {
   encode(message: RecoverWebhookResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.events !== 0) {
       writer.uint32(8).int32(message.events);
+    }
+    if (message.alreadyRecovering !== 0) {
+      writer.uint32(16).int32(message.alreadyRecovering);
     }
     return writer;
   },
@@ -2644,6 +2845,14 @@ export const RecoverWebhookResponse: MessageFns<RecoverWebhookResponse> = {
             message.events = reader.int32();
             continue;
           }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.alreadyRecovering = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2657,13 +2866,23 @@ export const RecoverWebhookResponse: MessageFns<RecoverWebhookResponse> = {
   },
 
   fromJSON(object: any): RecoverWebhookResponse {
-    return { events: isSet(object.events) ? globalThis.Number(object.events) : 0 };
+    return {
+      events: isSet(object.events) ? globalThis.Number(object.events) : 0,
+      alreadyRecovering: isSet(object.alreadyRecovering)
+        ? globalThis.Number(object.alreadyRecovering)
+        : isSet(object.already_recovering)
+        ? globalThis.Number(object.already_recovering)
+        : 0,
+    };
   },
 
   toJSON(message: RecoverWebhookResponse): unknown {
     const obj: any = {};
     if (message.events !== 0) {
       obj.events = Math.round(message.events);
+    }
+    if (message.alreadyRecovering !== 0) {
+      obj.alreadyRecovering = Math.round(message.alreadyRecovering);
     }
     return obj;
   },
@@ -2674,6 +2893,7 @@ export const RecoverWebhookResponse: MessageFns<RecoverWebhookResponse> = {
   fromPartial<I extends Exact<DeepPartial<RecoverWebhookResponse>, I>>(object: I): RecoverWebhookResponse {
     const message = createBaseRecoverWebhookResponse();
     message.events = object.events ?? 0;
+    message.alreadyRecovering = object.alreadyRecovering ?? 0;
     return message;
   },
 };
@@ -2910,6 +3130,18 @@ export const WebhooksServiceService = {
       Buffer.from(RotateWebhookSecretResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): RotateWebhookSecretResponse => RotateWebhookSecretResponse.decode(value),
   },
+  /** Ends a rotation's overlap now: from the next attempt only the new secret signs. */
+  endSecretOverlap: {
+    path: "/profiling.v1.WebhooksService/EndSecretOverlap" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: EndSecretOverlapRequest): Buffer =>
+      Buffer.from(EndSecretOverlapRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): EndSecretOverlapRequest => EndSecretOverlapRequest.decode(value),
+    responseSerialize: (value: EndSecretOverlapResponse): Buffer =>
+      Buffer.from(EndSecretOverlapResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): EndSecretOverlapResponse => EndSecretOverlapResponse.decode(value),
+  },
   /** Re-sends every event whose delivery to the webhook finally failed since a time. */
   recoverWebhook: {
     path: "/profiling.v1.WebhooksService/RecoverWebhook" as const,
@@ -2948,6 +3180,8 @@ export interface WebhooksServiceServer extends UntypedServiceImplementation {
    * A new secret, answered once; the previous one keeps signing for the overlap.
    */
   rotateWebhookSecret: handleUnaryCall<RotateWebhookSecretRequest, RotateWebhookSecretResponse>;
+  /** Ends a rotation's overlap now: from the next attempt only the new secret signs. */
+  endSecretOverlap: handleUnaryCall<EndSecretOverlapRequest, EndSecretOverlapResponse>;
   /** Re-sends every event whose delivery to the webhook finally failed since a time. */
   recoverWebhook: handleUnaryCall<RecoverWebhookRequest, RecoverWebhookResponse>;
   /** Sends a signed `ping` event through the normal delivery path. */
@@ -3078,6 +3312,22 @@ export interface WebhooksServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RotateWebhookSecretResponse) => void,
+  ): ClientUnaryCall;
+  /** Ends a rotation's overlap now: from the next attempt only the new secret signs. */
+  endSecretOverlap(
+    request: EndSecretOverlapRequest,
+    callback: (error: ServiceError | null, response: EndSecretOverlapResponse) => void,
+  ): ClientUnaryCall;
+  endSecretOverlap(
+    request: EndSecretOverlapRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: EndSecretOverlapResponse) => void,
+  ): ClientUnaryCall;
+  endSecretOverlap(
+    request: EndSecretOverlapRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: EndSecretOverlapResponse) => void,
   ): ClientUnaryCall;
   /** Re-sends every event whose delivery to the webhook finally failed since a time. */
   recoverWebhook(

@@ -10,6 +10,7 @@ export const GRPC_STATUS: Record<ErrorCode, status> = {
   not_found: status.NOT_FOUND,
   already_exists: status.ALREADY_EXISTS,
   failed_precondition: status.FAILED_PRECONDITION,
+  conflict: status.ABORTED,
   idempotency_key_reused: status.FAILED_PRECONDITION,
   payload_too_large: status.RESOURCE_EXHAUSTED,
   resource_exhausted: status.RESOURCE_EXHAUSTED,

@@ -2,6 +2,8 @@ import type { WebhookRef as WebhookRefProto, WebhooksServiceServer } from '../..
 import type { AppContext } from '../../app.js';
 import { requireId } from '../../validation.js';
 import * as webhooks from '../../webhooks/manage-webhooks.js';
+import { recoverWebhook, resendDelivery } from '../../webhooks/redeliver.js';
+import { endSecretOverlap, rotateSecret } from '../../webhooks/rotate-secret.js';
 import { pipelineOf } from './message-refs.js';
 import { deliveryStatusFromProto, deliveryToProto, eventsFromProto, webhookToProto } from './mappers.js';
 import { unary } from './unary.js';
@@ -41,30 +43,33 @@ export function webhooksService(ctx: AppContext): WebhooksServiceServer {
       return { deliveries: page.deliveries.map(deliveryToProto), nextBefore: page.nextBefore };
     }),
     rotateWebhookSecret: unary(ctx, async (caller, req) => {
-      const r = await webhooks.rotateSecret(db, box, caller, ref(req.ref), req);
+      const r = await rotateSecret(db, box, caller, ref(req.ref), req, req.idempotencyKey);
       return {
         secret: r.secret,
         previousSecretExpiresAt: r.previous_secret_expires_at ?? undefined,
         webhook: webhookToProto(r.webhook),
       };
     }),
+    endSecretOverlap: unary(ctx, async (caller, req) => ({
+      webhook: webhookToProto(await endSecretOverlap(db, caller, ref(req.ref))),
+    })),
     recoverWebhook: unary(ctx, async (caller, req) => {
-      const r = await webhooks.recoverWebhook(
+      const r = await recoverWebhook(
         db,
-        ctx.starters,
         caller,
         ref(req.ref),
         { since: req.since },
         req.idempotencyKey,
+        ctx.config.quotas,
       );
-      return { events: r.events };
+      return { events: r.events, alreadyRecovering: r.already_recovering };
     }),
     sendTestEvent: unary(ctx, async (caller, req) => {
       const r = await webhooks.sendTestEvent(db, caller, ref(req.ref));
       return { eventId: r.event_id };
     }),
     resendDelivery: unary(ctx, async (caller, req) => {
-      const r = await webhooks.resendDelivery(
+      const r = await resendDelivery(
         db,
         ctx.starters,
         caller,

@@ -84,6 +84,7 @@ export function webhookToProto(w: WebhookView): Webhook {
     updatedAt: w.updated_at,
     segments: w.segments,
     disabledReason: w.disabled_reason ?? undefined,
+    previousSecretExpiresAt: w.previous_secret_expires_at ?? undefined,
   };
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { Struct_FieldsEntry } from '../../../gen/google/protobuf/struct.js';
 import { IdentifyUsersRequest } from '../../../gen/profiling/v1/users.js';
-import { countField, refuseOversizedBatch } from './preflight.js';
+import { countField, refuseOversizedBatch, refuseProtoAttributes } from './preflight.js';
 
 describe('countField', () => {
   it('counts the entries of a repeated message field and skips every other field', () => {
@@ -50,5 +51,31 @@ describe('refuseOversizedBatch', () => {
     const started = performance.now();
     expect(() => refuseOversizedBatch(bytes)).toThrow(/at most 1000 users/);
     expect(performance.now() - started).toBeLessThan(50);
+  });
+});
+
+describe('refuseProtoAttributes', () => {
+  // The generated encoder cannot write a `__proto__` attribute (its Struct.wrap drops it too), so
+  // the second user's Struct is written by hand: one fields entry, key `__proto__`, a string value.
+  const entry = (key: string) => Buffer.from(Struct_FieldsEntry.encode({ key, value: 'x' }).finish());
+  const withAttributes = (key: string) => {
+    const struct = Buffer.concat([Buffer.from([0x0a, entry(key).length]), entry(key)]);
+    const first = IdentifyUsersRequest.encode({
+      projectId: 1,
+      users: [{ userId: 'a', text: 't', attributes: { plan: 'pro' } }],
+    }).finish();
+    const user = Buffer.concat([Buffer.from([0x0a, 1, 0x62, 0x12, 1, 0x74, 0x1a, struct.length]), struct]);
+    return Buffer.concat([first, Buffer.from([0x12, user.length]), user]);
+  };
+
+  it('refuses an attribute named __proto__, naming the user, and lets other keys through', () => {
+    const decoded = IdentifyUsersRequest.decode(withAttributes('__proto__'));
+    expect(decoded.users).toHaveLength(2);
+    expect(Object.keys(decoded.users[1].attributes ?? {})).toEqual([]); // what the decoder alone would do
+    expect(() => refuseProtoAttributes(withAttributes('__proto__'))).toThrow(
+      expect.objectContaining({ code: 'invalid_argument', field: 'users[1].attributes.__proto__' }),
+    );
+    expect(IdentifyUsersRequest.decode(withAttributes('proto')).users[1].attributes).toEqual({ proto: 'x' });
+    expect(() => refuseProtoAttributes(withAttributes('proto'))).not.toThrow();
   });
 });

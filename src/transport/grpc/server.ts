@@ -17,7 +17,7 @@ import { segmentsService } from './handlers-segments.js';
 import { webhooksService } from './handlers-webhooks.js';
 import { followReadiness } from './health.js';
 import { refusingMalformed } from './malformed.js';
-import { refuseOversizedBatch } from './preflight.js';
+import { refuseOversizedBatch, refuseProtoAttributes } from './preflight.js';
 
 // `npm run generate` writes the exact descriptors buf compiled (imports and comments included).
 const DESCRIPTOR_SET = fileURLToPath(new URL('../../../gen/profiling-v1.binpb', import.meta.url));
@@ -50,7 +50,12 @@ export async function startGrpcServer(
     interceptors: [authenticating(ctx, `/${PACKAGE}.`)],
   });
   server.addService(
-    ...refusingMalformed(UsersServiceService, usersService(ctx), { identifyUsers: refuseOversizedBatch }),
+    ...refusingMalformed(UsersServiceService, usersService(ctx), {
+      identifyUsers: (bytes) => {
+        refuseOversizedBatch(bytes);
+        refuseProtoAttributes(bytes);
+      },
+    }),
   );
   server.addService(...refusingMalformed(ProfilesServiceService, profilesService(ctx)));
   server.addService(...refusingMalformed(ProjectsServiceService, projectsService(ctx)));

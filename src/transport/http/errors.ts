@@ -9,6 +9,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   not_found: 404,
   already_exists: 409,
   failed_precondition: 400,
+  conflict: 409,
   idempotency_key_reused: 422,
   payload_too_large: 413,
   resource_exhausted: 429,

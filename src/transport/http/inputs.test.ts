@@ -49,6 +49,13 @@ describe('gateway inputs', () => {
     expect(() => read(identifyUsersBody, body)).toThrow(refused(field));
   });
 
+  it('keeps an attribute named __proto__ for the domain to refuse (JSON.parse makes it an own key)', () => {
+    const body = JSON.parse(
+      '{"project_id": 1, "users": [{"user_id": "a", "text": "x", "attributes": {"__proto__": "v"}}]}',
+    );
+    expect(Object.keys(read(identifyUsersBody, body).users[0].attributes!)).toEqual(['__proto__']);
+  });
+
   it('reads query strings as numbers, an empty one as absent', () => {
     expect(read(listProfilesQuery, { project_id: '3', limit: '', churn_risk_gte: '.5', min_messages: '2' })).toEqual({
       projectId: 3,

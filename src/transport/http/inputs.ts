@@ -3,12 +3,8 @@ import { invalid } from '../../errors.js';
 import type { CreateSegmentInput, PageInput, UpdateSegmentInput } from '../../segments/manage-segments.js';
 import type { IdentifyUsersInput } from '../../users/validate-batch.js';
 import type { ListProfilesInput } from '../../profiles/read-profiles.js';
-import type {
-  CreateWebhookInput,
-  ListDeliveriesInput,
-  RotateSecretInput,
-  UpdateWebhookInput,
-} from '../../webhooks/manage-webhooks.js';
+import type { CreateWebhookInput, ListDeliveriesInput, UpdateWebhookInput } from '../../webhooks/manage-webhooks.js';
+import type { RotateSecretInput } from '../../webhooks/rotate-secret.js';
 import { requireId } from '../../validation.js';
 
 /**
@@ -57,7 +53,12 @@ export const identifyUsersBody: z.ZodType<IdentifyUsersInput> = object({
       {
         user_id: string('user_id'),
         text: string('text'),
-        attributes: z.record(z.string(), z.unknown(), { error: 'attributes must be an object' }).nullish(),
+        // Not z.record: it drops a `__proto__` key, which the domain must see to refuse it.
+        attributes: z
+          .custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), {
+            error: 'attributes must be an object',
+          })
+          .nullish(),
         timestamp: string('timestamp').nullish(),
       },
       'each user',

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { AppError, invalid } from '../../errors.js';
+import { createJsonBudget, type JsonLimits } from './json-budget.js';
 
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;
 
@@ -13,8 +14,11 @@ export interface Request {
   /** The peer address of the connection (what failed-authentication limits are keyed by). */
   clientAddress: string | undefined;
   header(name: string): string | undefined;
-  /** Parsed JSON body; 400 on malformed JSON, 413 over 5 MB. */
-  json(): Promise<unknown>;
+  /**
+   * Parsed JSON body; 400 on malformed JSON, 413 over 5 MB or 100,000 values; `limits` refuses
+   * more while the body is read (json-budget.ts). The first call's limits apply.
+   */
+  json(limits?: JsonLimits): Promise<unknown>;
 }
 
 export interface Reply {
@@ -63,7 +67,7 @@ export class Router {
   }
 }
 
-export function readJsonBody(req: IncomingMessage): Promise<unknown> {
+export function readJsonBody(req: IncomingMessage, limits?: JsonLimits): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > MAX_BODY_BYTES) {
@@ -78,14 +82,21 @@ export function readJsonBody(req: IncomingMessage): Promise<unknown> {
       return;
     }
     const chunks: Buffer[] = [];
+    const budget = createJsonBudget(limits);
     let size = 0;
     let failed = false;
+    // Refused while reading: the rest is read and dropped (keep-alive), never parsed.
     req.on('data', (chunk: Buffer) => {
       if (failed) return;
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
+      const over =
+        size > MAX_BODY_BYTES
+          ? new AppError('payload_too_large', `request body is larger than ${MAX_BODY_BYTES} bytes`)
+          : budget.write(chunk);
+      if (over) {
         failed = true;
-        reject(new AppError('payload_too_large', `request body is larger than ${MAX_BODY_BYTES} bytes`));
+        chunks.length = 0;
+        reject(over);
         return;
       }
       chunks.push(chunk);

@@ -4,6 +4,8 @@ import { getProfile, getTimeline, listProfiles, type ProfileRef } from '../../pr
 import { identifyUsers } from '../../users/identify-users.js';
 import { requireId } from '../../validation.js';
 import { identifyUsersBody, listProfilesQuery, namedBody, pageQuery, read } from './inputs.js';
+import { usersAtMost } from './json-budget.js';
+import { MAX_USERS_PER_BATCH } from '../../users/validate-batch.js';
 import { authenticated } from './authenticated.js';
 import type { Request, Router } from './router.js';
 
@@ -11,6 +13,9 @@ import type { Request, Router } from './router.js';
 function profileRef(req: Request): ProfileRef {
   return { projectId: requireId(req.query.project_id, 'project_id'), userId: req.params.user_id };
 }
+
+/** A batch over the users limit is refused while its body is read, before it is parsed. */
+const BATCH_LIMITS = { maxItems: { users: { max: MAX_USERS_PER_BATCH, error: usersAtMost } } };
 
 /** The documented Users and Profiles paths, plus projects and pipelines. Each route is a few lines. */
 export function addApiRoutes(router: Router, ctx: AppContext): void {
@@ -23,7 +28,7 @@ export function addApiRoutes(router: Router, ctx: AppContext): void {
       const result = await identifyUsers(
         { db, batches: ctx.starters, log: ctx.log, quotas: ctx.config.quotas },
         who,
-        read(identifyUsersBody, await req.json()),
+        read(identifyUsersBody, await req.json(BATCH_LIMITS)),
         req.header('idempotency-key'),
       );
       return { status: 202, body: result };

@@ -1,6 +1,8 @@
 import type { AppContext } from '../../app.js';
 import { requireId } from '../../validation.js';
 import * as webhooks from '../../webhooks/manage-webhooks.js';
+import { recoverWebhook, resendDelivery } from '../../webhooks/redeliver.js';
+import { endSecretOverlap, rotateSecret } from '../../webhooks/rotate-secret.js';
 import { authenticated } from './authenticated.js';
 import { pipelineRef } from './path-refs.js';
 import {
@@ -101,7 +103,22 @@ export function addWebhookRoutes(router: Router, ctx: AppContext): void {
     `${BASE}/:webhook_id/rotate-secret`,
     authenticated(ctx, async (who, req) => ({
       status: 200,
-      body: await webhooks.rotateSecret(db, box, who, webhookRef(req), read(rotateSecretBody, await optionalJson(req))),
+      body: await rotateSecret(
+        db,
+        box,
+        who,
+        webhookRef(req),
+        read(rotateSecretBody, await optionalJson(req)),
+        req.header('idempotency-key'),
+      ),
+    })),
+  );
+  router.add(
+    'POST',
+    `${BASE}/:webhook_id/end-secret-overlap`,
+    authenticated(ctx, async (who, req) => ({
+      status: 200,
+      body: await endSecretOverlap(db, who, webhookRef(req)),
     })),
   );
   router.add(
@@ -109,13 +126,13 @@ export function addWebhookRoutes(router: Router, ctx: AppContext): void {
     `${BASE}/:webhook_id/recover`,
     authenticated(ctx, async (who, req) => ({
       status: 202,
-      body: await webhooks.recoverWebhook(
+      body: await recoverWebhook(
         db,
-        ctx.starters,
         who,
         webhookRef(req),
         read(recoverBody, await req.json()),
         req.header('idempotency-key'),
+        ctx.config.quotas,
       ),
     })),
   );
@@ -132,7 +149,7 @@ export function addWebhookRoutes(router: Router, ctx: AppContext): void {
     `${BASE}/:webhook_id/deliveries/:delivery_id/resend`,
     authenticated(ctx, async (who, req) => ({
       status: 202,
-      body: await webhooks.resendDelivery(
+      body: await resendDelivery(
         db,
         ctx.starters,
         who,

@@ -51,7 +51,7 @@ export function createHttpServer(ctx: AppContext): http.Server {
           const v = req.headers[name.toLowerCase()];
           return Array.isArray(v) ? v[0] : v;
         },
-        json: () => (body ??= readJsonBody(req)),
+        json: (limits) => (body ??= readJsonBody(req, limits)),
       };
       const reply = await found.handler(request);
       sendJson(res, reply.status, reply.body, reply.headers);

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { validateBatch } from './validate-batch.js';
+
+const now = new Date('2026-11-25T12:00:00Z');
+const batch = (attributes: Record<string, unknown>) => ({
+  projectId: 1,
+  users: [
+    { userId: 'a', text: 'fine' },
+    { userId: 'b', text: 'also fine', attributes },
+  ],
+});
+
+describe('validateBatch attributes', () => {
+  it('refuses an attribute named __proto__ with a 400 naming it, instead of dropping it', () => {
+    const attributes = JSON.parse('{"plan": "pro", "__proto__": "x"}');
+    expect(() => validateBatch(batch(attributes), now)).toThrow(
+      expect.objectContaining({ code: 'invalid_argument', field: 'users[1].attributes.__proto__' }),
+    );
+  });
+
+  it('stores other keys as given, prototype-like names included', () => {
+    const attributes = { plan: 'pro', constructor: 'c', proto: 1 };
+    expect(validateBatch(batch(attributes), now).items[1].attributes).toEqual(attributes);
+  });
+});

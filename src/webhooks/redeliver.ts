@@ -1,0 +1,206 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import type { Caller } from '../auth/api-keys.js';
+import type { Db } from '../db/knex.js';
+import { AppError, invalid, notFound } from '../errors.js';
+import { idempotencyScope, lockIdempotencyKey, rememberAnswer } from '../idempotency.js';
+import type { Quotas } from '../quotas.js';
+import { parseStrictTimestamp } from '../users/timestamp.js';
+import { requireId } from '../validation.js';
+import { requireWebhook, type DeliveryStarter, type WebhookRef } from './manage-webhooks.js';
+
+/**
+ * Sending events again: `resend` (one delivery, now) and `recover` (every event that finally
+ * failed since a time, through the outbox). Each run is an outbox row naming its workflow, so
+ * whether an event is already being re-sent is a question PostgreSQL answers (migration 010).
+ */
+
+/**
+ * How long a started run counts as under way at most when none of its attempts ended it: longer
+ * than any run can last (six attempts, each wait at most 24 h by Retry-After, 26.6 h by the
+ * default schedule), so only a workflow an operator terminated in Temporal is let go, after a week.
+ */
+const RUN_UNDER_WAY_AT_MOST = `interval '7 days'`;
+
+/**
+ * SQL: a run of outbox row `o` is under way, that is not yet started, or started and none of its
+ * attempts (their `attempt_key` begins with its workflow id) succeeded or was final.
+ */
+const RUN_UNDER_WAY = `(o.dispatched_at IS NULL OR (
+    o.dispatched_at > now() - ${RUN_UNDER_WAY_AT_MOST}
+    AND NOT EXISTS (SELECT 1 FROM webhook_deliveries s
+                     WHERE s.event_id = o.event_id AND s.webhook_id = o.webhook_id
+                       AND (s.final OR s.status = 'success')
+                       AND starts_with(s.attempt_key, o.workflow_id || ':'))))`;
+
+export interface RecoverAnswer {
+  /** Events queued to be sent again by this request. */
+  events: number;
+  /** Extension: events that finally failed since then but are being re-sent already (not queued again). */
+  already_recovering: number;
+}
+
+/**
+ * Re-sends every event whose delivery to this webhook finally failed (its last attempt, a stop
+ * because the webhook was inactive or unsubscribed, or 410 Gone) at or after `since`, has not
+ * succeeded since, and is not being re-sent already (by a recover or a resend still under way).
+ *
+ * Each event gets an outbox row of kind `recovery`; the relay starts them with the same admission
+ * as any event (a few waiting per webhook and per tenant), so a recovery of thousands of events
+ * enters Temporal at the pace its receiver takes them. Serialised per webhook (its row is held),
+ * so concurrent recovers queue each event once. Limited to QUOTA_RECOVERS_PER_MINUTE per webhook;
+ * a retried request under the same `Idempotency-Key` answers the first count and takes no slot.
+ */
+export async function recoverWebhook(
+  db: Db,
+  caller: Caller,
+  ref: WebhookRef,
+  input: { since: string | Date | undefined },
+  idempotencyKey: string | undefined,
+  quotas: Pick<Quotas, 'recoversPerMinute'>,
+): Promise<RecoverAnswer> {
+  const since = typeof input.since === 'string' ? parseStrictTimestamp(input.since) : input.since;
+  if (since === undefined) throw invalid('since', 'since is required (an ISO 8601 date-time)');
+  if (typeof since === 'string') throw invalid('since', since.replace(/^timestamp/, 'since'));
+  if (Number.isNaN(since.getTime())) throw invalid('since', 'since must be a valid date-time');
+  if (since.getTime() > Date.now()) throw invalid('since', 'since must not be in the future');
+  const scope = idempotencyScope(caller, idempotencyKey, {
+    operation: 'recover_webhook',
+    ...ref,
+    since: since.toISOString(),
+  });
+  const webhook = await requireWebhook(db, caller, ref);
+  if (!webhook.is_active) {
+    throw new AppError(
+      'failed_precondition',
+      'the webhook is inactive: activate it (is_active true) before recovering, or its deliveries would stop at once',
+    );
+  }
+  return db.transaction(async (trx) => {
+    if (scope) {
+      const previous = await lockIdempotencyKey(trx, scope, new Date());
+      if (previous) return previous as RecoverAnswer;
+    }
+    await takeSlot(trx, ref.webhookId, 'recover', quotas.recoversPerMinute);
+    const { rows } = await trx.raw(
+      `WITH failed AS (
+         SELECT DISTINCT ON (d.event_id) d.id AS delivery_id, d.event_id
+           FROM webhook_deliveries d
+          WHERE d.webhook_id = :webhook AND d.final AND d.created_at >= :since
+            AND NOT EXISTS (SELECT 1 FROM webhook_deliveries ok
+                             WHERE ok.event_id = d.event_id AND ok.webhook_id = d.webhook_id
+                               AND ok.status = 'success')
+          ORDER BY d.event_id, d.id DESC
+       ), queued AS (
+         INSERT INTO outbox (event_id, webhook_id, kind, resend_of, token)
+         SELECT f.event_id, :webhook, 'recovery', f.delivery_id, gen_random_uuid()
+           FROM failed f
+          WHERE NOT EXISTS (SELECT 1 FROM outbox o
+                             WHERE o.webhook_id = :webhook AND o.event_id = f.event_id AND ${RUN_UNDER_WAY})
+         RETURNING 1
+       )
+       SELECT (SELECT count(*) FROM failed)::int AS failed, (SELECT count(*) FROM queued)::int AS queued`,
+      { webhook: ref.webhookId, since },
+    );
+    const answer: RecoverAnswer = { events: rows[0].queued, already_recovering: rows[0].failed - rows[0].queued };
+    if (answer.events > 0) await trx.raw(`SELECT pg_notify('outbox', '')`);
+    if (scope) await rememberAnswer(trx, scope, answer);
+    return answer;
+  });
+}
+
+/**
+ * Starts a fresh delivery of the event of a delivery (202), now: an operator's resend does not
+ * wait in the outbox. Without `Idempotency-Key` every request is a new resend; with one, a retried
+ * request answers the first resend's workflow id and starts nothing (the workflow id is derived
+ * from the key, so even a lost answer cannot start two). The run is recorded as an outbox row of
+ * kind `resend` in the same transaction, so a recover leaves its event alone while it runs.
+ */
+export async function resendDelivery(
+  db: Db,
+  starter: DeliveryStarter,
+  caller: Caller,
+  ref: WebhookRef,
+  deliveryIdInput: number,
+  idempotencyKey: string | undefined,
+  quotas: Pick<Quotas, 'resendsPerMinute'>,
+): Promise<{ workflow_id: string }> {
+  const deliveryId = requireId(deliveryIdInput, 'delivery_id');
+  const scope = idempotencyScope(caller, idempotencyKey, { operation: 'resend_delivery', ...ref, deliveryId });
+  await requireWebhook(db, caller, ref);
+  const delivery = await db('webhook_deliveries as d')
+    .join('events as e', 'e.id', 'd.event_id')
+    .where({ 'd.id': deliveryId, 'd.webhook_id': ref.webhookId })
+    .first('d.event_id', 'e.uid as event_uid');
+  if (!delivery) throw notFound('delivery');
+  // The start runs inside the transaction: a twin request with the same key waits, then replays
+  // this answer (a replay takes no resend slot).
+  return db.transaction(async (trx) => {
+    if (scope) {
+      const previous = await lockIdempotencyKey(trx, scope, new Date());
+      if (previous) return previous as { workflow_id: string };
+    }
+    await takeSlot(trx, ref.webhookId, 'resend', quotas.resendsPerMinute);
+    const token = scope ? uuidFrom(scope.keyHash) : randomUUID();
+    const workflowId = await starter.startDelivery({
+      eventId: delivery.event_id,
+      eventUid: delivery.event_uid,
+      webhookId: ref.webhookId,
+      pipelineId: ref.pipelineId,
+      tenantId: caller.tenantId,
+      resend: { deliveryId, token: scope ? scope.keyHash : token },
+    });
+    await trx('outbox').insert({
+      event_id: delivery.event_id,
+      webhook_id: ref.webhookId,
+      kind: 'resend',
+      resend_of: deliveryId,
+      token,
+      workflow_id: workflowId,
+      dispatched_at: trx.fn.now(),
+    });
+    const answer = { workflow_id: workflowId };
+    if (scope) await rememberAnswer(trx, scope, answer);
+    return answer;
+  });
+}
+
+/** A uuid-shaped token from a key hash (the `token` column is a uuid). */
+const uuidFrom = (hex: string) =>
+  `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+
+const SETTING = { resend: 'QUOTA_RESENDS_PER_MINUTE', recover: 'QUOTA_RECOVERS_PER_MINUTE' } as const;
+
+/**
+ * At most `perMinute` resends (or recovers) per webhook in any 60 s: a sliding window kept in
+ * PostgreSQL, so every api process shares it; over it, 429 with the seconds until the oldest one
+ * leaves. Holds the webhook's row until the transaction ends, which serialises the resends and
+ * recovers of one webhook.
+ */
+async function takeSlot(
+  trx: Knex.Transaction,
+  webhookId: number,
+  kind: 'resend' | 'recover',
+  perMinute: number,
+): Promise<void> {
+  const held = await trx.raw('SELECT 1 FROM webhooks WHERE id = ? FOR NO KEY UPDATE', [webhookId]);
+  if (held.rows.length === 0) throw notFound('webhook'); // deleted since it was read
+  await trx('webhook_resends')
+    .where({ webhook_id: webhookId, kind })
+    .where('at', '<', trx.raw("now() - interval '1 minute'"))
+    .delete();
+  const { rows } = await trx.raw(
+    `SELECT count(*)::int AS n, ceil(extract(epoch FROM min(at) + interval '1 minute' - now()))::int AS wait
+       FROM webhook_resends WHERE webhook_id = ? AND kind = ?`,
+    [webhookId, kind],
+  );
+  if (rows[0].n >= perMinute) {
+    throw new AppError(
+      'rate_limited',
+      `at most ${perMinute} ${kind}s per minute per webhook (${SETTING[kind]})`,
+      undefined,
+      Math.max(1, rows[0].wait),
+    );
+  }
+  await trx('webhook_resends').insert({ webhook_id: webhookId, kind });
+}

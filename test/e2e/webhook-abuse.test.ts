@@ -1,0 +1,287 @@
+import { createHmac } from 'node:crypto';
+import { Webhook as StandardWebhook } from 'standardwebhooks';
+import { describe, expect, it } from 'vitest';
+import { receiverLibrarySecret } from '../../src/webhooks/signing.js';
+import { call, control, newTenant, waitFor, withDb, type Tenant } from '../support/api.js';
+import { startHangingReceiver, startReceiver, type Answer, type Received } from '../support/receiver.js';
+
+/**
+ * Webhook operations under abuse (issue 23), against real HTTPS receivers on the stack's schedule
+ * 1s,2s,2s,2s,2s: recover queues each event once and goes through the relay's admission, a
+ * receiver that checks only X-Webhook-Signature rotates without a rejected delivery, a second
+ * rotation during an overlap is refused, a test event raced by a delete leaves nothing behind, and
+ * a kill -9 of the api during rotate and recover breaks no promise and sends nothing twice.
+ */
+const hooks = (t: Tenant) => `/projects/${t.projectId}/pipelines/${t.pipelineId}/webhooks`;
+const eventIdOf = (r: Received) => Number(r.headers['x-event-id']);
+const hex = (secret: string, body: string) => createHmac('sha256', secret).update(body).digest('hex');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function makeHook(t: Tenant, url: string, body: Record<string, unknown> = {}): Promise<number> {
+  const res = await call('POST', hooks(t), { key: t.key, body: { url, ...body } });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.id;
+}
+
+async function ping(t: Tenant, webhookId: number): Promise<number> {
+  const res = await call('POST', `${hooks(t)}/${webhookId}/test`, { key: t.key });
+  expect(res.status, JSON.stringify(res.body)).toBe(202);
+  return res.body.event_id;
+}
+
+/** `n` test events whose delivery to the webhook finally failed (as the last attempt of a schedule records it). */
+async function finallyFailed(t: Tenant, webhookId: number, n: number): Promise<number[]> {
+  return withDb(async (db) => {
+    const { rows } = await db.query(
+      `WITH e AS (
+         INSERT INTO events (project_id, pipeline_id, segment_slug, segment_name, user_id, event_type, score, seq)
+         SELECT $1, $2, '', '', '', 'ping', 0, 0 FROM generate_series(1, $4::int) RETURNING id
+       ), d AS (
+         INSERT INTO webhook_deliveries (event_id, webhook_id, attempt, attempt_key, status, status_code, response_body, duration_ms, final)
+         SELECT id, $3::bigint, 6, 'fixture-' || $3::text || '-' || id || ':6', 'failed', 503, 'failing on purpose', 5, true FROM e
+       )
+       SELECT id FROM e ORDER BY id`,
+      [t.projectId, t.pipelineId, webhookId, n],
+    );
+    return rows.map((r) => Number(r.id));
+  });
+}
+
+/** A receiver whose answer a test can switch; `switchedAt` is the index of the first request answered after the switch. */
+async function switchable(initial: Answer) {
+  let answer = initial;
+  const r = await startReceiver(() => answer);
+  let switchedAt = 0;
+  return {
+    ...r,
+    set: (a: Answer) => {
+      switchedAt = r.received.length;
+      answer = a;
+    },
+    sinceSwitch: () => r.received.slice(switchedAt),
+  };
+}
+
+const count = (ids: number[]) => ids.reduce((m, id) => m.set(id, (m.get(id) ?? 0) + 1), new Map<number, number>());
+
+describe('webhook operations under abuse', () => {
+  it('10 concurrent recovers over 20 finally failed events queue each once; a recover while they run queues nothing; 20 successful POSTs', async () => {
+    const rx = await switchable(500);
+    try {
+      const t = await newTenant('recover-race');
+      const id = await makeHook(t, rx.url);
+      const since = new Date(Date.now() - 60_000).toISOString();
+      const failed = await finallyFailed(t, id, 20);
+      const recover = () => call('POST', `${hooks(t)}/${id}/recover`, { key: t.key, body: { since } });
+      const answers = await Promise.all(Array.from({ length: 10 }, recover));
+      for (const a of answers) {
+        expect(a.status, JSON.stringify(a.body)).toBe(202);
+        expect(a.body.events + a.body.already_recovering).toBe(20);
+      }
+      expect(answers.reduce((n, a) => n + a.body.events, 0)).toBe(20);
+
+      // The recovered runs fail their first attempt (500) and wait for their retry: still under way.
+      await waitFor('a first attempt of every event', async () =>
+        failed.every((e) => rx.received.some((r) => eventIdOf(r) === e)),
+      );
+      expect((await recover()).body).toEqual({ events: 0, already_recovering: 20 });
+
+      rx.set(200);
+      await waitFor('every event delivered', async () =>
+        failed.every((e) => rx.sinceSwitch().some((r) => eventIdOf(r) === e)),
+      );
+      await sleep(4_000); // room for a wrong extra send (the schedule's retries are 1-2 s apart)
+      const successes = count(rx.sinceSwitch().map(eventIdOf));
+      expect([...successes.keys()].sort()).toEqual([...failed].sort());
+      expect([...successes.values()].every((n) => n === 1)).toBe(true);
+      // Delivered now: nothing left to recover.
+      expect((await recover()).body).toEqual({ events: 0, already_recovering: 0 });
+    } finally {
+      await rx.close();
+    }
+  }, 120_000);
+
+  it('a recovery of 10,000 events goes through the admission: never more than 8 of them wait for a first attempt', async () => {
+    const rx = await startHangingReceiver(); // every attempt hangs for the 3 s timeout: the runs pile up if anything lets them
+    try {
+      const t = await newTenant('recover-flood');
+      const id = await makeHook(t, rx.url);
+      await finallyFailed(t, id, 10_000);
+      const res = await call('POST', `${hooks(t)}/${id}/recover`, {
+        key: t.key,
+        body: { since: new Date(Date.now() - 60_000).toISOString() },
+      });
+      expect(res.body).toEqual({ events: 10_000, already_recovering: 0 });
+      let mostWaiting = 0;
+      let started = 0;
+      await withDb(async (db) => {
+        for (const until = Date.now() + 12_000; Date.now() < until; await sleep(200)) {
+          const { rows } = await db.query(
+            `SELECT count(*) FILTER (WHERE NOT EXISTS (SELECT 1 FROM webhook_deliveries d
+                                                        WHERE d.attempt_key = o.workflow_id || ':1'))::int AS waiting,
+                    count(*)::int AS started
+               FROM outbox o WHERE o.webhook_id = $1 AND o.kind = 'recovery' AND o.dispatched_at IS NOT NULL`,
+            [id],
+          );
+          mostWaiting = Math.max(mostWaiting, rows[0].waiting);
+          started = rows[0].started;
+        }
+      });
+      expect(started).toBeGreaterThan(0); // the recovery is under way...
+      expect(mostWaiting).toBeLessThanOrEqual(8); // ...at the pace of the admission
+      expect(started).toBeLessThan(100);
+      expect(rx.maxOpen()).toBeLessThanOrEqual(4); // WEBHOOK_MAX_IN_FLIGHT
+      // Deleting the webhook drops the rest: nothing more starts.
+      expect((await call('DELETE', `${hooks(t)}/${id}`, { key: t.key })).status).toBe(204);
+    } finally {
+      await rx.close();
+    }
+  }, 120_000);
+
+  it('a receiver that checks only X-Webhook-Signature rotates with the documented steps and rejects nothing', async () => {
+    // The receiver of the interface document: one header, compared with the secrets it holds.
+    let accepted: string[] = [];
+    const rejected: Received[] = [];
+    const rx = await startReceiver((_n, r) => {
+      const ok = accepted.some((s) => r.headers['x-webhook-signature'] === hex(s, r.body));
+      if (!ok) rejected.push(r);
+      return ok ? 200 : 401;
+    });
+    try {
+      const t = await newTenant('rotation-steps');
+      const oldSecret = 'interface-old-secret-1';
+      accepted = [oldSecret];
+      const id = await makeHook(t, rx.url, { secret: oldSecret });
+      const delivered = async (what: string) => {
+        const eventId = await ping(t, id);
+        return waitFor(what, async () => rx.received.find((r) => eventIdOf(r) === eventId));
+      };
+      await delivered('before the rotation');
+
+      // 1. Rotate (default overlap 24 h). X-Webhook-Signature stays on the old secret.
+      const rotated = await call('POST', `${hooks(t)}/${id}/rotate-secret`, { key: t.key });
+      expect(rotated.status).toBe(200);
+      const newSecret: string = rotated.body.secret;
+      const during = await delivered('during the overlap, the receiver unchanged');
+      expect(during.headers['x-webhook-signature']).toBe(hex(oldSecret, during.body));
+
+      // A second rotation, or a PUT of a secret, during the overlap is refused, naming its end;
+      // the old secret keeps its promise.
+      const second = await call('POST', `${hooks(t)}/${id}/rotate-secret`, { key: t.key });
+      expect(second.status).toBe(409);
+      expect(second.body.error).toMatchObject({ code: 'conflict' });
+      expect(second.body.error.message).toContain(rotated.body.previous_secret_expires_at);
+      const put = await call('PUT', `${hooks(t)}/${id}`, { key: t.key, body: { secret: 'another-secret-123' } });
+      expect(put.status).toBe(409);
+      const still = await delivered('after the refused rotations');
+      expect(still.headers['x-webhook-signature']).toBe(hex(oldSecret, still.body));
+      expect(
+        new StandardWebhook(receiverLibrarySecret(newSecret)).verify(still.body, still.headers as any),
+      ).toBeTruthy();
+
+      // 2. The receiver accepts both. 3. End the overlap: the header switches to the new secret.
+      accepted = [oldSecret, newSecret];
+      await delivered('the receiver holding both');
+      const ended = await call('POST', `${hooks(t)}/${id}/end-secret-overlap`, { key: t.key });
+      expect(ended.status).toBe(200);
+      expect(ended.body.previous_secret_expires_at).toBeNull();
+      const after = await delivered('after the overlap was ended');
+      expect(after.headers['x-webhook-signature']).toBe(hex(newSecret, after.body));
+      expect(after.headers['webhook-signature']).toMatch(/^v1,\S+$/);
+
+      // 4. The receiver drops the old secret.
+      accepted = [newSecret];
+      await delivered('the receiver holding the new secret only');
+      expect(rejected).toEqual([]);
+      // A rotation is possible again now.
+      expect((await call('POST', `${hooks(t)}/${id}/rotate-secret`, { key: t.key })).status).toBe(200);
+    } finally {
+      await rx.close();
+    }
+  }, 120_000);
+
+  it('a test event sent while its webhook is deleted leaves no event behind (20 races)', async () => {
+    const t = await newTenant('ping-delete');
+    const pings = await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        const id = await makeHook(t, 'https://hooks.example.com/deleted');
+        const [p, d] = await Promise.all([
+          call('POST', `${hooks(t)}/${id}/test`, { key: t.key }),
+          call('DELETE', `${hooks(t)}/${id}`, { key: t.key }),
+        ]);
+        expect(d.status).toBe(204);
+        expect([202, 404]).toContain(p.status);
+        return p.status;
+      }),
+    );
+    const left = await withDb(
+      async (db) =>
+        (
+          await db.query(`SELECT count(*)::int AS n FROM events WHERE pipeline_id = $1 AND event_type = 'ping'`, [
+            t.pipelineId,
+          ])
+        ).rows[0].n,
+    );
+    expect(left).toBe(0);
+    console.log(`ping vs delete: ${pings.filter((s) => s === 202).length} of 20 pings stored before their delete`);
+  });
+
+  it('kill -9 of the api during recovers: every event is delivered exactly once', async () => {
+    const rx = await startReceiver();
+    try {
+      const t = await newTenant('recover-kill');
+      const id = await makeHook(t, rx.url);
+      const failed = await finallyFailed(t, id, 30);
+      const since = new Date(Date.now() - 60_000).toISOString();
+      const recover = () =>
+        call('POST', `${hooks(t)}/${id}/recover`, { key: t.key, body: { since } }).catch((err: Error) => err);
+      const inFlight = Array.from({ length: 5 }, recover);
+      await sleep(30);
+      await control('api/restart'); // SIGKILL, then a new api
+      await Promise.all(inFlight);
+      // Whatever the killed api committed is queued; what it did not, this recover queues.
+      const after = await recover();
+      expect(after).toMatchObject({ status: 202 });
+      await waitFor('every event delivered', async () =>
+        failed.every((e) => rx.received.some((r) => eventIdOf(r) === e)),
+      );
+      await sleep(4_000);
+      const sent = count(rx.received.map(eventIdOf));
+      expect([...sent.keys()].sort()).toEqual([...failed].sort());
+      expect([...sent.values()].every((n) => n === 1)).toBe(true);
+    } finally {
+      await rx.close();
+    }
+  }, 120_000);
+
+  it('kill -9 of the api during a rotation: a retry with the same Idempotency-Key answers the secret that signs', async () => {
+    const rx = await startReceiver();
+    try {
+      const t = await newTenant('rotate-kill');
+      const oldSecret = 'before-the-crash-123';
+      const id = await makeHook(t, rx.url, { secret: oldSecret });
+      const rotate = () =>
+        call('POST', `${hooks(t)}/${id}/rotate-secret`, {
+          key: t.key,
+          headers: { 'Idempotency-Key': 'rotate-once' },
+        });
+      const lost = rotate().catch((err: Error) => err);
+      await sleep(20);
+      await control('api/restart');
+      await lost; // answered or lost: the client cannot know which
+      const retried = await rotate();
+      expect(retried.status, JSON.stringify(retried.body)).toBe(200);
+      const again = await rotate();
+      expect(again.body.secret).toBe(retried.body.secret); // a replay rotates nothing
+      const eventId = await ping(t, id);
+      const got = await waitFor('the ping', async () => rx.received.find((r) => eventIdOf(r) === eventId));
+      // The answered secret is the one that signs, and the old one keeps its promise.
+      expect(
+        new StandardWebhook(receiverLibrarySecret(retried.body.secret)).verify(got.body, got.headers as any),
+      ).toBeTruthy();
+      expect(got.headers['x-webhook-signature']).toBe(hex(oldSecret, got.body));
+    } finally {
+      await rx.close();
+    }
+  }, 120_000);
+});
