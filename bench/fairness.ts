@@ -53,7 +53,7 @@ export async function fairness(
     /** CPU seconds so far per process (bench/procs.ts): where each attack's CPU went. */
     cpu: () => Record<string, number>;
     /** Attacks to replay (BENCH_FAIRNESS=slow for the slow receivers alone, while iterating). */
-    attacks: Set<'semantic' | 'slow'>;
+    attacks: Set<'semantic' | 'slow' | 'failing'>;
   },
 ) {
   const cpuDuring = async <T>(work: () => Promise<T>): Promise<[T, Record<string, number>]> => {

@@ -192,12 +192,24 @@ try {
       api: number;
       worker: number;
     };
-    const attacks = new Set((process.env.BENCH_FAIRNESS ?? 'semantic,slow').split(',')) as Set<'semantic' | 'slow'>;
+    const attacks = new Set((process.env.BENCH_FAIRNESS ?? 'semantic,slow,failing').split(',')) as Set<
+      'semantic' | 'slow' | 'failing'
+    >;
     const f = await fairness(texts, (line) => console.log(`[fairness] ${line}`), {
       cpu: () => cpuSeconds(fairnessPids),
       attacks,
     });
     results.fairness = f;
+    if (attacks.has('failing')) {
+      const { failingEndpoints } = await import('./failing-endpoints.js');
+      const x = await failingEndpoints((line) => console.log(`[fairness] ${line}`));
+      results.failingEndpoints = x;
+      report(
+        'fairness: fan-out beside 4 endpoints failing fast (deliveries/s)',
+        `${x.shared.toFixed(1)} (${x.ratio.toFixed(2)}x alone)`,
+        `${x.fanOut} events: ${x.solo.toFixed(1)}/s alone, ${x.shared.toFixed(1)}/s beside 4 endpoints answering 503 at once on the 1s,2s,2s,2s,2s schedule (${x.failedPerSecond.toFixed(1)} failed attempts/s meanwhile)`,
+      );
+    }
     const ratio = (x: { p99: number }) => `${(x.p99 / f.idle.p99).toFixed(2)}x idle p99`;
     report(
       'fairness: victim 10-user batch -> visible, idle (ms)',

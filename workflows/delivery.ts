@@ -22,7 +22,8 @@ export interface DeliveryOutput {
 /**
  * Delivers one event to one webhook. Each HTTP attempt is one activity that records its own
  * delivery row; between failed attempts the workflow sleeps on a durable timer for the delay the
- * schedule gives, or longer when the receiver's Retry-After asks for it. The activity re-reads the webhook every time, so a deleted or deactivated
+ * schedule gives, or longer when the receiver's Retry-After asks for it, or until the turn an
+ * attempt to a failing webhook was given while other tenants deliver. The activity re-reads the webhook every time, so a deleted or deactivated
  * webhook stops the retries and a changed URL or secret is used from the next attempt.
  */
 export async function deliveryWorkflow(input: DeliveryInput): Promise<DeliveryOutput> {
@@ -32,21 +33,33 @@ export async function deliveryWorkflow(input: DeliveryInput): Promise<DeliveryOu
     retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute' },
   });
   const { workflowId } = workflowInfo();
+  // The turn the previous failure booked for this attempt (src/fairness/failing-turns.ts).
+  let turnAt: number | undefined;
   for (let attempt = 1; ; attempt++) {
     upsertSearchAttributes([{ key: DeliveryAttempt, value: attempt }]);
-    const r = await deliverAttempt({
+    const delay = nextRetryDelayMs(attempt, input.retryScheduleMs);
+    const args = {
       workflowId,
       eventId: input.eventId,
       webhookId: input.webhookId,
       attempt,
-      last: attempt > input.retryScheduleMs.length,
-    });
+      last: delay === null,
+      ...(delay !== null && { nextDelayMs: delay }),
+    };
+    let r = await deliverAttempt(turnAt === undefined ? args : { ...args, turnAt });
+    // A failing webhook's attempt put off to its turn (src/fairness/failing-turns.ts): the same
+    // attempt, later, with the turn it was given. Histories from before this outcome never take it.
+    while (r.outcome === 'deferred') {
+      await sleep(r.deferMs ?? 1_000);
+      r = await deliverAttempt({ ...args, turnAt: r.turnAt });
+    }
     if (r.outcome === 'success') return { outcome: 'delivered', attempts: attempt, lastStatusCode: r.statusCode };
     if (r.outcome === 'stopped') return { outcome: 'stopped', attempts: attempt, lastStatusCode: r.statusCode };
-    const delay = nextRetryDelayMs(attempt, input.retryScheduleMs);
     if (delay === null) return { outcome: 'exhausted', attempts: attempt, lastStatusCode: r.statusCode };
-    // A 429 or 503 with Retry-After (capped at 24 h by the activity) waits at least that long;
-    // it never adds an attempt. Histories from before this field have none: the same timers replay.
-    await sleep(Math.max(delay, r.retryAfterMs ?? 0));
+    // A 429 or 503 with Retry-After (capped at 24 h by the activity) waits at least that long, and
+    // so does the next attempt's turn while other tenants deliver; neither adds an attempt.
+    // Histories from before these fields have none: the same timers replay.
+    await sleep(Math.max(delay, r.retryAfterMs ?? 0, r.nextTurnInMs ?? 0));
+    turnAt = r.nextTurnAt;
   }
 }

@@ -11,6 +11,7 @@ import { createDeliveryLimits, everyAtMost } from '../fairness/in-flight.js';
 import { createAnalysisScheduler } from '../fairness/analysis-scheduler.js';
 import { startRelay } from '../outbox/relay.js';
 import { startSecretSweep } from '../webhooks/secret-sweep.js';
+import { createFailingTurns } from '../fairness/failing-turns.js';
 import { createAnalysisActivity, createDeliveryGate } from '../fairness/delivery-gate.js';
 
 export async function startWorkerRole(deps: {
@@ -75,6 +76,7 @@ export async function startWorkerRole(deps: {
         })
       : undefined,
     deliveryLimits: createDeliveryLimits({ ...config.deliveryLimits, attemptTimeoutMs: config.webhooks.timeoutMs }),
+    failingTurns: createFailingTurns(),
     log,
   });
   const { workers, connection } = await createWorkers(config, deps.temporalAddress, deps.taskQueue, activities);

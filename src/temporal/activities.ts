@@ -12,6 +12,7 @@ import { WaitYourTurn, type DeliveryLimits } from '../fairness/in-flight.js';
 import type { AnalysisScheduler } from '../fairness/analysis-scheduler.js';
 import { keepBeating } from './keep-beating.js';
 import type { AnalysisActivity, DeliveryGate } from '../fairness/delivery-gate.js';
+import type { FailingTurns } from '../fairness/failing-turns.js';
 
 export interface ActivityDeps {
   db: Db;
@@ -29,6 +30,8 @@ export interface ActivityDeps {
   analysisActivity?: AnalysisActivity;
   /** Delivery attempts wait here while the worker analyses (absent: never). */
   deliveryGate?: DeliveryGate;
+  /** Attempts to failing webhooks take turns with other tenants' deliveries (absent: never). */
+  failingTurns?: FailingTurns;
   log: Logger;
 }
 
@@ -140,6 +143,7 @@ export function createActivities(deps: ActivityDeps) {
             timeoutMs: deps.webhookTimeoutMs,
             allowPrivateNetworks: deps.allowPrivateNetworks,
             limits: deps.deliveryLimits,
+            turns: deps.failingTurns,
             disableAfterMs: deps.webhookDisableAfterMs,
             log: deps.log,
           },

@@ -4,6 +4,7 @@ import type { Logger } from '../logger.js';
 import { sendWebhook, type ResolveTarget } from './http-attempt.js';
 import { signBody, standardWebhookHeaders } from './signing.js';
 import type { DeliveryLimits } from '../fairness/in-flight.js';
+import type { FailingTurns } from '../fairness/failing-turns.js';
 
 export interface DeliverAttemptInput {
   workflowId: string;
@@ -12,15 +13,29 @@ export interface DeliverAttemptInput {
   attempt: number;
   /** The schedule has no delay after this attempt: if it fails, the delivery has finally failed. */
   last?: boolean;
+  /** The turn a `deferred` answer, or the failure before, gave this attempt (fairness/failing-turns.ts): it starts without asking again. */
+  turnAt?: number;
+  /** When the schedule retries if this attempt fails (ms after it); the next turn is booked no earlier. */
+  nextDelayMs?: number;
 }
 
 export interface DeliverAttemptOutput {
-  /** `stopped`: the webhook was deleted, deactivated, unsubscribed, or answered 410 Gone; no more attempts. */
-  outcome: 'success' | 'failed' | 'stopped';
+  /**
+   * `stopped`: the webhook was deleted, deactivated, unsubscribed, or answered 410 Gone; no more
+   * attempts. `deferred`: nothing was sent or recorded; the workflow sleeps `deferMs` and makes
+   * this attempt again with `turnAt`.
+   */
+  outcome: 'success' | 'failed' | 'stopped' | 'deferred';
   statusCode: number;
   reason?: string;
   /** A 429 or 503 asked to wait this long (ms, capped at 24 h) before the next attempt. */
   retryAfterMs?: number;
+  /** `deferred`: how long to sleep, and the turn to come back with (0: none kept, ask again). */
+  deferMs?: number;
+  turnAt?: number;
+  /** `failed` while other tenants deliver: the next attempt's turn, and how long until it (ms). */
+  nextTurnAt?: number;
+  nextTurnInMs?: number;
 }
 
 export interface DeliverDeps {
@@ -36,6 +51,8 @@ export interface DeliverDeps {
   limits?: DeliveryLimits;
   /** WEBHOOK_DISABLE_AFTER: a webhook whose deliveries have all failed this long is deactivated (default 5 days). */
   disableAfterMs?: number;
+  /** Turns over time for attempts to failing webhooks, shared between tenants (absent: none). */
+  turns?: FailingTurns;
 }
 
 /** The JSON body of an event; the same bytes on every attempt and for every webhook. */
@@ -100,6 +117,15 @@ export async function deliverAttempt(deps: DeliverDeps, input: DeliverAttemptInp
     return { outcome: 'stopped', statusCode: 0, reason: stopReason };
   }
 
+  const tenantId = Number(event.tenant_id);
+  // A webhook whose deliveries are failing takes turns with other tenants' deliveries; a turn far
+  // off is answered, and the workflow sleeps until it (nothing sent, nothing recorded).
+  if (deps.turns && webhook.failing_since !== null && !input.turnAt) {
+    const turn = deps.turns.take(tenantId);
+    if ('deferMs' in turn) return { outcome: 'deferred', statusCode: 0, deferMs: turn.deferMs, turnAt: turn.turnAt };
+    if (turn.waitMs > 0) await new Promise((r) => setTimeout(r, turn.waitMs));
+  }
+
   const body = eventBody(event);
   const msgId = String(event.id);
   const headers: Record<string, string> = {
@@ -126,7 +152,8 @@ export async function deliverAttempt(deps: DeliverDeps, input: DeliverAttemptInp
   }
   // Throws WaitYourTurn when this webhook or tenant has its attempts in flight: nothing is sent or
   // recorded, and the activity is retried a moment later (not counted as a delivery attempt).
-  const release = deps.limits?.acquire(webhook.id, Number(event.tenant_id));
+  const release = deps.limits?.acquire(webhook.id, tenantId);
+  deps.turns?.started(tenantId);
   const result = await sendWebhook({
     url: webhook.url,
     body,
@@ -160,11 +187,16 @@ export async function deliverAttempt(deps: DeliverDeps, input: DeliverAttemptInp
     duration_ms: result.durationMs,
   });
   if (gone) return { outcome: 'stopped', statusCode: 410, reason: 'the receiver answered 410 Gone' };
+  // A failure makes (or keeps) the webhook failing: the retry takes its turn, booked now.
+  const t = Date.now();
+  const next =
+    !result.ok && !input.last && deps.turns ? deps.turns.bookNext(tenantId, t + (input.nextDelayMs ?? 0)) : undefined;
   return {
     outcome: status,
     statusCode: result.statusCode,
     reason: result.ok ? undefined : (result.error ?? result.responseBody.slice(0, 200)),
     ...(result.retryAfterMs !== undefined && { retryAfterMs: result.retryAfterMs }),
+    ...(next && { nextTurnAt: next.turnAt, nextTurnInMs: Math.max(0, next.turnAt - t) }),
   };
 }
 

@@ -116,6 +116,42 @@ describe('workflows', () => {
       expect(attempts).toHaveLength(4);
     });
 
+    it('waits for the turn a failure booked, and an attempt deferred to its turn comes back as the same attempt', async () => {
+      type Out = Awaited<ReturnType<Activities['deliverAttempt']>>;
+      const calls: { attempt: number; turnAt?: number; at: number }[] = [];
+      const { out, calls: seen } = await withWorker(
+        {
+          deliverAttempt: async ({ attempt, turnAt }) => {
+            calls.push({ attempt, turnAt, at: Date.now() });
+            // 1: fails and books the next turn 800 ms away (the schedule says 100 ms).
+            if (attempt === 1) return { outcome: 'failed', statusCode: 503, nextTurnAt: 555, nextTurnInMs: 800 } as Out;
+            if (attempt === 2) return { outcome: 'failed', statusCode: 503 } as Out;
+            // 3: no turn yet: put off 700 ms to turn 12,345, then delivered.
+            if (turnAt === undefined)
+              return { outcome: 'deferred', statusCode: 0, deferMs: 700, turnAt: 12_345 } as Out;
+            return { outcome: 'success', statusCode: 200 } as Out;
+          },
+        },
+        async (taskQueue) => ({
+          out: await env.client.workflow.execute(deliveryWorkflow, {
+            taskQueue,
+            workflowId: `delivery-turns-${queue}`,
+            args: [{ eventId: 1, webhookId: 2, pipelineId: 3, retryScheduleMs: [100, 100], timeoutMs: 1_000 }],
+          }),
+          calls,
+        }),
+      );
+      expect(out).toEqual({ outcome: 'delivered', attempts: 3, lastStatusCode: 200 });
+      expect(seen.map((c) => [c.attempt, c.turnAt])).toEqual([
+        [1, undefined],
+        [2, 555],
+        [3, undefined],
+        [3, 12_345],
+      ]);
+      expect(seen[1].at - seen[0].at).toBeGreaterThanOrEqual(800);
+      expect(seen[3].at - seen[2].at).toBeGreaterThanOrEqual(700);
+    });
+
     it('stops at once when the attempt says the webhook is gone or inactive', async () => {
       const { out, attempts } = await run(['failure', 'stopped', 'success'], [100, 100]);
       expect(out).toEqual({ outcome: 'stopped', attempts: 2, lastStatusCode: 503 });
