@@ -64,3 +64,14 @@ export async function rememberAnswer(trx: Knex.Transaction, scope: IdempotencySc
     response,
   });
 }
+
+/**
+ * Deletes the answers older than the 24 h a key lives (they would be forgotten on the key's next
+ * use anyway). Run by the worker's sweep: a rotation's answer holds the new secret, sealed, and
+ * must not outlive its key.
+ */
+export async function forgetExpiredKeys(db: Knex): Promise<number> {
+  return db('idempotency_keys')
+    .where('created_at', '<', db.raw(`now() - interval '${TTL_HOURS} hours'`))
+    .delete();
+}

@@ -45,6 +45,7 @@ export async function deliveryWorkflow(input: DeliveryInput): Promise<DeliveryOu
       attempt,
       last: delay === null,
       ...(delay !== null && { nextDelayMs: delay }),
+      canDefer: true,
     };
     let r = await deliverAttempt(turnAt === undefined ? args : { ...args, turnAt });
     // A failing webhook's attempt put off to its turn (src/fairness/failing-turns.ts): the same

@@ -16,9 +16,9 @@ describe('failing turns', () => {
     }
   });
 
-  it('spaces a failing tenant at the busiest other tenant rate while it delivers, each attempt its own turn', () => {
+  it('spaces a failing tenant at half the busiest other tenant rate while it delivers, each attempt its own turn', () => {
     const { turns, advance } = clocked();
-    for (let i = 0; i < 10; i++) turns.started(2); // 10 in the last 2 s: 5 per second
+    for (let i = 0; i < 20; i++) turns.started(2); // 20 in the last 2 s: 10 per second, half of it 5
     expect([0, 1, 2, 3, 4, 5].map(() => turns.take(1))).toEqual([
       { waitMs: 0 },
       { waitMs: 200 },
@@ -59,10 +59,22 @@ describe('failing turns booked with a failure', () => {
     for (let i = 0; i < 4; i++) turns.started(2); // 2 per second: turns 500 ms apart
     expect(turns.bookNext(1, 1_000_000 + 1_000)).toEqual({ turnAt: 1_001_000 });
     expect(turns.bookNext(1, 1_000_000 + 1_000)).toEqual({ turnAt: 1_001_500 });
-    expect(turns.take(1)).toEqual({ deferMs: 2_000, turnAt: 1_002_000 });
+    expect(turns.take(1)).toEqual({ waitMs: 0 }); // the current second still had its places
     expect(turns.bookNext(1, 1_000_000 + 10_000)).toEqual({ turnAt: 1_010_000 });
-    expect(turns.bookNext(1, 1_000_000 + 400_000)).toEqual({ turnAt: 0 }); // past the horizon: not booked
+    // A retry scheduled far off books a turn near its own time, not near now.
+    expect(turns.bookNext(1, 1_000_000 + 400_000)).toEqual({ turnAt: 1_400_000 });
+    // Turns given up to 5 minutes past when the attempt could start: beyond, not booked.
+    for (let i = 0; i < 800; i++) turns.bookNext(1, 1_000_000);
+    expect(turns.bookNext(1, 1_000_000)).toEqual({ turnAt: 0 });
     advance(2_001);
     expect(turns.bookNext(1, 1_000_000 + 1_000)).toBeUndefined();
+  });
+
+  it('a retry booked two hours ahead does not push back the turns of the next minutes', () => {
+    const { turns } = clocked();
+    for (let i = 0; i < 4; i++) turns.started(2);
+    expect(turns.bookNext(1, 1_000_000 + 7_200_000)).toEqual({ turnAt: 1_000_000 + 7_200_000 });
+    expect(turns.take(1)).toEqual({ waitMs: 0 });
+    expect(turns.bookNext(1, 1_000_000 + 60_000)).toEqual({ turnAt: 1_060_000 });
   });
 });

@@ -74,13 +74,15 @@ export function startRelay(deps: {
              FROM outbox o3
              JOIN events e3 ON e3.id = o3.event_id
              JOIN projects p3 ON p3.id = e3.project_id
-            WHERE o3.dispatched_at > now() - ${UNATTEMPTED_WINDOW}
+            WHERE o3.dispatched_at > now() - ${UNATTEMPTED_WINDOW} AND o3.workflow_id IS NOT NULL
               AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.attempt_key = o3.workflow_id || ':1')
          ), per_webhook AS (SELECT webhook_id, count(*) AS n FROM waiting GROUP BY webhook_id),
          per_tenant AS (SELECT tenant_id, count(*) AS n FROM waiting GROUP BY tenant_id),
          pending AS (
            SELECT o2.id, p.tenant_id,
-                  row_number() OVER (PARTITION BY o2.webhook_id ORDER BY o2.id) AS wn,
+                  -- A webhook's fresh events go before its recovered ones: a recovery of
+                  -- thousands does not hold back what happens now.
+                  row_number() OVER (PARTITION BY o2.webhook_id ORDER BY o2.kind = 'recovery', o2.id) AS wn,
                   ? - coalesce(pw.n, 0) AS webhook_allowed
              FROM outbox o2
              JOIN events e2 ON e2.id = o2.event_id

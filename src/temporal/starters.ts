@@ -168,40 +168,43 @@ export function createStarters(client: Client, config: Config, installation: str
     },
     startDelivery({ eventId, eventUid, webhookId, pipelineId, tenantId, resend }) {
       const base = `delivery-${installation}-${eventId}-${webhookId}`;
-      return owned({
-        // A resend is its own record: one per request, or one per Idempotency-Key; a recovery one
-        // per outbox row.
-        workflowId: !resend
-          ? base
-          : resend.recovery
-            ? `${base}-recovery-${resend.token.replace(/-/g, '').slice(0, 16)}`
-            : `${base}-resend-${resend.deliveryId}-${resend.token.slice(0, 16)}`,
-        record: resend ? resend.token : `${eventUid}/${webhookId}`,
-        start: (workflowId, memo) =>
-          client.workflow.start<typeof deliveryWorkflow>('deliveryWorkflow', {
-            ...common(
-              workflowId,
-              memo,
-              [
-                { key: EventId, value: String(eventId) },
-                { key: WebhookId, value: String(webhookId) },
-                { key: PipelineId, value: String(pipelineId) },
-                { key: DeliveryAttempt, value: 0 },
+      // Bounded too: a resend holds its webhook's row while it starts (webhooks/redeliver.ts).
+      return bounded(() =>
+        owned({
+          // A resend is its own record: one per request, or one per Idempotency-Key; a recovery one
+          // per outbox row.
+          workflowId: !resend
+            ? base
+            : resend.recovery
+              ? `${base}-recovery-${resend.token.replace(/-/g, '').slice(0, 16)}`
+              : `${base}-resend-${resend.deliveryId}-${resend.token.slice(0, 16)}`,
+          record: resend ? resend.token : `${eventUid}/${webhookId}`,
+          start: (workflowId, memo) =>
+            client.workflow.start<typeof deliveryWorkflow>('deliveryWorkflow', {
+              ...common(
+                workflowId,
+                memo,
+                [
+                  { key: EventId, value: String(eventId) },
+                  { key: WebhookId, value: String(webhookId) },
+                  { key: PipelineId, value: String(pipelineId) },
+                  { key: DeliveryAttempt, value: 0 },
+                ],
+                tenantId,
+              ),
+              taskQueue: deliveryTaskQueue(taskQueue),
+              args: [
+                {
+                  eventId,
+                  webhookId,
+                  pipelineId,
+                  retryScheduleMs: config.webhooks.retryScheduleMs,
+                  timeoutMs: config.webhooks.timeoutMs,
+                },
               ],
-              tenantId,
-            ),
-            taskQueue: deliveryTaskQueue(taskQueue),
-            args: [
-              {
-                eventId,
-                webhookId,
-                pipelineId,
-                retryScheduleMs: config.webhooks.retryScheduleMs,
-                timeoutMs: config.webhooks.timeoutMs,
-              },
-            ],
-          }),
-      });
+            }),
+        }),
+      );
     },
   };
 }

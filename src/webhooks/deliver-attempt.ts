@@ -1,7 +1,7 @@
 import type { Db } from '../db/knex.js';
 import { isDatabaseDown } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { sendWebhook, type ResolveTarget } from './http-attempt.js';
+import { sendWebhook, type AttemptResult, type ResolveTarget } from './http-attempt.js';
 import { signBody, standardWebhookHeaders } from './signing.js';
 import type { DeliveryLimits } from '../fairness/in-flight.js';
 import type { FailingTurns } from '../fairness/failing-turns.js';
@@ -17,6 +17,12 @@ export interface DeliverAttemptInput {
   turnAt?: number;
   /** When the schedule retries if this attempt fails (ms after it); the next turn is booked no earlier. */
   nextDelayMs?: number;
+  /**
+   * The workflow can sleep on a `deferred` answer. Set by the workflow code that handles it, so an
+   * older workflow still running during a rolling deploy is never answered what it would take for
+   * a failed attempt (its attempt is sent without waiting for a turn far off).
+   */
+  canDefer?: boolean;
 }
 
 export interface DeliverAttemptOutput {
@@ -118,50 +124,35 @@ export async function deliverAttempt(deps: DeliverDeps, input: DeliverAttemptInp
   }
 
   const tenantId = Number(event.tenant_id);
-  // A webhook whose deliveries are failing takes turns with other tenants' deliveries; a turn far
-  // off is answered, and the workflow sleeps until it (nothing sent, nothing recorded).
-  if (deps.turns && webhook.failing_since !== null && !input.turnAt) {
-    const turn = deps.turns.take(tenantId);
-    if ('deferMs' in turn) return { outcome: 'deferred', statusCode: 0, deferMs: turn.deferMs, turnAt: turn.turnAt };
-    if (turn.waitMs > 0) await new Promise((r) => setTimeout(r, turn.waitMs));
-  }
-
-  const body = eventBody(event);
-  const msgId = String(event.id);
-  const headers: Record<string, string> = {
-    'Content-Type': 'application/json',
-    'User-Agent': 'semantic-profiling-webhooks/1',
-    'X-Event-ID': msgId,
-    'X-Event-Type': event.event_type,
-  };
-  if (webhook.secret_sealed) {
-    const secret = deps.openSecret(webhook.secret_sealed);
-    const timestampSec = Math.floor((deps.now?.() ?? new Date()).getTime() / 1000);
-    const previousSecret =
-      webhook.previous_secret_sealed && webhook.previous_secret_valid
-        ? deps.openSecret(webhook.previous_secret_sealed)
-        : undefined;
-    // During a rotation's overlap `webhook-signature` carries both signatures, and the single
-    // `X-Webhook-Signature` stays on the previous secret, the one a receiver has until it switches
-    // (src/webhooks/rotate-secret.ts).
-    headers['X-Webhook-Signature'] = signBody(previousSecret ?? secret, body);
-    Object.assign(headers, standardWebhookHeaders({ msgId, timestampSec, body, secret, previousSecret }));
-  } else {
-    headers['webhook-id'] = msgId;
-    headers['webhook-timestamp'] = String(Math.floor((deps.now?.() ?? new Date()).getTime() / 1000));
-  }
   // Throws WaitYourTurn when this webhook or tenant has its attempts in flight: nothing is sent or
   // recorded, and the activity is retried a moment later (not counted as a delivery attempt).
   const release = deps.limits?.acquire(webhook.id, tenantId);
-  deps.turns?.started(tenantId);
-  const result = await sendWebhook({
-    url: webhook.url,
-    body,
-    headers,
-    timeoutMs: deps.timeoutMs,
-    allowPrivateNetworks: deps.allowPrivateNetworks,
-    resolveTarget: deps.resolveTarget,
-  }).finally(() => release?.());
+  let result: AttemptResult;
+  try {
+    // A webhook whose deliveries are failing takes turns with other tenants' deliveries (after the
+    // in-flight place: a turn is not spent on an attempt sent back): a turn far off is answered,
+    // and the workflow sleeps until it (nothing sent, nothing recorded).
+    if (deps.turns && webhook.failing_since !== null && !input.turnAt) {
+      const turn = deps.turns.take(tenantId);
+      if ('deferMs' in turn && input.canDefer) {
+        return { outcome: 'deferred', statusCode: 0, deferMs: turn.deferMs, turnAt: turn.turnAt };
+      }
+      const waitMs = 'waitMs' in turn ? turn.waitMs : 0;
+      if (waitMs > 0) await new Promise((r) => setTimeout(r, waitMs));
+    }
+    const body = eventBody(event);
+    deps.turns?.started(tenantId);
+    result = await sendWebhook({
+      url: webhook.url,
+      body,
+      headers: signedHeaders(deps, webhook, event.id, event.event_type, body),
+      timeoutMs: deps.timeoutMs,
+      allowPrivateNetworks: deps.allowPrivateNetworks,
+      resolveTarget: deps.resolveTarget,
+    });
+  } finally {
+    release?.();
+  }
   const status = result.ok ? 'success' : 'failed';
   const gone = result.statusCode === 410;
   await recordSent(deps, input, attemptKey, {
@@ -197,6 +188,40 @@ export async function deliverAttempt(deps: DeliverDeps, input: DeliverAttemptInp
     reason: result.ok ? undefined : (result.error ?? result.responseBody.slice(0, 200)),
     ...(result.retryAfterMs !== undefined && { retryAfterMs: result.retryAfterMs }),
     ...(next && { nextTurnAt: next.turnAt, nextTurnInMs: Math.max(0, next.turnAt - t) }),
+  };
+}
+
+/** The request headers of an attempt: the interface's, and the Standard Webhooks ones, signed. */
+function signedHeaders(
+  deps: DeliverDeps,
+  webhook: { secret_sealed: string | null; previous_secret_sealed: string | null; previous_secret_valid: boolean },
+  eventId: number,
+  eventType: string,
+  body: string,
+): Record<string, string> {
+  const msgId = String(eventId);
+  const timestampSec = Math.floor((deps.now?.() ?? new Date()).getTime() / 1000);
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/json',
+    'User-Agent': 'semantic-profiling-webhooks/1',
+    'X-Event-ID': msgId,
+    'X-Event-Type': eventType,
+  };
+  if (!webhook.secret_sealed) {
+    return { ...headers, 'webhook-id': msgId, 'webhook-timestamp': String(timestampSec) };
+  }
+  const secret = deps.openSecret(webhook.secret_sealed);
+  const previousSecret =
+    webhook.previous_secret_sealed && webhook.previous_secret_valid
+      ? deps.openSecret(webhook.previous_secret_sealed)
+      : undefined;
+  // During a rotation's overlap `webhook-signature` carries both signatures, and the single
+  // `X-Webhook-Signature` stays on the previous secret, the one a receiver has until it switches
+  // (src/webhooks/rotate-secret.ts).
+  return {
+    ...headers,
+    'X-Webhook-Signature': signBody(previousSecret ?? secret, body),
+    ...standardWebhookHeaders({ msgId, timestampSec, body, secret, previousSecret }),
   };
 }
 

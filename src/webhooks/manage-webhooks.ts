@@ -244,8 +244,12 @@ export async function updateWebhook(
     .update({ ...patch, updated_at: db.fn.now() })
     .returning(COLUMNS);
   if (!row) {
-    const now = await requireWebhook(db, caller, ref);
-    if (now.previous_secret_expires_at) throw overlapRunning(now.previous_secret_expires_at);
+    // The database's clock decided: ask it why (the api's may differ by a moment).
+    const overlap = await db('webhooks')
+      .where({ id: current.id })
+      .where('previous_secret_expires_at', '>', db.fn.now())
+      .first('previous_secret_expires_at');
+    if (overlap) throw overlapRunning(overlap.previous_secret_expires_at);
     throw notFound('webhook');
   }
   return view(row);
@@ -257,16 +261,29 @@ export async function updateWebhook(
  */
 export async function deleteWebhook(db: Db, caller: Caller, ref: WebhookRef): Promise<void> {
   const current = await requireWebhook(db, caller, ref);
-  await db.transaction(async (trx) => {
-    // The row lock first: a test event being stored (it holds the row FOR KEY SHARE) commits before
-    // this reads the pings, so it is deleted with them, not left behind.
-    await trx.raw('SELECT 1 FROM webhooks WHERE id = ? FOR UPDATE', [current.id]);
-    await trx.raw(
-      `DELETE FROM events WHERE event_type = 'ping' AND id IN (SELECT event_id FROM outbox WHERE webhook_id = ?)`,
-      [current.id],
-    );
-    await trx('webhooks').where({ id: current.id }).delete();
-  });
+  // Events first, then the webhook: the worker recording a ping's attempt locks them in that order
+  // (the foreign keys of its row), so the reverse could deadlock. A ping stored meanwhile (its
+  // transaction holds the webhook FOR KEY SHARE, which the delete waits for) has lost its outbox
+  // row with the webhook: the last statement finds it by that. A deadlock all the same (the worker
+  // recording that very ping) is retried: the delete is idempotent.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await db.transaction(async (trx) => {
+        const pings = `DELETE FROM events WHERE event_type = 'ping' AND pipeline_id = ?`;
+        await trx.raw(`${pings} AND id IN (SELECT event_id FROM outbox WHERE webhook_id = ?)`, [
+          ref.pipelineId,
+          current.id,
+        ]);
+        await trx('webhooks').where({ id: current.id }).delete();
+        await trx.raw(`${pings} AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.event_id = events.id)`, [
+          ref.pipelineId,
+        ]);
+      });
+      return;
+    } catch (err) {
+      if ((err as { code?: string }).code !== '40P01' || attempt >= 3) throw err;
+    }
+  }
 }
 
 export interface ListDeliveriesInput {

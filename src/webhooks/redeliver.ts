@@ -24,10 +24,12 @@ const RUN_UNDER_WAY_AT_MOST = `interval '7 days'`;
 
 /**
  * SQL: a run of outbox row `o` is under way, that is not yet started, or started and none of its
- * attempts (their `attempt_key` begins with its workflow id) succeeded or was final.
+ * attempts (their `attempt_key` begins with its workflow id) succeeded or was final. A started row
+ * without a workflow id (dispatched by a relay of the previous version during a rolling deploy)
+ * reads as ended: at worst an event is sent once more, never left unrecovered for a week.
  */
 const RUN_UNDER_WAY = `(o.dispatched_at IS NULL OR (
-    o.dispatched_at > now() - ${RUN_UNDER_WAY_AT_MOST}
+    o.dispatched_at > now() - ${RUN_UNDER_WAY_AT_MOST} AND o.workflow_id IS NOT NULL
     AND NOT EXISTS (SELECT 1 FROM webhook_deliveries s
                      WHERE s.event_id = o.event_id AND s.webhook_id = o.webhook_id
                        AND (s.final OR s.status = 'success')

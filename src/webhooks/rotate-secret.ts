@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Caller } from '../auth/api-keys.js';
 import type { Db } from '../db/knex.js';
-import { notFound } from '../errors.js';
+import { AppError, notFound } from '../errors.js';
 import { idempotencyScope, lockIdempotencyKey, rememberAnswer } from '../idempotency.js';
 import { optionalInt } from '../validation.js';
 import {
@@ -82,8 +82,18 @@ export async function rotateSecret(
     if (scope) {
       const previous = (await lockIdempotencyKey(trx, scope, new Date())) as StoredRotateAnswer | undefined;
       if (previous) {
+        const answered = box.open(previous.secret_sealed);
+        // The request hash holds whether a secret was given, not the secret (a hash of it in the
+        // database would be a fingerprint of it): a given secret is compared here instead.
+        if (input.secret !== undefined && input.secret !== answered) {
+          throw new AppError(
+            'idempotency_key_reused',
+            'this Idempotency-Key was already used for a different request in the last 24 hours; use a new key for a new request',
+            'Idempotency-Key',
+          );
+        }
         return {
-          secret: box.open(previous.secret_sealed),
+          secret: answered,
           previous_secret_expires_at: previous.previous_secret_expires_at
             ? new Date(previous.previous_secret_expires_at)
             : null,

@@ -1,5 +1,6 @@
 import type { Db } from '../db/knex.js';
 import type { Logger } from '../logger.js';
+import { forgetExpiredKeys } from '../idempotency.js';
 
 /**
  * Erases the previous secrets of rotations whose overlap has ended. Deliveries already ignore an
@@ -12,12 +13,18 @@ export async function erasePreviousSecrets(db: Db): Promise<number> {
     .update({ previous_secret_sealed: null, previous_secret_expires_at: null });
 }
 
-/** Runs the sweep every `everyMs` (default 5 s) in the worker role; answers a stop function. */
+/**
+ * Runs the sweep every `everyMs` (default 5 s) in the worker role, with expired Idempotency-Key
+ * answers (a rotation's holds a sealed secret); answers a stop function.
+ */
 export function startSecretSweep(deps: { db: Db; log: Logger; everyMs?: number }): () => void {
   const timer = setInterval(() => {
     erasePreviousSecrets(deps.db).then(
       (n) => n > 0 && deps.log.info('previous webhook secrets erased after their overlap', { webhooks: n }),
       (err: unknown) => deps.log.warn('secret sweep failed; next run retries', { err: (err as Error).message }),
+    );
+    forgetExpiredKeys(deps.db).catch((err: unknown) =>
+      deps.log.warn('idempotency key sweep failed; next run retries', { err: (err as Error).message }),
     );
   }, deps.everyMs ?? 5_000);
   timer.unref();

@@ -24,10 +24,17 @@ export async function up(knex: Knex): Promise<void> {
     ALTER TABLE outbox DROP CONSTRAINT outbox_event_id_webhook_id_key;
     CREATE UNIQUE INDEX outbox_event_once ON outbox (event_id, webhook_id) WHERE kind = 'event';
     CREATE INDEX outbox_runs_of_event ON outbox (webhook_id, event_id);
-    -- Runs started before this migration: the id they were started under (the relay's form).
+    -- Runs started in the last week (older ones are over, see webhooks/redeliver.ts): the id they
+    -- were started under (the relay's form). A row started under a record-specific id after an id
+    -- clash reads as ended, as a row without an id does.
     UPDATE outbox
        SET workflow_id = 'delivery-' || (SELECT id FROM installation) || '-' || event_id || '-' || webhook_id
-     WHERE dispatched_at IS NOT NULL;
+     WHERE dispatched_at > now() - interval '7 days';
+    -- Expired Idempotency-Key answers are deleted by the worker's sweep (a rotation's answer holds
+    -- a sealed secret: it must not outlive its 24 h).
+    CREATE INDEX idempotency_keys_created ON idempotency_keys (created_at);
+    -- A webhook's delete removes its test events (manage-webhooks.ts).
+    CREATE INDEX events_pings ON events (pipeline_id) WHERE event_type = 'ping';
 
     ALTER TABLE webhook_resends
       ADD COLUMN kind text NOT NULL DEFAULT 'resend' CHECK (kind IN ('resend', 'recover'));
@@ -38,6 +45,8 @@ export async function up(knex: Knex): Promise<void> {
 
 export async function down(knex: Knex): Promise<void> {
   await knex.raw(`
+    DROP INDEX events_pings;
+    DROP INDEX idempotency_keys_created;
     DROP INDEX webhook_resends_window;
     DELETE FROM webhook_resends WHERE kind <> 'resend';
     ALTER TABLE webhook_resends DROP COLUMN kind;

@@ -36,6 +36,12 @@ describe('json budget', () => {
     expect(scan('{"users": [[1, 2, 3, 4, 5], {"a": 1, "b": 2, "c": 3, "d": 4}]}', USERS)).toBeUndefined();
   });
 
+  it('does not keep a long key: it matches no tracked key, and costs no memory', () => {
+    const long = 'x'.repeat(1_000_000);
+    expect(scan(`{"${long}users": [1, 2, 3, 4], "users": [1]}`, USERS, 65_536)).toBeUndefined();
+    expect(scan(`{"${long}": [1], "users": [1, 2, 3, 4]}`, USERS, 65_536)).toMatchObject({ field: 'users' });
+  });
+
   it('refuses a body over its values limit, wherever they are', () => {
     expect(scan(JSON.stringify({ x: [1, 2, 3] }), { maxValues: 5 })).toBeUndefined();
     expect(scan(JSON.stringify({ x: [1, 2, 3, 4, 5] }), { maxValues: 5 })).toMatchObject({

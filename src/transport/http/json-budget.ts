@@ -23,6 +23,8 @@ export interface JsonLimits {
 export const MAX_JSON_VALUES = 100_000;
 
 const QUOTE = 0x22;
+/** More than a tracked key (`users`) with every character escaped (6 bytes each) and its quote. */
+const MAX_KEY_BYTES = 64;
 const BACKSLASH = 0x5c;
 const COMMA = 0x2c;
 
@@ -37,21 +39,27 @@ export function createJsonBudget(limits: JsonLimits = {}) {
   // included) so that `"us\u0065rs"` counts as `users`, as JSON.parse will read it.
   let expectKey = false;
   let key: number[] | undefined;
+  let keyTooLong = false;
   let lastKey = '';
   let tracked: { max: number; error: (max: number) => AppError } | undefined;
   let commas = 0;
 
   const byte = (b: number): AppError | undefined => {
     if (inString) {
-      if (key) key.push(b);
+      // A key longer than any tracked one could be (escapes included) is none of them: not kept.
+      if (key) {
+        if (key.length < MAX_KEY_BYTES) key.push(b);
+        else keyTooLong = true;
+      }
       if (escaped) escaped = false;
       else if (b === BACKSLASH) escaped = true;
       else if (b === QUOTE) {
         inString = false;
         if (key) {
           key.pop();
-          lastKey = readKey(key);
+          lastKey = keyTooLong ? '' : readKey(key);
           key = undefined;
+          keyTooLong = false;
           expectKey = false;
         }
       }
