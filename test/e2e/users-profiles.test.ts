@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { call, newTenant, waitForBatch, withDb } from '../support/api.js';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { call, newTenant, stack, waitFor, waitForBatch, withDb } from '../support/api.js';
 
 const PROFILE_KEYS = ['aggregates', 'attributes', 'created_at', 'source_label', 'updated_at', 'user_id'];
 
@@ -408,27 +410,23 @@ describe('identify users: validation changes nothing', () => {
       users: Array.from({ length: 160_000 }, (_, i) => ({ user_id: `u${i}`, text: 't' })),
     });
     expect(raw.length).toBeGreaterThan(5_000_000);
-    let sending = true;
-    const gets: number[] = [];
-    const probe = (async () => {
-      while (sending) {
-        const started = performance.now();
-        const res = await call('GET', '/healthz');
-        expect(res.status).toBe(200);
-        gets.push(performance.now() - started);
-      }
-    })();
+    // The GETs come from a process of their own: the latencies are the api's, not this process's.
+    const probe = spawn(process.execPath, [
+      path.join(import.meta.dirname, '../support/latency-probe.mjs'),
+      `${stack().gatewayUrl}/healthz`,
+    ]);
+    let out = '';
+    probe.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const exited = new Promise((resolve) => probe.on('exit', resolve));
+    await waitFor('the probe', async () => out.startsWith('ready'), 10_000, 20);
     const answers = await Promise.all(
       Array.from({ length: 10 }, () =>
         call('POST', '/api/v1/users', { key: t.key, raw, headers: { 'Content-Type': 'application/json' } }),
       ),
     );
-    sending = false;
-    await probe;
-    for (const a of answers) {
-      expect(a.status).toBe(400);
-      expect(a.body.error).toMatchObject({ field: 'users', message: 'at most 1000 users per batch (got more)' });
-    }
+    probe.stdin.end();
+    await exited;
+    const gets: number[] = JSON.parse(out.split('\n')[1]);
     // Before the limit was checked on the bytes, each body was parsed (150-250 ms of blocked event
     // loop) and a GET waited up to 1.47 s. The bound is loose for a loaded 2-core machine; the
     // figure is printed.
@@ -437,7 +435,11 @@ describe('identify users: validation changes nothing', () => {
       `GET /healthz during ten 5 MB oversized batches: ${gets.length} answered, slowest ${worst.toFixed(0)} ms`,
     );
     expect(gets.length).toBeGreaterThan(0);
-    expect(worst).toBeLessThan(150);
+    expect(worst).toBeLessThan(250);
+    for (const a of answers) {
+      expect(a.status).toBe(400);
+      expect(a.body.error).toMatchObject({ field: 'users', message: 'at most 1000 users per batch (got more)' });
+    }
     const stored = await withDb(
       async (db) =>
         (await db.query('SELECT count(*)::int AS n FROM sources WHERE project_id = $1', [t.projectId])).rows[0].n,
