@@ -1,5 +1,6 @@
 import { newTenant, waitFor } from '../test/support/api.js';
-import { enqueueEvents, fanOutRate, makeWebhook } from '../test/support/fan-out.js';
+import { enqueueEvents, fanOutRate } from '../test/support/fan-out.js';
+import { makeHook } from '../test/support/webhooks.js';
 import { startReceiver } from '../test/support/receiver.js';
 
 /**
@@ -13,10 +14,10 @@ export async function failingEndpoints(log: (line: string) => void, opts = { fan
   const failing = await startReceiver(() => (failed++, 503));
   try {
     const victim = await newTenant('fanout-victim');
-    const hook = await makeWebhook(victim, fast.url);
+    const hook = await makeHook(victim, fast.url);
     const solo = await fanOutRate(victim, hook, fast.received, opts.fanOut);
     const storm = await newTenant('failing-attacker');
-    for (let i = 0; i < 4; i++) await enqueueEvents(storm, await makeWebhook(storm, failing.url), opts.perEndpoint);
+    for (let i = 0; i < 4; i++) await enqueueEvents(storm, await makeHook(storm, failing.url), opts.perEndpoint);
     await waitFor('the failing endpoints retrying', async () => failed >= 100, 120_000, 100);
     const failedBefore = failed;
     const started = Date.now();

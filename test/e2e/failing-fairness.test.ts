@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { call, newTenant, waitFor } from '../support/api.js';
-import { enqueueEvents, fanOutRate, makeWebhook } from '../support/fan-out.js';
+import { enqueueEvents, fanOutRate } from '../support/fan-out.js';
+import { makeHook } from '../support/webhooks.js';
 import { startReceiver } from '../support/receiver.js';
 
 /**
@@ -22,11 +23,11 @@ describe('fairness of delivery attempts over time', () => {
       const failing = await startReceiver(() => (failed++, 503));
       try {
         const victim = await newTenant('fanout');
-        const victimHook = await makeWebhook(victim, fast.url);
+        const victimHook = await makeHook(victim, fast.url);
         const solo = await fanOutRate(victim, victimHook, fast.received, FANOUT);
 
         const storm = await newTenant('failing');
-        const hooks = await Promise.all([1, 2, 3, 4].map(() => makeWebhook(storm, failing.url)));
+        const hooks = await Promise.all([1, 2, 3, 4].map(() => makeHook(storm, failing.url)));
         for (const h of hooks) await enqueueEvents(storm, h, STORM_PER_ENDPOINT);
         // The storm is under way: every endpoint has failed, retries are coming.
         await waitFor('the failing endpoints retrying', async () => failed >= 100, 60_000, 100);

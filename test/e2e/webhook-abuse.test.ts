@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { receiverLibrarySecret } from '../../src/webhooks/signing.js';
 import { call, control, newTenant, waitFor, withDb, type Tenant } from '../support/api.js';
 import { startHangingReceiver, startReceiver, type Answer, type Received } from '../support/receiver.js';
+import { hooksPath, makeHook, ping } from '../support/webhooks.js';
 
 /**
  * Webhook operations under abuse (issue 23), against real HTTPS receivers on the stack's schedule
@@ -12,22 +13,10 @@ import { startHangingReceiver, startReceiver, type Answer, type Received } from 
  * rotation during an overlap is refused, a test event raced by a delete leaves nothing behind, and
  * a kill -9 of the api during rotate and recover breaks no promise and sends nothing twice.
  */
-const hooks = (t: Tenant) => `/projects/${t.projectId}/pipelines/${t.pipelineId}/webhooks`;
+const hooks = hooksPath;
 const eventIdOf = (r: Received) => Number(r.headers['x-event-id']);
 const hex = (secret: string, body: string) => createHmac('sha256', secret).update(body).digest('hex');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function makeHook(t: Tenant, url: string, body: Record<string, unknown> = {}): Promise<number> {
-  const res = await call('POST', hooks(t), { key: t.key, body: { url, ...body } });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.id;
-}
-
-async function ping(t: Tenant, webhookId: number): Promise<number> {
-  const res = await call('POST', `${hooks(t)}/${webhookId}/test`, { key: t.key });
-  expect(res.status, JSON.stringify(res.body)).toBe(202);
-  return res.body.event_id;
-}
 
 /** `n` test events whose delivery to the webhook finally failed (as the last attempt of a schedule records it). */
 async function finallyFailed(t: Tenant, webhookId: number, n: number): Promise<number[]> {

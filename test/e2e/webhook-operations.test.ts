@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { receiverLibrarySecret } from '../../src/webhooks/signing.js';
 import { call, newTenant, waitFor, waitForBatch, withDb, type ApiResponse, type Tenant } from '../support/api.js';
 import { createDatabase, dropDatabase, startInstance, type Instance } from '../support/instance.js';
+import { hooksPath, makeHook, ping } from '../support/webhooks.js';
 import { startReceiver, type Answer, type Received } from '../support/receiver.js';
 
 /**
@@ -14,7 +15,7 @@ import { startReceiver, type Answer, type Received } from '../support/receiver.j
  * cursor and filters, segment filters; auto-disable on an instance of its own with a seconds-long
  * WEBHOOK_DISABLE_AFTER.
  */
-const hooks = (t: Tenant) => `/projects/${t.projectId}/pipelines/${t.pipelineId}/webhooks`;
+const hooks = hooksPath;
 const verifies = (secret: string, r: Received) => {
   try {
     new StandardWebhook(receiverLibrarySecret(secret)).verify(r.body, r.headers as Record<string, string>);
@@ -24,18 +25,6 @@ const verifies = (secret: string, r: Received) => {
   }
 };
 const eventIdOf = (r: Received) => Number(r.headers['webhook-id']);
-
-async function makeHook(t: Tenant, url: string, body: Record<string, unknown> = {}): Promise<number> {
-  const res = await call('POST', hooks(t), { key: t.key, body: { url, ...body } });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.id;
-}
-
-async function ping(t: Tenant, webhookId: number): Promise<number> {
-  const res = await call('POST', `${hooks(t)}/${webhookId}/test`, { key: t.key });
-  expect(res.status, JSON.stringify(res.body)).toBe(202);
-  return res.body.event_id;
-}
 
 async function deliveriesOf(t: Tenant, webhookId: number, query = ''): Promise<any[]> {
   const res = await call('GET', `${hooks(t)}/${webhookId}/deliveries${query}`, { key: t.key });

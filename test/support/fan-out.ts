@@ -1,15 +1,5 @@
-import { call, waitFor, withDb, type Tenant } from './api.js';
+import { waitFor, withDb, type Tenant } from './api.js';
 import type { Received } from './receiver.js';
-
-/** A webhook of the tenant's pipeline to `url`; answers its id. */
-export async function makeWebhook(t: Tenant, url: string): Promise<number> {
-  const res = await call('POST', `/projects/${t.projectId}/pipelines/${t.pipelineId}/webhooks`, {
-    key: t.key,
-    body: { url },
-  });
-  if (res.status !== 201) throw new Error(`webhook: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.id;
-}
 
 /**
  * `n` test events for the webhook, each with its outbox row, in one transaction, and the relay

@@ -1,74 +1,50 @@
+import { BinaryReader, WireType } from '@bufbuild/protobuf/wire';
 import { invalid } from '../../errors.js';
 import { MAX_USERS_PER_BATCH, reservedAttribute } from '../../users/validate-batch.js';
 
 /**
- * How many times top-level field `field` occurs in an encoded message, read from the wire without
- * decoding anything; counting ends once it passes `stopAbove`. Stops at the first thing it cannot
- * skip (a group, a truncation): the decoder judges malformed bytes, this only counts.
+ * The top-level fields of an encoded message, read from the wire with the reader the generated
+ * code uses, without decoding anything: each field number with the bytes of a length-delimited
+ * value. Ends at the first thing it cannot read (a truncation, a group): the decoder judges
+ * malformed bytes, this only looks.
  */
-export function countField(bytes: Uint8Array, field: number, stopAbove = Infinity): number {
-  let pos = 0;
-  let count = 0;
-  const varint = (): number => {
-    let value = 0;
-    for (let shift = 0; shift < 70; shift += 7) {
-      if (pos >= bytes.length) return -1;
-      const b = bytes[pos++];
-      value += (b & 0x7f) * 2 ** shift;
-      if (b < 0x80) return value;
+function* wireFields(bytes: Uint8Array): Generator<{ field: number; value?: Uint8Array }> {
+  const reader = new BinaryReader(bytes);
+  while (reader.pos < reader.len) {
+    let field: number;
+    let wire: WireType;
+    try {
+      [field, wire] = reader.tag();
+    } catch {
+      return;
     }
-    return -1;
-  };
-  while (pos < bytes.length && count <= stopAbove) {
-    const tag = varint();
-    if (tag < 0) break;
-    const wire = tag % 8;
-    if (Math.floor(tag / 8) === field) count++;
-    if (wire === 0) {
-      if (varint() < 0) break;
-    } else if (wire === 1) pos += 8;
-    else if (wire === 2) {
-      const len = varint();
-      if (len < 0) break;
-      pos += len;
-    } else if (wire === 5) pos += 4;
-    else break;
+    if (wire === WireType.StartGroup || wire === WireType.EndGroup) return;
+    // A field whose value is cut off still counts as there: its tag was.
+    let value: Uint8Array | undefined;
+    try {
+      if (wire === WireType.LengthDelimited) value = reader.bytes();
+      else reader.skip(wire);
+    } catch {
+      yield { field };
+      return;
+    }
+    yield { field, value };
+  }
+}
+
+/** How many times top-level field `field` occurs; counting ends once it passes `stopAbove`. */
+export function countField(bytes: Uint8Array, field: number, stopAbove = Infinity): number {
+  let count = 0;
+  for (const f of wireFields(bytes)) {
+    if (f.field === field && ++count > stopAbove) break;
   }
   return count;
 }
 
-/**
- * The length-delimited occurrences of top-level field `field`, as slices of `bytes`, read from the
- * wire like countField (which stops at what it cannot skip).
- */
+/** The length-delimited occurrences of top-level field `field`, as slices of `bytes`. */
 export function fieldBytes(bytes: Uint8Array, field: number): Uint8Array[] {
   const found: Uint8Array[] = [];
-  let pos = 0;
-  const varint = (): number => {
-    let value = 0;
-    for (let shift = 0; shift < 70; shift += 7) {
-      if (pos >= bytes.length) return -1;
-      const b = bytes[pos++];
-      value += (b & 0x7f) * 2 ** shift;
-      if (b < 0x80) return value;
-    }
-    return -1;
-  };
-  while (pos < bytes.length) {
-    const tag = varint();
-    if (tag < 0) break;
-    const wire = tag % 8;
-    if (wire === 0) {
-      if (varint() < 0) break;
-    } else if (wire === 1) pos += 8;
-    else if (wire === 2) {
-      const len = varint();
-      if (len < 0 || pos + len > bytes.length) break;
-      if (Math.floor(tag / 8) === field) found.push(bytes.subarray(pos, pos + len));
-      pos += len;
-    } else if (wire === 5) pos += 4;
-    else break;
-  }
+  for (const f of wireFields(bytes)) if (f.field === field && f.value) found.push(f.value);
   return found;
 }
 
