@@ -3,7 +3,10 @@ import { fileURLToPath } from 'node:url';
 import os from 'node:os';
 import setup from '../test/global-setup.js';
 import type { StackInfo } from '../test/support/stack-info.js';
+import { loadCorpus } from '../src/analysis/corpus.js';
 import { createLocalEmbedder } from '../src/analysis/embedder.js';
+import { encodeTexts } from '../src/analysis/features.js';
+import { sentencesOf } from '../src/analysis/sentences.js';
 
 /**
  * `npm run bench [-- --quick]`: measures the real stack (embedded PostgreSQL or DATABASE_URL, the
@@ -115,6 +118,30 @@ try {
     singleRates.push(50 / ((performance.now() - t) / 1000));
   }
   results.embedderSingleThread = summary(singleRates);
+  // The analysis embeds each message and, for long ones, its sentences (sentences.ts), in one call:
+  // messages per second as the worker reads them, on these texts and on the corpus's lengths
+  // (a 50-message sample of data/train, which reads like customer feedback: about 23 words a message).
+  const corpusTexts = loadCorpus().items.map((it) => it.text);
+  const corpusBatch = Array.from({ length: 50 }, (_, i) => corpusTexts[(i * 71) % corpusTexts.length]);
+  for (const [name, sample] of [
+    ['analysisEmbedding', batch],
+    ['analysisEmbeddingCorpus', corpusBatch],
+  ] as const) {
+    await encodeTexts(embedder, sample);
+    const sentenceRates: number[] = [];
+    for (let r = 0; r < (quick ? 3 : 5); r++) {
+      const t = performance.now();
+      await encodeTexts(embedder, sample);
+      sentenceRates.push(50 / ((performance.now() - t) / 1000));
+    }
+    results[name] = summary(sentenceRates);
+    const extra = sample.reduce((n, x) => n + sentencesOf(x).length, 0);
+    report(
+      `analysis embedding with sentence pieces (msgs/s, ${name === 'analysisEmbedding' ? 'these texts' : 'corpus texts'})`,
+      median(sentenceRates).toFixed(1),
+      `${extra} pieces for 50 messages; min ${Math.min(...sentenceRates).toFixed(1)}`,
+    );
+  }
   report(
     'embedder, old way (one thread, one call of 50)',
     median(singleRates).toFixed(1),

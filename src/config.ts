@@ -214,8 +214,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       headsCacheDir:
         c.ANALYSIS_CACHE_DIR === 'off'
           ? undefined
-          : (c.ANALYSIS_CACHE_DIR ??
-            path.join(env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'profiling-service', 'heads')),
+          : (c.ANALYSIS_CACHE_DIR ?? defaultHeadsCacheDir(env)),
     },
     webhooks: {
       retryScheduleMs: c.WEBHOOK_RETRY_SCHEDULE,
@@ -252,4 +251,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: c.DATA_DIR,
     logLevel: c.LOG_LEVEL,
   };
+}
+
+/** Where trained analysis heads are cached on this machine unless ANALYSIS_CACHE_DIR says otherwise. */
+export function defaultHeadsCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  return path.join(env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'profiling-service', 'heads');
 }

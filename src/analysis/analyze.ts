@@ -2,6 +2,7 @@ import type { Db } from '../db/knex.js';
 import type { Logger } from '../logger.js';
 import type { Corpus } from './corpus.js';
 import type { Embedder, Lane } from './embedder.js';
+import { encodeTexts } from './features.js';
 import { applyHeads, type Heads } from './heads.js';
 import { loadOrTrainHeads } from './heads-store.js';
 export { TOPICS, INTENTIONS } from './taxonomy.js';
@@ -26,15 +27,16 @@ export function analyzerWithHeads(embedder: Embedder, heads: Heads): Analyzer {
     heads,
     async analyzeBatch(texts, lane) {
       if (texts.length === 0) return [];
-      const vectors = await embedder.embed(texts, lane);
-      return texts.map((text, i) => ({ ...applyHeads(heads, vectors[i], text), embedding: vectors[i] }));
+      const encoded = await encodeTexts(embedder, texts, lane);
+      return texts.map((text, i) => ({ ...applyHeads(heads, encoded[i], text), embedding: encoded[i].vector }));
     },
   };
 }
 
 /**
  * The heads are loaded (or trained on this embedder's vectors of the corpus) once per analyzer, one
- * per worker process; afterwards each batch costs exactly ONE embedding call, whatever its size.
+ * per worker process; afterwards each batch costs exactly ONE embedding call, whatever its size (its long messages'
+ * sentences go in the same call).
  */
 export async function createAnalyzer(
   embedder: Embedder,

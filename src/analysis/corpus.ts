@@ -8,12 +8,27 @@ import { INTENTIONS, TOPICS } from './taxonomy.js';
 /** The training corpus: data/train/*.jsonl, written for this service (see data/train/README.md). */
 export const CORPUS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/train');
 
+/** The kinds of writing the corpus holds (data/train/README.md), for figures per register. */
+export const REGISTERS = [
+  'short',
+  'long',
+  'multi',
+  'foreign',
+  'casual',
+  'notice',
+  'question',
+  'effect',
+  'review',
+] as const;
+
 export interface LabelledText {
   id: string;
   text: string;
   sentiment: number;
   topics: string[];
   intentions: string[];
+  /** Corpus lines only (evaluation sets have none). */
+  register?: string;
 }
 
 const Row = z.object({
@@ -23,6 +38,7 @@ const Row = z.object({
   polarity: z.enum(['negative', 'neutral', 'positive']).optional(),
   topics: z.array(z.string().refine((t) => TOPICS.includes(t), 'unknown topic')),
   intentions: z.array(z.string().refine((t) => INTENTIONS.includes(t), 'unknown intention')),
+  register: z.enum(REGISTERS).optional(),
 });
 
 /** Parses JSON lines; a bad line is an error naming the file and line (a corpus is never half-read). */
@@ -41,8 +57,8 @@ export function parseLabelled(raw: string, source: string): LabelledText[] {
       throw new Error(
         `${source}:${i + 1}: ${r.error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')}`,
       );
-    const { id, text, sentiment, topics, intentions } = r.data;
-    out.push({ id, text, sentiment, topics: [...new Set(topics)], intentions: [...new Set(intentions)] });
+    const { id, text, sentiment, topics, intentions, register } = r.data;
+    out.push({ id, text, sentiment, topics: [...new Set(topics)], intentions: [...new Set(intentions)], register });
   });
   return out;
 }
@@ -64,7 +80,10 @@ export function loadCorpus(dir = CORPUS_DIR): Corpus {
   for (const f of files) {
     const raw = readFileSync(path.join(dir, f), 'utf8');
     hash.update(`${f}\n${raw}\n`);
-    items.push(...parseLabelled(raw, f));
+    const lines = parseLabelled(raw, f);
+    const untagged = lines.findIndex((it) => it.register === undefined);
+    if (untagged >= 0) throw new Error(`${f}: line ${lines[untagged].id} has no register (data/train/README.md)`);
+    items.push(...lines);
   }
   const ids = new Set<string>();
   for (const it of items) {

@@ -1,35 +1,79 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { INTENTIONS, TOPICS } from './analyze.js';
-import { loadCorpus, parseLabelled, type LabelledText } from './corpus.js';
-import { createLocalEmbedder } from './embedder.js';
-import { evaluate, polarityConfusion, type Predicted, type Prf } from './eval.js';
-import { applyHeads, trainHeads } from './heads.js';
+import { loadCorpus, parseLabelled, REGISTERS, type LabelledText } from './corpus.js';
+import { createLocalEmbedder, type Embedder } from './embedder.js';
+import { evaluate, polarity, polarityConfusion, type Predicted, type Prf } from './eval.js';
+import { encodeTexts } from './features.js';
+import { applyHeads, DEFAULT_HEADS_OPTIONS, trainHeads, type HeadsOptions } from './heads.js';
 import { seededRandom, shuffled } from './linear.js';
+import { nearDuplicates } from './near-duplicates.js';
 
 /**
- * `npm run eval -- [labelled.jsonl] [--folds=5]`: honest figures for the analysis.
- *  1. k-fold cross-validation on the training corpus: heads (thresholds included) are trained on
- *     k-1 folds and judged on the one they never saw.
+ * `npm run eval -- [labelled.jsonl] [--folds=5] [--repeats=3] [--pooling=whole] [--sentiment=expectation]
+ *  [--hard-negatives=1] [--calibrate=off] [--stack-pieces=off] [--churn-beta=2] [--epochs=8] [--l2=0.001]
+ *  [--corpus=dir]`: honest figures for the analysis.
+ *  1. Repeated stratified k-fold cross-validation on the training corpus: heads are trained on k-1
+ *     folds (their own thresholds and calibration from an inner cross-validation of those folds:
+ *     nested) and judged on the fold they never saw; folds are stratified by register, polarity and
+ *     churn, and drawn anew for each repeat. Figures per label and per register.
  *  2. The labelled file (default: the dev set beside the checkout), judged by heads trained on the
- *     whole corpus, which holds no text of that file.
+ *     whole corpus, which holds none of its texts: the near-duplicate count (character 5-gram
+ *     Jaccard >= 0.5) between the two is printed and must be 0.
+ * The flags train variants of the heads, so each choice in heads.ts can be compared by CV.
  */
 const args = process.argv.slice(2);
-const folds = Number(args.find((a) => a.startsWith('--folds='))?.slice(8) ?? 5);
+const flag = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const folds = Number(flag('folds') ?? 5);
+const repeats = Number(flag('repeats') ?? 3);
+const options: HeadsOptions = {
+  pooling: (flag('pooling') as HeadsOptions['pooling']) ?? DEFAULT_HEADS_OPTIONS.pooling,
+  sentiment: (flag('sentiment') as HeadsOptions['sentiment']) ?? DEFAULT_HEADS_OPTIONS.sentiment,
+  hardNegativeWeight: Number(flag('hard-negatives') ?? DEFAULT_HEADS_OPTIONS.hardNegativeWeight),
+  calibrate: flag('calibrate') ? flag('calibrate') !== 'off' : DEFAULT_HEADS_OPTIONS.calibrate,
+  stackPieces: flag('stack-pieces') ? flag('stack-pieces') !== 'off' : DEFAULT_HEADS_OPTIONS.stackPieces,
+  churnBeta: Number(flag('churn-beta') ?? DEFAULT_HEADS_OPTIONS.churnBeta),
+  epochs: Number(flag('epochs') ?? DEFAULT_HEADS_OPTIONS.epochs),
+  l2: Number(flag('l2') ?? DEFAULT_HEADS_OPTIONS.l2),
+};
 const here = path.dirname(fileURLToPath(import.meta.url));
 const file = args.find((a) => !a.startsWith('--')) ?? path.resolve(here, '../../../shared/eval/dev.jsonl');
 
-const corpus = loadCorpus();
+const corpus = loadCorpus(flag('corpus'));
 const evalItems = parseLabelled(readFileSync(file, 'utf8'), file);
-const known = new Set(corpus.items.map((it) => it.text.trim().toLowerCase()));
-const overlap = evalItems.filter((it) => known.has(it.text.trim().toLowerCase())).length;
+const duplicates = nearDuplicates(
+  corpus.items.map((it) => it.text),
+  evalItems.map((it) => it.text),
+);
 
-const embedder = createLocalEmbedder();
+// Vectors are cached between runs in the OS temp folder (the same model gives the same vectors):
+// comparing variants of the heads then costs training time only.
+const local = createLocalEmbedder();
+const cacheFile = path.join(os.tmpdir(), `eval-vectors-${local.name.replace(/\W+/g, '-')}.json`);
+const cache = new Map<string, number[]>(existsSync(cacheFile) ? JSON.parse(readFileSync(cacheFile, 'utf8')) : []);
+const embedder: Embedder = {
+  name: local.name,
+  dimensions: local.dimensions,
+  async embed(texts) {
+    const missing = [...new Set(texts.filter((x) => !cache.has(x)))];
+    if (missing.length) (await local.embed(missing)).forEach((v, i) => cache.set(missing[i], v));
+    return texts.map((x) => cache.get(x)!);
+  },
+};
 let t = Date.now();
-const corpusVectors = await embedder.embed(corpus.items.map((it) => it.text));
-const evalVectors = await embedder.embed(evalItems.map((it) => it.text));
-const perSecond = (corpus.items.length + evalItems.length) / ((Date.now() - t) / 1000);
+const corpusEncoded = await encodeTexts(
+  embedder,
+  corpus.items.map((it) => it.text),
+);
+const evalEncoded = await encodeTexts(
+  embedder,
+  evalItems.map((it) => it.text),
+);
+const pieces = [...corpusEncoded, ...evalEncoded].reduce((n, e) => n + e.pieces.length, 0);
+const embeddedSeconds = (Date.now() - t) / 1000;
+writeFileSync(cacheFile, JSON.stringify([...cache]));
 
 const f = (x: number) => x.toFixed(3);
 const row = (label: string, m: Prf) =>
@@ -37,7 +81,7 @@ const row = (label: string, m: Prf) =>
 function report(title: string, items: LabelledText[], predictions: Predicted[]) {
   const r = evaluate(items, predictions, TOPICS, INTENTIONS);
   const c = polarityConfusion(items, predictions);
-  console.log(`\n== ${title} (${r.n} messages)`);
+  console.log(`\n== ${title} (${r.n} predictions)`);
   console.log(`sentiment polarity accuracy: ${f(r.polarityAccuracy)}   sentiment MAE: ${f(r.sentimentMae)}`);
   console.log(
     `topic micro-F1: ${f(r.topics.micro.f1)} (P ${f(r.topics.micro.precision)}, R ${f(r.topics.micro.recall)})`,
@@ -54,46 +98,118 @@ function report(title: string, items: LabelledText[], predictions: Predicted[]) 
   for (const [label, m] of Object.entries(r.topics.per)) console.log(row(label, m));
   console.log('intentions:');
   for (const [label, m] of Object.entries(r.intentions.per)) console.log(row(label, m));
+  return r;
 }
 
 console.log(
-  `corpus: ${corpus.items.length} messages in ${corpus.files.length} files (${corpus.hash.slice(0, 12)}); embedder ${embedder.name}, ${perSecond.toFixed(1)} texts/s`,
+  `corpus: ${corpus.items.length} messages in ${corpus.files.length} files (${corpus.hash.slice(0, 12)}); embedder ${embedder.name}; ${corpus.items.length + evalItems.length} messages and their ${pieces} sentence pieces embedded in ${embeddedSeconds.toFixed(1)} s (vectors cached in ${cacheFile})`,
 );
-console.log(`evaluation file: ${file} (${evalItems.length} messages, ${overlap} of them also in the corpus)`);
+{
+  const words = corpus.items.map((it) => it.text.split(/\s+/).filter(Boolean).length);
+  const share = (n: number) => `${((100 * n) / corpus.items.length).toFixed(1)}%`;
+  const perRegister = REGISTERS.map((r) => `${r} ${corpus.items.filter((it) => it.register === r).length}`);
+  console.log(
+    `corpus shape: mean ${(words.reduce((a, b) => a + b, 0) / words.length).toFixed(1)} words, ${share(words.filter((w) => w > 40).length)} over 40 words, ${share(corpus.items.filter((it) => it.intentions.length >= 2).length)} with 2+ intentions, ${share(corpus.items.filter((it) => Math.abs(it.sentiment) === 0.2).length)} at exactly ±0.2; registers: ${perRegister.join(', ')}`,
+  );
+}
+console.log(`heads: ${JSON.stringify(options)}`);
+console.log(
+  `evaluation file: ${file} (${evalItems.length} messages); near-duplicates with the corpus (char 5-gram Jaccard >= 0.5): ${duplicates.length}${duplicates.length ? ` (corpus ids: ${duplicates.map(([i]) => corpus.items[i].id).join(', ')})` : ''}`,
+);
+
+// Stratified folds: items of one stratum are dealt round-robin after a seeded shuffle.
+function stratifiedFolds(items: LabelledText[], seed: number): number[] {
+  const key = (it: LabelledText) =>
+    `${it.register}|${polarity(it.sentiment)}|${it.intentions.includes('churn') ? 'churn' : ''}`;
+  const fold = new Array<number>(items.length);
+  let k = 0;
+  const order = shuffled(items.length, seededRandom(seed));
+  const strata = new Map<string, number[]>();
+  for (const i of order) strata.set(key(items[i]), [...(strata.get(key(items[i])) ?? []), i]);
+  for (const members of [...strata.keys()].sort().map((s) => strata.get(s)!))
+    for (const i of members) fold[i] = k++ % folds;
+  return fold;
+}
 
 t = Date.now();
-const fold = new Array<number>(corpus.items.length);
-shuffled(corpus.items.length, seededRandom(7)).forEach((i, k) => (fold[i] = k % folds));
-const cv: Predicted[] = new Array(corpus.items.length);
-for (let k = 0; k < folds; k++) {
-  const idx = corpus.items.map((_, i) => i).filter((i) => fold[i] !== k);
-  const heads = await trainHeads({
-    embedder: embedder.name,
-    corpusHash: 'fold',
-    items: idx.map((i) => corpus.items[i]),
-    vectors: idx.map((i) => corpusVectors[i]),
+const cvItems: LabelledText[] = [];
+const cvPredictions: Predicted[] = [];
+const perRepeat: { polarity: number; topics: number; intentions: number; churnP: number; churnR: number }[] = [];
+for (let r = 0; r < repeats; r++) {
+  const fold = stratifiedFolds(corpus.items, 7 + r);
+  const predictions: Predicted[] = new Array(corpus.items.length);
+  for (let k = 0; k < folds; k++) {
+    const idx = corpus.items.map((_, i) => i).filter((i) => fold[i] !== k);
+    const heads = await trainHeads({
+      embedder: embedder.name,
+      corpusHash: 'fold',
+      items: idx.map((i) => corpus.items[i]),
+      encoded: idx.map((i) => corpusEncoded[i]),
+      options,
+    });
+    corpus.items.forEach((it, i) => {
+      if (fold[i] === k) predictions[i] = applyHeads(heads, corpusEncoded[i], it.text);
+    });
+  }
+  const m = evaluate(corpus.items, predictions, TOPICS, INTENTIONS);
+  perRepeat.push({
+    polarity: m.polarityAccuracy,
+    topics: m.topics.micro.f1,
+    intentions: m.intentions.micro.f1,
+    churnP: m.churn.precision,
+    churnR: m.churn.recall,
   });
-  corpus.items.forEach((it, i) => {
-    if (fold[i] === k) cv[i] = applyHeads(heads, corpusVectors[i], it.text);
-  });
+  cvItems.push(...corpus.items);
+  cvPredictions.push(...predictions);
 }
-report(
-  `${folds}-fold cross-validation on the training corpus (${((Date.now() - t) / 1000).toFixed(1)} s)`,
-  corpus.items,
-  cv,
+const cvReport = report(
+  `${repeats} x ${folds}-fold stratified cross-validation on the training corpus, nested thresholds (${((Date.now() - t) / 1000).toFixed(1)} s), pooled over the repeats`,
+  cvItems,
+  cvPredictions,
 );
+const spread = (pick: (x: (typeof perRepeat)[number]) => number) =>
+  `${f(Math.min(...perRepeat.map(pick)))}–${f(Math.max(...perRepeat.map(pick)))}`;
+console.log(
+  `per repeat (min–max): polarity ${spread((x) => x.polarity)}, topic F1 ${spread((x) => x.topics)}, intention F1 ${spread((x) => x.intentions)}, churn P ${spread((x) => x.churnP)} R ${spread((x) => x.churnR)}`,
+);
+console.log('per register (pooled over the repeats):');
+console.log(`  ${'register'.padEnd(9)} ${'n'.padStart(5)}  polarity  MAE    topicF1  intentF1  churnP  churnR`);
+for (const reg of REGISTERS) {
+  const idx = cvItems.map((it, i) => (it.register === reg ? i : -1)).filter((i) => i >= 0);
+  if (idx.length === 0) continue;
+  const m = evaluate(
+    idx.map((i) => cvItems[i]),
+    idx.map((i) => cvPredictions[i]),
+    TOPICS,
+    INTENTIONS,
+  );
+  console.log(
+    `  ${reg.padEnd(9)} ${String(idx.length / repeats).padStart(5)}  ${f(m.polarityAccuracy)}     ${f(m.sentimentMae)}  ${f(m.topics.micro.f1)}    ${f(m.intentions.micro.f1)}     ${m.churn.support ? f(m.churn.precision) : '  -  '}   ${m.churn.support ? f(m.churn.recall) : '  -'}`,
+  );
+}
 
 t = Date.now();
 const heads = await trainHeads({
   embedder: embedder.name,
   corpusHash: corpus.hash,
   items: corpus.items,
-  vectors: corpusVectors,
+  encoded: corpusEncoded,
+  options,
 });
 const trainedMs = Date.now() - t;
-report(
-  `${path.basename(file)}, heads trained on the whole corpus in ${(trainedMs / 1000).toFixed(1)} s`,
+const devReport = report(
+  `${path.basename(file)}: a read-only check, heads trained on the whole corpus (without it) in ${(trainedMs / 1000).toFixed(1)} s`,
   evalItems,
-  evalItems.map((it, i) => applyHeads(heads, evalVectors[i], it.text)),
+  evalItems.map((it, i) => applyHeads(heads, evalEncoded[i], it.text)),
 );
+
+console.log('\n== side by side');
+console.log('                                polarity  MAE    topic F1  intention F1  churn P / R');
+for (const [name, r] of [
+  [`corpus, ${repeats} x ${folds}-fold CV`, cvReport],
+  [`${path.basename(file)}, trained without it`, devReport],
+] as const)
+  console.log(
+    `  ${name.padEnd(30)}${f(r.polarityAccuracy)}     ${f(r.sentimentMae)}  ${f(r.topics.micro.f1)}     ${f(r.intentions.micro.f1)}         ${f(r.churn.precision)} / ${f(r.churn.recall)}`,
+  );
 process.exit(0);

@@ -3,9 +3,9 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Db } from '../db/knex.js';
 import type { Logger } from '../logger.js';
-import { CUE_NAMES } from './cues.js';
 import { loadCorpus, type Corpus } from './corpus.js';
 import type { Embedder } from './embedder.js';
+import { encodeTexts, featureCount, POOLINGS } from './features.js';
 import { HEADS_VERSION, trainHeads, type Heads, type LabelHead } from './heads.js';
 import type { LinearModel } from './linear.js';
 
@@ -43,7 +43,11 @@ function validHead(h: LabelHead | undefined, inputs: number): boolean {
     !!h &&
     Array.isArray(h.labels) &&
     validModel(h.model, inputs, h.labels.length) &&
-    finite(h.thresholds, h.labels.length)
+    finite(h.thresholds, h.labels.length) &&
+    finite(h.calibration?.a, h.labels.length) &&
+    finite(h.calibration?.b, h.labels.length) &&
+    (h.stack === undefined ||
+      (Array.isArray(h.stack) && h.stack.length === h.labels.length && h.stack.every((w) => finite(w, 4))))
   );
 }
 
@@ -52,11 +56,19 @@ export function headsProblem(h: Heads, embedder: string, corpusHash: string): st
   if (h?.version !== HEADS_VERSION) return `version ${h?.version} is not ${HEADS_VERSION}`;
   if (h.embedder !== embedder) return `trained for ${h.embedder}, not ${embedder}`;
   if (h.corpusHash !== corpusHash) return 'trained on another corpus';
-  const inputs = h.dimensions + CUE_NAMES.length;
+  if (!POOLINGS.includes(h.options?.pooling)) return 'unknown pooling';
+  const inputs = featureCount(h.dimensions, h.options.pooling);
   if (!(h.dimensions > 0) || !finite(h.mean, inputs) || !finite(h.scale, inputs)) return 'bad standardisation';
   if (!validHead(h.topics, inputs) || !validHead(h.intentions, inputs) || !validHead(h.churn, inputs))
     return 'bad label head';
-  if (!validModel(h.polarity, inputs, 3) || !finite(h.sentimentMeans, 3)) return 'bad sentiment head';
+  if (
+    !validModel(h.polarity?.model, inputs, 3) ||
+    !finite(h.polarity.offsets, 3) ||
+    !(h.polarity.temperature > 0) ||
+    !finite(h.sentiment?.means, 3) ||
+    (h.sentiment.regression !== undefined && !validModel(h.sentiment.regression, inputs, 1))
+  )
+    return 'bad sentiment head';
   return undefined;
 }
 
@@ -116,9 +128,12 @@ export async function loadOrTrainHeads(opts: {
   if (!found) {
     const started = Date.now();
     log?.info('training analysis heads', { embedder: embedder.name, texts: corpus.items.length });
-    const vectors = await embedder.embed(corpus.items.map((it) => it.text));
+    const encoded = await encodeTexts(
+      embedder,
+      corpus.items.map((it) => it.text),
+    );
     const embeddedMs = Date.now() - started;
-    const heads = await trainHeads({ embedder: embedder.name, corpusHash: corpus.hash, items: corpus.items, vectors });
+    const heads = await trainHeads({ embedder: embedder.name, corpusHash: corpus.hash, items: corpus.items, encoded });
     log?.info('analysis heads trained', {
       embedder: embedder.name,
       embeddedMs,

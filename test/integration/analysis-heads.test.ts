@@ -8,7 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAnalyzer, INTENTIONS, TOPICS } from '../../src/analysis/analyze.js';
 import { loadCorpus, type Corpus } from '../../src/analysis/corpus.js';
 import { createLocalEmbedder, createOpenAIEmbedder } from '../../src/analysis/embedder.js';
+import { encodeTexts } from '../../src/analysis/features.js';
 import { trainHeads } from '../../src/analysis/heads.js';
+import { sentencesOf } from '../../src/analysis/sentences.js';
 import { headsCacheKey, loadOrTrainHeads } from '../../src/analysis/heads-store.js';
 import { createDb, type Db } from '../../src/db/knex.js';
 import { createLogger } from '../../src/logger.js';
@@ -25,6 +27,12 @@ function sampleCorpus(n: number): Corpus {
   const items = full.items.filter((_, i) => i % 7 === 0).slice(0, n);
   return { items, hash: `test-${randomUUID()}`, files: full.files };
 }
+
+/** What training embeds: every message, then the sentences of the long ones (one call). */
+const embeddedTexts = (c: Corpus) => [
+  ...c.items.map((it) => it.text),
+  ...c.items.flatMap((it) => sentencesOf(it.text)),
+];
 
 describe('analysis heads: trained per embedder, cached, checked', () => {
   let db: Db;
@@ -44,8 +52,11 @@ describe('analysis heads: trained per embedder, cached, checked', () => {
   });
 
   it('trains deterministically: the same corpus and vectors give the same heads', { timeout: 180_000 }, async () => {
-    const vectors = await local.embed(corpus.items.map((it) => it.text));
-    const input = { embedder: local.name, corpusHash: corpus.hash, items: corpus.items, vectors };
+    const encoded = await encodeTexts(
+      local,
+      corpus.items.map((it) => it.text),
+    );
+    const input = { embedder: local.name, corpusHash: corpus.hash, items: corpus.items, encoded };
     const [a, b] = [await trainHeads(input), await trainHeads(input)];
     expect(JSON.stringify(a)).toBe(JSON.stringify(b));
     // ...and different labels give different heads (the comparison can fail).
@@ -60,7 +71,7 @@ describe('analysis heads: trained per embedder, cached, checked', () => {
       const { embedder, texts } = counting(local);
       const first = await loadOrTrainHeads({ embedder, db, cacheDir, corpus, log });
       expect(first.from).toBe('trained');
-      expect(texts).toHaveLength(corpus.items.length);
+      expect(texts).toEqual(embeddedTexts(corpus));
       const key = headsCacheKey(local.name, corpus.hash);
       expect(await db('analysis_heads').where({ cache_key: key }).first('embedder', 'corpus_hash')).toEqual({
         embedder: local.name,
@@ -101,7 +112,7 @@ describe('analysis heads: trained per embedder, cached, checked', () => {
       texts.length = 0;
       const rebuilt = await loadOrTrainHeads({ embedder, db, cacheDir, corpus, log });
       expect(rebuilt.from).toBe('trained');
-      expect(texts).toHaveLength(corpus.items.length);
+      expect(texts).toEqual(embeddedTexts(corpus));
       expect(JSON.stringify(rebuilt.heads)).toBe(JSON.stringify(good.heads));
       expect((await loadOrTrainHeads({ embedder, db, cacheDir, corpus, log })).from).toBe('database');
       expect(JSON.parse(readFileSync(file, 'utf8')).heads).toBe(JSON.stringify(good.heads));
@@ -158,7 +169,7 @@ describe('analysis heads: trained per embedder, cached, checked', () => {
       async () => {
         const embedder = createOpenAIEmbedder({ apiKey: 'sk-test', baseURL, model: 'fake-embedding-model' });
         const analyzer = await createAnalyzer(embedder, { db, cacheDir, corpus, log });
-        expect(inputs).toEqual(corpus.items.map((it) => it.text));
+        expect(inputs).toEqual(embeddedTexts(corpus));
         expect(analyzer.heads).toMatchObject({
           embedder: 'openai:fake-embedding-model',
           dimensions: 64,
