@@ -211,10 +211,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       model: c.EMBEDDINGS_MODEL,
       threads: c.EMBEDDER_THREADS,
       callSize: c.EMBEDDER_CALL_SIZE,
-      headsCacheDir:
-        c.ANALYSIS_CACHE_DIR === 'off'
-          ? undefined
-          : (c.ANALYSIS_CACHE_DIR ?? defaultHeadsCacheDir(env)),
+      headsCacheDir: c.ANALYSIS_CACHE_DIR === 'off' ? undefined : (c.ANALYSIS_CACHE_DIR ?? defaultHeadsCacheDir(env)),
     },
     webhooks: {
       retryScheduleMs: c.WEBHOOK_RETRY_SCHEDULE,
