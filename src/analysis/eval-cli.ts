@@ -71,7 +71,8 @@ const evalEncoded = await encodeTexts(
   embedder,
   evalItems.map((it) => it.text),
 );
-const pieces = [...corpusEncoded, ...evalEncoded].reduce((n, e) => n + e.pieces.length, 0);
+// Texts embedded: short messages whole, long ones as their pieces.
+const embeddedTexts = [...corpusEncoded, ...evalEncoded].reduce((n, e) => n + Math.max(1, e.pieces.length), 0);
 const embeddedSeconds = (Date.now() - t) / 1000;
 writeFileSync(cacheFile, JSON.stringify([...cache]));
 
@@ -102,7 +103,7 @@ function report(title: string, items: LabelledText[], predictions: Predicted[]) 
 }
 
 console.log(
-  `corpus: ${corpus.items.length} messages in ${corpus.files.length} files (${corpus.hash.slice(0, 12)}); embedder ${embedder.name}; ${corpus.items.length + evalItems.length} messages and their ${pieces} sentence pieces embedded in ${embeddedSeconds.toFixed(1)} s (vectors cached in ${cacheFile})`,
+  `corpus: ${corpus.items.length} messages in ${corpus.files.length} files (${corpus.hash.slice(0, 12)}); embedder ${embedder.name}; ${corpus.items.length + evalItems.length} messages embedded as ${embeddedTexts} texts (short ones whole, long ones by sentence) in ${embeddedSeconds.toFixed(1)} s (vectors cached in ${cacheFile})`,
 );
 {
   const words = corpus.items.map((it) => it.text.split(/\s+/).filter(Boolean).length);

@@ -19,7 +19,7 @@ import { INTENTIONS, TOPICS } from './taxonomy.js';
  *
  * Bump HEADS_VERSION whenever training or features change: it is part of the cache key.
  */
-export const HEADS_VERSION = 2;
+export const HEADS_VERSION = 4;
 
 /** The choices `npm run eval` compares by cross-validation; the defaults are the chosen ones. */
 export interface HeadsOptions {

@@ -28,9 +28,9 @@ function sampleCorpus(n: number): Corpus {
   return { items, hash: `test-${randomUUID()}`, files: full.files };
 }
 
-/** What training embeds: every message, then the sentences of the long ones (one call). */
+/** What training embeds: the messages read whole, then the sentences of the long ones (one call). */
 const embeddedTexts = (c: Corpus) => [
-  ...c.items.map((it) => it.text),
+  ...c.items.map((it) => it.text).filter((t) => sentencesOf(t).length === 0),
   ...c.items.flatMap((it) => sentencesOf(it.text)),
 ];
 
