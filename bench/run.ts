@@ -120,7 +120,7 @@ try {
   results.embedderSingleThread = summary(singleRates);
   // The analysis embeds each message and, for long ones, its sentences (sentences.ts), in one call:
   // messages per second as the worker reads them, on these texts and on the corpus's lengths
-  // (a 50-message sample of data/train, which reads like customer feedback: about 23 words a message).
+  // (a 50-message sample of data/train, which reads like customer feedback: about 22 words a message).
   const corpusTexts = loadCorpus().items.map((it) => it.text);
   const corpusBatch = Array.from({ length: 50 }, (_, i) => corpusTexts[(i * 71) % corpusTexts.length]);
   for (const [name, sample] of [

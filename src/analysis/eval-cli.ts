@@ -6,7 +6,7 @@ import { INTENTIONS, TOPICS } from './analyze.js';
 import { loadCorpus, parseLabelled, REGISTERS, type LabelledText } from './corpus.js';
 import { createLocalEmbedder, type Embedder } from './embedder.js';
 import { evaluate, polarity, polarityConfusion, type Predicted, type Prf } from './eval.js';
-import { encodeTexts } from './features.js';
+import { encodeTexts, POOLINGS } from './features.js';
 import { applyHeads, DEFAULT_HEADS_OPTIONS, trainHeads, type HeadsOptions } from './heads.js';
 import { seededRandom, shuffled } from './linear.js';
 import { nearDuplicates } from './near-duplicates.js';
@@ -38,6 +38,10 @@ const options: HeadsOptions = {
   epochs: Number(flag('epochs') ?? DEFAULT_HEADS_OPTIONS.epochs),
   l2: Number(flag('l2') ?? DEFAULT_HEADS_OPTIONS.l2),
 };
+if (!POOLINGS.includes(options.pooling) || !['expectation', 'regression'].includes(options.sentiment)) {
+  console.error(`--pooling must be one of ${POOLINGS.join(', ')}; --sentiment expectation or regression`);
+  process.exit(2);
+}
 const here = path.dirname(fileURLToPath(import.meta.url));
 const file = args.find((a) => !a.startsWith('--')) ?? path.resolve(here, '../../../shared/eval/dev.jsonl');
 
@@ -213,4 +217,6 @@ for (const [name, r] of [
   console.log(
     `  ${name.padEnd(30)}${f(r.polarityAccuracy)}     ${f(r.sentimentMae)}  ${f(r.topics.micro.f1)}     ${f(r.intentions.micro.f1)}         ${f(r.churn.precision)} / ${f(r.churn.recall)}`,
   );
-process.exit(0);
+// A near-duplicate between the corpus and the evaluation file fails the command: the corpus line
+// (named at the top) must go.
+process.exit(duplicates.length > 0 ? 1 : 0);

@@ -15,7 +15,8 @@ export interface Encoded {
  * (sentences.ts), whose normalised mean is then its vector. So a batch still costs one call, and a
  * long message costs about what it cost whole (its pieces hold the same words, in shorter and
  * cheaper sequences). Embedding the long message whole as well was measured: 0.3 points better on
- * cross-validation, within noise, for 40% fewer messages per second (docs/analysis.md).
+ * cross-validation, within noise; with the earlier cut (from 12 words) it ran at about half the
+ * messages per second (docs/analysis.md).
  */
 export async function encodeTexts(embedder: Embedder, texts: string[], lane?: Lane): Promise<Encoded[]> {
   const pieces = texts.map(sentencesOf);
@@ -46,9 +47,10 @@ export function featureCount(dimensions: number, pooling: Pooling): number {
 }
 
 /**
- * The feature row: the whole-message embedding, then (pooled) the mean and the per-dimension max of
- * its pieces' embeddings (the whole message again when it is read whole, so short and long messages
- * share one layout), then the domain cues.
+ * The feature row: the message's vector, then the domain cues. The pooled layouts (the pieces'
+ * mean and per-dimension max beside the vector) are variants `npm run eval` can still compare; they
+ * were measured worse when long messages were also embedded whole (docs/analysis.md), and with the
+ * vector now the pieces' mean, `whole+mean` repeats it.
  */
 export function featureRow(enc: Encoded, text: string, pooling: Pooling): number[] {
   const v = enc.vector;

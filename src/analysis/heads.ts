@@ -5,10 +5,12 @@ import { predict, seededRandom, shuffled, train, type LinearModel, type TrainOpt
 import { INTENTIONS, TOPICS } from './taxonomy.js';
 
 /**
- * Trained heads on the features of features.ts (the embedding, its sentences' pooled embeddings,
- * the domain cues): topics and intentions are multi-label logistic regressions, polarity a softmax
- * over three classes, churn its own logistic head (it drives churn risk and most alerting
- * segments), the sentiment value a regression head or the polarity head's expectation.
+ * Trained heads on the features of features.ts (the message's embedding and the domain cues):
+ * topics and intentions are multi-label logistic regressions, polarity a softmax over three
+ * classes, churn its own logistic head (it drives churn risk and most alerting segments), the
+ * sentiment value the polarity head's expectation. A long message's sentences are read by the same
+ * label heads, and a second stage per label weighs them against the message (stacking).
+ * The other options of HeadsOptions are the variants `npm run eval` compared (docs/analysis.md).
  *
  * Everything that is chosen is chosen on out-of-fold predictions of the training corpus, never on
  * an evaluation set: each label's probability is calibrated (Platt scaling) and its threshold is
@@ -19,7 +21,7 @@ import { INTENTIONS, TOPICS } from './taxonomy.js';
  *
  * Bump HEADS_VERSION whenever training or features change: it is part of the cache key.
  */
-export const HEADS_VERSION = 4;
+export const HEADS_VERSION = 5;
 
 /** The choices `npm run eval` compares by cross-validation; the defaults are the chosen ones. */
 export interface HeadsOptions {
@@ -98,7 +100,11 @@ export interface Heads {
     means: number[];
     regression?: LinearModel;
   };
-  /** Cross-validated figures on the training corpus, kept for the logs. */
+  /**
+   * Out-of-fold figures on the training corpus, kept for the logs. Optimistic: calibration,
+   * stacking and thresholds are fitted on the same out-of-fold rows they are scored on, over
+   * INNER_REPEATS repeats. The honest figures are `npm run eval`'s (nested).
+   */
   crossValidation: {
     folds: number;
     topicF1: number;
@@ -364,7 +370,8 @@ function prepare(items: LabelledText[], rows: Float64Array[], options: HeadsOpti
     polarity: items.map((it) => POLARITIES.map((p) => (polarityOf(it.sentiment) === p ? 1 : 0))),
     sentiment: items.map((it) => [it.sentiment]),
     // Downgrades, calm notices and long messages that do not mean to leave are where churn's
-    // false alarms come from: they count more in its loss.
+    // false alarms come from: with hardNegativeWeight > 1 they count more in its loss (measured no
+    // better, so 1 by default: the corpus's hard negatives do the work unweighted).
     churnWeight: items.map((it) =>
       !it.intentions.includes('churn') &&
       (it.intentions.includes('downgrade') ||
@@ -432,7 +439,9 @@ function fitPolarity(probs: number[][], gold: number[][]): { offsets: number[]; 
 /**
  * Trains every head on the corpus' encodings (from the embedder that will use them).
  * Deterministic: the same encodings and corpus give the same heads. Calibration and thresholds
- * come from FOLDS-fold out-of-fold predictions (single runs), then the heads are fitted once more on
+ * come from the out-of-fold predictions of INNER_REPEATS FOLDS-fold cross-validations (single runs,
+ * for time: the final heads average 3 runs, whose logits are close to a single run's; the eval
+ * figures include that difference), then the heads are fitted once more on
  * everything (averaged runs).
  */
 export async function trainHeads(input: {

@@ -1,11 +1,12 @@
 /**
- * A small sentiment lexicon for customer feedback, from general knowledge of how customers write
- * (never from an evaluation set). Its score is ONE feature of the heads, whose weight is learned
- * from the corpus words that carry it; so a word the corpus happens not to use still counts, as
- * much as its siblings, and entries need no corpus line of their own (unlike the cues, cues.test.ts).
- * General lexicons miss domain negatives ("too expensive", "keeps crashing", "cancel my
- * subscription"), so those are phrases here.
- * Returns a score in [-1, 1], or 0 when no term is found.
+ * A small sentiment lexicon for customer feedback, from general knowledge of how customers write,
+ * never from an evaluation set (`buggy` and `overpriced`, which an audit found matching only dev
+ * messages among the cues, are left out here too). Its score is ONE feature of the heads, whose
+ * weight is learned from the corpus words that carry it: a word the corpus happens not to use still
+ * counts, as much as its siblings, so entries need no corpus line of their own (unlike the cues,
+ * cues.test.ts). General lexicons miss domain negatives ("too expensive", "keeps crashing", "cancel
+ * my subscription"), so those are phrases here. Returns a score in [-1, 1], or 0 when no term is
+ * found.
  */
 const PHRASES: [RegExp, number][] = [
   [/\btoo (expensive|pricey|costly|slow|complicated)\b/g, -0.8],
@@ -250,7 +251,6 @@ const NEGATORS = new Set([
   'jamais',
   'não',
   'nao',
-  'non',
   'niet',
   'geen',
 ]);

@@ -6,7 +6,7 @@ describe('sentence pieces', () => {
     expect(sentencesOf('Love it. Too pricey though.')).toEqual([]);
   });
 
-  it('splits a long message at sentence ends and line breaks, joining pieces under four words', () => {
+  it('splits a long message at sentence ends and line breaks, joining pieces under six words', () => {
     const text =
       'The import finished without errors yesterday evening. Ok. But none of the contacts show up in the list\nIf this is not fixed by Friday we will cancel the contract!';
     expect(sentencesOf(text)).toEqual([

@@ -1,9 +1,11 @@
 /**
  * Sentence-level reading: a long message is read sentence by sentence (its vector is then the mean
  * of its sentences', features.ts), so one line of praise in a complaint, or a churn threat at the
- * end of a long ticket, is seen on its own by the heads' second stage instead of averaged away. Splitting is by punctuation and line breaks (customer text rarely has
- * the abbreviations that make this hard, and a wrong cut only moves a few words between two
- * neighbouring pieces); a piece under MIN_WORDS words is joined to the one before it.
+ * end of a long ticket, is seen on its own by the heads' second stage instead of averaged away.
+ * Splitting is by punctuation and line breaks (customer text rarely has the abbreviations that make
+ * this hard, and a wrong cut only moves a few words between two neighbouring pieces); a piece under
+ * MIN_WORDS words is joined to its neighbour (a short first one to the next, others to the one
+ * before). A long message that stays one piece (a single run-on sentence) is read whole.
  */
 // Changing any of these three changes what the heads are trained on: bump HEADS_VERSION (heads.ts).
 const MIN_WORDS = 6;
