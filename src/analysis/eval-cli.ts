@@ -6,15 +6,14 @@ import { INTENTIONS, TOPICS } from './analyze.js';
 import { loadCorpus, parseLabelled, REGISTERS, type LabelledText } from './corpus.js';
 import { createLocalEmbedder, type Embedder } from './embedder.js';
 import { evaluate, polarity, polarityConfusion, type Predicted, type Prf } from './eval.js';
-import { encodeTexts, POOLINGS } from './features.js';
+import { encodeTexts } from './features.js';
 import { applyHeads, DEFAULT_HEADS_OPTIONS, trainHeads, type HeadsOptions } from './heads.js';
 import { seededRandom, shuffled } from './linear.js';
 import { nearDuplicates } from './near-duplicates.js';
 
 /**
- * `npm run eval -- [labelled.jsonl] [--folds=5] [--repeats=3] [--pooling=whole] [--sentiment=expectation]
- *  [--hard-negatives=1] [--calibrate=off] [--stack-pieces=off] [--churn-beta=2] [--epochs=8] [--l2=0.001]
- *  [--corpus=dir]`: honest figures for the analysis.
+ * `npm run eval -- [labelled.jsonl] [--folds=5] [--repeats=3] [--calibrate=off] [--stack-pieces=off]
+ *  [--churn-beta=1.5] [--epochs=8] [--l2=0.001] [--corpus=dir]`: honest figures for the analysis.
  *  1. Repeated stratified k-fold cross-validation on the training corpus: heads are trained on k-1
  *     folds (their own thresholds and calibration from an inner cross-validation of those folds:
  *     nested) and judged on the fold they never saw; folds are stratified by register, polarity and
@@ -29,17 +28,17 @@ const flag = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.sli
 const folds = Number(flag('folds') ?? 5);
 const repeats = Number(flag('repeats') ?? 3);
 const options: HeadsOptions = {
-  pooling: (flag('pooling') as HeadsOptions['pooling']) ?? DEFAULT_HEADS_OPTIONS.pooling,
-  sentiment: (flag('sentiment') as HeadsOptions['sentiment']) ?? DEFAULT_HEADS_OPTIONS.sentiment,
-  hardNegativeWeight: Number(flag('hard-negatives') ?? DEFAULT_HEADS_OPTIONS.hardNegativeWeight),
   calibrate: flag('calibrate') ? flag('calibrate') !== 'off' : DEFAULT_HEADS_OPTIONS.calibrate,
   stackPieces: flag('stack-pieces') ? flag('stack-pieces') !== 'off' : DEFAULT_HEADS_OPTIONS.stackPieces,
   churnBeta: Number(flag('churn-beta') ?? DEFAULT_HEADS_OPTIONS.churnBeta),
   epochs: Number(flag('epochs') ?? DEFAULT_HEADS_OPTIONS.epochs),
   l2: Number(flag('l2') ?? DEFAULT_HEADS_OPTIONS.l2),
 };
-if (!POOLINGS.includes(options.pooling) || !['expectation', 'regression'].includes(options.sentiment)) {
-  console.error(`--pooling must be one of ${POOLINGS.join(', ')}; --sentiment expectation or regression`);
+const unknown = args.filter(
+  (a) => a.startsWith('--') && !/^--(folds|repeats|calibrate|stack-pieces|churn-beta|epochs|l2|corpus)=/.test(a),
+);
+if (unknown.length > 0) {
+  console.error(`unknown flag ${unknown.join(' ')} (see src/analysis/eval-cli.ts)`);
   process.exit(2);
 }
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -38,36 +38,12 @@ function meanUnit(vs: number[][]): number[] {
   return sum.map((x) => x / norm);
 }
 
-/** How the embedding part of a feature row is built. */
-export type Pooling = 'whole' | 'whole+mean' | 'whole+max' | 'whole+mean+max';
-export const POOLINGS: Pooling[] = ['whole', 'whole+mean', 'whole+max', 'whole+mean+max'];
-
-export function featureCount(dimensions: number, pooling: Pooling): number {
-  return dimensions * pooling.split('+').length + CUE_NAMES.length;
-}
+export const FEATURE_COUNT_BESIDE_VECTOR = CUE_NAMES.length;
 
 /**
- * The feature row: the message's vector, then the domain cues. The pooled layouts (the pieces'
- * mean and per-dimension max beside the vector) are variants `npm run eval` can still compare; they
- * were measured worse when long messages were also embedded whole (docs/analysis.md), and with the
- * vector now the pieces' mean, `whole+mean` repeats it.
+ * The feature row: the message's vector, then the domain cues. Pooled layouts (the pieces' mean
+ * and per-dimension max beside the vector) were measured worse and removed (docs/analysis.md).
  */
-export function featureRow(enc: Encoded, text: string, pooling: Pooling): number[] {
-  const v = enc.vector;
-  if (pooling === 'whole') return [...v, ...cueFeatures(text)];
-  const pieces = enc.pieces.length > 0 ? enc.pieces : [v];
-  const d = v.length;
-  const mean = new Array<number>(d).fill(0);
-  const max = new Array<number>(d).fill(-Infinity);
-  for (const p of pieces)
-    for (let k = 0; k < d; k++) {
-      mean[k] += p[k] / pieces.length;
-      if (p[k] > max[k]) max[k] = p[k];
-    }
-  return [
-    ...v,
-    ...(pooling.includes('mean') ? mean : []),
-    ...(pooling.includes('max') ? max : []),
-    ...cueFeatures(text),
-  ];
+export function featureRow(vector: number[], text: string): number[] {
+  return [...vector, ...cueFeatures(text)];
 }

@@ -5,7 +5,7 @@ import type { Db } from '../db/knex.js';
 import type { Logger } from '../logger.js';
 import { loadCorpus, type Corpus } from './corpus.js';
 import type { Embedder } from './embedder.js';
-import { encodeTexts, featureCount, POOLINGS } from './features.js';
+import { encodeTexts, FEATURE_COUNT_BESIDE_VECTOR } from './features.js';
 import { HEADS_VERSION, trainHeads, type Heads, type LabelHead } from './heads.js';
 import type { LinearModel } from './linear.js';
 
@@ -56,8 +56,7 @@ export function headsProblem(h: Heads, embedder: string, corpusHash: string): st
   if (h?.version !== HEADS_VERSION) return `version ${h?.version} is not ${HEADS_VERSION}`;
   if (h.embedder !== embedder) return `trained for ${h.embedder}, not ${embedder}`;
   if (h.corpusHash !== corpusHash) return 'trained on another corpus';
-  if (!POOLINGS.includes(h.options?.pooling)) return 'unknown pooling';
-  const inputs = featureCount(h.dimensions, h.options.pooling);
+  const inputs = h.dimensions + FEATURE_COUNT_BESIDE_VECTOR;
   if (!(h.dimensions > 0) || !finite(h.mean, inputs) || !finite(h.scale, inputs)) return 'bad standardisation';
   if (!validHead(h.topics, inputs) || !validHead(h.intentions, inputs) || !validHead(h.churn, inputs))
     return 'bad label head';
@@ -65,8 +64,7 @@ export function headsProblem(h: Heads, embedder: string, corpusHash: string): st
     !validModel(h.polarity?.model, inputs, 3) ||
     !finite(h.polarity.offsets, 3) ||
     !(h.polarity.temperature > 0) ||
-    !finite(h.sentiment?.means, 3) ||
-    (h.sentiment.regression !== undefined && !validModel(h.sentiment.regression, inputs, 1))
+    !finite(h.sentiment?.means, 3)
   )
     return 'bad sentiment head';
   return undefined;

@@ -1,5 +1,5 @@
 import type { LabelledText } from './corpus.js';
-import { featureRow, type Encoded, type Pooling } from './features.js';
+import { featureRow, type Encoded } from './features.js';
 import { lexiconScore } from './lexicon.js';
 import { predict, seededRandom, shuffled, train, type LinearModel, type TrainOptions } from './linear.js';
 import { INTENTIONS, TOPICS } from './taxonomy.js';
@@ -10,7 +10,8 @@ import { INTENTIONS, TOPICS } from './taxonomy.js';
  * classes, churn its own logistic head (it drives churn risk and most alerting segments), the
  * sentiment value the polarity head's expectation. A long message's sentences are read by the same
  * label heads, and a second stage per label weighs them against the message (stacking).
- * The other options of HeadsOptions are the variants `npm run eval` compared (docs/analysis.md).
+ * HeadsOptions holds the choices `npm run eval` can vary; variants measured worse and removed are
+ * in docs/analysis.md.
  *
  * Everything that is chosen is chosen on out-of-fold predictions of the training corpus, never on
  * an evaluation set: each label's probability is calibrated (Platt scaling) and its threshold is
@@ -21,15 +22,10 @@ import { INTENTIONS, TOPICS } from './taxonomy.js';
  *
  * Bump HEADS_VERSION whenever training or features change: it is part of the cache key.
  */
-export const HEADS_VERSION = 5;
+export const HEADS_VERSION = 6;
 
 /** The choices `npm run eval` compares by cross-validation; the defaults are the chosen ones. */
 export interface HeadsOptions {
-  pooling: Pooling;
-  /** The sentiment value: the polarity head's calibrated expectation, or a regression head. */
-  sentiment: 'expectation' | 'regression';
-  /** Loss weight of churn's hard negatives (downgrades, calm notices and long messages without churn). */
-  hardNegativeWeight: number;
   /** Platt scaling of each label and calibrated class offsets for polarity. */
   calibrate: boolean;
   /**
@@ -45,9 +41,6 @@ export interface HeadsOptions {
 }
 
 export const DEFAULT_HEADS_OPTIONS: HeadsOptions = {
-  pooling: 'whole',
-  sentiment: 'expectation',
-  hardNegativeWeight: 1,
   calibrate: true,
   stackPieces: true,
   churnBeta: 1.5,
@@ -98,7 +91,6 @@ export interface Heads {
   sentiment: {
     /** Mean sentiment of the corpus' negative, neutral and positive messages. */
     means: number[];
-    regression?: LinearModel;
   };
   /**
    * Out-of-fold figures on the training corpus, kept for the logs. Optimistic: calibration,
@@ -308,7 +300,7 @@ function pickLabels(head: LabelHead, probs: number[]): string[] {
 }
 
 /** Calibrated class probabilities of the polarity head. */
-function polarityProbs(pol: Heads['polarity'], raw: number[]): number[] {
+function polarityProbs(pol: { offsets: number[]; temperature: number }, raw: number[]): number[] {
   const z = raw.map((p, c) => (Math.log(Math.max(p, 1e-9)) + pol.offsets[c]) / pol.temperature);
   const max = Math.max(...z);
   const e = z.map((v) => Math.exp(v - max));
@@ -320,10 +312,8 @@ function polarityProbs(pol: Heads['polarity'], raw: number[]): number[] {
 function sentimentValue(heads: Heads, x: ArrayLike<number>, text: string): number {
   const p = polarityProbs(heads.polarity, predict(heads.polarity.model, x));
   const cls = POLARITIES[p.indexOf(Math.max(...p))];
-  const raw = heads.sentiment.regression
-    ? predict(heads.sentiment.regression, x)[0]
-    : p.reduce((sum, prob, c) => sum + prob * heads.sentiment.means[c], 0) +
-      LEXICON_INTENSITY * lexiconScore(text).score;
+  const raw =
+    p.reduce((sum, prob, c) => sum + prob * heads.sentiment.means[c], 0) + LEXICON_INTENSITY * lexiconScore(text).score;
   const v = Math.max(-1, Math.min(1, raw));
   const inClass =
     cls === 'negative' ? Math.min(v, -0.2) : cls === 'positive' ? Math.max(v, 0.2) : Math.max(-0.19, Math.min(0.19, v));
@@ -332,8 +322,8 @@ function sentimentValue(heads: Heads, x: ArrayLike<number>, text: string): numbe
 
 /** The heads' reading of one message, from its encoding (features.ts). */
 export function applyHeads(heads: Heads, enc: Encoded, text: string): Prediction {
-  const x = standardise(featureRow(enc, text, heads.options.pooling), heads);
-  const pieces = heads.options.stackPieces ? pieceRows(enc, heads.options.pooling, heads) : [];
+  const x = standardise(featureRow(enc.vector, text), heads);
+  const pieces = heads.options.stackPieces ? pieceRows(enc, heads) : [];
   const topics = pickLabels(heads.topics, labelProbs(heads.topics, x, pieces));
   const intentions = pickLabels(heads.intentions, labelProbs(heads.intentions, x, pieces));
   if (pickLabels(heads.churn, labelProbs(heads.churn, x, pieces)).length > 0) intentions.unshift('churn');
@@ -341,10 +331,8 @@ export function applyHeads(heads: Heads, enc: Encoded, text: string): Prediction
 }
 
 /** The feature rows of a message's pieces, each read as a message of its own. */
-function pieceRows(enc: Encoded, pooling: Pooling, std: { mean: number[]; scale: number[] }): Float64Array[] {
-  return enc.pieces.map((vector, k) =>
-    standardise(featureRow({ vector, pieces: [], pieceTexts: [] }, enc.pieceTexts[k], pooling), std),
-  );
+function pieceRows(enc: Encoded, std: { mean: number[]; scale: number[] }): Float64Array[] {
+  return enc.pieces.map((vector, k) => standardise(featureRow(vector, enc.pieceTexts[k]), std));
 }
 
 interface Prepared {
@@ -353,14 +341,9 @@ interface Prepared {
   intentions: number[][];
   churn: number[][];
   polarity: number[][];
-  sentiment: number[][];
-  /** Loss weight of each row in churn's head: its hard negatives count more. */
-  churnWeight: number[];
 }
 
-const words = (t: string) => t.split(/\s+/).filter(Boolean).length;
-
-function prepare(items: LabelledText[], rows: Float64Array[], options: HeadsOptions): Prepared {
+function prepare(items: LabelledText[], rows: Float64Array[]): Prepared {
   const others = INTENTIONS.filter((l) => l !== 'churn');
   return {
     x: rows,
@@ -368,18 +351,6 @@ function prepare(items: LabelledText[], rows: Float64Array[], options: HeadsOpti
     intentions: items.map((it) => multiHot(others, it.intentions)),
     churn: items.map((it) => [it.intentions.includes('churn') ? 1 : 0]),
     polarity: items.map((it) => POLARITIES.map((p) => (polarityOf(it.sentiment) === p ? 1 : 0))),
-    sentiment: items.map((it) => [it.sentiment]),
-    // Downgrades, calm notices and long messages that do not mean to leave are where churn's
-    // false alarms come from: with hardNegativeWeight > 1 they count more in its loss (measured no
-    // better, so 1 by default: the corpus's hard negatives do the work unweighted).
-    churnWeight: items.map((it) =>
-      !it.intentions.includes('churn') &&
-      (it.intentions.includes('downgrade') ||
-        it.register === 'notice' ||
-        (words(it.text) > 40 && polarityOf(it.sentiment) !== 'positive'))
-        ? options.hardNegativeWeight
-        : 1,
-    ),
   };
 }
 
@@ -388,25 +359,18 @@ interface Fitted {
   intentions: LinearModel;
   churn: LinearModel;
   polarity: LinearModel;
-  sentiment?: LinearModel;
 }
 
 async function fitAll(d: Prepared, options: HeadsOptions, runs: number): Promise<Fitted> {
-  const labels = (y: number[][], sampleWeight?: number[]) => {
+  const labels = (y: number[][]) => {
     const positiveWeight = positiveWeights(y);
-    return averaged(runs, (seed) =>
-      train(d.x, y, { kind: 'sigmoid', ...TRAINING(options), seed, positiveWeight, sampleWeight }),
-    );
+    return averaged(runs, (seed) => train(d.x, y, { kind: 'sigmoid', ...TRAINING(options), seed, positiveWeight }));
   };
   return {
     topics: await labels(d.topics),
     intentions: await labels(d.intentions),
-    churn: await labels(d.churn, d.churnWeight),
+    churn: await labels(d.churn),
     polarity: await averaged(runs, (seed) => train(d.x, d.polarity, { kind: 'softmax', ...TRAINING(options), seed })),
-    sentiment:
-      options.sentiment === 'regression'
-        ? await averaged(runs, (seed) => train(d.x, d.sentiment, { kind: 'linear', ...TRAINING(options), seed }))
-        : undefined,
   };
 }
 
@@ -426,7 +390,7 @@ function fitPolarity(probs: number[][], gold: number[][]): { offsets: number[]; 
   let temperature = 1;
   let bestLoss = Infinity;
   for (const t of [0.5, 0.75, 1, 1.25, 1.5, 2, 2.5, 3]) {
-    const pol = { model: undefined as unknown as LinearModel, offsets: best.offsets, temperature: t };
+    const pol = { offsets: best.offsets, temperature: t };
     const loss = probs.reduce(
       (sum, pr, i) => sum - Math.log(Math.max(1e-9, polarityProbs(pol, pr)[gold[i].indexOf(1)])),
       0,
@@ -452,12 +416,11 @@ export async function trainHeads(input: {
   options?: Partial<HeadsOptions>;
 }): Promise<Heads> {
   const options = { ...DEFAULT_HEADS_OPTIONS, ...input.options };
-  const raw = input.items.map((it, i) => featureRow(input.encoded[i], it.text, options.pooling));
+  const raw = input.items.map((it, i) => featureRow(input.encoded[i].vector, it.text));
   const std = standardiser(raw);
   const all = prepare(
     input.items,
     raw.map((r) => standardise(r, std)),
-    options,
   );
   const n = input.items.length;
   const subset = (idx: number[]): Prepared =>
@@ -470,12 +433,9 @@ export async function trainHeads(input: {
     intentions: [] as number[][],
     churn: [] as number[][],
     polarity: [] as number[][],
-    sentiment: [] as number[],
     pieces: { topics: [] as number[][][], intentions: [] as number[][][], churn: [] as number[][][] },
   };
-  const pieces = input.items.map((_, i) =>
-    options.stackPieces ? pieceRows(input.encoded[i], options.pooling, std) : [],
-  );
+  const pieces = input.items.map((_, i) => (options.stackPieces ? pieceRows(input.encoded[i], std) : []));
   // INNER_REPEATS cross-validations on different folds: every message has that many out-of-fold
   // predictions, so a threshold does not hang on one draw of the folds (row r * n + i).
   for (let r = 0; r < INNER_REPEATS; r++) {
@@ -490,7 +450,6 @@ export async function trainHeads(input: {
         oof.intentions[row] = predict(m.intentions, all.x[i]);
         oof.churn[row] = predict(m.churn, all.x[i]);
         oof.polarity[row] = predict(m.polarity, all.x[i]);
-        oof.sentiment[row] = m.sentiment ? predict(m.sentiment, all.x[i])[0] : 0;
         oof.pieces.topics[row] = pieces[i].map((xp) => predict(m.topics, xp));
         oof.pieces.intentions[row] = pieces[i].map((xp) => predict(m.intentions, xp));
         oof.pieces.churn[row] = pieces[i].map((xp) => predict(m.churn, xp));
@@ -575,7 +534,7 @@ export async function trainHeads(input: {
   const churnPred = cut(churn.probs, churn.thresholds).map((r) => r[0]);
   const churnTp = churnPred.filter((p, i) => p && gold.churn[i][0]).length;
   const polarityPred = oof.polarity.map((p) => {
-    const q = polarityProbs({ model: undefined as unknown as LinearModel, ...polarity }, p);
+    const q = polarityProbs(polarity, p);
     return q.indexOf(Math.max(...q));
   });
   const crossValidation = {
@@ -588,8 +547,7 @@ export async function trainHeads(input: {
     polarityAccuracy: polarityPred.filter((c, i) => gold.polarity[i][c] === 1).length / gold.items.length,
     sentimentMae:
       gold.items.reduce((sum, it, i) => {
-        const q = polarityProbs({ model: undefined as unknown as LinearModel, ...polarity }, oof.polarity[i]);
-        const v = options.sentiment === 'regression' ? oof.sentiment[i] : q.reduce((s, p, c) => s + p * means[c], 0);
+        const v = polarityProbs(polarity, oof.polarity[i]).reduce((s, p, c) => s + p * means[c], 0);
         return sum + Math.abs(Math.max(-1, Math.min(1, v)) - it.sentiment);
       }, 0) / gold.items.length,
     churn: {
@@ -618,7 +576,7 @@ export async function trainHeads(input: {
     intentions: label(intentions, m.intentions),
     churn: label(churn, m.churn),
     polarity: { model: m.polarity, ...polarity },
-    sentiment: { means, regression: m.sentiment },
+    sentiment: { means },
     crossValidation,
   };
 }

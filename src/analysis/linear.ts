@@ -7,8 +7,7 @@
  * training its heads keeps heartbeating its other activities.
  */
 
-/** `linear`: least squares (a regression head, one value per output). */
-export type LinearKind = 'sigmoid' | 'softmax' | 'linear';
+export type LinearKind = 'sigmoid' | 'softmax';
 
 export interface LinearModel {
   kind: LinearKind;
@@ -28,8 +27,6 @@ export interface TrainOptions {
   seed: number;
   /** Loss weight of a positive example per output (sigmoid only): rare labels get more. */
   positiveWeight?: number[];
-  /** Loss weight of each row (default 1): hard examples can count more. */
-  sampleWeight?: number[];
 }
 
 /** mulberry32: a small seeded generator, so training is deterministic. */
@@ -71,7 +68,6 @@ function logits(
 
 /** In place: logits to probabilities. */
 function activate(kind: LinearKind, z: Float64Array) {
-  if (kind === 'linear') return;
   if (kind === 'sigmoid') for (let o = 0; o < z.length; o++) z[o] = sigmoid(z[o]);
   else {
     let max = -Infinity;
@@ -122,11 +118,10 @@ export async function train(x: ArrayLike<number>[], y: number[][], opts: TrainOp
         const xi = x[i];
         logits(model, xi, z);
         activate(opts.kind, z);
-        const rowWeight = opts.sampleWeight?.[i] ?? 1;
         for (let o = 0; o < outputs; o++) {
-          // For the three losses the gradient wrt the logit is (prediction - target), weighted.
+          // For both losses the gradient wrt the logit is (prediction - target), weighted.
           const target = y[i][o];
-          const weight = (opts.kind === 'sigmoid' && target > 0.5 ? (opts.positiveWeight?.[o] ?? 1) : 1) * rowWeight;
+          const weight = opts.kind === 'sigmoid' && target > 0.5 ? (opts.positiveWeight?.[o] ?? 1) : 1;
           const d = (z[o] - target) * weight;
           if (d === 0) continue;
           gb[o] += d;
