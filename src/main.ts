@@ -19,14 +19,23 @@ import { ensureDemoTenant } from './demo.js';
 import { startApi } from './roles/api.js';
 import { startWorkerRole } from './roles/worker.js';
 
-type Role = 'api' | 'worker' | 'all';
+/**
+ * `worker` polls both task queues; `analysis-worker` and `delivery-worker` poll one each, so an
+ * operator scales analysis and deliveries apart (docs/operations.md).
+ */
+const ROLES = ['api', 'worker', 'analysis-worker', 'delivery-worker', 'all'] as const;
+type Role = (typeof ROLES)[number];
 
 const { values } = parseArgs({ options: { role: { type: 'string', default: process.env.ROLE ?? 'all' } } });
 const role = values.role as Role;
-if (!['api', 'worker', 'all'].includes(role)) {
-  console.error(`unknown role "${role}": use api, worker or all`);
+if (!ROLES.includes(role)) {
+  console.error(`unknown role "${role}": use ${ROLES.join(', ')}`);
   process.exit(2);
 }
+const queues = {
+  analysis: role === 'worker' || role === 'analysis-worker' || role === 'all',
+  delivery: role === 'worker' || role === 'delivery-worker' || role === 'all',
+};
 
 let config: Config;
 try {
@@ -39,6 +48,7 @@ try {
   throw err;
 }
 const log = createLogger(config.logLevel, { role });
+// Only where analysis and deliveries share a process on a box with the api (the `worker` role).
 if (role === 'worker' && config.worker.nice > 0) {
   // Before any thread starts (embedder, Temporal core, libuv pool): Linux threads inherit it.
   // The embedder takes every idle cycle anyway; under contention the api answers first.
@@ -84,7 +94,9 @@ try {
       ? config.databasePoolMax
       : Math.max(
           config.databasePoolMax,
-          config.worker.activityConcurrency + Math.ceil(config.worker.deliveryConcurrency / 4) + 4,
+          (queues.analysis ? config.worker.activityConcurrency : 0) +
+            (queues.delivery ? Math.ceil(config.worker.deliveryConcurrency / 4) : 0) +
+            4,
         );
   const db = createDb(databaseUrl, poolMax);
   stops.unshift(() => db.destroy());
@@ -117,10 +129,20 @@ try {
   const box = createSecretBox(resolveSecretsKey(config.secretsKey, config.dataDir, log));
 
   const lines: string[] = [];
-  if (role === 'worker' || role === 'all') {
-    const worker = await startWorkerRole({ config, db, databaseUrl, temporalAddress, taskQueue, starters, box, log });
+  if (queues.analysis || queues.delivery) {
+    const worker = await startWorkerRole({
+      config,
+      db,
+      databaseUrl,
+      temporalAddress,
+      taskQueue,
+      queues,
+      starters,
+      box,
+      log,
+    });
     stops.unshift(worker.stop);
-    lines.push(`worker:      task queue "${taskQueue}" on ${temporalAddress}`);
+    lines.push(`worker:      task queues ${worker.taskQueues.map((q) => `"${q}"`).join(', ')} on ${temporalAddress}`);
   }
   if (role === 'api' || role === 'all') {
     const api = await startApi({ config, db, databaseUrl, starters, box, log, client });
@@ -128,7 +150,7 @@ try {
     lines.push(`gateway:     http://localhost:${api.httpPort}`, `gRPC:        localhost:${api.grpcPort}`);
   }
   if (uiUrl) lines.push(`Temporal UI: ${uiUrl}`);
-  if (!config.databaseUrl && role !== 'worker') {
+  if (!config.databaseUrl && (role === 'api' || role === 'all')) {
     const demo = await ensureDemoTenant(db, config.dataDir);
     lines.push(
       `demo tenant: project_id=${demo.project_id} pipeline_id=${demo.pipeline_id}`,

@@ -9,6 +9,7 @@ import * as m007 from './migrations/007_webhook_operations.js';
 import * as m008 from './migrations/008_evaluation_admission.js';
 import * as m009 from './migrations/009_batch_admission.js';
 import * as m010 from './migrations/010_redeliveries.js';
+import * as m011 from './migrations/011_delivery_slots.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001_init': m001,
@@ -21,6 +22,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '008_evaluation_admission': m008,
   '009_batch_admission': m009,
   '010_redeliveries': m010,
+  '011_delivery_slots': m011,
 };
 
 /** Migrations are imported, not discovered on disk, so they work from tsx, bundles and containers. */

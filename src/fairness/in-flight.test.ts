@@ -3,24 +3,24 @@ import { createDeliveryLimits, everyAtMost, WaitYourTurn } from './in-flight.js'
 import { waitYourTurnDelayMs } from '../temporal/activities.js';
 
 describe('delivery limits', () => {
-  it('bound attempts per webhook and per tenant, and free a place on release (once)', () => {
+  it('bound attempts per webhook and per tenant in the process, and free a place on release (once)', async () => {
     const limits = createDeliveryLimits({ perWebhook: 2, perTenant: 3 });
-    const a1 = limits.acquire(1, 10);
-    limits.acquire(1, 10);
-    expect(() => limits.acquire(1, 10)).toThrow(WaitYourTurn); // webhook 1 is full
-    limits.acquire(2, 10);
-    expect(() => limits.acquire(3, 10)).toThrow(/tenant 10/); // tenant 10 is full
-    expect(() => limits.acquire(4, 11)).not.toThrow(); // another tenant is not affected
-    a1();
-    a1(); // a second release changes nothing
-    expect(() => limits.acquire(1, 10)).not.toThrow();
-    expect(() => limits.acquire(1, 10)).toThrow(WaitYourTurn);
+    const a1 = await limits.acquire(1, 10);
+    await limits.acquire(1, 10);
+    await expect(limits.acquire(1, 10)).rejects.toThrow(WaitYourTurn); // webhook 1 is full
+    await limits.acquire(2, 10);
+    await expect(limits.acquire(3, 10)).rejects.toThrow(/tenant 10/); // tenant 10 is full
+    await expect(limits.acquire(4, 11)).resolves.toBeTypeOf('function'); // another tenant is not affected
+    await a1();
+    await a1(); // a second release changes nothing
+    await expect(limits.acquire(1, 10)).resolves.toBeTypeOf('function');
+    await expect(limits.acquire(1, 10)).rejects.toThrow(WaitYourTurn);
   });
 
-  it('check a full webhook before anything else, and send its attempts back for up to the attempt timeout', () => {
+  it('check a full webhook before anything else, and send its attempts back for up to the attempt timeout', async () => {
     const limits = createDeliveryLimits({ perWebhook: 1, perTenant: 3, attemptTimeoutMs: 10_000 });
     expect(() => limits.checkWebhook(1)).not.toThrow();
-    limits.acquire(1, 10);
+    await limits.acquire(1, 10);
     const full = (() => {
       try {
         limits.checkWebhook(1);
@@ -32,9 +32,9 @@ describe('delivery limits', () => {
     expect((full as WaitYourTurn).maxDelayMs).toBe(10_000);
     expect(() => limits.checkWebhook(2)).not.toThrow();
     // A tenant's bound is not a hanging receiver's: its attempts come back within 5 s.
-    limits.acquire(2, 10);
-    limits.acquire(3, 10);
-    expect(() => limits.acquire(4, 10)).toThrow(expect.objectContaining({ maxDelayMs: 5_000 }));
+    await limits.acquire(2, 10);
+    await limits.acquire(3, 10);
+    await expect(limits.acquire(4, 10)).rejects.toThrow(expect.objectContaining({ maxDelayMs: 5_000 }));
   });
 });
 

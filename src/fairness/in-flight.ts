@@ -1,3 +1,6 @@
+import type { Db } from '../db/knex.js';
+import { leaseSlots, releaseSlots } from './delivery-slots.js';
+
 /** Thrown when work must wait its turn; the activity wrappers turn it into a retry (waitYourTurnDelayMs). */
 export class WaitYourTurn extends Error {
   /**
@@ -34,10 +37,17 @@ export class KeyedCounter<K> {
 
 /**
  * At most `perWebhook` attempts in flight to one webhook and `perTenant` to all webhooks of one
- * tenant, in this worker process. A receiver that hangs for its full timeout then holds a few
- * delivery slots, never all of them: other webhooks and tenants keep being delivered.
+ * tenant, across every delivery worker when `db` is given (leased slots, delivery-slots.ts), and
+ * in this process in any case: the local count answers a full webhook without a query. A receiver
+ * that hangs for its full timeout then holds a few delivery slots, never all of them: other
+ * webhooks and tenants keep being delivered.
  */
-export function createDeliveryLimits(limits: { perWebhook: number; perTenant: number; attemptTimeoutMs?: number }) {
+export function createDeliveryLimits(limits: {
+  perWebhook: number;
+  perTenant: number;
+  attemptTimeoutMs?: number;
+  db?: Db;
+}) {
   const webhooks = new KeyedCounter<number>();
   const tenants = new KeyedCounter<number>();
   const webhookFull = (webhookId: number) =>
@@ -55,14 +65,44 @@ export function createDeliveryLimits(limits: { perWebhook: number; perTenant: nu
       if (webhooks.get(webhookId) >= limits.perWebhook) throw webhookFull(webhookId);
     },
     /** A release function, or WaitYourTurn when either bound is reached. */
-    acquire(webhookId: number, tenantId: number): () => void {
+    async acquire(webhookId: number, tenantId: number): Promise<() => Promise<void>> {
+      const tenantFull = () =>
+        new WaitYourTurn(`tenant ${tenantId} already has ${limits.perTenant} delivery attempts in flight`);
       if (webhooks.get(webhookId) >= limits.perWebhook) throw webhookFull(webhookId);
-      if (tenants.get(tenantId) >= limits.perTenant) {
-        throw new WaitYourTurn(`tenant ${tenantId} already has ${limits.perTenant} delivery attempts in flight`);
-      }
+      if (tenants.get(tenantId) >= limits.perTenant) throw tenantFull();
       const a = webhooks.add(webhookId);
       const b = tenants.add(tenantId);
-      return () => (a(), b());
+      const local = () => (a(), b());
+      if (!limits.db) return async () => local();
+      const db = limits.db;
+      let holder: string | undefined;
+      try {
+        holder = await leaseSlots(
+          db,
+          [
+            { key: `webhook:${webhookId}`, bound: limits.perWebhook },
+            { key: `tenant:${tenantId}`, bound: limits.perTenant },
+          ],
+          // The activity's own timeout is the attempt's plus 30 s: a lease outlives any attempt.
+          (limits.attemptTimeoutMs ?? 10_000) + 60_000,
+        );
+      } catch (err) {
+        local();
+        throw err;
+      }
+      if (!holder) {
+        local();
+        // Which key was full is not known from one statement; the webhook's is the longer wait.
+        throw new WaitYourTurn(
+          `webhook ${webhookId} or tenant ${tenantId} is at its in-flight bound across workers`,
+          Math.max(5_000, limits.attemptTimeoutMs ?? 0),
+        );
+      }
+      return async () => {
+        local();
+        // A lease that cannot be given back (database away) ends by itself.
+        await releaseSlots(db, holder).catch(() => undefined);
+      };
     },
   };
 }

@@ -21,11 +21,14 @@ export async function startWorkerRole(deps: {
   temporalAddress: string;
   /** This installation's task queue (see installationTaskQueue). */
   taskQueue: string;
+  /** Which task queues this process polls: analysis (batches, evaluations), deliveries, or both. */
+  queues: { analysis: boolean; delivery: boolean };
   starters: Starters;
   box: { open(sealed: string): string };
   log: Logger;
 }) {
-  const { config, db, log } = deps;
+  const { config, db, log, queues } = deps;
+  const both = queues.analysis && queues.delivery;
   // The model and its heads (stored, or trained on this embedder's vectors of the corpus) are loaded
   // once per worker process, in the background, so the worker polls at once. A failed load (the
   // embedding API away, PostgreSQL restarting) is tried again by the next activity that needs it.
@@ -38,20 +41,22 @@ export async function startWorkerRole(deps: {
         throw err;
       },
     ));
-  analyzer().then(
-    (a) => log.info('analyzer ready', { embedder: embedder.name, corpusHash: a.heads.corpusHash }),
-    (err) => log.error('analyzer failed to load', { err }),
-  );
+  if (queues.analysis)
+    analyzer().then(
+      (a) => log.info('analyzer ready', { embedder: embedder.name, corpusHash: a.heads.corpusHash }),
+      (err) => log.error('analyzer failed to load', { err }),
+    );
   // Tenants with a batch not yet completed, read at most every 250 ms: the scheduler's turns and
   // the delivery gate share one query.
   const batchTenants = everyAtMost(250, () => tenantsWithBatches(db));
-  // Deliveries yield to analysis, here or waiting anywhere (src/fairness/delivery-gate.ts).
+  // Deliveries yield to analysis, here or waiting anywhere (src/fairness/delivery-gate.ts), only
+  // where both share this process: separate delivery workers are scaled on their own.
   const analysisActivity = createAnalysisActivity({
     lingerMs: ANALYSIS_LINGER_MS,
     pending: async () => (await batchTenants()).size > 0,
   });
   const gate =
-    config.worker.deliveryRateWhileAnalysing > 0
+    both && config.worker.deliveryRateWhileAnalysing > 0
       ? createDeliveryGate({
           ratePerSecond: config.worker.deliveryRateWhileAnalysing,
           maxWaitMs: config.worker.deliveryYieldMaxMs,
@@ -75,11 +80,17 @@ export async function startWorkerRole(deps: {
           activeTenants: batchTenants,
         })
       : undefined,
-    deliveryLimits: createDeliveryLimits({ ...config.deliveryLimits, attemptTimeoutMs: config.webhooks.timeoutMs }),
+    deliveryLimits: createDeliveryLimits({ ...config.deliveryLimits, attemptTimeoutMs: config.webhooks.timeoutMs, db }),
     failingTurns: createFailingTurns(),
     log,
   });
-  const { workers, connection } = await createWorkers(config, deps.temporalAddress, deps.taskQueue, activities);
+  const { workers, connection, taskQueues } = await createWorkers(
+    config,
+    deps.temporalAddress,
+    deps.taskQueue,
+    queues,
+    activities,
+  );
   const running = Promise.all(workers.map((w) => w.run()));
   running.catch((err: unknown) => log.error('worker stopped', { err }));
   const relay = startRelay({
@@ -93,6 +104,7 @@ export async function startWorkerRole(deps: {
   });
   const stopSweep = startSecretSweep({ db, log });
   return {
+    taskQueues,
     async stop() {
       stopSweep();
       analysisActivity.stop();

@@ -26,18 +26,19 @@ export const WORKFLOW_BUNDLER_OPTIONS: WorkerOptions['bundlerOptions'] = {
 };
 
 /**
- * Two workers on one connection and one workflow bundle: the installation's task queue runs
+ * Up to two workers on one connection and one workflow bundle: the installation's task queue runs
  * batches and segment evaluations with `activityConcurrency` slots (the analysis; the Knex pool is
  * sized from it, see main.ts), and the delivery queue runs delivery workflows with slots of their
- * own. The analysis worker still knows the delivery workflow, so deliveries started on its queue
- * before the split finish there.
+ * own. `queues` says which this process polls (its role). The analysis worker still knows the
+ * delivery workflow, so deliveries started on its queue before the split finish there.
  */
 export async function createWorkers(
   config: Config,
   address: string,
   taskQueue: string,
+  queues: { analysis: boolean; delivery: boolean },
   activities: Activities,
-): Promise<{ workers: Worker[]; connection: NativeConnection }> {
+): Promise<{ workers: Worker[]; connection: NativeConnection; taskQueues: string[] }> {
   // main.ts owns the shutdown order (servers, relay, worker, database, embedded services).
   Runtime.install({ shutdownSignals: [] });
   const connection = await NativeConnection.connect({ address });
@@ -47,21 +48,26 @@ export async function createWorkers(
     logger: new DefaultLogger('WARN'),
   });
   const common = { connection, namespace: config.temporal.namespace, workflowBundle, activities };
-  const workers = [
-    await Worker.create({
-      ...common,
-      taskQueue,
-      // With fair scheduling, more tasks are taken than run: the extra ones wait for their
-      // tenant's turn in the worker (src/fairness/analysis-scheduler.ts), not in Temporal's queue.
-      maxConcurrentActivityTaskExecutions: config.worker.fairShare
-        ? config.worker.analysisAccept
-        : config.worker.activityConcurrency,
-    }),
-    await Worker.create({
-      ...common,
-      taskQueue: deliveryTaskQueue(taskQueue),
-      maxConcurrentActivityTaskExecutions: config.worker.deliveryConcurrency,
-    }),
-  ];
-  return { workers, connection };
+  const workers: Worker[] = [];
+  if (queues.analysis)
+    workers.push(
+      await Worker.create({
+        ...common,
+        taskQueue,
+        // With fair scheduling, more tasks are taken than run: the extra ones wait for their
+        // tenant's turn in the worker (src/fairness/analysis-scheduler.ts), not in Temporal's queue.
+        maxConcurrentActivityTaskExecutions: config.worker.fairShare
+          ? config.worker.analysisAccept
+          : config.worker.activityConcurrency,
+      }),
+    );
+  if (queues.delivery)
+    workers.push(
+      await Worker.create({
+        ...common,
+        taskQueue: deliveryTaskQueue(taskQueue),
+        maxConcurrentActivityTaskExecutions: config.worker.deliveryConcurrency,
+      }),
+    );
+  return { workers, connection, taskQueues: workers.map((w) => w.options.taskQueue) };
 }

@@ -126,7 +126,7 @@ export async function deliverAttempt(deps: DeliverDeps, input: DeliverAttemptInp
   const tenantId = Number(event.tenant_id);
   // Throws WaitYourTurn when this webhook or tenant has its attempts in flight: nothing is sent or
   // recorded, and the activity is retried a moment later (not counted as a delivery attempt).
-  const release = deps.limits?.acquire(webhook.id, tenantId);
+  const release = await deps.limits?.acquire(webhook.id, tenantId);
   let result: AttemptResult;
   try {
     // A webhook whose deliveries are failing takes turns with other tenants' deliveries (after the
@@ -151,7 +151,7 @@ export async function deliverAttempt(deps: DeliverDeps, input: DeliverAttemptInp
       resolveTarget: deps.resolveTarget,
     });
   } finally {
-    release?.();
+    await release?.();
   }
   const status = result.ok ? 'success' : 'failed';
   const gone = result.statusCode === 410;

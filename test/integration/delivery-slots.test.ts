@@ -1,0 +1,58 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDb, type Db } from '../../src/db/knex.js';
+import { leaseSlots, releaseSlots } from '../../src/fairness/delivery-slots.js';
+import { testDatabaseUrl } from '../support/database.js';
+
+/** The in-flight bounds across delivery workers (issue 25): two pools stand for two processes. */
+describe('delivery slots leased in PostgreSQL', () => {
+  let one: Db;
+  let two: Db;
+  const run = randomUUID().slice(0, 8);
+  const keys = (webhook: string, tenant: string, wb = 4, tb = 16) =>
+    [
+      { key: `webhook:${run}-${webhook}`, bound: wb },
+      { key: `tenant:${run}-${tenant}`, bound: tb },
+    ] as [{ key: string; bound: number }, { key: string; bound: number }];
+
+  beforeAll(() => {
+    one = createDb(testDatabaseUrl(), 10);
+    two = createDb(testDatabaseUrl(), 10);
+  });
+  afterAll(async () => {
+    await one('delivery_slots').where('key', 'like', `%:${run}-%`).delete();
+    await Promise.all([one.destroy(), two.destroy()]);
+  });
+
+  it('never lease more than a webhook bound, however many attempts race from two processes', async () => {
+    const tries = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => leaseSlots(i % 2 ? one : two, keys('race', 'race-t'), 60_000)),
+    );
+    const held = tries.filter((h): h is string => h !== undefined);
+    expect(held.length).toBeGreaterThanOrEqual(1);
+    expect(held.length).toBeLessThanOrEqual(4);
+    const rows = await one('delivery_slots').where({ key: `webhook:${run}-race` });
+    expect(rows.length).toBe(held.length);
+    // Once full, a new attempt is refused; a release lets the next one in.
+    for (let i = held.length; i < 4; i++) expect(await leaseSlots(one, keys('race', 'race-t'), 60_000)).toBeDefined();
+    expect(await leaseSlots(two, keys('race', 'race-t'), 60_000)).toBeUndefined();
+    await releaseSlots(one, held[0]);
+    expect(await leaseSlots(two, keys('race', 'race-t'), 60_000)).toBeDefined();
+    expect(await leaseSlots(two, keys('race', 'race-t'), 60_000)).toBeUndefined();
+  });
+
+  it('hold the tenant bound over its webhooks, and take nothing when one key is full', async () => {
+    for (let w = 0; w < 3; w++) expect(await leaseSlots(one, keys(`t${w}`, 'tenant-b', 4, 3), 60_000)).toBeDefined();
+    // Tenant full: the webhook's slot is not kept either.
+    expect(await leaseSlots(two, keys('t3', 'tenant-b', 4, 3), 60_000)).toBeUndefined();
+    expect(await one('delivery_slots').where({ key: `webhook:${run}-t3` })).toHaveLength(0);
+  });
+
+  it('free the slots of a lease that expired (a worker that died mid-attempt)', async () => {
+    expect(await leaseSlots(one, keys('dead', 'dead-t', 1, 16), 1)).toBeDefined();
+    await new Promise((r) => setTimeout(r, 20));
+    const next = await leaseSlots(two, keys('dead', 'dead-t', 1, 16), 60_000);
+    expect(next).toBeDefined();
+    expect(await one('delivery_slots').where({ key: `webhook:${run}-dead` }).pluck('holder')).toEqual([next]);
+  });
+});
