@@ -8,6 +8,9 @@ import { defineConfig } from 'vitest/config';
  *   test/workflows/: each workflow on a Temporal dev server of its own with stand-in activities;
  * - e2e: test/e2e/, against the whole stack: PostgreSQL, Temporal and the service as api and worker
  *   processes (test/global-setup.ts).
+ * - cluster: the end-to-end cases that prove the scaled-out topology (the real Temporal server on
+ *   PostgreSQL, two api processes behind a balancer, an analysis and a delivery worker;
+ *   test/global-setup-cluster.ts), plus test/cluster/ which only makes sense there.
  * Minutes-long fault scenarios run with `npm run test:chaos` (vitest.chaos.config.ts).
  */
 export default defineConfig({
@@ -31,6 +34,20 @@ export default defineConfig({
       {
         extends: true,
         test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], globalSetup: ['test/global-setup.ts'] },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'cluster',
+          include: [
+            'test/e2e/users-profiles.test.ts',
+            'test/e2e/webhooks.test.ts',
+            'test/e2e/worker-crash.test.ts',
+            'test/e2e/segment-races.test.ts',
+            'test/cluster/**/*.test.ts',
+          ],
+          globalSetup: ['test/global-setup-cluster.ts'],
+        },
       },
     ],
   },

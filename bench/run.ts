@@ -14,7 +14,8 @@ import { sentencesOf } from '../src/analysis/sentences.js';
  * bench/results/<timestamp>.json plus a Markdown table. Figures are medians over repeated runs.
  */
 const quick = process.argv.includes('--quick');
-// `--only=embedder,idle,fairness,ingest,retries,reads` runs a subset (the embedder limit is always measured).
+// `--only=embedder,idle,fairness,ingest,retries,reads,deliveries` runs a subset (the embedder limit is
+// always measured, except for deliveries alone).
 const onlyArg = process.argv.find((a) => a.startsWith('--only='));
 const only = onlyArg ? new Set(onlyArg.slice('--only='.length).split(',')) : undefined;
 const runs = (name: string) => !only || only.has(name);
@@ -65,6 +66,42 @@ function save(): string[] {
 // The fairness scenario replays a receiver that hangs for the production timeout (10 s); the other
 // scenarios keep the test stack's 3 s. A full run (no --only) uses 3 s for all.
 if (only?.has('fairness')) process.env.STACK_WEBHOOK_TIMEOUT_MS ??= '10000';
+
+// Delivery capacity runs on stacks of its own, one per topology (bench/deliveries.ts); only when named.
+if (only?.has('deliveries')) {
+  const { deliveryCapacity, ROWS } = await import('./deliveries.js');
+  // `--rows=1,3` runs some of the four rows (numbered from 1).
+  const rowsArg = process.argv.find((a) => a.startsWith('--rows='));
+  const picked = rowsArg
+    ? rowsArg
+        .slice('--rows='.length)
+        .split(',')
+        .map((i) => ROWS[Number(i) - 1])
+    : ROWS;
+  const n = quick ? 300 : 2_000;
+  const rowsOut = await deliveryCapacity({ n, rows: picked, log: (m) => console.log(m) });
+  results.deliveries = rowsOut;
+  for (const r of rowsOut) {
+    report(
+      `deliveries: ${r.row} (${r.events} events)`,
+      `${r.deliveriesPerSecond.toFixed(1)}/s`,
+      `committed → received p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms; limit: ${r.limit.process} ` +
+        `(${Math.round(r.limit.coreShare * 100)}% of a core); CPU s ${Object.entries(r.cpuSeconds)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(
+            ', ',
+          )}${r.ingestedBeside !== undefined ? `; other tenant ingested ${r.ingestedBeside} users meanwhile` : ''}`,
+    );
+  }
+  const one = rowsOut[0]?.historyEvents;
+  if (one) report('deliveries: history events of one delivery workflow', JSON.stringify(one));
+  save();
+  if (only.size === 1) {
+    console.log('\n' + save().join('\n'));
+    console.log(`\nwritten: ${file}`);
+    process.exit(0);
+  }
+}
 
 let stack!: StackInfo;
 const teardown = await setup({ provide: (_k: string, v: StackInfo) => (stack = v) } as never);

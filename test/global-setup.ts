@@ -5,9 +5,12 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { resolveTemporalCli } from '../src/temporal/cli-binary.js';
 import { startTemporalDevServer, type DevServer } from '../src/temporal/dev-server.js';
+import { startRealTemporalServer } from '../src/temporal/real-server.js';
+import pg from 'pg';
+import { startBalancer } from './support/balancer.js';
 import { SEARCH_ATTRIBUTES } from '../src/temporal/search-attributes.js';
 import { makeCerts } from './support/certs.js';
-import { freePort } from '../src/free-port.js';
+import { freePort, isPortFree } from '../src/free-port.js';
 import { spawnService, type ServiceProcess } from './support/service-process.js';
 import type { StackInfo } from './support/stack-info.js';
 import { startTestDatabase, type Restartable } from './support/test-database.js';
@@ -18,6 +21,27 @@ export interface StackOptions {
    * TEMPORAL_ADDRESS is set, so that the control server can stop and start them (the chaos suite).
    */
   ownInfrastructure?: boolean;
+  /**
+   * `dev` (default): the Temporal dev server, one api and one worker process. `cluster`: the
+   * topology users scale out to: the real Temporal server on PostgreSQL, two api processes behind a
+   * round-robin balancer, an analysis worker and a delivery worker (`worker2` is a second delivery
+   * worker). STACK_TOPOLOGY=cluster chooses it for a bench.
+   */
+  topology?: 'dev' | 'cluster';
+  /** Parts of the topology on their own, for the bench's rows (they default from `topology`). */
+  temporal?: 'dev' | 'real';
+  workers?: 'one' | 'split';
+  apis?: 1 | 2;
+}
+
+/** Free ports for the real server's membership, which it stores as smallint (ephemeral ports are above). */
+async function freePortsBelow32768(n: number): Promise<[number, number, number, number]> {
+  const ports: number[] = [];
+  while (ports.length < n) {
+    const p = 20_000 + Math.floor(Math.random() * 12_000);
+    if (!ports.includes(p) && (await isPortFree(p))) ports.push(p);
+  }
+  return ports as [number, number, number, number];
 }
 
 export default function setup(project: TestProject) {
@@ -42,10 +66,49 @@ export async function startStack(project: TestProject, opts: StackOptions = {}) 
   const postgres = database.postgres;
   stops.push(() => database.stop());
 
-  let temporalAddress = opts.ownInfrastructure ? undefined : process.env.TEMPORAL_ADDRESS;
+  const cluster = (opts.topology ?? process.env.STACK_TOPOLOGY) === 'cluster';
+  const realTemporal = (opts.temporal ?? (cluster ? 'real' : 'dev')) === 'real';
+  const split = (opts.workers ?? (cluster ? 'split' : 'one')) === 'split';
+  const twoApis = (opts.apis ?? (cluster ? 2 : 1)) === 2;
+  let temporalAddress = opts.ownInfrastructure || realTemporal ? undefined : process.env.TEMPORAL_ADDRESS;
   let temporalUi = '';
   let temporal: Restartable | undefined;
-  if (!temporalAddress) {
+  if (realTemporal) {
+    // Databases of its own on the test database's server, dropped at the end.
+    const database = `temporal_test_${process.pid}_${Date.now()}`;
+    const real = await startRealTemporalServer({
+      databaseUrl,
+      database,
+      role: 'temporal_test',
+      dataDir: path.join(dir, 'temporal'),
+      ports: {
+        frontend: await freePort(),
+        http: await freePort(),
+        history: await freePort(),
+        matching: await freePort(),
+        worker: await freePort(),
+        membership: await freePortsBelow32768(4),
+        metrics: await freePort(),
+      },
+      namespace: 'default',
+      searchAttributes: SEARCH_ATTRIBUTES,
+      log: () => undefined,
+    }).catch(async (err: unknown) => {
+      // Leave nothing behind a failed start (the test database).
+      for (const stop of stops.reverse()) await stop().catch(() => undefined);
+      throw err;
+    });
+    temporalAddress = real.address;
+    temporal = real;
+    stops.push(async () => {
+      await real.stop();
+      const admin = new pg.Client({ connectionString: databaseUrl });
+      await admin.connect();
+      for (const db of [database, `${database}_visibility`])
+        await admin.query(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);
+      await admin.end();
+    });
+  } else if (!temporalAddress) {
     const cliPath = await resolveTemporalCli({ cliPath: process.env.TEMPORAL_CLI_PATH });
     // Same SQLite file and ports on every start, so a stopped server comes back with its state.
     const devOptions = {
@@ -95,10 +158,14 @@ export async function startStack(project: TestProject, opts: StackOptions = {}) 
     DATA_DIR: path.join(dir, 'service-data'),
     LOG_LEVEL: 'info',
   };
+  // The second api process of the cluster listens on ports of its own; clients reach both through the balancer.
+  const env2: Record<string, string> = { ...env, PORT: String(await freePort()), GRPC_PORT: String(await freePort()) };
   const logs = {
     api: path.join(dir, 'api.log'),
     worker: path.join(dir, 'worker.log'),
     worker2: path.join(dir, 'worker2.log'),
+    ...(twoApis && { api2: path.join(dir, 'api2.log') }),
+    ...(split && { deliveryWorker: path.join(dir, 'delivery-worker.log') }),
   };
   const alive = (p: ServiceProcess | undefined): p is ServiceProcess =>
     !!p && p.proc.exitCode === null && p.proc.signalCode === null;
@@ -107,17 +174,29 @@ export async function startStack(project: TestProject, opts: StackOptions = {}) 
     if (alive(p)) p.proc.kill('SIGKILL');
     await p.exited;
   };
+  const workerRole = split ? 'analysis-worker' : 'worker';
+  const spawnApi2 = () => (twoApis ? spawnService('api', env2, logs.api2!) : undefined);
+  const spawnDeliveryWorker = () => (split ? spawnService('delivery-worker', env, logs.deliveryWorker!) : undefined);
   let api = spawnService('api', env, logs.api);
-  let worker = spawnService('worker', env, logs.worker);
+  let api2 = spawnApi2();
+  let worker = spawnService(workerRole, env, logs.worker);
+  let deliveryWorker = spawnDeliveryWorker();
   let worker2: ServiceProcess | undefined;
+  const ready = (...ps: (ServiceProcess | undefined)[]) => Promise.all(ps.map((p) => p?.ready));
   try {
-    await Promise.all([api.ready, worker.ready]);
+    await ready(api, api2, worker, deliveryWorker);
   } catch (err) {
     // Leave nothing running behind a failed start.
-    await Promise.all([kill(api), kill(worker)]);
+    await Promise.all([kill(api), kill(api2), kill(worker), kill(deliveryWorker)]);
     for (const stop of stops.reverse()) await stop().catch(() => undefined);
     throw err;
   }
+  const balancers = twoApis
+    ? await Promise.all([
+        startBalancer([httpPort, Number(env2.PORT)]),
+        startBalancer([grpcPort, Number(env2.GRPC_PORT)]),
+      ])
+    : undefined;
   const owned = (what: string, r: Restartable | undefined): Restartable => {
     if (!r) throw new Error(`${what} is external (set by the environment); it cannot be stopped from here`);
     return r;
@@ -127,24 +206,28 @@ export async function startStack(project: TestProject, opts: StackOptions = {}) 
       api: api.proc.pid,
       worker: worker.proc.pid,
       worker2: alive(worker2) ? worker2.proc.pid : null,
+      api2: api2?.proc.pid ?? null,
+      deliveryWorker: deliveryWorker?.proc.pid ?? null,
     }),
-    '/worker/kill': () => kill(worker),
+    // "The worker" is every worker process of the topology: in the cluster, analysis and delivery.
+    '/worker/kill': () => Promise.all([kill(worker), kill(deliveryWorker)]),
     '/worker/start': async () => {
-      if (alive(worker)) return { already: true };
-      worker = spawnService('worker', env, logs.worker);
-      await worker.ready;
+      if (!alive(worker)) worker = spawnService(workerRole, env, logs.worker);
+      if (split && !alive(deliveryWorker)) deliveryWorker = spawnDeliveryWorker();
+      await ready(worker, deliveryWorker);
     },
-    // A second worker on the same task queue and database.
+    // A second worker on the same task queues and database (in the cluster, a second delivery worker).
     '/worker2/kill': () => kill(worker2),
     '/worker2/start': async () => {
       if (alive(worker2)) return { already: true };
-      worker2 = spawnService('worker', env, logs.worker2);
+      worker2 = spawnService(split ? 'delivery-worker' : 'worker', env, logs.worker2);
       await worker2.ready;
     },
     '/api/restart': async () => {
-      await kill(api);
+      await Promise.all([kill(api), kill(api2)]);
       api = spawnService('api', env, logs.api);
-      await api.ready;
+      api2 = spawnApi2();
+      await ready(api, api2);
     },
     '/temporal/stop': () => owned('Temporal', temporal).stop(),
     '/temporal/start': () => owned('Temporal', temporal).start(),
@@ -165,8 +248,9 @@ export async function startStack(project: TestProject, opts: StackOptions = {}) 
   await new Promise<void>((resolve) => control.listen(controlPort, '127.0.0.1', resolve));
 
   const info: StackInfo = {
-    gatewayUrl: `http://127.0.0.1:${httpPort}`,
-    grpcAddress: `127.0.0.1:${grpcPort}`,
+    gatewayUrl: `http://127.0.0.1:${balancers ? balancers[0].port : httpPort}`,
+    grpcAddress: `127.0.0.1:${balancers ? balancers[1].port : grpcPort}`,
+    topology: cluster ? 'cluster' : 'dev',
     controlUrl: `http://127.0.0.1:${controlPort}`,
     adminToken: env.ADMIN_TOKEN,
     databaseUrl,
@@ -191,7 +275,8 @@ export async function startStack(project: TestProject, opts: StackOptions = {}) 
       }
       await kill(p);
     };
-    await Promise.all([stop(api), stop(worker), stop(worker2)]);
+    for (const b of balancers ?? []) await b.close();
+    await Promise.all([stop(api), stop(api2), stop(worker), stop(deliveryWorker), stop(worker2)]);
     for (const stop of stops.reverse()) await stop().catch(() => undefined);
     // STACK_KEEP_LOGS=1 keeps the api's and the workers' logs of a run (a bench's, to read where time went).
     if (process.env.STACK_KEEP_LOGS === '1') {

@@ -43,7 +43,10 @@ export interface ServerPorts {
   metrics: number;
 }
 
-/** From a base port: base..base+9. 7300 does not clash with the dev server (7233, UI 8233). */
+/**
+ * From a base port: base..base+9. 7300 does not clash with the dev server (7233, UI 8233). The
+ * membership ports must stay below 32768 (the server keeps them in a smallint column).
+ */
 export function portsFrom(base: number): ServerPorts {
   return {
     frontend: base,
@@ -102,6 +105,9 @@ export async function startRealTemporalServer(opts: RealServerOptions): Promise<
   if (serviceDb === database || serviceDb === `${database}_visibility`)
     throw new Error(`Temporal must not share the service's database "${serviceDb}": choose another --database`);
 
+  // The membership table stores ports as smallint.
+  if (opts.ports.membership.some((p) => p >= 32768))
+    throw new Error(`Temporal membership ports must be below 32768 (got ${opts.ports.membership.join(', ')})`);
   const { server, sqlTool } = await resolveTemporalServer(opts.log);
   mkdirSync(opts.dataDir, { recursive: true });
   const password = rolePassword(opts.dataDir);

@@ -386,3 +386,54 @@ describe('sendWebhook with private networks not allowed', () => {
     expect(count.state.connections).toBe(before + 1);
   });
 });
+
+/** Several attempts in one child process (kept-alive connections live in the process). */
+const CHILD_SEQUENCE = `
+const { sendWebhook } = await import(process.env.WEBHOOK_MODULE);
+const out = [];
+for (const { url, address } of JSON.parse(process.env.WEBHOOK_SEQUENCE)) {
+  const target = { address, family: 4, all: [{ address, family: 4 }] };
+  out.push(await sendWebhook({ url, body: '{}', headers: {}, timeoutMs: 5000, allowPrivateNetworks: true,
+    resolveTarget: async () => target }));
+}
+process.stdout.write(JSON.stringify(out));
+`;
+
+describe('kept-alive connections to receivers', () => {
+  it('reuse one TLS connection per checked address, and open a new one when the checked address changes', async () => {
+    const tls = selfSigned('keepalive', 'DNS:localhost');
+    const connections: string[] = [];
+    const server = createHttpsServer(tls, (req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(200).end('ok'));
+    });
+    server.on('secureConnection', (socket: TLSSocket) => connections.push(socket.localAddress ?? ''));
+    const port = await listen(server, '0.0.0.0');
+    const ca = join(dir, 'keepalive-ca.pem');
+    writeFileSync(ca, tls.cert);
+    try {
+      const url = `https://localhost:${port}/ok`;
+      // DNS "rebinds" localhost from 127.0.0.1 to 127.0.0.2 between the third and fourth attempt.
+      const sequence = ['127.0.0.1', '127.0.0.1', '127.0.0.1', '127.0.0.2', '127.0.0.2'].map((address) => ({
+        url,
+        address,
+      }));
+      const { stdout } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', CHILD_SEQUENCE], {
+        cwd: REPO_ROOT,
+        env: {
+          ...process.env,
+          NODE_EXTRA_CA_CERTS: ca,
+          WEBHOOK_MODULE: MODULE_PATH,
+          WEBHOOK_SEQUENCE: JSON.stringify(sequence),
+        },
+      });
+      const results = JSON.parse(stdout) as AttemptResult[];
+      expect(results.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 200]);
+      // One handshake per checked address: the old socket is never used for the new address.
+      expect(connections).toEqual(['127.0.0.1', '127.0.0.2']);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+});

@@ -3,16 +3,20 @@
  * failure) comes back as a result to record; nothing here throws for the network.
  *
  * Safety rules:
- * - https only, and the host is resolved and checked once (ssrf.ts); the socket then connects to
- *   exactly those checked addresses through a pinned `lookup`, so a DNS answer that changes between
+ * - https only, and the host is resolved and checked on every attempt (ssrf.ts); a socket only ever
+ *   connects to checked addresses through a pinned `lookup`, so a DNS answer that changes between
  *   the check and the connection (DNS rebinding) cannot send us elsewhere. TLS SNI, the certificate
  *   check and the Host header still use the host name.
+ * - Connections are kept alive in one agent per (host, port, checked address set): an attempt only
+ *   reuses a socket that was opened to the very addresses its own check approved. A new TLS
+ *   connection per attempt cost the receiver and us a handshake on every delivery.
  * - Redirects are not followed: a 3xx is a failed attempt and its Location is never contacted.
  * - Certificates are verified against Node's default CA store. Operators with a private CA add it
  *   through NODE_EXTRA_CA_CERTS; there is deliberately no option to pass a CA or skip verification.
  */
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
+import { LRUCache } from 'lru-cache';
 import { StringDecoder } from 'node:string_decoder';
 import { resolveAndCheck, SsrfError, type CheckedTarget } from './ssrf.js';
 import { parseRetryAfter } from './retry-after.js';
@@ -80,7 +84,15 @@ export async function sendWebhook(args: WebhookRequest): Promise<AttemptResult> 
   try {
     const resolve = args.resolveTarget ?? ((host, allowPrivate) => resolveAndCheck(host, allowPrivate));
     const target = await untilAborted(resolve(url.hostname, args.allowPrivateNetworks), deadline);
-    const answer = await post(url, target, args, deadline);
+    let answer: Answer;
+    try {
+      answer = await post(url, target, args, deadline);
+    } catch (err) {
+      // A kept-alive socket the receiver closed just as we wrote to it: nothing was answered, so
+      // the attempt goes again once on a new connection (Node's documented pattern).
+      if (!(err as { reusedSocket?: boolean }).reusedSocket || deadline.aborted) throw err;
+      answer = await post(url, target, args, deadline);
+    }
     return judge(answer, elapsed());
   } catch (err) {
     return failed(deadline.aborted ? `timeout after ${args.timeoutMs} ms` : describeFailure(err, url.hostname));
@@ -108,6 +120,30 @@ function judge(answer: Answer, durationMs: number): AttemptResult {
   };
 }
 
+/**
+ * Idle sockets are closed after 4 s: under the 5 s keep-alive timeout of Node's and many other
+ * servers, so we rarely write to a socket the receiver is closing. Agents of receivers not seen for
+ * a while are evicted (and their sockets closed) when more than 1,000 are kept.
+ */
+const IDLE_SOCKET_MS = 4_000;
+const agents = new LRUCache<string, https.Agent>({
+  max: 1_000,
+  dispose: (agent) => agent.destroy(),
+});
+
+function agentFor(host: string, port: number, target: CheckedTarget): https.Agent {
+  const key = `${host}|${port}|${target.all
+    .map((a) => a.address)
+    .sort()
+    .join(',')}`;
+  let agent = agents.get(key);
+  if (!agent) {
+    agent = new https.Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS, maxFreeSockets: 16, scheduling: 'lifo' });
+    agents.set(key, agent);
+  }
+  return agent;
+}
+
 /** A `lookup` that answers with the already checked addresses instead of asking DNS again. */
 function pinnedLookup(target: CheckedTarget): LookupFunction {
   return (_hostname, options, callback) => {
@@ -123,16 +159,16 @@ function post(url: URL, target: CheckedTarget, args: WebhookRequest, signal: Abo
     // Set once the status line arrived: from then on the verdict is known, and an error (the
     // deadline aborting a body that never ends, a reset mid-body) only ends the reading.
     let answered: (() => void) | undefined;
+    const port = url.port === '' ? 443 : Number(url.port);
     const req = https.request(
       {
         method: 'POST',
         host,
-        port: url.port === '' ? 443 : Number(url.port),
+        port,
         path: `${url.pathname}${url.search}`,
         headers: { ...args.headers, 'Content-Length': String(Buffer.byteLength(args.body)) },
         lookup: pinnedLookup(target),
-        // A fresh connection per attempt: a pooled socket would skip the check of this attempt.
-        agent: false,
+        agent: agentFor(host, port, target),
         signal,
       },
       (res) => {
@@ -164,7 +200,12 @@ function post(url: URL, target: CheckedTarget, args: WebhookRequest, signal: Abo
         res.on('error', finish);
       },
     );
-    req.on('error', (err) => (answered ? answered() : reject(err)));
+    req.on('error', (err) => {
+      if (answered) return answered();
+      const code = (err as NodeJS.ErrnoException).code;
+      if (req.reusedSocket && (code === 'ECONNRESET' || code === 'EPIPE')) Object.assign(err, { reusedSocket: true });
+      reject(err);
+    });
     req.end(args.body);
   });
 }

@@ -53,6 +53,10 @@ describe('delivery slots leased in PostgreSQL', () => {
     await new Promise((r) => setTimeout(r, 20));
     const next = await leaseSlots(two, keys('dead', 'dead-t', 1, 16), 60_000);
     expect(next).toBeDefined();
-    expect(await one('delivery_slots').where({ key: `webhook:${run}-dead` }).pluck('holder')).toEqual([next]);
+    expect(
+      await one('delivery_slots')
+        .where({ key: `webhook:${run}-dead` })
+        .pluck('holder'),
+    ).toEqual([next]);
   });
 });

@@ -4,6 +4,11 @@ import type { StackInfo } from './stack-info.js';
 
 let cached: StackInfo | undefined;
 
+/** The bench runs several stacks one after another: it names the current one. */
+export function useStack(info: StackInfo): void {
+  cached = info;
+}
+
 /** The running stack: from vitest's global setup, or from the benchmark (BENCH_STACK). */
 export function stack(): StackInfo {
   cached ??= process.env.BENCH_STACK ? (JSON.parse(process.env.BENCH_STACK) as StackInfo) : inject('stack');
@@ -110,7 +115,9 @@ export async function withDb<T>(fn: (db: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-export async function control(action: 'worker/kill' | 'worker/start' | 'api/restart'): Promise<void> {
+export async function control(
+  action: 'worker/kill' | 'worker/start' | 'worker2/kill' | 'worker2/start' | 'api/restart',
+): Promise<void> {
   const res = await fetch(`${stack().controlUrl}/${action}`, { method: 'POST' });
   if (res.status !== 200) throw new Error(`control ${action}: ${await res.text()}`);
 }

@@ -13,7 +13,7 @@ export interface ServiceProcess {
 
 /** Starts `tsx src/main.ts --role <role>` as a real separate process, logging to a file. */
 export function spawnService(
-  role: 'api' | 'worker' | 'all',
+  role: 'api' | 'worker' | 'analysis-worker' | 'delivery-worker' | 'all',
   env: Record<string, string>,
   logFile: string,
 ): ServiceProcess {

@@ -11,7 +11,9 @@ export interface StackInfo {
   caPath: string;
   certPem: string;
   keyPem: string;
-  logs: { api: string; worker: string; worker2: string };
+  /** `cluster`: the real Temporal server, two api processes, analysis and delivery workers (global-setup.ts). */
+  topology: 'dev' | 'cluster';
+  logs: { api: string; worker: string; worker2: string; api2?: string; deliveryWorker?: string };
   retryScheduleMs: number[];
 }
 

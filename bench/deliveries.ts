@@ -1,0 +1,207 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import pg from 'pg';
+import { startStack, type StackOptions } from '../test/global-setup.js';
+import type { StackInfo } from '../test/support/stack-info.js';
+
+/**
+ * Delivery capacity (issue 25), measured apart from analysis: N profiles exist; deploying a segment
+ * that every one of them matches fans out N `user_added` events to one HTTPS receiver that answers
+ * at once. Each row runs on a stack of its own (topology below), started for the row.
+ */
+export const ROWS: { name: string; options: StackOptions; ingestBeside?: boolean }[] = [
+  { name: 'dev server + 1 worker', options: { temporal: 'dev', workers: 'one', apis: 1 } },
+  { name: 'real server + 1 worker', options: { temporal: 'real', workers: 'one', apis: 1 } },
+  { name: 'real server + analysis worker + delivery worker', options: { temporal: 'real', workers: 'split', apis: 1 } },
+  {
+    name: 'the same, while another tenant ingests',
+    options: { temporal: 'real', workers: 'split', apis: 1 },
+    ingestBeside: true,
+  },
+];
+
+export interface RowResult {
+  row: string;
+  events: number;
+  deliveriesPerSecond: number;
+  /** Event committed (events.created_at) to received by the receiver, ms. */
+  latencyMs: { p50: number; p99: number };
+  /** CPU seconds per process over the fan-out (first event committed to last received). */
+  cpuSeconds: Record<string, number>;
+  /** The process with the most CPU per second of the fan-out, and how much of one core it used. */
+  limit: { process: string; coreShare: number };
+  /** Users the other tenant had analysed meanwhile (the row with ingestion beside). */
+  ingestedBeside?: number;
+  /** Temporal round trips counted in the history of one delivery workflow. */
+  historyEvents: Record<string, number>;
+}
+
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
+
+/** CPU seconds per process of the stack (by pid), PostgreSQL with its reaped backends, and Temporal. */
+function cpu(pids: Record<string, number | null>): Record<string, number> {
+  const tick = 100;
+  const fields = (pid: number) => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  const own = (pid: number) => {
+    try {
+      const f = fields(pid);
+      return (Number(f[11]) + Number(f[12])) / tick;
+    } catch {
+      return 0;
+    }
+  };
+  const procs = execFileSync('ps', ['-eo', 'pid=,ppid=,comm='], { encoding: 'utf8' })
+    .split('\n')
+    .map((l) => l.trim().split(/\s+/))
+    .filter((f) => f.length >= 3)
+    .map(([pid, ppid, comm]) => ({ pid: Number(pid), ppid: Number(ppid), comm }));
+  const postgres = procs.filter((p) => p.comm === 'postgres');
+  const pgPids = new Set(postgres.map((p) => p.pid));
+  const pgSeconds = postgres
+    .filter((p) => !pgPids.has(p.ppid))
+    .reduce((sum, pm) => {
+      let reaped = 0;
+      try {
+        const f = fields(pm.pid);
+        reaped = (Number(f[13]) + Number(f[14])) / tick;
+      } catch {
+        /* gone */
+      }
+      return sum + own(pm.pid) + reaped + postgres.filter((p) => p.ppid === pm.pid).reduce((s, p) => s + own(p.pid), 0);
+    }, 0);
+  const temporal = procs
+    .filter((p) => p.comm === 'temporal' || p.comm === 'temporal-server')
+    .reduce((s, p) => s + own(p.pid), 0);
+  const out: Record<string, number> = { postgres: pgSeconds, temporal };
+  for (const [name, pid] of Object.entries(pids)) if (pid) out[name] = own(pid);
+  return out;
+}
+
+export async function deliveryCapacity(opts: {
+  n: number;
+  rows?: typeof ROWS;
+  log: (msg: string) => void;
+}): Promise<RowResult[]> {
+  const api = await import('../test/support/api.js');
+  const { startReceiver } = await import('../test/support/receiver.js');
+  const out: RowResult[] = [];
+  for (const row of opts.rows ?? ROWS) {
+    let info!: StackInfo;
+    const teardown = await startStack({ provide: (_k: string, v: StackInfo) => (info = v) } as never, row.options);
+    api.useStack(info);
+    try {
+      opts.log(`deliveries: ${row.name}`);
+      const pids = (await (await fetch(`${info.controlUrl}/pids`, { method: 'POST' })).json()) as Record<
+        string,
+        number | null
+      >;
+      const t = await api.newTenant('deliveries');
+      const base = `/projects/${t.projectId}/pipelines/${t.pipelineId}`;
+      // The profiles, analysed before anything is measured.
+      for (let i = 0; i < opts.n; i += 1000) {
+        const users = Array.from({ length: Math.min(1000, opts.n - i) }, (_, j) => ({
+          user_id: `d-${i + j}`,
+          text: `Order ${i + j} arrived on time, thanks.`,
+        }));
+        const r = await api.call('POST', '/api/v1/users', { key: t.key, body: { project_id: t.projectId, users } });
+        await api.waitForBatch(r.body.source_id, 900_000);
+      }
+      const rx = await startReceiver();
+      await api.call('POST', `${base}/webhooks`, { key: t.key, body: { url: rx.url } });
+      await api.call('POST', `${base}/segments`, {
+        key: t.key,
+        body: { id: 'everyone', name: 'Everyone', rule: { field: 'window_size', op: '>=', value: 1 } },
+      });
+
+      // Another tenant submitting batch after batch while the fan-out runs.
+      let ingesting = row.ingestBeside;
+      let ingested = 0;
+      const other = row.ingestBeside ? await api.newTenant('ingest') : undefined;
+      const beside = (async () => {
+        for (let b = 0; ingesting && other; b++) {
+          const users = Array.from({ length: 50 }, (_, j) => ({
+            user_id: `i-${b}-${j}`,
+            text: `The export to CSV keeps failing since the update (${b}/${j}).`,
+          }));
+          const r = await api.call('POST', '/api/v1/users', {
+            key: other.key,
+            body: { project_id: other.projectId, users },
+          });
+          if (r.status === 202) {
+            await api.waitForBatch(r.body.source_id, 900_000);
+            ingested += 50;
+          } else await new Promise((res) => setTimeout(res, 500));
+        }
+      })();
+      if (row.ingestBeside) await new Promise((r) => setTimeout(r, 5_000)); // ingestion under way first
+
+      const cpuBefore = cpu(pids);
+      const t0 = Date.now();
+      await api.call('POST', `${base}/segments/everyone/deploy`, { key: t.key });
+      await api.waitFor(`${opts.n} deliveries`, async () => rx.received.length >= opts.n, 1_800_000, 100);
+      const t1 = Date.now();
+      const cpuAfter = cpu(pids);
+      ingesting = false;
+      const ingestedBeside = ingested;
+      await beside;
+      await rx.close();
+
+      const seconds = (t1 - t0) / 1000;
+      const first = rx.received[0].at;
+      const last = rx.received[opts.n - 1].at;
+      const cpuSeconds = Object.fromEntries(
+        Object.entries(cpuAfter).map(([k, v]) => [k, Math.round((v - (cpuBefore[k] ?? 0)) * 100) / 100]),
+      );
+      const [limitName, limitCpu] = Object.entries(cpuSeconds).sort((a, b) => b[1] - a[1])[0];
+      const { latencies, historyEvents } = await api.withDb(async (db: pg.Client) => {
+        const { rows } = await db.query(
+          `SELECT id, extract(epoch FROM created_at) * 1000 AS at FROM events WHERE project_id = $1`,
+          [t.projectId],
+        );
+        const created = new Map(rows.map((r) => [String(r.id), Number(r.at)]));
+        const lat = rx.received
+          .map((r) => r.at - (created.get(String(r.headers['x-event-id'])) ?? NaN))
+          .filter((x) => Number.isFinite(x));
+        const { rows: wf } = await db.query(
+          `SELECT workflow_id FROM outbox o JOIN events e ON e.id = o.event_id WHERE e.project_id = $1 LIMIT 1`,
+          [t.projectId],
+        );
+        return { latencies: lat, historyEvents: await countHistory(info, wf[0]?.workflow_id) };
+      });
+      out.push({
+        row: row.name,
+        events: opts.n,
+        deliveriesPerSecond: Math.round(((opts.n - 1) * 1000 * 10) / (last - first)) / 10,
+        latencyMs: { p50: Math.round(pct(latencies, 50)), p99: Math.round(pct(latencies, 99)) },
+        cpuSeconds,
+        limit: { process: limitName, coreShare: Math.round((limitCpu / seconds) * 100) / 100 },
+        ...(row.ingestBeside && { ingestedBeside }),
+        historyEvents,
+      });
+      opts.log(JSON.stringify(out[out.length - 1]));
+    } finally {
+      await teardown();
+    }
+  }
+  return out;
+}
+
+/** The event types of one delivery workflow's history, counted: the Temporal work per delivery. */
+async function countHistory(info: StackInfo, workflowId: string | undefined): Promise<Record<string, number>> {
+  if (!workflowId) return {};
+  const { Connection, Client } = await import('@temporalio/client');
+  const connection = await Connection.connect({ address: info.temporalAddress });
+  try {
+    const client = new Client({ connection });
+    const history = await client.workflow.getHandle(workflowId).fetchHistory();
+    const counts: Record<string, number> = {};
+    for (const e of history.events ?? []) {
+      const name = Object.keys(e).find((k) => k.endsWith('EventAttributes') && (e as never)[k]);
+      if (name) counts[name.replace(/EventAttributes$/, '')] = (counts[name.replace(/EventAttributes$/, '')] ?? 0) + 1;
+    }
+    return counts;
+  } finally {
+    await connection.close();
+  }
+}
