@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import os from 'node:os';
 import pg from 'pg';
 import { startStack, type StackOptions } from '../test/global-setup.js';
 import type { StackInfo } from '../test/support/stack-info.js';
@@ -30,6 +31,10 @@ export interface RowResult {
   cpuSeconds: Record<string, number>;
   /** The process with the most CPU per second of the fan-out, and how much of one core it used. */
   limit: { process: string; coreShare: number };
+  /** All processes' CPU over the fan-out as a share of the machine's cores (near 1: the machine is the limit). */
+  machineShare: number;
+  /** CPU milliseconds per delivery, all processes together. */
+  cpuMsPerDelivery: number;
   /** Users the other tenant had analysed meanwhile (the row with ingestion beside). */
   ingestedBeside?: number;
   /** Temporal round trips counted in the history of one delivery workflow. */
@@ -154,6 +159,7 @@ export async function deliveryCapacity(opts: {
         Object.entries(cpuAfter).map(([k, v]) => [k, Math.round((v - (cpuBefore[k] ?? 0)) * 100) / 100]),
       );
       const [limitName, limitCpu] = Object.entries(cpuSeconds).sort((a, b) => b[1] - a[1])[0];
+      const total = Object.values(cpuSeconds).reduce((a, b) => a + b, 0);
       const { latencies, historyEvents } = await api.withDb(async (db: pg.Client) => {
         const { rows } = await db.query(
           `SELECT id, extract(epoch FROM created_at) * 1000 AS at FROM events WHERE project_id = $1`,
@@ -176,6 +182,8 @@ export async function deliveryCapacity(opts: {
         latencyMs: { p50: Math.round(pct(latencies, 50)), p99: Math.round(pct(latencies, 99)) },
         cpuSeconds,
         limit: { process: limitName, coreShare: Math.round((limitCpu / seconds) * 100) / 100 },
+        machineShare: Math.round((total / seconds / os.cpus().length) * 100) / 100,
+        cpuMsPerDelivery: Math.round((total * 1000) / opts.n),
         ...(row.ingestBeside && { ingestedBeside }),
         historyEvents,
       });

@@ -85,8 +85,11 @@ if (only?.has('deliveries')) {
     report(
       `deliveries: ${r.row} (${r.events} events)`,
       `${r.deliveriesPerSecond.toFixed(1)}/s`,
-      `committed → received p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms; limit: ${r.limit.process} ` +
-        `(${Math.round(r.limit.coreShare * 100)}% of a core); CPU s ${Object.entries(r.cpuSeconds)
+      `committed → received p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms; ` +
+        (r.machineShare >= 0.8
+          ? `limit: the machine (all processes ${Math.round(r.machineShare * 100)}% of its cores; most: ${r.limit.process} ${Math.round(r.limit.coreShare * 100)}% of a core)`
+          : `limit: ${r.limit.process} (${Math.round(r.limit.coreShare * 100)}% of a core; all processes ${Math.round(r.machineShare * 100)}% of the machine)`) +
+        `; ${r.cpuMsPerDelivery} ms CPU per delivery; CPU s ${Object.entries(r.cpuSeconds)
           .map(([k, v]) => `${k} ${v}`)
           .join(
             ', ',

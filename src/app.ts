@@ -6,6 +6,7 @@ import type { Logger } from './logger.js';
 import type { Starters } from './temporal/starters.js';
 import type { SecretSealer } from './webhooks/manage-webhooks.js';
 import type { Embedder } from './analysis/embedder.js';
+import type { TrustProxy } from './transport/edge.js';
 
 /** What the transports need: the use cases take these as their dependencies. */
 export interface AppContext {
@@ -16,6 +17,8 @@ export interface AppContext {
   log: Logger;
   /** Shared by the gateway and gRPC: one failed-authentication budget per client address. */
   authFailures: AuthFailureLimiter;
+  /** Peers whose X-Forwarded-For names the client (TRUSTED_PROXIES; see transport/edge.ts). */
+  trustProxy: TrustProxy;
   /** Valid keys for a few seconds, emptied by every revocation (see auth/key-cache.ts). */
   keyCache?: KeyCache;
   /** Embeds a rule's semantic conditions when a segment is created or its rule changes. */

@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { parseDuration, parseRetrySchedule } from './webhooks/retry-schedule.js';
+import { compileTrustedProxies } from './transport/edge.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -26,6 +27,23 @@ const schema = z.object({
   AUTH_FAILURE_WINDOW_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(60_000),
   // How long an api process may reuse a valid key's lookup (0: look up every request). Revocations still apply at once.
   AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(300_000).default(10_000),
+  // Load balancers whose X-Forwarded-For is believed (addresses, CIDRs, or loopback / linklocal / uniquelocal).
+  TRUSTED_PROXIES: z
+    .string()
+    .default('')
+    .transform((s, ctx) => {
+      const list = s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean);
+      try {
+        compileTrustedProxies(list);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+        return z.NEVER;
+      }
+      return list;
+    }),
   SECRETS_KEY: z
     .string()
     .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 bytes)')
@@ -118,6 +136,8 @@ export interface Config {
   /** Failed-authentication rate limit per client address (see auth/failure-limiter.ts). */
   authFailures: { limit: number; windowMs: number };
   authCacheTtlMs: number;
+  /** TRUSTED_PROXIES, as proxy-addr reads them (empty: the connecting peer is the client). */
+  trustedProxies: string[];
   secretsKey?: string;
   embeddings: {
     provider: 'local' | 'openai';
@@ -203,6 +223,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     adminToken: c.ADMIN_TOKEN,
     authFailures: { limit: c.AUTH_FAILURE_LIMIT, windowMs: c.AUTH_FAILURE_WINDOW_MS },
     authCacheTtlMs: c.AUTH_CACHE_TTL_MS,
+    trustedProxies: c.TRUSTED_PROXIES,
     secretsKey: c.SECRETS_KEY,
     embeddings: {
       provider: c.EMBEDDINGS_PROVIDER,

@@ -48,14 +48,19 @@ export async function authenticateClient(
   try {
     return await authenticate(deps.db, apiKey, deps.keyCache);
   } catch (err) {
-    if (err instanceof AppError && err.code === 'unauthenticated') throw limitedOr(deps.authFailures, address, err);
+    if (err instanceof AppError && err.code === 'unauthenticated')
+      throw await limitedOr(deps.authFailures, address, err);
     throw err;
   }
 }
 
 /** Counts a failed authentication of `address`: `err` while within the limit, else a rate_limited error. */
-export function limitedOr(limiter: AuthFailureLimiter, address: string | undefined, err: AppError): AppError {
-  const wait = limiter.fail(address);
+export async function limitedOr(
+  limiter: AuthFailureLimiter,
+  address: string | undefined,
+  err: AppError,
+): Promise<AppError> {
+  const wait = await limiter.fail(address);
   if (wait === 0) return err;
   return new AppError(
     'rate_limited',

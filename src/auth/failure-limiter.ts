@@ -1,4 +1,5 @@
 import { isIPv6 } from 'node:net';
+import type { Db } from '../db/knex.js';
 
 export interface FailureLimiterOptions {
   /** Failed authentications a client may make at once (the bucket size). */
@@ -8,6 +9,8 @@ export interface FailureLimiterOptions {
   /** At most this many clients are remembered; the least recently failing one is forgotten first. */
   maxClients?: number;
   now?: () => number;
+  /** Counts the same buckets in PostgreSQL, for every api process (absent: this process only). */
+  db?: Db;
 }
 
 interface Bucket {
@@ -22,6 +25,11 @@ interface Bucket {
  * sending a valid key is always served, even from an address that is limited (a NAT shared with
  * a scanner must not lock out a real customer). Keys have 256 random bits, so the limiter is not
  * what makes them unguessable; it keeps scanners slow and cheap to serve.
+ *
+ * With `db`, the buckets hold across api processes (behind a load balancer a client's failures
+ * land on all of them): each failure is one statement on its address's row. This process's own
+ * bucket is asked first: it only ever counts fewer failures than the shared one, so when it
+ * refuses, the shared one would too, and a scanner stopped here costs no query.
  */
 export class AuthFailureLimiter {
   private readonly buckets = new Map<string, Bucket>();
@@ -39,7 +47,34 @@ export class AuthFailureLimiter {
    * Records one failure of `address`. Returns 0 while the client is within its limit (answer
    * 401), else the whole seconds until its next attempt would be within it (answer 429).
    */
-  fail(address: string | undefined): number {
+  async fail(address: string | undefined): Promise<number> {
+    const local = this.failHere(address);
+    if (local > 0 || !this.opts.db) return local;
+    // Keyed by the limit too: processes configured alike share a bucket, others keep their own.
+    return this.failShared(this.opts.db, `${clientKey(address)}|${this.opts.limit}/${this.opts.windowMs}`);
+  }
+
+  private async failShared(db: Db, key: string): Promise<number> {
+    // Refill by the time since the last failure, capped at the limit; take a token if there is
+    // one. Two processes racing on a new address may count one failure less: a rate, not a ledger.
+    const { rows } = await db.raw(
+      `WITH old AS (SELECT tokens, at FROM auth_failures WHERE client = ? FOR UPDATE),
+            now_tokens AS (
+              SELECT LEAST(?::float8, coalesce((SELECT tokens + extract(epoch FROM now() - at) * 1000 / ?::float8 FROM old), ?::float8)) AS t
+            )
+       INSERT INTO auth_failures (client, tokens, at)
+       SELECT ?, CASE WHEN t >= 1 THEN t - 1 ELSE t END, now() FROM now_tokens
+       ON CONFLICT (client) DO UPDATE SET tokens = EXCLUDED.tokens, at = EXCLUDED.at
+       RETURNING (SELECT t FROM now_tokens) AS before`,
+      [key, this.opts.limit, this.msPerToken, this.opts.limit, key],
+    );
+    const before = Number(rows[0].before);
+    if (before >= 1) return 0;
+    return Math.max(1, Math.ceil(((1 - before) * this.msPerToken) / 1000));
+  }
+
+  /** The same bucket in this process alone. */
+  failHere(address: string | undefined): number {
     const now = this.now();
     const key = clientKey(address);
     this.evictIdle(now);

@@ -10,6 +10,8 @@ import * as m008 from './migrations/008_evaluation_admission.js';
 import * as m009 from './migrations/009_batch_admission.js';
 import * as m010 from './migrations/010_redeliveries.js';
 import * as m011 from './migrations/011_delivery_slots.js';
+import * as m012 from './migrations/012_outbox_awaiting_attempt.js';
+import * as m013 from './migrations/013_auth_failures.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001_init': m001,
@@ -23,6 +25,8 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '009_batch_admission': m009,
   '010_redeliveries': m010,
   '011_delivery_slots': m011,
+  '012_outbox_awaiting_attempt': m012,
+  '013_auth_failures': m013,
 };
 
 /** Migrations are imported, not discovered on disk, so they work from tsx, bundles and containers. */

@@ -7,6 +7,7 @@ import type { Starters } from '../temporal/starters.js';
 import type { SecretSealer } from '../webhooks/manage-webhooks.js';
 import type { AppContext } from '../app.js';
 import { AuthFailureLimiter } from '../auth/failure-limiter.js';
+import { compileTrustedProxies } from '../transport/edge.js';
 import { KeyCache, listenForRevocations } from '../auth/key-cache.js';
 import { createHttpServer } from '../transport/http/server.js';
 import { startGrpcServer } from '../transport/grpc/server.js';
@@ -30,7 +31,9 @@ export async function startApi(deps: {
       : undefined;
   const ctx: AppContext = {
     ...deps,
-    authFailures: new AuthFailureLimiter(config.authFailures),
+    // Counted in PostgreSQL too: behind a load balancer a client's failures reach every api process.
+    authFailures: new AuthFailureLimiter({ ...config.authFailures, db: deps.db }),
+    trustProxy: compileTrustedProxies(config.trustedProxies),
     keyCache,
     // One model thread, started on the first rule with semantic conditions. It runs as far below
     // the api's priority as the worker's model threads run below theirs' (WORKER_NICE + 5), so

@@ -337,6 +337,11 @@ async function record(
     })
     .onConflict('attempt_key')
     .ignore();
-  // A first attempt frees a place in its tenant's admission: wake the relay (see outbox/relay.ts).
-  if (input.attempt === 1) await db.raw(`SELECT pg_notify('outbox', '')`);
+  // A first attempt frees a place in its webhook's and tenant's admission (outbox/relay.ts, which
+  // looks again shortly while rows wait: no NOTIFY per delivery).
+  if (input.attempt === 1)
+    await db('outbox')
+      .where({ webhook_id: input.webhookId, event_id: input.eventId, workflow_id: input.workflowId })
+      .where('awaiting_attempt', true)
+      .update({ awaiting_attempt: false });
 }

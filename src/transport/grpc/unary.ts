@@ -1,7 +1,7 @@
 import type { sendUnaryData, ServerUnaryCall } from '@grpc/grpc-js';
 import type { AppContext } from '../../app.js';
 import type { Caller } from '../../auth/api-keys.js';
-import { authenticateCall, grpcPeerAddress, toAppError } from '../edge.js';
+import { authenticateCall, clientAddress, grpcPeerAddress, toAppError } from '../edge.js';
 import { authenticatedCaller } from './authenticate.js';
 import { toServiceError } from './errors.js';
 
@@ -20,7 +20,15 @@ export function unary<Req, Res>(
     const key = call.metadata.get('x-api-key')[0];
     (known
       ? Promise.resolve(known)
-      : authenticateCall(ctx, grpcPeerAddress(call.getPeer()), typeof key === 'string' ? key : undefined)
+      : authenticateCall(
+          ctx,
+          clientAddress(
+            grpcPeerAddress(call.getPeer()),
+            call.metadata.get('x-forwarded-for').map(String),
+            ctx.trustProxy,
+          ),
+          typeof key === 'string' ? key : undefined,
+        )
     )
       .then((caller) => fn(caller, call.request, call))
       .then(

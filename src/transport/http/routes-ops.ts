@@ -28,20 +28,20 @@ export function addOpsRoutes(router: Router, ctx: AppContext): void {
   const token = ctx.config.adminToken;
   if (token) {
     // Wrong tokens count against the same per-address budget as wrong API keys.
-    const admin = (req: Request) => {
+    const admin = async (req: Request) => {
       if (sameToken(req.header('x-admin-token'), token)) return;
-      throw limitedOr(
+      throw await limitedOr(
         ctx.authFailures,
         req.clientAddress,
         new AppError('unauthenticated', 'missing or wrong X-Admin-Token'),
       );
     };
     router.add('POST', '/admin/v1/tenants', async (req) => {
-      admin(req);
+      await admin(req);
       return { status: 201, body: await createTenant(ctx.db, read(tenantBody, await req.json())) };
     });
     router.add('POST', '/admin/v1/api-keys/revoke', async (req) => {
-      admin(req);
+      await admin(req);
       return { status: 200, body: await revokeApiKey(ctx.db, read(revokeKeyBody, await req.json())) };
     });
   }

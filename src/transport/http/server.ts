@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AppContext } from '../../app.js';
 import { AppError } from '../../errors.js';
 import { answerClientError } from './client-error.js';
-import { toAppError } from '../edge.js';
+import { clientAddress, toAppError } from '../edge.js';
 import { sendError, sendJson } from './errors.js';
 import { readJsonBody, Router, type Request } from './router.js';
 import { addApiRoutes } from './routes-users-profiles-projects.js';
@@ -46,7 +46,7 @@ export function createHttpServer(ctx: AppContext): http.Server {
         query,
         headers: req.headers,
         path: url.pathname,
-        clientAddress: req.socket.remoteAddress,
+        clientAddress: clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], ctx.trustProxy),
         header: (name) => {
           const v = req.headers[name.toLowerCase()];
           return Array.isArray(v) ? v[0] : v;
