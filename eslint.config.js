@@ -28,7 +28,7 @@ const NODE_BUILTINS = [
 ];
 
 export default tseslint.config(
-  { ignores: ['gen/**', 'node_modules/**', '.data/**', 'bench/results/**', 'coverage/**'] },
+  { ignores: ['gen/**', 'node_modules/**', '.data/**', 'bench/results/**', 'coverage/**', 'dist/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -3,17 +3,30 @@ import { defineConfig } from 'vitest/config';
 /**
  * `npm run test:chaos`: faults and load against the real stack, minutes long, so kept out of
  * `npm test`. The stack always runs its own PostgreSQL and Temporal here (they get stopped and
- * started), and files run one at a time because each one breaks something shared.
+ * started), and files run one at a time because each one breaks something shared. The
+ * `chaos-cluster` project stops the real Temporal server under the scaled-out topology.
  */
 export default defineConfig({
   test: {
-    include: ['test/chaos/*.test.ts'],
-    globalSetup: ['test/chaos/global-setup.ts'],
     testTimeout: 600_000,
     hookTimeout: 300_000,
     fileParallelism: false,
     pool: 'forks',
     // Figures printed by the soak belong in the output.
     silent: false,
+    projects: [
+      {
+        extends: true,
+        test: { name: 'chaos', include: ['test/chaos/*.test.ts'], globalSetup: ['test/chaos/global-setup.ts'] },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'chaos-cluster',
+          include: ['test/chaos/temporal-outage.test.ts'],
+          globalSetup: ['test/chaos/global-setup-cluster.ts'],
+        },
+      },
+    ],
   },
 });

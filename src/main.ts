@@ -1,5 +1,6 @@
 import os from 'node:os';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger } from './logger.js';
@@ -160,6 +161,10 @@ try {
   }
   lines.push(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s (Ctrl-C stops everything)`);
   console.log(`\nSemantic profiling service (${role})\n  ${lines.join('\n  ')}\n`);
+  // A container's healthcheck for the roles without a port (docker-compose.yml).
+  const readyFile = path.join(config.dataDir, `ready.${role}`);
+  writeFileSync(readyFile, String(process.pid));
+  stops.unshift(async () => rmSync(readyFile, { force: true }));
   log.info('ready', { ms: Date.now() - started });
 } catch (err) {
   // An environment problem we can explain gets one sentence, not a stack trace.

@@ -11,7 +11,10 @@ import type { Config } from '../config.js';
 import type { Activities } from './activities.js';
 import { deliveryTaskQueue } from './starters.js';
 
-export const WORKFLOWS_PATH = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
+// The sources under tsx, the compiled files under dist/ (npm run build, the container image).
+export const WORKFLOWS_PATH = fileURLToPath(
+  new URL(import.meta.url.endsWith('.ts') ? '../../workflows/index.ts' : '../../workflows/index.js', import.meta.url),
+);
 
 /** How the workflows are bundled (shared with the workflow tests). */
 export const WORKFLOW_BUNDLER_OPTIONS: WorkerOptions['bundlerOptions'] = {
