@@ -88,28 +88,47 @@ export function eventBody(event: Record<string, any>): string {
 export async function deliverAttempt(deps: DeliverDeps, input: DeliverAttemptInput): Promise<DeliverAttemptOutput> {
   const { db } = deps;
   const attemptKey = `${input.workflowId}:${input.attempt}`;
-  const recorded = await db('webhook_deliveries').where({ attempt_key: attemptKey }).first('status', 'status_code');
-  if (recorded) return { outcome: recorded.status, statusCode: recorded.status_code };
-
-  const webhook = await db('webhooks')
-    .where({ id: input.webhookId })
-    .first(
-      'id',
-      'url',
-      'secret_sealed',
-      'events',
-      'segments',
-      'is_active',
-      'failing_since',
-      'previous_secret_sealed',
-      db.raw('previous_secret_expires_at > now() AS previous_secret_valid'),
-    );
-  if (!webhook) return { outcome: 'stopped', statusCode: 0, reason: 'webhook deleted' };
-  const event = await db('events as e')
-    .join('projects as p', 'p.id', 'e.project_id')
-    .where({ 'e.id': input.eventId })
-    .first('e.*', 'p.tenant_id');
-  if (!event) return { outcome: 'stopped', statusCode: 0, reason: 'event deleted' };
+  // One round trip for what an attempt reads: its own row if a retry already recorded it, the
+  // webhook as it is now, and the event with its tenant.
+  const { rows } = await db.raw(
+    `SELECT d.status AS recorded_status, d.status_code AS recorded_code,
+            w.id AS webhook_id, w.url, w.secret_sealed, w.events, w.segments, w.is_active, w.failing_since,
+            w.previous_secret_sealed, w.previous_secret_expires_at > now() AS previous_secret_valid,
+            e.id AS event_id, e.event_type, e.created_at, e.pipeline_id, e.segment_slug, e.segment_name,
+            e.user_id, e.score, p.tenant_id
+       FROM (SELECT 1) AS one
+       LEFT JOIN webhook_deliveries d ON d.attempt_key = ?
+       LEFT JOIN webhooks w ON w.id = ?
+       LEFT JOIN events e ON e.id = ?
+       LEFT JOIN projects p ON p.id = e.project_id`,
+    [attemptKey, input.webhookId, input.eventId],
+  );
+  const r = rows[0];
+  if (r.recorded_status) return { outcome: r.recorded_status, statusCode: r.recorded_code };
+  if (r.webhook_id === null) return { outcome: 'stopped', statusCode: 0, reason: 'webhook deleted' };
+  if (r.event_id === null) return { outcome: 'stopped', statusCode: 0, reason: 'event deleted' };
+  const webhook = {
+    id: r.webhook_id as number,
+    url: r.url as string,
+    secret_sealed: r.secret_sealed as string | null,
+    events: r.events as string[],
+    segments: r.segments as string[] | null,
+    is_active: r.is_active as boolean,
+    failing_since: r.failing_since as Date | null,
+    previous_secret_sealed: r.previous_secret_sealed as string | null,
+    previous_secret_valid: r.previous_secret_valid as boolean,
+  };
+  const event = {
+    id: r.event_id as number,
+    event_type: r.event_type as string,
+    created_at: r.created_at as Date,
+    pipeline_id: r.pipeline_id as number,
+    segment_slug: r.segment_slug as string,
+    segment_name: r.segment_name as string,
+    user_id: r.user_id as string,
+    score: r.score as number,
+    tenant_id: r.tenant_id as number,
+  };
 
   const stopReason = whyNotSent(webhook, event);
   if (stopReason) {
