@@ -39,6 +39,8 @@ export interface RowResult {
   ingestedBeside?: number;
   /** Temporal round trips counted in the history of one delivery workflow. */
   historyEvents: Record<string, number>;
+  /** The relay claim's plan at `explainAt` pending rows (first row only). */
+  relayPlan?: string[];
 }
 
 const pct = (xs: number[], p: number) =>
@@ -87,6 +89,8 @@ export async function deliveryCapacity(opts: {
   n: number;
   rows?: typeof ROWS;
   log: (msg: string) => void;
+  /** EXPLAIN ANALYZE the relay's claim at this many pending rows (after the first row). */
+  explainAt?: number;
 }): Promise<RowResult[]> {
   const api = await import('../test/support/api.js');
   const { startReceiver } = await import('../test/support/receiver.js');
@@ -188,11 +192,60 @@ export async function deliveryCapacity(opts: {
         historyEvents,
       });
       opts.log(JSON.stringify(out[out.length - 1]));
+      if (opts.explainAt && out.length === 1) {
+        const plan = await relayPlanAt(info.databaseUrl, t.projectId, opts.explainAt);
+        out[0].relayPlan = plan;
+        opts.log(plan.join('\n'));
+      }
     } finally {
       await teardown();
     }
   }
   return out;
+}
+
+/**
+ * The relay's claim (DISPATCH_SQL) at `pending` undispatched rows for 10 webhooks, with EXPLAIN
+ * ANALYZE, inside a transaction that is rolled back (nothing is dispatched).
+ */
+export async function relayPlanAt(databaseUrl: string, projectId: number, pending: number): Promise<string[]> {
+  const { DISPATCH_SQL } = await import('../src/outbox/relay.js');
+  const c = new pg.Client({ connectionString: databaseUrl });
+  await c.connect();
+  try {
+    await c.query('BEGIN');
+    const [{ pipeline_id }] = (
+      await c.query('SELECT id AS pipeline_id FROM pipelines WHERE project_id = $1 LIMIT 1', [projectId])
+    ).rows;
+    const hooks = (
+      await c.query(
+        `INSERT INTO webhooks (pipeline_id, url, events) SELECT $1, 'https://example.com/' || g, '{user_added}'
+           FROM generate_series(1, 10) g RETURNING id`,
+        [pipeline_id],
+      )
+    ).rows.map((r) => r.id as number);
+    await c.query(
+      `WITH e AS (
+         INSERT INTO events (project_id, pipeline_id, segment_slug, segment_name, user_id, event_type, score, seq)
+         SELECT $1, $2, '', '', '', 'ping', 0, 0 FROM generate_series(1, $4::int) RETURNING id
+       )
+       INSERT INTO outbox (event_id, webhook_id) SELECT e.id, ($3::bigint[])[1 + e.id % 10] FROM e`,
+      [projectId, pipeline_id, hooks, pending],
+    );
+    await c.query('ANALYZE outbox; ANALYZE events');
+    const sql = DISPATCH_SQL.replace(
+      /\?/g,
+      (() => {
+        let i = 0;
+        return () => `$${++i}`;
+      })(),
+    );
+    const plan = await c.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${sql}`, [8, 32]);
+    return plan.rows.map((r) => r['QUERY PLAN'] as string);
+  } finally {
+    await c.query('ROLLBACK').catch(() => undefined);
+    await c.end();
+  }
 }
 
 /** The event types of one delivery workflow's history, counted: the Temporal work per delivery. */

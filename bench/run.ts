@@ -79,7 +79,7 @@ if (only?.has('deliveries')) {
         .map((i) => ROWS[Number(i) - 1])
     : ROWS;
   const n = quick ? 300 : 2_000;
-  const rowsOut = await deliveryCapacity({ n, rows: picked, log: (m) => console.log(m) });
+  const rowsOut = await deliveryCapacity({ n, rows: picked, log: (m) => console.log(m), explainAt: 10_000 });
   results.deliveries = rowsOut;
   for (const r of rowsOut) {
     report(
@@ -98,6 +98,15 @@ if (only?.has('deliveries')) {
   }
   const one = rowsOut[0]?.historyEvents;
   if (one) report('deliveries: history events of one delivery workflow', JSON.stringify(one));
+  const plan = rowsOut[0]?.relayPlan;
+  if (plan) {
+    const time = plan.find((l) => l.startsWith('Execution Time'));
+    report(
+      "deliveries: the relay's claim at 10,000 pending rows (EXPLAIN ANALYZE)",
+      time ?? '?',
+      'plan in the JSON report',
+    );
+  }
   save();
   if (only.size === 1) {
     console.log('\n' + save().join('\n'));

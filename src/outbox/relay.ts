@@ -32,6 +32,53 @@ const RECHECK_MS = 100;
 const UNATTEMPTED_WINDOW = `interval '5 minutes'`;
 
 /**
+ * One pass's claim: the rows to start now, fair between tenants (see dispatchOutbox). Bindings:
+ * the admission per webhook, then per tenant. Its cost per pass is the runs awaiting a first
+ * attempt (a partial index holds only those), the webhooks with undispatched rows, and at most the
+ * admission's rows of each: not the whole backlog (EXPLAIN ANALYZE at 10,000 pending rows in the
+ * deliveries bench).
+ */
+export const DISPATCH_SQL = `WITH waiting AS (
+           SELECT o3.webhook_id, p3.tenant_id
+             FROM outbox o3
+             JOIN events e3 ON e3.id = o3.event_id
+             JOIN projects p3 ON p3.id = e3.project_id
+            WHERE o3.awaiting_attempt AND o3.dispatched_at > now() - ${UNATTEMPTED_WINDOW}
+         ), per_webhook AS (SELECT webhook_id, count(*) AS n FROM waiting GROUP BY webhook_id),
+         per_tenant AS (SELECT tenant_id, count(*) AS n FROM waiting GROUP BY tenant_id),
+         hooks AS (SELECT DISTINCT webhook_id FROM outbox WHERE dispatched_at IS NULL),
+         pending AS (
+           SELECT c.id, p.tenant_id
+             FROM hooks h
+             LEFT JOIN per_webhook pw ON pw.webhook_id = h.webhook_id
+             -- A webhook's fresh events go before its recovered ones: a recovery of thousands
+             -- does not hold back what happens now.
+             CROSS JOIN LATERAL (
+               SELECT o2.id, o2.event_id FROM outbox o2
+                WHERE o2.webhook_id = h.webhook_id AND o2.dispatched_at IS NULL
+                ORDER BY o2.kind = 'recovery', o2.id
+                LIMIT GREATEST(0, ?::int - coalesce(pw.n, 0))
+             ) c
+             JOIN events e2 ON e2.id = c.event_id
+             JOIN projects p ON p.id = e2.project_id
+         ), admissible AS (
+           SELECT pending.id, pending.tenant_id,
+                  row_number() OVER (PARTITION BY pending.tenant_id ORDER BY pending.id) AS n,
+                  LEAST(${TENANT_STARTS_PER_PASS}, ? - coalesce(pt.n, 0)) AS allowed
+             FROM pending
+             LEFT JOIN per_tenant pt ON pt.tenant_id = pending.tenant_id
+         )
+         SELECT o.id, o.event_id, o.webhook_id, o.kind, o.resend_of, o.token,
+                e.pipeline_id, e.uid AS event_uid, x.tenant_id, x.n, x.allowed
+           FROM outbox o
+           JOIN events e ON e.id = o.event_id
+           JOIN admissible x ON x.id = o.id
+          WHERE x.n <= ${TENANT_STARTS_PER_PASS + 1} AND x.n <= x.allowed + 1
+          ORDER BY x.n, o.id
+          LIMIT ${BATCH}
+          FOR UPDATE OF o SKIP LOCKED`;
+
+/**
  * Moves outbox rows into Temporal, and starts stored batches and segment evaluations whose
  * workflow start failed (Temporal away, or the process died between the commit and the start).
  * Woken at once by NOTIFY from the committing transaction, and by a poll as a safety net (a lost
@@ -77,51 +124,7 @@ export function startRelay(deps: {
    */
   const dispatchOutbox = async (): Promise<'more' | 'paced' | 'done'> =>
     db.transaction(async (trx) => {
-      // Cost per pass: the runs awaiting a first attempt (a partial index holds only those), the
-      // webhooks with undispatched rows, and at most `admit.perWebhook` rows of each: not the
-      // whole backlog, which may be 10,000 rows deep (EXPLAIN ANALYZE in the deliveries bench).
-      const { rows } = await trx.raw(
-        `WITH waiting AS (
-           SELECT o3.webhook_id, p3.tenant_id
-             FROM outbox o3
-             JOIN events e3 ON e3.id = o3.event_id
-             JOIN projects p3 ON p3.id = e3.project_id
-            WHERE o3.awaiting_attempt AND o3.dispatched_at > now() - ${UNATTEMPTED_WINDOW}
-         ), per_webhook AS (SELECT webhook_id, count(*) AS n FROM waiting GROUP BY webhook_id),
-         per_tenant AS (SELECT tenant_id, count(*) AS n FROM waiting GROUP BY tenant_id),
-         hooks AS (SELECT DISTINCT webhook_id FROM outbox WHERE dispatched_at IS NULL),
-         pending AS (
-           SELECT c.id, p.tenant_id
-             FROM hooks h
-             LEFT JOIN per_webhook pw ON pw.webhook_id = h.webhook_id
-             -- A webhook's fresh events go before its recovered ones: a recovery of thousands
-             -- does not hold back what happens now.
-             CROSS JOIN LATERAL (
-               SELECT o2.id, o2.event_id FROM outbox o2
-                WHERE o2.webhook_id = h.webhook_id AND o2.dispatched_at IS NULL
-                ORDER BY o2.kind = 'recovery', o2.id
-                LIMIT GREATEST(0, ?::int - coalesce(pw.n, 0))
-             ) c
-             JOIN events e2 ON e2.id = c.event_id
-             JOIN projects p ON p.id = e2.project_id
-         ), admissible AS (
-           SELECT pending.id, pending.tenant_id,
-                  row_number() OVER (PARTITION BY pending.tenant_id ORDER BY pending.id) AS n,
-                  LEAST(${TENANT_STARTS_PER_PASS}, ? - coalesce(pt.n, 0)) AS allowed
-             FROM pending
-             LEFT JOIN per_tenant pt ON pt.tenant_id = pending.tenant_id
-         )
-         SELECT o.id, o.event_id, o.webhook_id, o.kind, o.resend_of, o.token,
-                e.pipeline_id, e.uid AS event_uid, x.tenant_id, x.n, x.allowed
-           FROM outbox o
-           JOIN events e ON e.id = o.event_id
-           JOIN admissible x ON x.id = o.id
-          WHERE x.n <= ${TENANT_STARTS_PER_PASS + 1} AND x.n <= x.allowed + 1
-          ORDER BY x.n, o.id
-          LIMIT ${BATCH}
-          FOR UPDATE OF o SKIP LOCKED`,
-        [admit.perWebhook, admit.perTenant],
-      );
+      const { rows } = await trx.raw(DISPATCH_SQL, [admit.perWebhook, admit.perTenant]);
       // Row `allowed + 1` of a tenant is only read to know that tenant has more. Over the pass's
       // share: go on after PACE_MS. Over its admission: go on when a first attempt is recorded.
       type Row = { n: string; allowed: string };
