@@ -10,7 +10,7 @@ import type { StackInfo } from '../test/support/stack-info.js';
  * that every one of them matches fans out N `user_added` events to one HTTPS receiver that answers
  * at once. Each row runs on a stack of its own (topology below), started for the row.
  */
-export const ROWS: { name: string; options: StackOptions; ingestBeside?: boolean }[] = [
+export const ROWS: { name: string; options: StackOptions; ingestBeside?: boolean; env?: Record<string, string> }[] = [
   { name: 'dev server + 1 worker', options: { temporal: 'dev', workers: 'one', apis: 1 } },
   { name: 'real server + 1 worker', options: { temporal: 'real', workers: 'one', apis: 1 } },
   { name: 'real server + analysis worker + delivery worker', options: { temporal: 'real', workers: 'split', apis: 1 } },
@@ -18,6 +18,13 @@ export const ROWS: { name: string; options: StackOptions; ingestBeside?: boolean
     name: 'the same, while another tenant ingests',
     options: { temporal: 'real', workers: 'split', apis: 1 },
     ingestBeside: true,
+  },
+  // Not one of the four topologies: the third with four times the default per-webhook bound, to
+  // show what the bound costs a single receiver's fan-out.
+  {
+    name: 'real server + analysis worker + delivery worker, WEBHOOK_MAX_IN_FLIGHT=16',
+    options: { temporal: 'real', workers: 'split', apis: 1 },
+    env: { WEBHOOK_MAX_IN_FLIGHT: '16' },
   },
 ];
 
@@ -97,7 +104,10 @@ export async function deliveryCapacity(opts: {
   const out: RowResult[] = [];
   for (const row of opts.rows ?? ROWS) {
     let info!: StackInfo;
+    // The services inherit the bench's environment: a row's variables apply to its stack only.
+    Object.assign(process.env, row.env);
     const teardown = await startStack({ provide: (_k: string, v: StackInfo) => (info = v) } as never, row.options);
+    for (const k of Object.keys(row.env ?? {})) delete process.env[k];
     api.useStack(info);
     try {
       opts.log(`deliveries: ${row.name}`);

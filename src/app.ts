@@ -6,7 +6,7 @@ import type { Logger } from './logger.js';
 import type { Starters } from './temporal/starters.js';
 import type { SecretSealer } from './webhooks/manage-webhooks.js';
 import type { Embedder } from './analysis/embedder.js';
-import type { TrustProxy } from './transport/edge.js';
+import type { TrustProxy } from './transport/client-address.js';
 
 /** What the transports need: the use cases take these as their dependencies. */
 export interface AppContext {

@@ -2,7 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { parseDuration, parseRetrySchedule } from './webhooks/retry-schedule.js';
-import { compileTrustedProxies } from './transport/edge.js';
+import { compileTrustedProxies } from './transport/client-address.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])

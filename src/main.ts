@@ -49,10 +49,12 @@ try {
   throw err;
 }
 const log = createLogger(config.logLevel, { role });
-// Only where analysis and deliveries share a process on a box with the api (the `worker` role).
-if (role === 'worker' && config.worker.nice > 0) {
+// Processes that analyse run below everything else on their machine: the embedder takes every idle
+// cycle anyway, and under contention the api, deliveries, PostgreSQL and Temporal go first. On a
+// machine of its own an analysis worker loses nothing (no one else wants the CPU). Measured with
+// separate analysis and delivery workers on one 2-core box (docs/performance.md, deliveries).
+if ((role === 'worker' || role === 'analysis-worker') && config.worker.nice > 0) {
   // Before any thread starts (embedder, Temporal core, libuv pool): Linux threads inherit it.
-  // The embedder takes every idle cycle anyway; under contention the api answers first.
   try {
     os.setPriority(0, config.worker.nice);
   } catch (err) {

@@ -114,18 +114,32 @@ export interface ProfilePage {
   limit: number;
   offset: number;
   columns: string[];
+  /** Keyset paging: the page starts after this profile in the list's order (offset is then 0). */
+  after?: { updatedAtMicros: number; userId: string };
 }
 
-/** Page of profile ids from the covering index, then the rows; same order as the index. */
-function pageSql({ projectId, filters, limit, offset, columns }: ProfilePage): { sql: string; bindings: Knex.Value[] } {
+/**
+ * Page of profile ids from the covering index, then the rows; same order as the index. Each row
+ * carries its `updated_at` in microseconds (`after_micros`), exact, for the next page's cursor.
+ * After a cursor, `updated_at <= t` bounds the index scan (it starts at t, however deep), and the
+ * rows at exactly t up to the cursor's user id are left out.
+ */
+function pageSql({ projectId, filters, limit, offset, columns, after }: ProfilePage): {
+  sql: string;
+  bindings: Knex.Value[];
+} {
   const where = filterSql(projectId, filters);
   const cols = columns.map((c) => `u.${c}`).join(', ');
+  const at = `('epoch'::timestamptz + ?::bigint * interval '1 microsecond')`;
+  const keyset = after ? ` AND updated_at <= ${at} AND NOT (updated_at = ${at} AND user_id <= ?)` : '';
+  const keysetBindings = after ? [after.updatedAtMicros, after.updatedAtMicros, after.userId] : [];
   return {
     sql:
-      `SELECT ${cols} FROM (SELECT id, updated_at, user_id FROM users WHERE ${where.sql} ` +
+      `SELECT ${cols}, (extract(epoch FROM u.updated_at) * 1000000)::bigint AS after_micros ` +
+      `FROM (SELECT id, updated_at, user_id FROM users WHERE ${where.sql}${keyset} ` +
       `ORDER BY updated_at DESC, user_id ASC LIMIT ? OFFSET ?) page JOIN users u ON u.id = page.id ` +
       `ORDER BY page.updated_at DESC, page.user_id ASC`,
-    bindings: [...where.bindings, limit, offset],
+    bindings: [...where.bindings, ...keysetBindings, limit, offset],
   };
 }
 

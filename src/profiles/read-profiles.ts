@@ -1,4 +1,5 @@
 import type { Db } from '../db/knex.js';
+import { preparedQuery } from '../db/prepared.js';
 import type { Caller } from '../auth/api-keys.js';
 import { invalid, notFound } from '../errors.js';
 import { optionalInt, optionalNumber, requireId, requireStorable } from '../validation.js';
@@ -53,6 +54,8 @@ export interface ListProfilesInput {
   churnRiskLte?: number;
   sentimentTrend?: string;
   minMessages?: number;
+  /** Keyset paging (extension): the `next_after` of the previous page. */
+  after?: string;
 }
 
 export interface ProfileRef {
@@ -69,10 +72,12 @@ export async function listProfiles(
   db: Db,
   caller: Caller,
   q: ListProfilesInput,
-): Promise<{ users: ProfileView[]; total: number }> {
+): Promise<{ users: ProfileView[]; total: number; next_after?: string }> {
   const projectId = requireId(q.projectId, 'project_id');
   const limit = optionalInt(q.limit, 'limit', 1, 100) ?? 20;
   const offset = optionalInt(q.offset, 'offset', 0, 1_000_000_000) ?? 0;
+  const after = q.after === undefined || q.after === '' ? undefined : decodeCursor(q.after);
+  if (after && offset > 0) throw invalid('offset', 'offset cannot be combined with after (the cursor is the position)');
   const gte = optionalNumber(q.churnRiskGte, 'churn_risk_gte', 0, 1);
   const lte = optionalNumber(q.churnRiskLte, 'churn_risk_lte', 0, 1);
   const minMessages = optionalInt(q.minMessages, 'min_messages', 0, 1_000_000_000);
@@ -84,11 +89,44 @@ export async function listProfiles(
     trend = q.sentimentTrend;
   }
   const filters: ProfileFilters = { churnGte: gte, churnLte: lte, trend, minMessages };
-  const list = listSql(caller.tenantId, { projectId, filters, limit, offset, columns: PROFILE_COLUMNS });
-  const { rows } = await db.raw(list.sql, list.bindings);
+  const list = listSql(caller.tenantId, { projectId, filters, limit, offset, after, columns: PROFILE_COLUMNS });
+  const rows = await preparedQuery<Record<string, any>>(db, list.sql, list.bindings);
   // No row at all: the project is missing or another tenant's (404 either way, nothing read).
   if (rows.length === 0) throw notFound('project');
-  return { users: rows[0].user_id === null ? [] : rows.map(toProfile), total: Number(rows[0].total) };
+  const users = rows[0].user_id === null ? [] : rows;
+  const last = users.length === limit ? users[users.length - 1] : undefined;
+  return {
+    users: users.map(toProfile),
+    total: Number(rows[0].total),
+    // Only when the page is full: the documented answer is unchanged otherwise.
+    ...(last && { next_after: encodeCursor(Number(last.after_micros), last.user_id) }),
+  };
+}
+
+/** The cursor of keyset paging: the last profile's exact `updated_at` and user id, opaque to clients. */
+function encodeCursor(updatedAtMicros: number, userId: string): string {
+  return Buffer.from(JSON.stringify([updatedAtMicros, userId])).toString('base64url');
+}
+
+function decodeCursor(cursor: string): { updatedAtMicros: number; userId: string } {
+  const bad = () => invalid('after', 'after must be the next_after of a previous page');
+  if (cursor.length > 1_000 || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw bad();
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw bad();
+  }
+  if (
+    !Array.isArray(value) ||
+    value.length !== 2 ||
+    !Number.isSafeInteger(value[0]) ||
+    typeof value[1] !== 'string' ||
+    value[1] === '' ||
+    value[1].length > 256
+  )
+    throw bad();
+  return { updatedAtMicros: value[0], userId: requireStorable(value[1], 'after') };
 }
 
 function requireUserId(value: string): string {

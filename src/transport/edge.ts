@@ -1,5 +1,4 @@
 import { isIP } from 'node:net';
-import proxyaddr from 'proxy-addr';
 import type { AppContext } from '../app.js';
 import { authenticateClient, type Caller } from '../auth/api-keys.js';
 import { AppError, isDatabaseDown } from '../errors.js';
@@ -39,25 +38,4 @@ export function grpcPeerAddress(peer: string): string {
   return withPort && isIP(withPort[1]) ? withPort[1] : s;
 }
 
-/** Which peers are trusted proxies (TRUSTED_PROXIES), compiled once. */
-export type TrustProxy = (address: string, hop: number) => boolean;
-
-export function compileTrustedProxies(list: string[]): TrustProxy {
-  return proxyaddr.compile(list);
-}
-
-/**
- * The client's address for the failed-authentication limit: the connecting peer, unless it is a
- * trusted proxy (TRUSTED_PROXIES), then the nearest address in `X-Forwarded-For` (HTTP header or
- * gRPC metadata) that is not a trusted proxy itself. Forwarded addresses from an untrusted peer
- * are ignored: anyone could write them. `proxy-addr` is the resolver Express uses.
- */
-export function clientAddress(
-  peer: string | undefined,
-  forwardedFor: string | string[] | undefined,
-  trust: TrustProxy,
-): string | undefined {
-  if (!peer) return undefined;
-  const xff = Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor;
-  return proxyaddr({ socket: { remoteAddress: peer }, headers: { 'x-forwarded-for': xff } } as never, trust);
-}
+export { clientAddress, compileTrustedProxies, type TrustProxy } from './client-address.js';

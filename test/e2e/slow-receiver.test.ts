@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { call, newTenant, waitFor, waitForBatch, type Tenant } from '../support/api.js';
+import { call, newTenant, waitFor, waitForBatch, withDb, type Tenant } from '../support/api.js';
 import { startHangingReceiver, startReceiver } from '../support/receiver.js';
 
 async function wire(t: Tenant, url: string) {
@@ -38,6 +38,7 @@ describe('a receiver that never answers', () => {
       // The slow tenant's 100 deliveries are now queued on one webhook that hangs every attempt.
       await waitFor('attempts hanging on the slow receiver', async () => hanging.spans.length >= 4, 60_000, 50);
 
+      const submitted = Date.now();
       const source = await submit(victim, 'victim', 10);
       expect(await waitForBatch(source)).toEqual({ processed: 10, failed: 0 });
       const analysed = Date.now();
@@ -50,6 +51,9 @@ describe('a receiver that never answers', () => {
         hanging.spans.filter((s) => s.start < t && (s.end === undefined || s.end > t)).length;
       expect(hangingAt(analysed)).toBeGreaterThan(0);
       expect(hangingAt(delivered)).toBeGreaterThan(0);
+      // A bound on starvation, not a speed figure (those are in npm run bench): the victim's batch
+      // of 10, analysed and delivered, within 30 s, ten times the hanging receiver's attempt timeout.
+      expect(delivered - submitted).toBeLessThan(30_000);
       // WEBHOOK_MAX_IN_FLIGHT (default 4): never more attempts open on one webhook at once.
       expect(hanging.maxOpen()).toBeLessThanOrEqual(4);
       expect(healthy.received.map((r) => JSON.parse(r.body).user.id).sort()).toEqual(
@@ -57,9 +61,42 @@ describe('a receiver that never answers', () => {
       );
       console.log(
         `[slow-receiver] ${hanging.spans.length} attempts on the hanging receiver, at most ${hanging.maxOpen()} open at once; ` +
-          `${hangingAt(analysed)} hanging when the victim's batch completed, ${hangingAt(delivered)} when its 10 events were delivered`,
+          `${hangingAt(analysed)} hanging when the victim's batch completed, ${hangingAt(delivered)} when its 10 events were delivered; ` +
+          `victim submitted to delivered in ${delivered - submitted} ms`,
       );
       await Promise.all([hanging.close(), healthy.close()]);
     },
   );
+});
+
+describe('a hanging webhook and a healthy one of the same tenant', () => {
+  it('holds back only its own events: they wait in the outbox while the healthy webhook gets all of its own', async () => {
+    const hanging = await startHangingReceiver();
+    const healthy = await startReceiver();
+    const t = await newTenant('two-webhooks');
+    const base = `/projects/${t.projectId}/pipelines/${t.pipelineId}`;
+    const hook = await call('POST', `${base}/webhooks`, { key: t.key, body: { url: hanging.url } });
+    expect(hook.status).toBe(201);
+    await wire(t, healthy.url);
+    const n = 30;
+    expect(await waitForBatch(await submit(t, 'both', n))).toEqual({ processed: n, failed: 0 });
+    await waitFor('every event at the healthy webhook', async () => healthy.received.length >= n, 60_000, 50);
+    // The relay admits a webhook's runs only while fewer than 2 x WEBHOOK_MAX_IN_FLIGHT (8) wait for a
+    // first attempt: the hanging webhook's other events are still in the outbox, not in Temporal.
+    const { rows } = await withDb((db) =>
+      db.query(
+        `SELECT count(*) FILTER (WHERE dispatched_at IS NULL)::int AS waiting,
+                count(*) FILTER (WHERE dispatched_at IS NOT NULL)::int AS started
+           FROM outbox WHERE webhook_id = $1`,
+        [hook.body.id],
+      ),
+    );
+    expect(rows[0].waiting + rows[0].started).toBe(n);
+    expect(rows[0].waiting).toBeGreaterThan(0);
+    expect(hanging.maxOpen()).toBeLessThanOrEqual(4);
+    console.log(
+      `[slow-receiver] healthy webhook: ${n} of ${n} delivered while the hanging one had ${rows[0].started} runs started and ${rows[0].waiting} waiting in the outbox`,
+    );
+    await Promise.all([hanging.close(), healthy.close()]);
+  });
 });

@@ -202,6 +202,40 @@ describe('identify users -> batch workflow -> profiles (JSON gateway)', () => {
     });
     expect(limited.body.users).toHaveLength(3);
     expect(limited.body.total).toBe(12);
+
+    // Keyset paging (extension): `next_after` of a full page, passed as `after`, gives the same
+    // order as offsets, also across profiles updated at the very same microsecond (set with SQL).
+    await withDb((db) =>
+      db.query(
+        `UPDATE users SET updated_at = (SELECT max(updated_at) FROM users WHERE project_id = $1)
+          WHERE project_id = $1 AND user_id IN ('user-03', 'user-07', 'user-10', 'user-11')`,
+        [t.projectId],
+      ),
+    );
+    const list = (q: string) => call('GET', `/api/v1/profiles?project_id=${t.projectId}${q}`, { key: t.key });
+    const byCursor = async (filter: string, limit: number) => {
+      const ids: string[] = [];
+      let after: string | undefined;
+      for (let n = 0; n < 20; n++) {
+        const page = await list(`${filter}&limit=${limit}${after ? `&after=${after}` : ''}`);
+        expect(page.status).toBe(200);
+        ids.push(...page.body.users.map((u: any) => u.user_id));
+        after = page.body.next_after;
+        if (page.body.users.length < limit) expect(after).toBeUndefined();
+        if (!after) break;
+      }
+      return ids;
+    };
+    const ordered = (await list('&limit=100')).body.users.map((u: any) => u.user_id);
+    expect(await byCursor('', 5)).toEqual(ordered);
+    expect(await byCursor('', 2)).toEqual(ordered);
+    const stable = (await list('&limit=100&sentiment_trend=stable')).body.users.map((u: any) => u.user_id);
+    expect(await byCursor('&sentiment_trend=stable', 1)).toEqual(stable);
+    const first = await list('&limit=5');
+    const bad = await list('&after=not-a-cursor');
+    expect([bad.status, bad.body.error.field]).toEqual([400, 'after']);
+    const both = await list(`&after=${first.body.next_after}&offset=5`);
+    expect([both.status, both.body.error.field]).toEqual([400, 'offset']);
   });
 
   it('keeps both messages when two batches touch the same user at once, and pages the timeline', async () => {

@@ -80,13 +80,22 @@ export interface ListProfilesRequest {
     | undefined;
   /** UNSPECIFIED means no filter. */
   sentimentTrend: SentimentTrend;
-  minMessages?: number | undefined;
+  minMessages?:
+    | number
+    | undefined;
+  /**
+   * Extension: keyset paging. The `next_after` of the previous page; the next page starts after
+   * it, however deep (offset must then be 0). Opaque.
+   */
+  after?: string | undefined;
 }
 
 export interface ListProfilesResponse {
   users: Profile[];
   /** Number of all profiles matching the filters, not only this page. */
   total: number;
+  /** Extension: set when the page is full; pass it as `after` for the next page. */
+  nextAfter: string;
 }
 
 export interface GetProfileRequest {
@@ -848,6 +857,7 @@ function createBaseListProfilesRequest(): ListProfilesRequest {
     churnRiskLte: undefined,
     sentimentTrend: 0,
     minMessages: undefined,
+    after: undefined,
   };
 }
 
@@ -873,6 +883,9 @@ export const ListProfilesRequest: MessageFns<ListProfilesRequest> = {
     }
     if (message.minMessages !== undefined) {
       writer.uint32(56).int32(message.minMessages);
+    }
+    if (message.after !== undefined) {
+      writer.uint32(66).string(message.after);
     }
     return writer;
   },
@@ -946,6 +959,14 @@ export const ListProfilesRequest: MessageFns<ListProfilesRequest> = {
             message.minMessages = reader.int32();
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.after = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -987,6 +1008,7 @@ export const ListProfilesRequest: MessageFns<ListProfilesRequest> = {
         : isSet(object.min_messages)
         ? globalThis.Number(object.min_messages)
         : undefined,
+      after: isSet(object.after) ? globalThis.String(object.after) : undefined,
     };
   },
 
@@ -1013,6 +1035,9 @@ export const ListProfilesRequest: MessageFns<ListProfilesRequest> = {
     if (message.minMessages !== undefined) {
       obj.minMessages = Math.round(message.minMessages);
     }
+    if (message.after !== undefined) {
+      obj.after = message.after;
+    }
     return obj;
   },
 
@@ -1028,12 +1053,13 @@ export const ListProfilesRequest: MessageFns<ListProfilesRequest> = {
     message.churnRiskLte = object.churnRiskLte ?? undefined;
     message.sentimentTrend = object.sentimentTrend ?? 0;
     message.minMessages = object.minMessages ?? undefined;
+    message.after = object.after ?? undefined;
     return message;
   },
 };
 
 function createBaseListProfilesResponse(): ListProfilesResponse {
-  return { users: [], total: 0 };
+  return { users: [], total: 0, nextAfter: "" };
 }
 
 export const ListProfilesResponse: MessageFns<ListProfilesResponse> = {
@@ -1043,6 +1069,9 @@ export const ListProfilesResponse: MessageFns<ListProfilesResponse> = {
     }
     if (message.total !== 0) {
       writer.uint32(16).int64(message.total);
+    }
+    if (message.nextAfter !== "") {
+      writer.uint32(26).string(message.nextAfter);
     }
     return writer;
   },
@@ -1076,6 +1105,14 @@ export const ListProfilesResponse: MessageFns<ListProfilesResponse> = {
             message.total = longToNumber(reader.int64());
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.nextAfter = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1092,6 +1129,11 @@ export const ListProfilesResponse: MessageFns<ListProfilesResponse> = {
     return {
       users: globalThis.Array.isArray(object?.users) ? object.users.map((e: any) => Profile.fromJSON(e)) : [],
       total: isSet(object.total) ? globalThis.Number(object.total) : 0,
+      nextAfter: isSet(object.nextAfter)
+        ? globalThis.String(object.nextAfter)
+        : isSet(object.next_after)
+        ? globalThis.String(object.next_after)
+        : "",
     };
   },
 
@@ -1103,6 +1145,9 @@ export const ListProfilesResponse: MessageFns<ListProfilesResponse> = {
     if (message.total !== 0) {
       obj.total = Math.round(message.total);
     }
+    if (message.nextAfter !== "") {
+      obj.nextAfter = message.nextAfter;
+    }
     return obj;
   },
 
@@ -1113,6 +1158,7 @@ export const ListProfilesResponse: MessageFns<ListProfilesResponse> = {
     const message = createBaseListProfilesResponse();
     message.users = object.users?.map((e) => Profile.fromPartial(e)) || [];
     message.total = object.total ?? 0;
+    message.nextAfter = object.nextAfter ?? "";
     return message;
   },
 };

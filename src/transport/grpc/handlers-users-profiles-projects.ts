@@ -37,7 +37,7 @@ export function profilesService(ctx: AppContext): ProfilesServiceServer {
   return {
     listProfiles: unary(ctx, async (caller, req) => {
       const r = await listProfiles(ctx.db, caller, { ...req, sentimentTrend: trendFromProto(req.sentimentTrend) });
-      return { users: r.users.map(profileToProto), total: r.total };
+      return { users: r.users.map(profileToProto), total: r.total, nextAfter: r.next_after ?? '' };
     }),
     getProfile: unary(ctx, async (caller, req) => ({
       profile: profileToProto(await getProfile(ctx.db, caller, req)),

@@ -122,11 +122,13 @@ export const listProfilesQuery: z.ZodType<ListProfilesInput> = z
     churn_risk_lte: queryDecimal('churn_risk_lte'),
     sentiment_trend: z.string().optional(),
     min_messages: queryInt('min_messages'),
+    after: z.string().optional(),
   })
   .transform((q) => ({
     projectId: q.project_id,
     limit: q.limit,
     offset: q.offset,
+    after: q.after,
     churnRiskGte: q.churn_risk_gte,
     churnRiskLte: q.churn_risk_lte,
     sentimentTrend: q.sentiment_trend,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientAddress, compileTrustedProxies } from './edge.js';
+import { clientAddress, compileTrustedProxies } from './client-address.js';
 
 describe('clientAddress behind load balancers (TRUSTED_PROXIES)', () => {
   it('ignores X-Forwarded-For from a peer that is not a trusted proxy', () => {
