@@ -1,6 +1,22 @@
 import autocannon from 'autocannon';
 import type pg from 'pg';
 import { listSql, type ProfileFilters } from '../src/profiles/profile-counts.js';
+import { encodeCursor } from '../src/profiles/read-profiles.js';
+
+/** The `next_after` a client would hold after reading `n` profiles of the project. */
+async function cursorAt(
+  db: pg.Client,
+  projectId: number,
+  n: number,
+): Promise<{ cursor: string; after: { updatedAtMicros: number; userId: string } }> {
+  const { rows } = await db.query(
+    `SELECT (extract(epoch FROM updated_at) * 1000000)::bigint::text AS micros, user_id FROM users
+      WHERE project_id = $1 AND aggregates IS NOT NULL ORDER BY updated_at DESC, user_id ASC OFFSET $2 - 1 LIMIT 1`,
+    [projectId, n],
+  );
+  const after = { updatedAtMicros: Number(rows[0].micros), userId: rows[0].user_id as string };
+  return { cursor: encodeCursor(after.updatedAtMicros, after.userId), after };
+}
 
 /**
  * Scenario 4: one project seeded with `n` profiles directly in SQL (not through the pipeline), then
@@ -39,6 +55,7 @@ export async function readsAtScale(args: {
   const seedSeconds = (Date.now() - seedStart) / 1000;
 
   const p = args.projectId;
+  const deep = await cursorAt(db, p, 10_000);
   const lists: Record<string, string> = {
     'no filter': '',
     churn_risk_gte: '&churn_risk_gte=0.9',
@@ -47,6 +64,8 @@ export async function readsAtScale(args: {
     min_messages: '&min_messages=9',
     'all filters': '&churn_risk_gte=0.5&churn_risk_lte=0.6&sentiment_trend=stable&min_messages=5',
     'offset 10000': '&offset=10000',
+    // The same page by keyset (`after`, the extension): the cursor of the 10,000th profile.
+    'after the 10000th': `&after=${deep.cursor}`,
   };
   const urls: Record<string, string> = Object.fromEntries(
     Object.entries(lists).map(([name, q]) => [
@@ -75,6 +94,7 @@ export async function readsAtScale(args: {
       filters,
       limit: 20,
       offset: num('offset') ?? 0,
+      ...(params.has('after') && { after: deep.after }),
       columns: ['user_id', 'aggregates', 'updated_at'],
     });
     const plan = async (sql: string, bindings: unknown[]) => {

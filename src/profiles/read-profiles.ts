@@ -104,7 +104,7 @@ export async function listProfiles(
 }
 
 /** The cursor of keyset paging: the last profile's exact `updated_at` and user id, opaque to clients. */
-function encodeCursor(updatedAtMicros: number, userId: string): string {
+export function encodeCursor(updatedAtMicros: number, userId: string): string {
   return Buffer.from(JSON.stringify([updatedAtMicros, userId])).toString('base64url');
 }
 
