@@ -32,6 +32,16 @@ const RECHECK_MS = 100;
 const UNATTEMPTED_WINDOW = `interval '5 minutes'`;
 
 /**
+ * Clears `awaiting_attempt` where the run's first attempt is recorded (the attempt clears it
+ * itself, but an attempt faster than the commit of the pass that started its run finds nothing to
+ * clear yet) or its window has passed, so the partial index keeps only runs still awaiting.
+ */
+export const SETTLE_AWAITING_SQL = `UPDATE outbox o SET awaiting_attempt = false
+   WHERE o.awaiting_attempt
+     AND (o.dispatched_at <= now() - ${UNATTEMPTED_WINDOW}
+          OR EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.attempt_key = o.workflow_id || ':1'))`;
+
+/**
  * One pass's claim: the rows to start now, fair between tenants (see dispatchOutbox). Bindings:
  * the admission per webhook, then per tenant. Its cost per pass is the runs awaiting a first
  * attempt (a partial index holds only those), the webhooks with undispatched rows, and at most the
@@ -44,6 +54,9 @@ export const DISPATCH_SQL = `WITH waiting AS (
              JOIN events e3 ON e3.id = o3.event_id
              JOIN projects p3 ON p3.id = e3.project_id
             WHERE o3.awaiting_attempt AND o3.dispatched_at > now() - ${UNATTEMPTED_WINDOW}
+              -- The flag is a hint: a first attempt can be recorded before the pass that started
+              -- its run has committed the flag (SETTLE_AWAITING clears those); the row is the truth.
+              AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.attempt_key = o3.workflow_id || ':1')
          ), per_webhook AS (SELECT webhook_id, count(*) AS n FROM waiting GROUP BY webhook_id),
          per_tenant AS (SELECT tenant_id, count(*) AS n FROM waiting GROUP BY tenant_id),
          hooks AS (SELECT DISTINCT webhook_id FROM outbox WHERE dispatched_at IS NULL),
@@ -122,8 +135,11 @@ export function startRelay(deps: {
    * outbox, where waiting costs nothing), or not at all (a tenant at its admission bound is
    * picked up again by the NOTIFY of a first attempt, or the poll).
    */
-  const dispatchOutbox = async (): Promise<'more' | 'paced' | 'done'> =>
-    db.transaction(async (trx) => {
+  const dispatchOutbox = async (): Promise<'more' | 'paced' | 'done'> => {
+    // Its own short statement, not in the claim's transaction, which holds its locks while it
+    // starts workflows: another relay's settle would wait for that.
+    await db.raw(SETTLE_AWAITING_SQL);
+    return db.transaction(async (trx) => {
       const { rows } = await trx.raw(DISPATCH_SQL, [admit.perWebhook, admit.perTenant]);
       // Row `allowed + 1` of a tenant is only read to know that tenant has more. Over the pass's
       // share: go on after PACE_MS. Over its admission: go on when a first attempt is recorded.
@@ -181,6 +197,7 @@ export function startRelay(deps: {
       if (capped) return 'paced';
       return rows.length === BATCH && mine.length > 0 ? 'more' : 'done';
     });
+  };
 
   const startBatches = async (batches: StoredBatch[]) => {
     for (const s of batches) {

@@ -357,7 +357,8 @@ async function record(
     .onConflict('attempt_key')
     .ignore();
   // A first attempt frees a place in its webhook's and tenant's admission (outbox/relay.ts, which
-  // looks again shortly while rows wait: no NOTIFY per delivery).
+  // looks again shortly while rows wait: no NOTIFY per delivery). When this attempt beat the commit
+  // of the pass that started its run, there is nothing to clear yet: the relay settles it.
   if (input.attempt === 1)
     await db('outbox')
       .where({ webhook_id: input.webhookId, event_id: input.eventId, workflow_id: input.workflowId })

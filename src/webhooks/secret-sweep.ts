@@ -14,8 +14,20 @@ export async function erasePreviousSecrets(db: Db): Promise<number> {
 }
 
 /**
+ * Forgets rows whose meaning has run out: delivery slot leases an hour past their end (a deleted
+ * webhook's or tenant's would stay otherwise) and failed-authentication buckets untouched for a
+ * day, longer than any AUTH_FAILURE_WINDOW_MS (a scan from many addresses must not grow the table
+ * for ever). Both tables are unlogged and only bounded by this.
+ */
+export async function forgetExpiredRows(db: Db): Promise<void> {
+  await db('delivery_slots').where('expires_at', '<', db.raw(`now() - interval '1 hour'`)).delete();
+  await db('auth_failures').where('at', '<', db.raw(`now() - interval '1 day'`)).delete();
+}
+
+/**
  * Runs the sweep every `everyMs` (default 5 s) in the worker role, with expired Idempotency-Key
- * answers (a rotation's holds a sealed secret); answers a stop function.
+ * answers (a rotation's holds a sealed secret) and expired leases and buckets; answers a stop
+ * function.
  */
 export function startSecretSweep(deps: { db: Db; log: Logger; everyMs?: number }): () => void {
   const timer = setInterval(() => {
@@ -25,6 +37,9 @@ export function startSecretSweep(deps: { db: Db; log: Logger; everyMs?: number }
     );
     forgetExpiredKeys(deps.db).catch((err: unknown) =>
       deps.log.warn('idempotency key sweep failed; next run retries', { err: (err as Error).message }),
+    );
+    forgetExpiredRows(deps.db).catch((err: unknown) =>
+      deps.log.warn('lease and bucket sweep failed; next run retries', { err: (err as Error).message }),
     );
   }, deps.everyMs ?? 5_000);
   timer.unref();

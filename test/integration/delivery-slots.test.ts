@@ -60,3 +60,42 @@ describe('delivery slots leased in PostgreSQL', () => {
     ).toEqual([next]);
   });
 });
+
+describe('the sweep of expired leases and buckets', () => {
+  it('forgets leases an hour past their end and buckets untouched for a day, and nothing newer', async () => {
+    const { forgetExpiredRows } = await import('../../src/webhooks/secret-sweep.js');
+    const db = createDb(testDatabaseUrl(), 2);
+    const tag = randomUUID().slice(0, 8);
+    try {
+      await db('delivery_slots').insert([
+        {
+          key: `webhook:sweep-${tag}-old`,
+          slot: 0,
+          holder: randomUUID(),
+          expires_at: db.raw(`now() - interval '2 hours'`),
+        },
+        {
+          key: `webhook:sweep-${tag}-new`,
+          slot: 0,
+          holder: randomUUID(),
+          expires_at: db.raw(`now() - interval '1 minute'`),
+        },
+      ]);
+      await db('auth_failures').insert([
+        { client: `sweep-${tag}-old|20/60000`, tokens: 0, at: db.raw(`now() - interval '2 days'`) },
+        { client: `sweep-${tag}-new|20/60000`, tokens: 0, at: db.raw(`now() - interval '1 hour'`) },
+      ]);
+      await forgetExpiredRows(db);
+      expect(await db('delivery_slots').where('key', 'like', `webhook:sweep-${tag}-%`).pluck('key')).toEqual([
+        `webhook:sweep-${tag}-new`,
+      ]);
+      expect(await db('auth_failures').where('client', 'like', `sweep-${tag}-%`).pluck('client')).toEqual([
+        `sweep-${tag}-new|20/60000`,
+      ]);
+    } finally {
+      await db('delivery_slots').where('key', 'like', `webhook:sweep-${tag}-%`).delete();
+      await db('auth_failures').where('client', 'like', `sweep-${tag}-%`).delete();
+      await db.destroy();
+    }
+  });
+});
