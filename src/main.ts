@@ -51,8 +51,7 @@ try {
 const log = createLogger(config.logLevel, { role });
 // Processes that analyse run below everything else on their machine: the embedder takes every idle
 // cycle anyway, and under contention the api, deliveries, PostgreSQL and Temporal go first. On a
-// machine of its own an analysis worker loses nothing (no one else wants the CPU). Measured with
-// separate analysis and delivery workers on one 2-core box (docs/performance.md, deliveries).
+// machine of its own an analysis worker loses nothing (no one else wants the CPU).
 if ((role === 'worker' || role === 'analysis-worker') && config.worker.nice > 0) {
   // Before any thread starts (embedder, Temporal core, libuv pool): Linux threads inherit it.
   try {
