@@ -11,7 +11,7 @@ import { startBalancer } from './support/balancer.js';
 import { SEARCH_ATTRIBUTES } from '../src/temporal/search-attributes.js';
 import { makeCerts } from './support/certs.js';
 import { freePort, isPortFree } from '../src/free-port.js';
-import { spawnService, type ServiceProcess } from './support/service-process.js';
+import { spawnService, waitForLogLine, type ServiceProcess } from './support/service-process.js';
 import type { StackInfo } from './support/stack-info.js';
 import { startTestDatabase, type Restartable } from './support/test-database.js';
 
@@ -185,6 +185,7 @@ export async function startStack(project: TestProject, opts: StackOptions = {}) 
   const ready = (...ps: (ServiceProcess | undefined)[]) => Promise.all(ps.map((p) => p?.ready));
   try {
     await ready(api, api2, worker, deliveryWorker);
+    await waitForLogLine(logs.worker, '"msg":"analyzer ready"', 900_000);
   } catch (err) {
     // Leave nothing running behind a failed start.
     await Promise.all([kill(api), kill(api2), kill(worker), kill(deliveryWorker)]);

@@ -83,8 +83,9 @@ export function createDeliveryLimits(limits: {
             { key: `webhook:${webhookId}`, bound: limits.perWebhook },
             { key: `tenant:${tenantId}`, bound: limits.perTenant },
           ],
-          // The activity's own timeout is the attempt's plus 30 s: a lease outlives any attempt.
-          (limits.attemptTimeoutMs ?? 10_000) + 60_000,
+          // The activity's own timeout (the attempt's plus 30 s): no attempt outlives its lease, and
+          // a worker killed mid-attempt holds its slots no longer than that.
+          (limits.attemptTimeoutMs ?? 10_000) + 30_000,
         );
       } catch (err) {
         local();

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, existsSync, readFileSync } from 'node:fs';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 
@@ -42,4 +42,17 @@ export function spawnService(
   });
   ready.catch(() => undefined);
   return { proc, ready, exited };
+}
+
+/**
+ * Waits until `file` (a service's log) contains `text`: a worker is ready to analyse once its heads
+ * are loaded, which on a machine without the heads cache means training them first (a minute or
+ * two on 2 cores, more while another stack trains too). Tests start after that, not during it.
+ */
+export async function waitForLogLine(file: string, text: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(existsSync(file) && readFileSync(file, 'utf8').includes(text))) {
+    if (Date.now() > deadline) throw new Error(`${file} did not log ${text} within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
 }
