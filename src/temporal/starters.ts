@@ -14,7 +14,7 @@ import {
   SourceId,
   WebhookId,
 } from '../../workflows/search-attributes.js';
-import type { batchWorkflow, deliveryV2Workflow, segmentEvaluationWorkflow } from '../../workflows/index.js';
+import type { batchWorkflow, deliveryWorkflow, segmentEvaluationWorkflow } from '../../workflows/index.js';
 
 export type Starters = BatchStarter & SegmentEvaluationStarter & DeliveryStarter;
 
@@ -180,7 +180,7 @@ export function createStarters(client: Client, config: Config, installation: str
               : `${base}-resend-${resend.deliveryId}-${resend.token.slice(0, 16)}`,
           record: resend ? resend.token : `${eventUid}/${webhookId}`,
           start: (workflowId, memo) =>
-            client.workflow.start<typeof deliveryV2Workflow>('deliveryV2Workflow', {
+            client.workflow.start<typeof deliveryWorkflow>('deliveryWorkflow', {
               ...common(
                 workflowId,
                 memo,
@@ -188,8 +188,7 @@ export function createStarters(client: Client, config: Config, installation: str
                   { key: EventId, value: String(eventId) },
                   { key: WebhookId, value: String(webhookId) },
                   { key: PipelineId, value: String(pipelineId) },
-                  // The first attempt starts at once; the workflow updates it from the second.
-                  { key: DeliveryAttempt, value: 1 },
+                  { key: DeliveryAttempt, value: 0 },
                 ],
                 tenantId,
               ),

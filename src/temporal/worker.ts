@@ -70,8 +70,6 @@ export async function createWorkers(
         ...common,
         taskQueue: deliveryTaskQueue(taskQueue),
         maxConcurrentActivityTaskExecutions: config.worker.deliveryConcurrency,
-        // Attempts run as local activities (workflows/delivery.ts), in the same slots.
-        maxConcurrentLocalActivityExecutions: config.worker.deliveryConcurrency,
       }),
     );
   return { workers, connection, taskQueues: workers.map((w) => w.options.taskQueue) };

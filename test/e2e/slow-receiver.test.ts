@@ -2,14 +2,25 @@ import { describe, expect, it } from 'vitest';
 import { call, newTenant, waitFor, waitForBatch, withDb, type Tenant } from '../support/api.js';
 import { startHangingReceiver, startReceiver } from '../support/receiver.js';
 
-async function wire(t: Tenant, url: string) {
+async function wire(t: Tenant, url: string): Promise<number> {
   const base = `/projects/${t.projectId}/pipelines/${t.pipelineId}`;
-  expect((await call('POST', `${base}/webhooks`, { key: t.key, body: { url } })).status).toBe(201);
+  const hook = await call('POST', `${base}/webhooks`, { key: t.key, body: { url } });
+  expect(hook.status).toBe(201);
   await call('POST', `${base}/segments`, {
     key: t.key,
     body: { id: 'everyone', name: 'Everyone', rule: { field: 'window_size', op: '>=', value: 1 } },
   });
   expect((await call('POST', `${base}/segments/everyone/deploy`, { key: t.key })).status).toBe(200);
+  return hook.body.id;
+}
+
+/**
+ * Deletes a hanging receiver's webhook: its deliveries stop at their next attempt, so the backlog
+ * (minutes of 3 s timeouts) does not run on into the tests after this file.
+ */
+async function unwire(t: Tenant, webhookId: number): Promise<void> {
+  const base = `/projects/${t.projectId}/pipelines/${t.pipelineId}`;
+  expect((await call('DELETE', `${base}/webhooks/${webhookId}`, { key: t.key })).status).toBe(204);
 }
 
 async function submit(t: Tenant, prefix: string, n: number): Promise<number> {
@@ -31,7 +42,7 @@ describe('a receiver that never answers', () => {
       const healthy = await startReceiver();
       const slow = await newTenant('slow-receiver');
       const victim = await newTenant('victim');
-      await wire(slow, hanging.url);
+      const slowHook = await wire(slow, hanging.url);
       await wire(victim, healthy.url);
 
       expect(await waitForBatch(await submit(slow, 'slow', 100))).toEqual({ processed: 100, failed: 0 });
@@ -64,6 +75,7 @@ describe('a receiver that never answers', () => {
           `${hangingAt(analysed)} hanging when the victim's batch completed, ${hangingAt(delivered)} when its 10 events were delivered; ` +
           `victim submitted to delivered in ${delivered - submitted} ms`,
       );
+      await unwire(slow, slowHook);
       await Promise.all([hanging.close(), healthy.close()]);
     },
   );
@@ -97,6 +109,7 @@ describe('a hanging webhook and a healthy one of the same tenant', () => {
     console.log(
       `[slow-receiver] healthy webhook: ${n} of ${n} delivered while the hanging one had ${rows[0].started} runs started and ${rows[0].waiting} waiting in the outbox`,
     );
+    await unwire(t, hook.body.id);
     await Promise.all([hanging.close(), healthy.close()]);
   });
 });

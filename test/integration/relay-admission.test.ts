@@ -5,7 +5,7 @@ import { testDatabaseUrl } from '../support/database.js';
 
 /**
  * The relay's admission per webhook (issue 25): a run counts until its first attempt is recorded.
- * A local-activity attempt can be recorded before the relay's pass that started the run has
+ * A fast first attempt (eager activities) can be recorded before the relay's pass that started the run has
  * committed `awaiting_attempt`; such a run must not hold a place (it held one for 5 minutes, and
  * a fan-out stalled once eight had leaked).
  */
