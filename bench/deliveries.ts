@@ -1,8 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import pg from 'pg';
 import { startStack, type StackOptions } from '../test/global-setup.js';
+import { cpuSeconds as cpuOf } from './procs.js';
 import type { StackInfo } from '../test/support/stack-info.js';
 
 /**
@@ -52,45 +51,6 @@ export interface RowResult {
 
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
-
-/** CPU seconds per process of the stack (by pid), PostgreSQL with its reaped backends, and Temporal. */
-function cpu(pids: Record<string, number | null>): Record<string, number> {
-  const tick = 100;
-  const fields = (pid: number) => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  const own = (pid: number) => {
-    try {
-      const f = fields(pid);
-      return (Number(f[11]) + Number(f[12])) / tick;
-    } catch {
-      return 0;
-    }
-  };
-  const procs = execFileSync('ps', ['-eo', 'pid=,ppid=,comm='], { encoding: 'utf8' })
-    .split('\n')
-    .map((l) => l.trim().split(/\s+/))
-    .filter((f) => f.length >= 3)
-    .map(([pid, ppid, comm]) => ({ pid: Number(pid), ppid: Number(ppid), comm }));
-  const postgres = procs.filter((p) => p.comm === 'postgres');
-  const pgPids = new Set(postgres.map((p) => p.pid));
-  const pgSeconds = postgres
-    .filter((p) => !pgPids.has(p.ppid))
-    .reduce((sum, pm) => {
-      let reaped = 0;
-      try {
-        const f = fields(pm.pid);
-        reaped = (Number(f[13]) + Number(f[14])) / tick;
-      } catch {
-        /* gone */
-      }
-      return sum + own(pm.pid) + reaped + postgres.filter((p) => p.ppid === pm.pid).reduce((s, p) => s + own(p.pid), 0);
-    }, 0);
-  const temporal = procs
-    .filter((p) => p.comm === 'temporal' || p.comm === 'temporal-server')
-    .reduce((s, p) => s + own(p.pid), 0);
-  const out: Record<string, number> = { postgres: pgSeconds, temporal };
-  for (const [name, pid] of Object.entries(pids)) if (pid) out[name] = own(pid);
-  return out;
-}
 
 export async function deliveryCapacity(opts: {
   n: number;
@@ -155,12 +115,12 @@ export async function deliveryCapacity(opts: {
       })();
       if (row.ingestBeside) await new Promise((r) => setTimeout(r, 5_000)); // ingestion under way first
 
-      const cpuBefore = cpu(pids);
+      const cpuBefore = cpuOf(pids);
       const t0 = Date.now();
       await api.call('POST', `${base}/segments/everyone/deploy`, { key: t.key });
       await api.waitFor(`${opts.n} deliveries`, async () => rx.received.length >= opts.n, 1_800_000, 100);
       const t1 = Date.now();
-      const cpuAfter = cpu(pids);
+      const cpuAfter = cpuOf(pids);
       ingesting = false;
       const ingestedBeside = ingested;
       await beside;

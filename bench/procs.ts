@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
  * PostgreSQL runs a process per connection, and a backend that ends takes its CPU time with it
  * unless it is counted where it went: the postmaster's reaped-children time (cutime + cstime).
  */
-export function cpuSeconds(pids: { api: number; worker: number }): Record<string, number> {
+export function cpuSeconds(pids: Record<string, number | null | undefined>): Record<string, number> {
   const tick = 100; // USER_HZ on Linux
   const stat = (pid: number) => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   const own = (pid: number) => {
@@ -36,8 +36,13 @@ export function cpuSeconds(pids: { api: number; worker: number }): Record<string
     const live = postgres.filter((p) => p.ppid === pm.pid).reduce((s, p) => s + safe(() => own(p.pid)), 0);
     return sum + safe(() => own(pm.pid)) + reaped + live;
   }, 0);
-  const temporal = procs.filter((p) => p.comm === 'temporal').reduce((s, p) => s + safe(() => own(p.pid)), 0);
-  return { api: own(pids.api), worker: own(pids.worker), postgres: pgSeconds, temporal };
+  // The dev server is the `temporal` CLI; the real server's binary is `temporal-server`.
+  const temporal = procs
+    .filter((p) => p.comm === 'temporal' || p.comm === 'temporal-server')
+    .reduce((s, p) => s + safe(() => own(p.pid)), 0);
+  const out: Record<string, number> = { postgres: pgSeconds, temporal };
+  for (const [name, pid] of Object.entries(pids)) if (pid) out[name] = safe(() => own(pid));
+  return out;
 }
 
 export function rssMb(pids: { api: number; worker: number }): { api: number; worker: number } {
