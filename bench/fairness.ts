@@ -4,7 +4,7 @@
  *
  * 1. Semantic conditions: tenant B creates (the api embeds each rule) and deploys 2 projects x 22
  *    segments x 25 distinct semantic conditions (550 descriptions per project: the 539 of the
- *    report, split to fit the default QUOTA_SEMANTIC_CONDITIONS_PER_SEGMENT), then sends 16
+ *    report, split to fit the 25 semantic conditions a rule may have), then sends 16
  *    one-user batches alternating between its projects. The victim is measured while the segments
  *    are created, while the deploys run and after the batches were sent.
  * 2. Slow receivers: tenant C has a webhook to a receiver that never answers, a segment everyone

@@ -131,10 +131,9 @@ try {
     500,
   );
   // 1. Embedder limit: the physical ceiling of analysis throughput here.
-  // The pool as the worker runs it (EMBEDDER_THREADS, EMBEDDER_CALL_SIZE), and the old single thread with one call per chunk for the ratio.
+  // The pool as the worker runs it (EMBEDDER_THREADS), and the old single thread with one call per chunk for the ratio.
   const embedder = createLocalEmbedder({
     threads: process.env.EMBEDDER_THREADS ? Number(process.env.EMBEDDER_THREADS) : undefined,
-    callSize: Number(process.env.EMBEDDER_CALL_SIZE ?? 8),
   });
   const singleThread = createLocalEmbedder({ threads: 1, callSize: 50 });
   // The labelled dev set lives beside the checkout (../shared/eval/dev.jsonl); BENCH_TEXTS names another JSON-lines file with a "text" per line.

@@ -3,6 +3,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import { parseDuration, parseRetrySchedule } from './webhooks/retry-schedule.js';
 import { compileTrustedProxies } from './transport/client-address.js';
+import { parseFairnessOff, type FairnessMechanism } from './fairness/mechanisms.js';
+import { FIXED_QUOTAS, type Quotas } from './quotas.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -10,6 +12,11 @@ const bool = z
 
 const port = z.coerce.number().int().min(0).max(65535);
 
+/**
+ * Every variable the service reads (32). Tuning values that an operator has no reason to change
+ * are constants next to the mechanism they tune; per-tenant limits are named TENANT_…; variables
+ * of earlier versions are refused with what replaced them (RETIRED, below), never ignored.
+ */
 const schema = z.object({
   DATABASE_URL: z.string().url().optional(),
   DATABASE_POOL_MAX: z.coerce.number().int().min(2).max(200).default(20),
@@ -18,15 +25,11 @@ const schema = z.object({
   HOST: z.string().default('0.0.0.0'),
   TEMPORAL_ADDRESS: z.string().min(1).optional(),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  // Prefix of this installation's task queues ('<prefix>-<installation id>', and '…-deliveries').
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('profiling'),
-  TEMPORAL_UI_PORT: port.default(8233),
-  TEMPORAL_CLI_PATH: z.string().min(1).optional(),
   ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
-  // Failed authentications one client address may make per window before it is answered 429.
+  // Failed authentications one client address may make per minute before it is answered 429.
   AUTH_FAILURE_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(20),
-  AUTH_FAILURE_WINDOW_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(60_000),
-  // How long an api process may reuse a valid key's lookup (0: look up every request). Revocations still apply at once.
-  AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(300_000).default(10_000),
   // Load balancers whose X-Forwarded-For is believed (addresses, CIDRs, or loopback / linklocal / uniquelocal).
   TRUSTED_PROXIES: z
     .string()
@@ -52,11 +55,8 @@ const schema = z.object({
   OPENAI_API_KEY: z.string().min(1).optional(),
   OPENAI_BASE_URL: z.string().url().optional(),
   EMBEDDINGS_MODEL: z.string().min(1).default('text-embedding-3-small'),
-  // Local embedder: threads, each with its own model (unset: the number of cores), and texts per model call.
+  // Local embedder threads, each with its own model (unset: the number of cores).
   EMBEDDER_THREADS: z.coerce.number().int().min(1).max(64).optional(),
-  EMBEDDER_CALL_SIZE: z.coerce.number().int().min(1).max(1_000).default(8),
-  // File cache of trained analysis heads on this machine ('off': none); PostgreSQL keeps them too.
-  ANALYSIS_CACHE_DIR: z.string().min(1).optional(),
   WEBHOOK_RETRY_SCHEDULE: z
     .string()
     .default('1m,5m,30m,2h,24h')
@@ -82,41 +82,61 @@ const schema = z.object({
       }
     }),
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: bool.default(false),
-  WORKER_ACTIVITY_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(8),
-  // Analysis tasks a worker takes from Temporal at once (default 4 x WORKER_ACTIVITY_CONCURRENCY):
-  // those over the running slots wait in the worker for their tenant's turn.
-  WORKER_ANALYSIS_ACCEPT: z.coerce.number().int().min(1).max(1_000).optional(),
-  // Scheduling niceness of a worker-role process: analysis yields the CPU to the api, PostgreSQL and Temporal.
-  WORKER_NICE: z.coerce.number().int().min(0).max(19).default(10),
-  // Deliveries yield to analysis (src/fairness/delivery-gate.ts): while analysis is under way (in
-  // this worker, or a batch stored and not completed anywhere), new attempts start at most this
-  // many per second per worker (0: never yield), and none waits longer than DELIVERY_YIELD_MAX_MS.
-  DELIVERIES_PER_SECOND_WHILE_ANALYSING: z.coerce.number().min(0).max(10_000).default(10),
-  DELIVERY_YIELD_MAX_MS: z.coerce.number().int().min(0).max(60_000).default(10_000),
-  // Deliveries run on their own task queue and slots, so slow receivers never hold analysis slots.
-  WORKER_DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(32),
+  // Attempts in flight to one webhook, across all delivery workers.
   WEBHOOK_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(100).default(4),
-  TENANT_MAX_DELIVERIES_IN_FLIGHT: z.coerce.number().int().min(1).max(500).default(16),
-  // Segment evaluations (after a deploy or a rule change) that run at once per tenant; more wait their turn.
-  SEGMENT_EVALUATIONS_PER_TENANT: z.coerce.number().int().min(1).max(1_000).default(2),
-  // Analysis slots are shared fairly between the tenants that have work (src/fairness/analysis-scheduler.ts).
-  ANALYSIS_FAIR_SHARE: bool.default(true),
-  // Quotas (see README "Quotas"): counts and sizes are 422 quota_exceeded, rates 429 with Retry-After.
-  QUOTA_WEBHOOKS_PER_PIPELINE: z.coerce.number().int().min(1).max(10_000).default(50),
-  QUOTA_SEGMENTS_PER_PIPELINE: z.coerce.number().int().min(1).max(10_000).default(100),
-  QUOTA_SEMANTIC_CONDITIONS_PER_SEGMENT: z.coerce.number().int().min(0).max(200).default(25),
-  QUOTA_RULE_NODES: z.coerce.number().int().min(1).max(500).default(50),
-  QUOTA_RESENDS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(30),
-  QUOTA_RECOVERS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(5),
-  QUOTA_BATCHES_IN_FLIGHT: z.coerce.number().int().min(1).max(100_000).default(50),
-  // Batch workflows of one tenant running at once; the tenant's other batches wait, stored, and
-  // start as these complete (src/users/batch-lifecycle.ts).
+  // Analysis activities a worker runs at once, and its delivery slots (their own task queue).
+  WORKER_ACTIVITY_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(8),
+  WORKER_DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(32),
+  // Per-tenant limits (docs/fairness.md): counts are 422 quota_exceeded, rates 429 with Retry-After.
+  TENANT_DELIVERIES_IN_FLIGHT: z.coerce.number().int().min(1).max(500).default(16),
   TENANT_BATCHES_RUNNING: z.coerce.number().int().min(1).max(100_000).default(4),
-  BATCH_CHUNK_SIZE: z.coerce.number().int().min(1).max(2048).default(50),
-  BATCH_PARALLEL_CHUNKS: z.coerce.number().int().min(1).max(64).default(4),
+  TENANT_BATCHES_IN_FLIGHT: z.coerce.number().int().min(1).max(100_000).default(50),
+  TENANT_WEBHOOKS_PER_PIPELINE: z.coerce.number().int().min(1).max(10_000).default(50),
+  TENANT_SEGMENTS_PER_PIPELINE: z.coerce.number().int().min(1).max(10_000).default(100),
+  // Fairness mechanisms switched off (comma-separated; src/fairness/mechanisms.ts). Default: none.
+  FAIRNESS_OFF: z
+    .string()
+    .default('')
+    .transform((s, ctx) => {
+      try {
+        return parseFairnessOff(s);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+        return z.NEVER;
+      }
+    }),
   DATA_DIR: z.string().min(1).default('.data'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
+
+/** Variables of earlier versions: setting one is an error that says what replaced it. */
+const RETIRED: Record<string, string> = {
+  TENANT_MAX_DELIVERIES_IN_FLIGHT: 'renamed TENANT_DELIVERIES_IN_FLIGHT',
+  QUOTA_BATCHES_IN_FLIGHT: 'renamed TENANT_BATCHES_IN_FLIGHT',
+  QUOTA_WEBHOOKS_PER_PIPELINE: 'renamed TENANT_WEBHOOKS_PER_PIPELINE',
+  QUOTA_SEGMENTS_PER_PIPELINE: 'renamed TENANT_SEGMENTS_PER_PIPELINE',
+  QUOTA_RECOVERS_PER_MINUTE: 'now a constant: 5 per webhook per minute',
+  QUOTA_RESENDS_PER_MINUTE: 'now a constant: 30 per webhook per minute',
+  QUOTA_RULE_NODES: 'now a constant: 50 nodes per rule',
+  QUOTA_SEMANTIC_CONDITIONS_PER_SEGMENT: 'now a constant: 25 per rule',
+  ANALYSIS_FAIR_SHARE: 'replaced by FAIRNESS_OFF=scheduler',
+  DELIVERIES_PER_SECOND_WHILE_ANALYSING: 'now a constant (10); FAIRNESS_OFF=gate switches the gate off',
+  DELIVERY_YIELD_MAX_MS: 'now a constant (10 s)',
+  WORKER_NICE: 'now a constant (10); FAIRNESS_OFF=nice switches it off',
+  WORKER_ANALYSIS_ACCEPT: 'now a constant: 4 x WORKER_ACTIVITY_CONCURRENCY',
+  SEGMENT_EVALUATIONS_PER_TENANT: 'now a constant (2); FAIRNESS_OFF=evaluation-admission switches it off',
+  BATCH_CHUNK_SIZE: 'now a constant (50 users per chunk)',
+  BATCH_PARALLEL_CHUNKS: 'now a constant (4 chunks of a batch at once)',
+  EMBEDDER_CALL_SIZE: 'now a constant (8 texts per model call)',
+  AUTH_FAILURE_WINDOW_MS: 'now a constant (60 s); AUTH_FAILURE_LIMIT counts per minute',
+  AUTH_CACHE_TTL_MS: 'now a constant (10 s)',
+  ANALYSIS_CACHE_DIR: 'no longer read: trained heads are cached under $XDG_CACHE_HOME/profiling-service/heads',
+  TEMPORAL_UI_PORT: 'no longer read: the embedded dev server UI is on 8233 (or a free port)',
+  TEMPORAL_CLI_PATH: 'no longer read: put the temporal binary on PATH',
+};
+
+/** How many variables the service reads (the README's configuration table lists each). */
+export const CONFIG_VARIABLES = Object.keys(schema.shape);
 
 export type RawConfig = z.infer<typeof schema>;
 
@@ -125,17 +145,10 @@ export interface Config {
   databasePoolMax: number;
   http: { host: string; port: number };
   grpc: { host: string; port: number };
-  temporal: {
-    address?: string;
-    namespace: string;
-    taskQueue: string;
-    uiPort: number;
-    cliPath?: string;
-  };
+  temporal: { address?: string; namespace: string; taskQueue: string };
   adminToken?: string;
-  /** Failed-authentication rate limit per client address (see auth/failure-limiter.ts). */
-  authFailures: { limit: number; windowMs: number };
-  authCacheTtlMs: number;
+  /** Failed authentications per client address per minute (see auth/failure-limiter.ts). */
+  authFailureLimit: number;
   /** TRUSTED_PROXIES, as proxy-addr reads them (empty: the connecting peer is the client). */
   trustedProxies: string[];
   secretsKey?: string;
@@ -144,11 +157,8 @@ export interface Config {
     openaiApiKey?: string;
     openaiBaseUrl?: string;
     model: string;
-    /** Local embedder threads (unset: one per core) and texts per model call. */
+    /** Local embedder threads (unset: one per core). */
     threads?: number;
-    callSize: number;
-    /** File cache of trained heads (undefined: none). */
-    headsCacheDir?: string;
   };
   webhooks: {
     retryScheduleMs: number[];
@@ -158,39 +168,16 @@ export interface Config {
   };
   worker: {
     activityConcurrency: number;
-    /** Segment evaluations running at once per tenant (the relay admits more as they end). */
-    evaluationsPerTenant: number;
-    /** Analysis tasks taken at once (>= activityConcurrency); the extra ones wait for a turn. */
-    analysisAccept: number;
-    chunkSize: number;
-    parallelChunks: number;
-    nice: number;
     /** Slots of the delivery worker (its own task queue). */
     deliveryConcurrency: number;
-    /** While the worker analyses, delivery attempts started per second (0: no yielding). */
-    deliveryRateWhileAnalysing: number;
-    deliveryYieldMaxMs: number;
-    fairShare: boolean;
   };
-  /** In-flight delivery attempts allowed per webhook and per tenant (per worker process). */
+  /** In-flight delivery attempts allowed per webhook and per tenant, across all delivery workers. */
   deliveryLimits: { perWebhook: number; perTenant: number };
   quotas: Quotas;
+  /** Fairness mechanisms switched off (FAIRNESS_OFF). */
+  fairnessOff: ReadonlySet<FairnessMechanism>;
   dataDir: string;
   logLevel: RawConfig['LOG_LEVEL'];
-}
-
-/** What one tenant may create or ask for; the defaults are documented in the README. */
-export interface Quotas {
-  webhooksPerPipeline: number;
-  segmentsPerPipeline: number;
-  semanticConditionsPerSegment: number;
-  ruleNodes: number;
-  resendsPerMinute: number;
-  /** Recovers per webhook in any 60 s (each queues every finally failed event once). */
-  recoversPerMinute: number;
-  batchesInFlight: number;
-  /** Batch workflows of one tenant that run at once; more wait, stored, for a place (not an error). */
-  batchesRunning: number;
 }
 
 export class ConfigError extends Error {}
@@ -205,24 +192,22 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const c = parsed.data;
+  const retired = Object.keys(RETIRED).filter((k) => cleaned[k] !== undefined);
+  if (retired.length) {
+    throw new ConfigError(`Invalid configuration:\n${retired.map((k) => `  ${k}: ${RETIRED[k]}`).join('\n')}`);
+  }
   if (c.EMBEDDINGS_PROVIDER === 'openai' && !c.OPENAI_API_KEY) {
     throw new ConfigError('Invalid configuration:\n  OPENAI_API_KEY: required when EMBEDDINGS_PROVIDER=openai');
   }
+  const off = c.FAIRNESS_OFF;
   return {
     databaseUrl: c.DATABASE_URL,
     databasePoolMax: c.DATABASE_POOL_MAX,
     http: { host: c.HOST, port: c.PORT },
     grpc: { host: c.HOST, port: c.GRPC_PORT },
-    temporal: {
-      address: c.TEMPORAL_ADDRESS,
-      namespace: c.TEMPORAL_NAMESPACE,
-      taskQueue: c.TEMPORAL_TASK_QUEUE,
-      uiPort: c.TEMPORAL_UI_PORT,
-      cliPath: c.TEMPORAL_CLI_PATH,
-    },
+    temporal: { address: c.TEMPORAL_ADDRESS, namespace: c.TEMPORAL_NAMESPACE, taskQueue: c.TEMPORAL_TASK_QUEUE },
     adminToken: c.ADMIN_TOKEN,
-    authFailures: { limit: c.AUTH_FAILURE_LIMIT, windowMs: c.AUTH_FAILURE_WINDOW_MS },
-    authCacheTtlMs: c.AUTH_CACHE_TTL_MS,
+    authFailureLimit: c.AUTH_FAILURE_LIMIT,
     trustedProxies: c.TRUSTED_PROXIES,
     secretsKey: c.SECRETS_KEY,
     embeddings: {
@@ -231,8 +216,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       openaiBaseUrl: c.OPENAI_BASE_URL,
       model: c.EMBEDDINGS_MODEL,
       threads: c.EMBEDDER_THREADS,
-      callSize: c.EMBEDDER_CALL_SIZE,
-      headsCacheDir: c.ANALYSIS_CACHE_DIR === 'off' ? undefined : (c.ANALYSIS_CACHE_DIR ?? defaultHeadsCacheDir(env)),
     },
     webhooks: {
       retryScheduleMs: c.WEBHOOK_RETRY_SCHEDULE,
@@ -240,32 +223,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       allowPrivateNetworks: c.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
       disableAfterMs: c.WEBHOOK_DISABLE_AFTER,
     },
-    deliveryLimits: { perWebhook: c.WEBHOOK_MAX_IN_FLIGHT, perTenant: c.TENANT_MAX_DELIVERIES_IN_FLIGHT },
+    deliveryLimits: { perWebhook: c.WEBHOOK_MAX_IN_FLIGHT, perTenant: c.TENANT_DELIVERIES_IN_FLIGHT },
     quotas: {
-      webhooksPerPipeline: c.QUOTA_WEBHOOKS_PER_PIPELINE,
-      segmentsPerPipeline: c.QUOTA_SEGMENTS_PER_PIPELINE,
-      semanticConditionsPerSegment: c.QUOTA_SEMANTIC_CONDITIONS_PER_SEGMENT,
-      ruleNodes: c.QUOTA_RULE_NODES,
-      resendsPerMinute: c.QUOTA_RESENDS_PER_MINUTE,
-      recoversPerMinute: c.QUOTA_RECOVERS_PER_MINUTE,
-      batchesInFlight: c.QUOTA_BATCHES_IN_FLIGHT,
-      batchesRunning: c.TENANT_BATCHES_RUNNING,
+      ...FIXED_QUOTAS,
+      webhooksPerPipeline: c.TENANT_WEBHOOKS_PER_PIPELINE,
+      segmentsPerPipeline: c.TENANT_SEGMENTS_PER_PIPELINE,
+      batchesInFlight: c.TENANT_BATCHES_IN_FLIGHT,
+      // Switched off, a tenant's batches all start at once (the bound stays a number for SQL).
+      batchesRunning: off.has('batch-admission') ? 100_000 : c.TENANT_BATCHES_RUNNING,
     },
     worker: {
-      deliveryConcurrency: c.WORKER_DELIVERY_CONCURRENCY,
-      deliveryRateWhileAnalysing: c.DELIVERIES_PER_SECOND_WHILE_ANALYSING,
-      deliveryYieldMaxMs: c.DELIVERY_YIELD_MAX_MS,
-      fairShare: c.ANALYSIS_FAIR_SHARE,
       activityConcurrency: c.WORKER_ACTIVITY_CONCURRENCY,
-      evaluationsPerTenant: c.SEGMENT_EVALUATIONS_PER_TENANT,
-      analysisAccept: Math.max(
-        c.WORKER_ACTIVITY_CONCURRENCY,
-        c.WORKER_ANALYSIS_ACCEPT ?? 4 * c.WORKER_ACTIVITY_CONCURRENCY,
-      ),
-      nice: c.WORKER_NICE,
-      chunkSize: c.BATCH_CHUNK_SIZE,
-      parallelChunks: c.BATCH_PARALLEL_CHUNKS,
+      deliveryConcurrency: c.WORKER_DELIVERY_CONCURRENCY,
     },
+    fairnessOff: off,
     dataDir: c.DATA_DIR,
     logLevel: c.LOG_LEVEL,
   };

@@ -19,6 +19,10 @@ import { resolveSecretsKey } from './secrets-key.js';
 import { ensureDemoTenant } from './demo.js';
 import { startApi } from './roles/api.js';
 import { startWorkerRole } from './roles/worker.js';
+import { workerNice } from './fairness/niceness.js';
+
+/** The embedded dev server's UI, on the Temporal CLI's usual port (or a free one when it is taken). */
+const DEV_UI_PORT = 8233;
 
 /**
  * `worker` polls both task queues; `analysis-worker` and `delivery-worker` poll one each, so an
@@ -49,13 +53,12 @@ try {
   throw err;
 }
 const log = createLogger(config.logLevel, { role });
-// Processes that analyse run below everything else on their machine: the embedder takes every idle
-// cycle anyway, and under contention the api, deliveries, PostgreSQL and Temporal go first. On a
-// machine of its own an analysis worker loses nothing (no one else wants the CPU).
-if ((role === 'worker' || role === 'analysis-worker') && config.worker.nice > 0) {
+// Processes that analyse run below everything else on their machine (src/fairness/niceness.ts).
+const nice = workerNice(config.fairnessOff);
+if ((role === 'worker' || role === 'analysis-worker') && nice > 0) {
   // Before any thread starts (embedder, Temporal core, libuv pool): Linux threads inherit it.
   try {
-    os.setPriority(0, config.worker.nice);
+    os.setPriority(0, nice);
   } catch (err) {
     log.warn('could not lower the worker priority', { err: (err as Error).message });
   }
@@ -111,12 +114,12 @@ try {
   let temporalAddress = config.temporal.address;
   let uiUrl: string | undefined;
   if (!temporalAddress) {
-    const cliPath = await resolveTemporalCli({ cliPath: config.temporal.cliPath, log: (m: string) => log.info(m) });
+    const cliPath = await resolveTemporalCli({ log: (m: string) => log.info(m) });
     const dev = await startTemporalDevServer({
       cliPath,
       dataDir: config.dataDir,
       port: 7233,
-      uiPort: config.temporal.uiPort,
+      uiPort: DEV_UI_PORT,
       namespace: config.temporal.namespace,
       searchAttributes: SEARCH_ATTRIBUTES,
       log: (m: string) => log.info(m),

@@ -1,7 +1,30 @@
 import type { Knex } from 'knex';
 import { quotaExceeded } from './errors.js';
 
-export type { Quotas } from './config.js';
+/** What one tenant may create or ask for (docs/fairness.md "Quotas"). */
+export interface Quotas {
+  webhooksPerPipeline: number;
+  segmentsPerPipeline: number;
+  semanticConditionsPerSegment: number;
+  ruleNodes: number;
+  resendsPerMinute: number;
+  /** Recovers per webhook in any 60 s (each queues every finally failed event once). */
+  recoversPerMinute: number;
+  batchesInFlight: number;
+  /** Batch workflows of one tenant that run at once; more wait, stored, for a place (not an error). */
+  batchesRunning: number;
+}
+
+/**
+ * The quotas that are not settings: the size of one rule (what the language and an evaluation page
+ * are built for) and the rates of the redelivery operations (Svix and Convoy fix theirs too).
+ */
+export const FIXED_QUOTAS = {
+  ruleNodes: 50,
+  semanticConditionsPerSegment: 25,
+  resendsPerMinute: 30,
+  recoversPerMinute: 5,
+} satisfies Partial<Quotas>;
 
 /**
  * Serialises creations in one pipeline (its row held FOR NO KEY UPDATE until the caller's

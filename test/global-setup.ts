@@ -109,7 +109,7 @@ export async function startStack(project: TestProject, opts: StackOptions = {}) 
       await admin.end();
     });
   } else if (!temporalAddress) {
-    const cliPath = await resolveTemporalCli({ cliPath: process.env.TEMPORAL_CLI_PATH });
+    const cliPath = await resolveTemporalCli();
     // Same SQLite file and ports on every start, so a stopped server comes back with its state.
     const devOptions = {
       cliPath,
@@ -151,9 +151,6 @@ export async function startStack(project: TestProject, opts: StackOptions = {}) 
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
     // Every test client is 127.0.0.1: bad-key tests must not trip the limiter (auth-rate-limit.test.ts runs its own api).
     AUTH_FAILURE_LIMIT: '1000000',
-    // webhook-abuse.test.ts sends 10 recovers at once to check each event is queued once; the quota
-    // itself is checked in quotas.test.ts (default 5).
-    QUOTA_RECOVERS_PER_MINUTE: '50',
     NODE_EXTRA_CA_CERTS: certs.caPath,
     DATA_DIR: path.join(dir, 'service-data'),
     LOG_LEVEL: 'info',

@@ -1,4 +1,10 @@
-import { proxyActivities, sleep, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import {
+  proxyActivities,
+  proxyLocalActivities,
+  sleep,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { Activities } from '../src/temporal/activities.js';
 import { nextRetryDelayMs } from './retry-delay.js';
 import { DeliveryAttempt } from './search-attributes.js';
@@ -21,22 +27,48 @@ export interface DeliveryOutput {
 
 /**
  * Delivers one event to one webhook. Each HTTP attempt is one activity that records its own
- * delivery row; between failed attempts the workflow sleeps on a durable timer for the delay the
+ * delivery row. It runs as a local activity, in the worker that runs the workflow task: a delivery
+ * that succeeds at once is then one workflow task (start, attempt, done), where a regular
+ * activity took two workflow tasks and an activity task through the server, about half the
+ * Temporal work per delivery (docs/performance.md). The attempt is still recorded once, by its
+ * row's key, and a worker that dies mid-attempt has it run again elsewhere. The start says
+ * attempt 1 (starters.ts), so the first attempt writes no search attribute. Between failed attempts the workflow sleeps on a durable timer for the delay the
  * schedule gives, or longer when the receiver's Retry-After asks for it, or until the turn an
  * attempt to a failing webhook was given while other tenants deliver. The activity re-reads the webhook every time, so a deleted or deactivated
  * webhook stops the retries and a changed URL or secret is used from the next attempt.
  */
+export async function deliveryV2Workflow(input: DeliveryInput): Promise<DeliveryOutput> {
+  return deliver(input, true);
+}
+
+/**
+ * The first version: each attempt a regular activity, the attempt number upserted every time. It
+ * stays registered until the deliveries started as it have ended (the retry schedule, 1 day and
+ * 38 minutes by default), so a rolling deploy replays their histories as they were written.
+ * A separate workflow type and not `patched()`: a patch upserts the TemporalChangeVersion search
+ * attribute in every new workflow, the visibility write the new version drops.
+ */
 export async function deliveryWorkflow(input: DeliveryInput): Promise<DeliveryOutput> {
-  const { deliverAttempt } = proxyActivities<Activities>({
+  return deliver(input, false);
+}
+
+async function deliver(input: DeliveryInput, local: boolean): Promise<DeliveryOutput> {
+  const options = {
     startToCloseTimeout: input.timeoutMs + 30_000,
     // Only infrastructure errors (database down) throw; HTTP failures are outcomes, not exceptions.
     retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute' },
-  });
+  };
+  const { deliverAttempt } = local
+    ? // A retry that waits longer than a second (an attempt sent back to wait its turn) waits on a
+      // durable timer, not in the worker with the workflow task held open.
+      proxyLocalActivities<Activities>({ ...options, localRetryThreshold: '1 second' })
+    : proxyActivities<Activities>(options);
   const { workflowId } = workflowInfo();
   // The turn the previous failure booked for this attempt (src/fairness/failing-turns.ts).
   let turnAt: number | undefined;
   for (let attempt = 1; ; attempt++) {
-    upsertSearchAttributes([{ key: DeliveryAttempt, value: attempt }]);
+    // The start already says attempt 1 (starters.ts): one visibility write less per delivery.
+    if (!local || attempt > 1) upsertSearchAttributes([{ key: DeliveryAttempt, value: attempt }]);
     const delay = nextRetryDelayMs(attempt, input.retryScheduleMs);
     const args = {
       workflowId,

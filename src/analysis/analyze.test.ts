@@ -21,8 +21,7 @@ describe('analysis with the local Universal Sentence Encoder', () => {
     async () => {
       const { embedder, calls } = counting(createLocalEmbedder());
       // The machine's heads cache, as a worker uses it: trained once per corpus, then loaded.
-      const cacheDir = process.env.ANALYSIS_CACHE_DIR ?? defaultHeadsCacheDir();
-      const analyzer = await createAnalyzer(embedder, { cacheDir: cacheDir === 'off' ? undefined : cacheDir });
+      const analyzer = await createAnalyzer(embedder, { cacheDir: defaultHeadsCacheDir() });
       const before = calls.length;
       const texts = [
         "I want to cancel my subscription, it's too expensive.",

@@ -15,7 +15,7 @@ import type { LinearModel } from './linear.js';
  * training version, so switching provider or editing the corpus trains new heads by itself.
  *
  * Where they are kept: PostgreSQL (`analysis_heads`), shared by every worker of the installation,
- * and a file cache on this machine (ANALYSIS_CACHE_DIR) that spares a new database the corpus'
+ * and a file cache on this machine (under $XDG_CACHE_HOME) that spares a new database the corpus'
  * embedding. Both are checked before use (checksum and shapes); a missing, damaged or foreign entry
  * is trained again and replaced, never used.
  */

@@ -1,4 +1,4 @@
-import { loadConfig } from '../config.js';
+import { defaultHeadsCacheDir, loadConfig } from '../config.js';
 import { startEmbeddedPostgres } from '../db/embedded.js';
 import { createDb } from '../db/knex.js';
 import { migrateLatest } from '../db/migrate.js';
@@ -24,7 +24,7 @@ try {
   const { heads } = await loadOrTrainHeads({
     embedder,
     db,
-    cacheDir: config.embeddings.headsCacheDir,
+    cacheDir: defaultHeadsCacheDir(),
     corpus,
     log,
     force: true,

@@ -31,6 +31,9 @@ interface Bucket {
  * bucket is asked first: it only ever counts fewer failures than the shared one, so when it
  * refuses, the shared one would too, and a scanner stopped here costs no query.
  */
+/** AUTH_FAILURE_LIMIT counts failures per this window (a token comes back every window / limit). */
+export const AUTH_FAILURE_WINDOW_MS = 60_000;
+
 export class AuthFailureLimiter {
   private readonly buckets = new Map<string, Bucket>();
   private readonly msPerToken: number;

@@ -4,6 +4,8 @@ import type { Logger } from '../logger.js';
 /** The channel `revokeApiKey` notifies in its transaction; every api process clears its cache on it. */
 export const REVOKED_CHANNEL = 'api_key_revoked';
 const MAX_ENTRIES = 10_000;
+/** How long a valid key's lookup is reused: short, and revocations apply at once anyway. */
+export const KEY_CACHE_TTL_MS = 10_000;
 
 /**
  * Valid API keys (by hash) for a few seconds, so a busy client does not cost a key lookup per

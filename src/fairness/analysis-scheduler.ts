@@ -26,6 +26,9 @@ import { KeyedCounter, WaitYourTurn } from './in-flight.js';
  *   over that is sent back (WaitYourTurn), so the task queue keeps moving towards the other
  *   tenants' tasks even on a Temporal server that hands tasks out first come, first served.
  */
+/** Analysis tasks a worker takes from Temporal per running slot: the extra ones wait here for their tenant's turn. */
+export const ACCEPTED_PER_SLOT = 4;
+
 export function createAnalysisScheduler(opts: {
   slots: number;
   accept: number;

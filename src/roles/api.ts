@@ -6,13 +6,14 @@ import type { Logger } from '../logger.js';
 import type { Starters } from '../temporal/starters.js';
 import type { SecretSealer } from '../webhooks/manage-webhooks.js';
 import type { AppContext } from '../app.js';
-import { AuthFailureLimiter } from '../auth/failure-limiter.js';
+import { AUTH_FAILURE_WINDOW_MS, AuthFailureLimiter } from '../auth/failure-limiter.js';
 import { compileTrustedProxies } from '../transport/edge.js';
-import { KeyCache, listenForRevocations } from '../auth/key-cache.js';
+import { KEY_CACHE_TTL_MS, KeyCache, listenForRevocations } from '../auth/key-cache.js';
 import { createHttpServer } from '../transport/http/server.js';
 import { startGrpcServer } from '../transport/grpc/server.js';
 import { compactProfileCounts } from '../profiles/profile-counts.js';
 import { createEmbedder } from '../analysis/embedder.js';
+import { MODEL_THREAD_NICE_STEPS, workerNice } from '../fairness/niceness.js';
 
 export async function startApi(deps: {
   config: Config;
@@ -24,24 +25,25 @@ export async function startApi(deps: {
   client: Client;
 }) {
   const { config, client } = deps;
-  const keyCache = new KeyCache(config.authCacheTtlMs);
-  const revocations =
-    config.authCacheTtlMs > 0
-      ? listenForRevocations({ databaseUrl: deps.databaseUrl, cache: keyCache, log: deps.log })
-      : undefined;
+  const keyCache = new KeyCache(KEY_CACHE_TTL_MS);
+  const revocations = listenForRevocations({ databaseUrl: deps.databaseUrl, cache: keyCache, log: deps.log });
   const ctx: AppContext = {
     ...deps,
     // Counted in PostgreSQL too: behind a load balancer a client's failures reach every api process.
-    authFailures: new AuthFailureLimiter({ ...config.authFailures, db: deps.db }),
+    authFailures: new AuthFailureLimiter({
+      limit: config.authFailureLimit,
+      windowMs: AUTH_FAILURE_WINDOW_MS,
+      db: deps.db,
+    }),
     trustProxy: compileTrustedProxies(config.trustedProxies),
     keyCache,
     // One model thread, started on the first rule with semantic conditions. It runs as far below
-    // the api's priority as the worker's model threads run below theirs' (WORKER_NICE + 5), so
-    // that the api's embedding never goes before a tenant's analysis on a shared machine.
+    // the api's priority as the worker's model threads run below theirs' (niceness.ts), so that
+    // the api's embedding never goes before a tenant's analysis on a shared machine.
     ruleEmbedder: createEmbedder({
       ...config.embeddings,
       threads: 1,
-      threadNiceOffset: Math.min(19, config.worker.nice + 5),
+      threadNiceOffset: Math.min(19, workerNice(config.fairnessOff) + MODEL_THREAD_NICE_STEPS),
     }),
     temporalReady: async () => {
       await client.connection.withDeadline(Date.now() + 2_000, () => client.workflowService.getSystemInfo({}));
@@ -68,7 +70,7 @@ export async function startApi(deps: {
     async stop() {
       clearInterval(compactor);
       await compacting;
-      await revocations?.stop();
+      await revocations.stop();
       await grpc.stop();
       await closeHttp(http);
     },

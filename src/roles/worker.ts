@@ -8,11 +8,18 @@ import { createConditionVectors } from '../segments/condition-vectors.js';
 import { createActivities } from '../temporal/activities.js';
 import { createWorkers } from '../temporal/worker.js';
 import { createDeliveryLimits, everyAtMost } from '../fairness/in-flight.js';
-import { createAnalysisScheduler } from '../fairness/analysis-scheduler.js';
+import { ACCEPTED_PER_SLOT, createAnalysisScheduler } from '../fairness/analysis-scheduler.js';
 import { startRelay } from '../outbox/relay.js';
 import { startSecretSweep } from '../webhooks/secret-sweep.js';
 import { createFailingTurns } from '../fairness/failing-turns.js';
-import { createAnalysisActivity, createDeliveryGate } from '../fairness/delivery-gate.js';
+import {
+  createAnalysisActivity,
+  createDeliveryGate,
+  DELIVERIES_PER_SECOND_WHILE_ANALYSING,
+  DELIVERY_YIELD_MAX_MS,
+} from '../fairness/delivery-gate.js';
+import { relayAdmission } from '../fairness/admission.js';
+import { defaultHeadsCacheDir } from '../config.js';
 
 export async function startWorkerRole(deps: {
   config: Config;
@@ -35,7 +42,7 @@ export async function startWorkerRole(deps: {
   const embedder = createEmbedder(config.embeddings);
   let analyzerPromise: Promise<Analyzer> | undefined;
   const analyzer = () =>
-    (analyzerPromise ??= createAnalyzer(embedder, { db, cacheDir: config.embeddings.headsCacheDir, log }).catch(
+    (analyzerPromise ??= createAnalyzer(embedder, { db, cacheDir: defaultHeadsCacheDir(), log }).catch(
       (err: unknown) => {
         analyzerPromise = undefined;
         throw err;
@@ -55,11 +62,12 @@ export async function startWorkerRole(deps: {
     lingerMs: ANALYSIS_LINGER_MS,
     pending: async () => (await batchTenants()).size > 0,
   });
+  const off = config.fairnessOff;
   const gate =
-    both && config.worker.deliveryRateWhileAnalysing > 0
+    both && !off.has('gate')
       ? createDeliveryGate({
-          ratePerSecond: config.worker.deliveryRateWhileAnalysing,
-          maxWaitMs: config.worker.deliveryYieldMaxMs,
+          ratePerSecond: DELIVERIES_PER_SECOND_WHILE_ANALYSING,
+          maxWaitMs: DELIVERY_YIELD_MAX_MS,
           analysis: analysisActivity,
         })
       : undefined;
@@ -73,15 +81,15 @@ export async function startWorkerRole(deps: {
     webhookTimeoutMs: config.webhooks.timeoutMs,
     webhookDisableAfterMs: config.webhooks.disableAfterMs,
     allowPrivateNetworks: config.webhooks.allowPrivateNetworks,
-    scheduler: config.worker.fairShare
-      ? createAnalysisScheduler({
+    scheduler: off.has('scheduler')
+      ? undefined
+      : createAnalysisScheduler({
           slots: config.worker.activityConcurrency,
-          accept: config.worker.analysisAccept,
+          accept: ACCEPTED_PER_SLOT * config.worker.activityConcurrency,
           activeTenants: batchTenants,
-        })
-      : undefined,
+        }),
     deliveryLimits: createDeliveryLimits({ ...config.deliveryLimits, attemptTimeoutMs: config.webhooks.timeoutMs, db }),
-    failingTurns: createFailingTurns(),
+    failingTurns: off.has('failing-turns') ? undefined : createFailingTurns(),
     log,
   });
   const { workers, connection, taskQueues } = await createWorkers(
@@ -98,9 +106,7 @@ export async function startWorkerRole(deps: {
     databaseUrl: deps.databaseUrl,
     starters: deps.starters,
     log,
-    admit: { perWebhook: 2 * config.deliveryLimits.perWebhook, perTenant: 2 * config.deliveryLimits.perTenant },
-    evaluationsPerTenant: config.worker.evaluationsPerTenant,
-    batchesPerTenant: config.quotas.batchesRunning,
+    admission: relayAdmission(config),
   });
   const stopSweep = startSecretSweep({ db, log });
   return {

@@ -139,7 +139,7 @@ export async function createSegment(
     table: 'segments' as const,
     pipelineId: pipeline.pipelineId,
     max: quotas.segmentsPerPipeline,
-    setting: 'QUOTA_SEGMENTS_PER_PIPELINE',
+    setting: 'TENANT_SEGMENTS_PER_PIPELINE',
   };
   const taken = () => new AppError('already_exists', `segment "${slug}" already exists in this pipeline`, 'id');
   if (semanticDescriptions(rule).length > 0) {

@@ -55,7 +55,7 @@ export interface AnyRule {
 export type Rule = Condition | SemanticCondition | AllRule | AnyRule;
 
 export const MAX_DEPTH = 5;
-/** Defaults of QUOTA_RULE_NODES and QUOTA_SEMANTIC_CONDITIONS_PER_SEGMENT. */
+/** The size of one rule (src/quotas.ts FIXED_QUOTAS uses the same). */
 export const MAX_NODES = 50;
 export const MAX_SEMANTIC_CONDITIONS = 25;
 export const MAX_SEMANTIC_LENGTH = 500;
@@ -126,7 +126,7 @@ export function validateRule(raw: unknown, limits: RuleLimits = DEFAULT_LIMITS, 
   if (semantic > limits.maxSemantic) {
     throw quotaExceeded(
       path,
-      `a rule may have at most ${limits.maxSemantic} distinct semantic conditions (has ${semantic}); QUOTA_SEMANTIC_CONDITIONS_PER_SEGMENT`,
+      `a rule may have at most ${limits.maxSemantic} distinct semantic conditions (has ${semantic}); split it into several segments`,
     );
   }
   return rule;

@@ -15,17 +15,11 @@ function onPath(name: string): string | undefined {
 }
 
 /**
- * Finds the `temporal` CLI without the internet: TEMPORAL_CLI_PATH, then PATH, then our cache,
+ * Finds the `temporal` CLI without the internet: PATH, then our cache,
  * then a build with `go install` (v1.5.1 is the newest tag without a replace directive) into the
  * cache. The SDK's own download needs the internet, so it is the user's last resort, not ours.
  */
-export async function resolveTemporalCli(
-  opts: { cliPath?: string; log?: (msg: string) => void } = {},
-): Promise<string> {
-  if (opts.cliPath) {
-    if (!executable(opts.cliPath)) throw new Error(`TEMPORAL_CLI_PATH=${opts.cliPath} is not an executable file`);
-    return opts.cliPath;
-  }
+export async function resolveTemporalCli(opts: { log?: (msg: string) => void } = {}): Promise<string> {
   const found = onPath('temporal');
   if (found) return found;
   try {
@@ -39,7 +33,7 @@ export async function resolveTemporalCli(
     return cli;
   } catch (err) {
     throw new Error(
-      `No Temporal CLI found. Set TEMPORAL_CLI_PATH, put \`temporal\` on PATH, install Go to let us build it, ` +
+      `No Temporal CLI found. Put \`temporal\` on PATH, install Go to let us build it, ` +
         `or set TEMPORAL_ADDRESS to an existing server. Cause: ${(err as Error).message}`,
     );
   }

@@ -14,7 +14,15 @@ import {
   SourceId,
   WebhookId,
 } from '../../workflows/search-attributes.js';
-import type { batchWorkflow, deliveryWorkflow, segmentEvaluationWorkflow } from '../../workflows/index.js';
+import type { batchWorkflow, deliveryV2Workflow, segmentEvaluationWorkflow } from '../../workflows/index.js';
+
+/**
+ * Users per chunk activity, and chunks of one batch that run at once: a chunk's users are embedded
+ * and folded in one activity, short enough to retry whole; four at once keep a worker's eight
+ * slots busy with two batches without one batch taking them all.
+ */
+const BATCH_CHUNK_SIZE = 50;
+const BATCH_PARALLEL_CHUNKS = 4;
 
 export type Starters = BatchStarter & SegmentEvaluationStarter & DeliveryStarter;
 
@@ -106,7 +114,7 @@ export function createStarters(client: Client, config: Config, installation: str
   ) => ({
     taskQueue,
     workflowId,
-    priority: { fairnessKey: `tenant-${tenantId}` },
+    ...(config.fairnessOff.has('fairness-keys') ? {} : { priority: { fairnessKey: `tenant-${tenantId}` } }),
     workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
     typedSearchAttributes,
     memo: { ...memo },
@@ -136,8 +144,8 @@ export function createStarters(client: Client, config: Config, installation: str
                   sourceId,
                   projectId,
                   userCount,
-                  chunkSize: config.worker.chunkSize,
-                  parallelChunks: config.worker.parallelChunks,
+                  chunkSize: BATCH_CHUNK_SIZE,
+                  parallelChunks: BATCH_PARALLEL_CHUNKS,
                 },
               ],
               staticSummary: `Batch of ${userCount} users for project ${projectId}`,
@@ -180,7 +188,7 @@ export function createStarters(client: Client, config: Config, installation: str
               : `${base}-resend-${resend.deliveryId}-${resend.token.slice(0, 16)}`,
           record: resend ? resend.token : `${eventUid}/${webhookId}`,
           start: (workflowId, memo) =>
-            client.workflow.start<typeof deliveryWorkflow>('deliveryWorkflow', {
+            client.workflow.start<typeof deliveryV2Workflow>('deliveryV2Workflow', {
               ...common(
                 workflowId,
                 memo,
@@ -188,7 +196,8 @@ export function createStarters(client: Client, config: Config, installation: str
                   { key: EventId, value: String(eventId) },
                   { key: WebhookId, value: String(webhookId) },
                   { key: PipelineId, value: String(pipelineId) },
-                  { key: DeliveryAttempt, value: 0 },
+                  // The first attempt starts at once; the workflow updates it from the second.
+                  { key: DeliveryAttempt, value: 1 },
                 ],
                 tenantId,
               ),

@@ -10,6 +10,7 @@ import {
 import type { Config } from '../config.js';
 import type { Activities } from './activities.js';
 import { deliveryTaskQueue } from './starters.js';
+import { ACCEPTED_PER_SLOT } from '../fairness/analysis-scheduler.js';
 
 // The sources under tsx, the compiled files under dist/ (npm run build, the container image).
 export const WORKFLOWS_PATH = fileURLToPath(
@@ -59,9 +60,9 @@ export async function createWorkers(
         taskQueue,
         // With fair scheduling, more tasks are taken than run: the extra ones wait for their
         // tenant's turn in the worker (src/fairness/analysis-scheduler.ts), not in Temporal's queue.
-        maxConcurrentActivityTaskExecutions: config.worker.fairShare
-          ? config.worker.analysisAccept
-          : config.worker.activityConcurrency,
+        maxConcurrentActivityTaskExecutions: config.fairnessOff.has('scheduler')
+          ? config.worker.activityConcurrency
+          : ACCEPTED_PER_SLOT * config.worker.activityConcurrency,
       }),
     );
   if (queues.delivery)
@@ -70,6 +71,8 @@ export async function createWorkers(
         ...common,
         taskQueue: deliveryTaskQueue(taskQueue),
         maxConcurrentActivityTaskExecutions: config.worker.deliveryConcurrency,
+        // Attempts run as local activities (workflows/delivery.ts), in the same slots.
+        maxConcurrentLocalActivityExecutions: config.worker.deliveryConcurrency,
       }),
     );
   return { workers, connection, taskQueues: workers.map((w) => w.options.taskQueue) };

@@ -4,7 +4,8 @@ import type { Caller } from '../auth/api-keys.js';
 import type { Logger } from '../logger.js';
 import { requireProject } from '../projects/projects.js';
 import { validateBatch, type IdentifyUsersInput } from './validate-batch.js';
-import { lockTenantBatches, startStoredBatch, type BatchStarter, type StoredBatch } from './batch-lifecycle.js';
+import { startStoredBatch, type BatchStarter, type StoredBatch } from './batch-lifecycle.js';
+import { lockTenantBatches } from '../fairness/admission.js';
 import { idempotencyScope, lockIdempotencyKey, rememberAnswer } from '../idempotency.js';
 import { AppError } from '../errors.js';
 import type { Quotas } from '../quotas.js';
@@ -129,7 +130,7 @@ async function holdBatchQuota(
   if (inFlight >= max) {
     throw new AppError(
       'rate_limited',
-      `this tenant has ${inFlight} batches still being analysed (at most ${max}, QUOTA_BATCHES_IN_FLIGHT); retry later`,
+      `this tenant has ${inFlight} batches still being analysed (at most ${max}, TENANT_BATCHES_IN_FLIGHT); retry later`,
       undefined,
       BATCH_QUOTA_RETRY_AFTER_S,
     );

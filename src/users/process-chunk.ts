@@ -12,7 +12,7 @@ import {
 import type { ConditionVectors } from '../segments/condition-vectors.js';
 import { isDatabaseDown } from '../errors.js';
 import { keepBeating } from '../temporal/keep-beating.js';
-import { stampBatchProgress } from './batch-lifecycle.js';
+import { stampBatchProgress } from '../fairness/admission.js';
 
 export interface ProcessChunkInput {
   sourceId: number;

@@ -178,7 +178,7 @@ export async function createWebhook(
       table: 'webhooks',
       pipelineId: pipeline.pipelineId,
       max: quotas.webhooksPerPipeline,
-      setting: 'QUOTA_WEBHOOKS_PER_PIPELINE',
+      setting: 'TENANT_WEBHOOKS_PER_PIPELINE',
     });
     const [row] = await trx('webhooks')
       .insert({

@@ -50,7 +50,7 @@ export interface RecoverAnswer {
  * Each event gets an outbox row of kind `recovery`; the relay starts them with the same admission
  * as any event (a few waiting per webhook and per tenant), so a recovery of thousands of events
  * enters Temporal at the pace its receiver takes them. Serialised per webhook (its row is held),
- * so concurrent recovers queue each event once. Limited to QUOTA_RECOVERS_PER_MINUTE per webhook;
+ * so concurrent recovers queue each event once. Limited to FIXED_QUOTAS.recoversPerMinute (5) per webhook;
  * a retried request under the same `Idempotency-Key` answers the first count and takes no slot.
  */
 export async function recoverWebhook(
@@ -171,8 +171,6 @@ export async function resendDelivery(
 const uuidFrom = (hex: string) =>
   `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 
-const SETTING = { resend: 'QUOTA_RESENDS_PER_MINUTE', recover: 'QUOTA_RECOVERS_PER_MINUTE' } as const;
-
 /**
  * At most `perMinute` resends (or recovers) per webhook in any 60 s: a sliding window kept in
  * PostgreSQL, so every api process shares it; over it, 429 with the seconds until the oldest one
@@ -199,7 +197,7 @@ async function takeSlot(
   if (rows[0].n >= perMinute) {
     throw new AppError(
       'rate_limited',
-      `at most ${perMinute} ${kind}s per minute per webhook (${SETTING[kind]})`,
+      `at most ${perMinute} ${kind}s per minute per webhook`,
       undefined,
       Math.max(1, rows[0].wait),
     );

@@ -5,18 +5,15 @@ import { grpcClients, keyMetadata, rpc } from '../support/grpc.js';
 import { createDatabase, dropDatabase, startInstance, type Instance } from '../support/instance.js';
 
 /**
- * Every quota, against an api-only instance with its own database and small limits: no worker
- * runs, so batches stay in flight and the counts are exactly what the test made.
+ * Every quota, against an api-only instance with its own database: small TENANT_… settings, and
+ * the fixed quotas at their real values (src/quotas.ts). No worker runs, so batches stay in flight
+ * and the counts are exactly what the test made.
  */
 const DB = 'quotas_e2e';
 const LIMITS = {
-  QUOTA_WEBHOOKS_PER_PIPELINE: '2',
-  QUOTA_SEGMENTS_PER_PIPELINE: '2',
-  QUOTA_SEMANTIC_CONDITIONS_PER_SEGMENT: '2',
-  QUOTA_RULE_NODES: '5',
-  QUOTA_RESENDS_PER_MINUTE: '2',
-  QUOTA_RECOVERS_PER_MINUTE: '2',
-  QUOTA_BATCHES_IN_FLIGHT: '2',
+  TENANT_WEBHOOKS_PER_PIPELINE: '2',
+  TENANT_SEGMENTS_PER_PIPELINE: '2',
+  TENANT_BATCHES_IN_FLIGHT: '2',
 };
 
 let inst: Instance;
@@ -55,7 +52,7 @@ describe('quotas', () => {
     const third = await make();
     expect(third.status).toBe(422);
     expect(third.body.error).toMatchObject({ code: 'quota_exceeded', field: 'webhooks' });
-    expect(third.body.error.message).toContain('QUOTA_WEBHOOKS_PER_PIPELINE');
+    expect(third.body.error.message).toContain('TENANT_WEBHOOKS_PER_PIPELINE');
     const pipelineId = Number(base.split('/')[4]);
     expect(await count('SELECT count(*)::int AS n FROM webhooks WHERE pipeline_id = $1', [pipelineId])).toBe(2);
 
@@ -86,12 +83,12 @@ describe('quotas', () => {
     expect(await count('SELECT count(*)::int AS n FROM segments WHERE pipeline_id = $1', [pipelineId])).toBe(2);
   });
 
-  it('semantic conditions per segment (422) and rule size (400), on create and on update', async () => {
+  it('semantic conditions per segment (25: 422) and rule size (50 nodes: 400), on create and on update', async () => {
     const base = await newPipeline();
     const semantic = (n: number) => ({ any: Array.from({ length: n }, (_, i) => ({ semantic: `topic number ${i}` })) });
     const tooMany = await inst.call('POST', `${base}/segments`, {
       key,
-      body: { id: 'sem', name: 'Sem', rule: semantic(3) },
+      body: { id: 'sem', name: 'Sem', rule: semantic(26) },
     });
     expect(tooMany.status).toBe(422);
     expect(tooMany.body.error).toMatchObject({ code: 'quota_exceeded', field: 'rule' });
@@ -100,12 +97,12 @@ describe('quotas', () => {
     expect(
       (await inst.call('POST', `${base}/segments`, { key, body: { id: 'sem', name: 'Sem', rule: repeated } })).status,
     ).toBe(201);
-    const update = await inst.call('PUT', `${base}/segments/sem`, { key, body: { rule: semantic(3) } });
+    const update = await inst.call('PUT', `${base}/segments/sem`, { key, body: { rule: semantic(26) } });
     expect(update.status).toBe(422);
-    const wide = { any: Array.from({ length: 5 }, () => rule) }; // 6 nodes
+    const wide = { any: Array.from({ length: 50 }, () => rule) }; // 51 nodes
     const big = await inst.call('PUT', `${base}/segments/sem`, { key, body: { rule: wide } });
     expect(big.status).toBe(400);
-    expect(big.body.error.message).toContain('at most 5 nodes');
+    expect(big.body.error.message).toContain('at most 50 nodes');
     const kept = await inst.call('GET', `${base}/segments/sem`, { key });
     expect(kept.body.rule).toEqual({
       any: [
@@ -116,7 +113,7 @@ describe('quotas', () => {
     });
   });
 
-  it('resends per minute per webhook: the third is 429 with Retry-After, an idempotent replay takes no place', async () => {
+  it('resends per minute per webhook: the 31st is 429 with Retry-After, an idempotent replay takes no place', async () => {
     const base = await newPipeline();
     const pipelineId = Number(base.split('/')[4]);
     const hook = await inst.call('POST', `${base}/webhooks`, { key, body: { url: 'https://hooks.example.com/r' } });
@@ -146,7 +143,7 @@ describe('quotas', () => {
       });
     const first = await resend({ 'Idempotency-Key': 'once' });
     expect(first.status).toBe(202);
-    expect((await resend()).status).toBe(202);
+    for (let i = 2; i <= 30; i++) expect((await resend()).status).toBe(202);
     const replay = await resend({ 'Idempotency-Key': 'once' });
     expect(replay.status).toBe(202); // the first answer again, no new place taken
     const over = await resend();
@@ -157,7 +154,7 @@ describe('quotas', () => {
     expect((await over.json()).error.code).toBe('rate_limited');
   });
 
-  it('recovers per minute per webhook: the third is 429 with Retry-After and queues nothing; a replay takes no place', async () => {
+  it('recovers per minute per webhook: the 6th is 429 with Retry-After and queues nothing; a replay takes no place', async () => {
     const base = await newPipeline();
     const pipelineId = Number(base.split('/')[4]);
     const hook = await inst.call('POST', `${base}/webhooks`, { key, body: { url: 'https://hooks.example.com/rc' } });
@@ -183,7 +180,7 @@ describe('quotas', () => {
     const first = await recover({ 'Idempotency-Key': 'recover-once' });
     expect(await first.json()).toEqual({ events: 1, already_recovering: 0 });
     // No worker runs here: the queued event stays under way, so the second finds it already queued.
-    expect(await (await recover()).json()).toEqual({ events: 0, already_recovering: 1 });
+    for (let i = 2; i <= 5; i++) expect(await (await recover()).json()).toEqual({ events: 0, already_recovering: 1 });
     expect((await recover({ 'Idempotency-Key': 'recover-once' })).status).toBe(202); // the first answer again
     const over = await recover();
     expect(over.status).toBe(429);
@@ -192,7 +189,7 @@ describe('quotas', () => {
     expect(wait).toBeLessThanOrEqual(60);
     expect((await over.json()).error).toMatchObject({
       code: 'rate_limited',
-      message: expect.stringContaining('QUOTA_RECOVERS_PER_MINUTE'),
+      message: expect.stringContaining('at most 5 recovers per minute per webhook'),
     });
     expect(await queued()).toBe(1);
   });

@@ -51,7 +51,7 @@ describe('embedded Temporal dev server', () => {
     'dies with a parent killed by SIGKILL, and the next start on the same ports succeeds',
     { timeout: 120_000 },
     async () => {
-      const cliPath = await resolveTemporalCli({ cliPath: process.env.TEMPORAL_CLI_PATH });
+      const cliPath = await resolveTemporalCli();
       const opts = {
         cliPath,
         dataDir: path.join(dir, 'crash'),
@@ -94,7 +94,7 @@ describe('embedded Temporal dev server', () => {
     'stops a dev server left running on its database file (named by the pidfile) before starting',
     { timeout: 120_000 },
     async () => {
-      const cliPath = await resolveTemporalCli({ cliPath: process.env.TEMPORAL_CLI_PATH });
+      const cliPath = await resolveTemporalCli();
       const dataDir = path.join(dir, 'stale');
       const opts = { cliPath, dataDir, port: await freePort(), uiPort: await freePort(), searchAttributes: {} };
       // An orphan as an older version left it: started outside our code, holding our ports and file.
@@ -119,7 +119,7 @@ describe('embedded Temporal dev server', () => {
       const dataDir = path.join(dir, 'recycled');
       const sleeper = spawn('sleep', ['60'], { stdio: 'ignore' });
       started.push(sleeper.pid!);
-      const cliPath = await resolveTemporalCli({ cliPath: process.env.TEMPORAL_CLI_PATH });
+      const cliPath = await resolveTemporalCli();
       const opts = { cliPath, dataDir, port: await freePort(), uiPort: await freePort(), searchAttributes: {} };
       mkdirSync(dataDir, { recursive: true });
       writeFileSync(path.join(dataDir, 'temporal.pid'), String(sleeper.pid));

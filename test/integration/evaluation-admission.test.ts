@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../../src/db/knex.js';
-import { admittedEvaluations, stampEvaluation, startEvaluation } from '../../src/segments/evaluation-start.js';
+import { stampEvaluation, startEvaluation } from '../../src/segments/evaluation-start.js';
+import { admittedEvaluations } from '../../src/fairness/admission.js';
 import { testDatabaseUrl } from '../support/database.js';
 
 describe('segment evaluations are admitted per tenant (issue 14)', () => {

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../../src/db/knex.js';
-import { DISPATCH_SQL, SETTLE_AWAITING_SQL } from '../../src/outbox/relay.js';
+import { DISPATCH_SQL, SETTLE_AWAITING_SQL } from '../../src/fairness/delivery-admission.js';
 import { testDatabaseUrl } from '../support/database.js';
 
 /**
  * The relay's admission per webhook (issue 25): a run counts until its first attempt is recorded.
- * A fast first attempt (eager activities) can be recorded before the relay's pass that started the run has
+ * A local-activity attempt can be recorded before the relay's pass that started the run has
  * committed `awaiting_attempt`; such a run must not hold a place (it held one for 5 minutes, and
  * a fan-out stalled once eight had leaked).
  */

@@ -77,7 +77,7 @@ export async function startInstance(
       WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
       NODE_EXTRA_CA_CERTS: stack().caPath,
       DATA_DIR: path.join(dir, 'data'),
-      WORKER_NICE: '0',
+      FAIRNESS_OFF: 'nice',
       LOG_LEVEL: 'info',
       ...opts.env,
     },

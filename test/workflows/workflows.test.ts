@@ -5,7 +5,12 @@ import type { Activities } from '../../src/temporal/activities.js';
 import { resolveTemporalCli } from '../../src/temporal/cli-binary.js';
 import { WORKFLOW_BUNDLER_OPTIONS, WORKFLOWS_PATH } from '../../src/temporal/worker.js';
 import * as searchAttributes from '../../workflows/search-attributes.js';
-import { batchWorkflow, deliveryWorkflow, segmentEvaluationWorkflow } from '../../workflows/index.js';
+import {
+  batchWorkflow,
+  deliveryV2Workflow,
+  deliveryWorkflow,
+  segmentEvaluationWorkflow,
+} from '../../workflows/index.js';
 
 /**
  * The workflows alone, on a real Temporal dev server (the cached CLI: nothing downloads), with
@@ -18,7 +23,7 @@ describe('workflows', () => {
   let queue = 0;
 
   beforeAll(async () => {
-    const path = await resolveTemporalCli({ cliPath: process.env.TEMPORAL_CLI_PATH });
+    const path = await resolveTemporalCli();
     env = await TestWorkflowEnvironment.createLocal({
       server: { executable: { type: 'existing-path', path }, searchAttributes: Object.values(searchAttributes) },
     });
@@ -78,7 +83,11 @@ describe('workflows', () => {
   });
 
   describe('delivery', () => {
-    const run = (outcomes: ('failure' | 'success' | 'stopped')[], retryScheduleMs: number[]) => {
+    const run = (
+      outcomes: ('failure' | 'success' | 'stopped')[],
+      retryScheduleMs: number[],
+      workflow: typeof deliveryWorkflow = deliveryV2Workflow,
+    ) => {
       const attempts: { attempt: number; at: number }[] = [];
       return withWorker(
         {
@@ -91,7 +100,7 @@ describe('workflows', () => {
           },
         },
         async (taskQueue) => {
-          const out = await env.client.workflow.execute(deliveryWorkflow, {
+          const out = await env.client.workflow.execute(workflow, {
             taskQueue,
             workflowId: `delivery-test-${queue}`,
             args: [{ eventId: 1, webhookId: 2, pipelineId: 3, retryScheduleMs, timeoutMs: 1_000 }],
@@ -108,6 +117,30 @@ describe('workflows', () => {
       // Durable timers of the scheduled length sit between the attempts.
       expect(attempts[1].at - attempts[0].at).toBeGreaterThanOrEqual(300);
       expect(attempts[2].at - attempts[1].at).toBeGreaterThanOrEqual(600);
+    });
+
+    it('a delivery that succeeds at once is one workflow task: the attempt runs locally, nothing upserted', async () => {
+      const { out } = await run(['success'], [100]);
+      expect(out).toEqual({ outcome: 'delivered', attempts: 1, lastStatusCode: 200 });
+      const history = await env.client.workflow.getHandle(`delivery-test-${queue}`).fetchHistory();
+      const kinds = (history.events ?? []).map((e) =>
+        Object.keys(e).find((k) => k.endsWith('EventAttributes') && (e as Record<string, unknown>)[k]),
+      );
+      expect(kinds.filter((k) => k === 'workflowTaskCompletedEventAttributes')).toHaveLength(1);
+      expect(kinds).not.toContain('activityTaskScheduledEventAttributes');
+      expect(kinds).not.toContain('upsertWorkflowSearchAttributesEventAttributes');
+      expect(kinds).toContain('markerRecordedEventAttributes');
+    });
+
+    it('the first version still runs its attempts as activities (histories started before v2)', async () => {
+      const { out } = await run(['failure', 'success'], [100], deliveryWorkflow);
+      expect(out).toEqual({ outcome: 'delivered', attempts: 2, lastStatusCode: 200 });
+      const history = await env.client.workflow.getHandle(`delivery-test-${queue}`).fetchHistory();
+      const kinds = (history.events ?? []).map((e) =>
+        Object.keys(e).find((k) => k.endsWith('EventAttributes') && (e as Record<string, unknown>)[k]),
+      );
+      expect(kinds.filter((k) => k === 'activityTaskScheduledEventAttributes')).toHaveLength(2);
+      expect(kinds.filter((k) => k === 'upsertWorkflowSearchAttributesEventAttributes')).toHaveLength(2);
     });
 
     it('gives up after the last scheduled delay (schedule length + 1 attempts)', async () => {
@@ -133,7 +166,7 @@ describe('workflows', () => {
           },
         },
         async (taskQueue) => ({
-          out: await env.client.workflow.execute(deliveryWorkflow, {
+          out: await env.client.workflow.execute(deliveryV2Workflow, {
             taskQueue,
             workflowId: `delivery-turns-${queue}`,
             args: [{ eventId: 1, webhookId: 2, pipelineId: 3, retryScheduleMs: [100, 100], timeoutMs: 1_000 }],

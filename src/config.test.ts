@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { CONFIG_VARIABLES, ConfigError, loadConfig } from './config.js';
+import { FAIRNESS_MECHANISMS } from './fairness/mechanisms.js';
+
+describe('configuration', () => {
+  it('reads 32 variables', () => {
+    expect(CONFIG_VARIABLES).toHaveLength(32);
+    // Per-tenant limits share one prefix.
+    expect(CONFIG_VARIABLES.filter((v) => v.startsWith('TENANT_'))).toEqual([
+      'TENANT_DELIVERIES_IN_FLIGHT',
+      'TENANT_BATCHES_RUNNING',
+      'TENANT_BATCHES_IN_FLIGHT',
+      'TENANT_WEBHOOKS_PER_PIPELINE',
+      'TENANT_SEGMENTS_PER_PIPELINE',
+    ]);
+  });
+
+  it('refuses a variable of an earlier version with what replaced it, and changes nothing', () => {
+    const err = (() => {
+      try {
+        loadConfig({ QUOTA_WEBHOOKS_PER_PIPELINE: '3', WORKER_NICE: '0' });
+      } catch (e) {
+        return e as Error;
+      }
+    })();
+    expect(err).toBeInstanceOf(ConfigError);
+    expect(err?.message).toContain('QUOTA_WEBHOOKS_PER_PIPELINE: renamed TENANT_WEBHOOKS_PER_PIPELINE');
+    expect(err?.message).toContain('WORKER_NICE: now a constant');
+    expect(loadConfig({ TENANT_WEBHOOKS_PER_PIPELINE: '3' }).quotas.webhooksPerPipeline).toBe(3);
+  });
+
+  it('FAIRNESS_OFF takes known mechanism names only', () => {
+    expect(loadConfig({}).fairnessOff.size).toBe(0);
+    const off = loadConfig({ FAIRNESS_OFF: 'scheduler, batch-admission' });
+    expect([...off.fairnessOff]).toEqual(['scheduler', 'batch-admission']);
+    // Switched off, batch admission no longer binds (a number, for SQL).
+    expect(off.quotas.batchesRunning).toBeGreaterThanOrEqual(100_000);
+    expect(() => loadConfig({ FAIRNESS_OFF: 'scheduler,fairness' })).toThrow(/unknown mechanism fairness/);
+    expect(() => loadConfig({ FAIRNESS_OFF: FAIRNESS_MECHANISMS.join(',') })).not.toThrow();
+  });
+});
