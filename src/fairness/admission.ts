@@ -41,16 +41,15 @@ export interface RelayAdmission {
   batchesPerTenant: number;
 }
 
-/**
- * Batch workflows are admitted per tenant: at most `TENANT_BATCHES_RUNNING` of a tenant's batches
- * run at once; the others wait in PostgreSQL, stored and answered 202, and are admitted oldest
- * first as running ones complete. Sixteen one-user batches sent at once were sixteen workflows,
- * chunks and folds in the same second, and another tenant's 10-user batch then took 3x its idle
- * time; admitted a few at a time, the same work is spread out. `admitted_at` is stamped at
- * admission and again by every chunk the batch folds (stampBatchProgress), so a batch of 50,000
- * users keeps its place while it runs; one that has made no progress for STALE_AFTER (a
- * workflow terminated by an operator) stops counting and cannot block its tenant for good.
- */
+// Batch workflows are admitted per tenant: at most `TENANT_BATCHES_RUNNING` of a tenant's batches
+// run at once; the others wait in PostgreSQL, stored and answered 202, and are admitted oldest
+// first as running ones complete. Sixteen one-user batches sent at once were sixteen workflows,
+// chunks and folds in the same second, and another tenant's 10-user batch then took 3x its idle
+// time; admitted a few at a time, the same work is spread out. `admitted_at` is stamped at
+// admission and again by every chunk the batch folds (stampBatchProgress), so a batch of 50,000
+// users keeps its place while it runs; one that has made no progress for STALE_AFTER (a
+// workflow terminated by an operator) stops counting and cannot block its tenant for good.
+
 /** First key of the two-int advisory lock that serialises one tenant's submissions and admissions. */
 const TENANT_BATCHES_LOCK = 7270014;
 
