@@ -191,7 +191,7 @@ describe('PostgreSQL restarted during ingest', () => {
         kills += killed.n;
         statuses.push(...(await Promise.all(writes)));
       }
-      // 429: the tenant's batches in flight reached QUOTA_BATCHES_IN_FLIGHT (50) while the kills slow
+      // 429: the tenant's batches in flight reached TENANT_BATCHES_IN_FLIGHT (50) while the kills slow
       // the worker down; like a 503 it is a clear answer that stores nothing. Never a 500 or a hang.
       expect(statuses.filter((s) => s !== 202 && s !== 503 && s !== 429)).toEqual([]);
       expect(kills).toBeGreaterThan(0);
