@@ -144,6 +144,9 @@ export async function startStack(project: TestProject, opts: StackOptions = {}) 
     HOST: '127.0.0.1',
     ADMIN_TOKEN: 'test-admin-token-0123456789',
     SECRETS_KEY: 'ab'.repeat(32),
+    // The cluster is six processes and a Temporal server on one PostgreSQL (100 connections by
+    // default): smaller api pools keep them under it (workers size theirs from their slots).
+    ...(cluster && { DATABASE_POOL_MAX: process.env.DATABASE_POOL_MAX ?? '10' }),
     // Seconds instead of minutes so retries are observable in a test; the default schedule is checked as data.
     WEBHOOK_RETRY_SCHEDULE: '1s,2s,2s,2s,2s',
     // The bench's fairness scenario runs with the production timeout (10 s); tests keep it short.
