@@ -143,6 +143,7 @@ try {
       taskQueue,
       queues,
       starters,
+      client,
       box,
       log,
     });

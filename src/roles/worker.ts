@@ -1,3 +1,4 @@
+import type { Client } from '@temporalio/client';
 import type { Config } from '../config.js';
 import type { Db } from '../db/knex.js';
 import type { Logger } from '../logger.js';
@@ -19,6 +20,7 @@ import {
   DELIVERY_YIELD_MAX_MS,
 } from '../fairness/delivery-gate.js';
 import { relayAdmission } from '../fairness/admission.js';
+import { analysisOnThisHost } from '../fairness/colocation.js';
 import { defaultHeadsCacheDir } from '../config.js';
 
 export async function startWorkerRole(deps: {
@@ -31,6 +33,8 @@ export async function startWorkerRole(deps: {
   /** Which task queues this process polls: analysis (batches, evaluations), deliveries, or both. */
   queues: { analysis: boolean; delivery: boolean };
   starters: Starters;
+  /** Asks Temporal which workers poll the analysis queue (colocation.ts). */
+  client: Client;
   box: { open(sealed: string): string };
   log: Logger;
 }) {
@@ -56,15 +60,20 @@ export async function startWorkerRole(deps: {
   // Tenants with a batch not yet completed, read at most every 250 ms: the scheduler's turns and
   // the delivery gate share one query.
   const batchTenants = everyAtMost(250, () => tenantsWithBatches(db));
-  // Deliveries yield to analysis, here or waiting anywhere (src/fairness/delivery-gate.ts), only
-  // where both share this process: separate delivery workers are scaled on their own.
+  // Deliveries yield to analysis, here or waiting anywhere (src/fairness/delivery-gate.ts), where
+  // both share the CPU: in this process, or a delivery worker beside an analysis worker on the same
+  // host (colocation.ts). Delivery workers on machines of their own never wait for analysis.
+  const sharesCpu =
+    both || !queues.delivery
+      ? async () => true
+      : analysisOnThisHost({ client: deps.client, namespace: config.temporal.namespace, taskQueue: deps.taskQueue });
   const analysisActivity = createAnalysisActivity({
     lingerMs: ANALYSIS_LINGER_MS,
-    pending: async () => (await batchTenants()).size > 0,
+    pending: async () => (await sharesCpu()) && (await batchTenants()).size > 0,
   });
   const off = config.fairnessOff;
   const gate =
-    both && !off.has('gate')
+    queues.delivery && !off.has('gate')
       ? createDeliveryGate({
           ratePerSecond: DELIVERIES_PER_SECOND_WHILE_ANALYSING,
           maxWaitMs: DELIVERY_YIELD_MAX_MS,
