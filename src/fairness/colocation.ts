@@ -1,6 +1,9 @@
 import os from 'node:os';
 import type { Client } from '@temporalio/client';
-import { temporal } from '@temporalio/proto';
+import proto from '@temporalio/proto';
+
+// A CommonJS package: its namespace object is the default export under ESM.
+const { temporal } = proto;
 
 /**
  * Whether a worker of the analysis task queue polls from this machine. Deliveries yield to
