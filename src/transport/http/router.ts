@@ -31,6 +31,8 @@ export type Handler = (req: Request) => Promise<Reply>;
 
 interface Route {
   method: string;
+  /** As registered (`/api/v1/profiles/:user_id`): the label metrics and logs use, never the raw path. */
+  pattern: string;
   parts: string[];
   handler: Handler;
 }
@@ -39,12 +41,15 @@ export class Router {
   private routes: Route[] = [];
 
   add(method: string, pattern: string, handler: Handler): this {
-    this.routes.push({ method, parts: pattern.split('/').filter(Boolean), handler });
+    this.routes.push({ method, pattern, parts: pattern.split('/').filter(Boolean), handler });
     return this;
   }
 
   /** Finds the route; a known path with the wrong method is 405-like but answered 404 to stay simple. */
-  match(method: string, path: string): { handler: Handler; params: Record<string, string> } | undefined {
+  match(
+    method: string,
+    path: string,
+  ): { handler: Handler; params: Record<string, string>; pattern: string } | undefined {
     const segments = path.split('/').filter(Boolean);
     for (const route of this.routes) {
       if (route.method !== method || route.parts.length !== segments.length) continue;
@@ -61,7 +66,7 @@ export class Router {
         if (p.startsWith(':')) params[p.slice(1)] = s;
         else ok = p === s;
       }
-      if (ok) return { handler: route.handler, params };
+      if (ok) return { handler: route.handler, params, pattern: route.pattern };
     }
     return undefined;
   }
