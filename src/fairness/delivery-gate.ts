@@ -20,7 +20,7 @@
  * workflow task, the activity queue), 0.5-1 s under a fan-out on a 2-core machine, far longer than
  * the linger; deliveries then burst into every such gap, and a fixed rate while analysing (5 or
  * 10 per second) made no difference to the fan-out's pace or the victim's latency (fairness bench,
- * README).
+ * docs/fairness.md).
  */
 export interface AnalysisActivity {
   /** An analysis activity starts; call the returned function when it ends. */

@@ -108,7 +108,7 @@ async function requireSegment(db: Db, caller: Caller, ref: SegmentRef) {
   return row;
 }
 
-/** The quotas segment writes obey (see README "Quotas"). */
+/** The quotas segment writes obey (docs/fairness.md, "Quotas"). */
 export type SegmentQuotas = Pick<Quotas, 'segmentsPerPipeline' | 'ruleNodes' | 'semanticConditionsPerSegment'>;
 
 /** What writing a rule needs: its quotas, and the embedder its semantic conditions are stored for. */

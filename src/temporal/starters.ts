@@ -103,7 +103,7 @@ export function createStarters(client: Client, config: Config, installation: str
   const taskQueue = installationTaskQueue(config, installation);
   const owned = (s: OwnedStart) => startOwned(client, log, installation, s);
   // What every start shares. REJECT_DUPLICATE: a finished workflow never runs again under its id.
-  // The tenant is the fairness key: with fairness on (the dev server turns it on; see README), the
+  // The tenant is the fairness key: with fairness on (the dev server turns it on; docs/fairness.md), the
   // task queue hands out tasks round-robin between tenants instead of first come, first served,
   // and the workflow's activities inherit the key. A server without fairness ignores it.
   const common = (

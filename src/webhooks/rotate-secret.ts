@@ -21,8 +21,8 @@ import {
  * - `webhook-signature` (Standard Webhooks) carries both signatures during the overlap, new first;
  * - `X-Webhook-Signature`, which holds one, stays on the PREVIOUS secret until the overlap ends:
  *   a receiver built from the interface document keeps verifying with the secret it has, adds the
- *   new one, then ends the overlap (`endSecretOverlap`) or lets it run out (README, "Webhook
- *   operations");
+ *   new one, then ends the overlap (`endSecretOverlap`) or lets it run out (docs/api.md,
+ *   "Webhook operations");
  * - one rotation at a time: a second one during an overlap would have to drop a secret whose end
  *   the first answer promised, so it is refused (409) until the overlap ends or is ended.
  */

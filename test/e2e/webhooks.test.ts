@@ -175,7 +175,7 @@ describe('segments and signed webhooks', () => {
       url: 'https://example.com/hook',
       events: ['user_added', 'user_removed'],
       is_active: true,
-      // Extensions (README, "Webhook operations"): no segment filter, not switched off by the service.
+      // Extensions (docs/api.md, "Webhook operations"): no segment filter, not switched off by the service.
       segments: [],
       disabled_reason: null,
       previous_secret_expires_at: null,
