@@ -1,4 +1,9 @@
-/** A small JSON-lines logger: one line per event, never secrets (callers pass ids, not bodies). */
+import { currentRequestId } from './observability/request-context.js';
+
+/**
+ * A small JSON-lines logger: one line per event, never secrets (callers pass ids, not bodies).
+ * A line written while a request is handled names it (`request_id`), from the request's context.
+ */
 const LEVELS = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as const;
 export type LogLevel = keyof typeof LEVELS;
 
@@ -14,7 +19,18 @@ export function createLogger(level: LogLevel = 'info', base: Record<string, unkn
   const threshold = LEVELS[level];
   const write = (lvl: Exclude<LogLevel, 'silent'>, msg: string, fields?: Record<string, unknown>) => {
     if (LEVELS[lvl] < threshold) return;
-    const line = JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...base, ...fields }, errorReplacer);
+    const requestId = currentRequestId();
+    const line = JSON.stringify(
+      {
+        time: new Date().toISOString(),
+        level: lvl,
+        msg,
+        ...(requestId && { request_id: requestId }),
+        ...base,
+        ...fields,
+      },
+      errorReplacer,
+    );
     (lvl === 'error' || lvl === 'warn' ? process.stderr : process.stdout).write(line + '\n');
   };
   return {

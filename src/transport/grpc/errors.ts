@@ -1,6 +1,7 @@
 import { Metadata, status, type ServiceError } from '@grpc/grpc-js';
 import type { ErrorCode } from '../../errors.js';
 import type { AppError } from '../../errors.js';
+import { STATUS_DETAILS_KEY, statusDetails } from './status-details.js';
 
 /** Exhaustive: a new error code does not compile until it has a gRPC status. */
 export const GRPC_STATUS: Record<ErrorCode, status> = {
@@ -20,14 +21,18 @@ export const GRPC_STATUS: Record<ErrorCode, status> = {
   internal: status.INTERNAL,
 };
 
+/**
+ * The answer to a failed call: the status, our own `error-code` / `error-field` / `retry-after`
+ * metadata (simple to read from any client), and the same facts as the standard
+ * `grpc-status-details-bin` trailer (status-details.ts).
+ */
 export function toServiceError(err: AppError): Partial<ServiceError> {
+  const code = GRPC_STATUS[err.code];
+  const details = err.field ? `${err.message} (field: ${err.field})` : err.message;
   const metadata = new Metadata();
   metadata.set('error-code', err.code);
   if (err.field) metadata.set('error-field', err.field);
   if (err.retryAfterSeconds) metadata.set('retry-after', String(err.retryAfterSeconds));
-  return {
-    code: GRPC_STATUS[err.code],
-    details: err.field ? `${err.message} (field: ${err.field})` : err.message,
-    metadata,
-  };
+  metadata.set(STATUS_DETAILS_KEY, statusDetails(code, details, err));
+  return { code, details, metadata };
 }

@@ -17,6 +17,7 @@ import { segmentsService } from './handlers-segments.js';
 import { webhooksService } from './handlers-webhooks.js';
 import { followReadiness } from './health.js';
 import { refusingMalformed } from './malformed.js';
+import { observing } from './observing.js';
 import { refuseOversizedBatch, refuseProtoAttributes } from './preflight.js';
 
 // `npm run generate` writes the exact descriptors buf compiled (imports and comments included).
@@ -46,8 +47,9 @@ export async function startGrpcServer(
   const server = new Server({
     'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
     'grpc.max_concurrent_streams': MAX_CONCURRENT_STREAMS,
+    // The first sees every call first and its status last: request id, access line (observing.ts).
     // The key is checked from metadata before any message is read or decoded (authenticate.ts).
-    interceptors: [authenticating(ctx, `/${PACKAGE}.`)],
+    interceptors: [observing(ctx), authenticating(ctx, `/${PACKAGE}.`)],
   });
   server.addService(
     ...refusingMalformed(UsersServiceService, usersService(ctx), {

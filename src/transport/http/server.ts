@@ -1,8 +1,12 @@
 import http from 'node:http';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { AppContext } from '../../app.js';
 import { AppError } from '../../errors.js';
 import { answerClientError } from './client-error.js';
 import { clientAddress, toAppError } from '../edge.js';
+import { finishRequest, UNMATCHED } from '../../observability/access-log.js';
+import { acceptRequestId, withRequestId } from '../../observability/request-context.js';
 import { sendError, sendJson } from './errors.js';
 import { readJsonBody, Router, type Request } from './router.js';
 import { addApiRoutes } from './routes-users-profiles-projects.js';
@@ -19,6 +23,9 @@ export function createRouter(ctx: AppContext): Router {
   return router;
 }
 
+/** The method of a request Node's parser refused: it may not have got as far as reading one. */
+const UNPARSED = 'unknown';
+
 /** The request target as a URL; one that cannot be parsed (`http://x%`, `//[`) is the client's error. */
 function parseTarget(target: string | undefined): URL {
   try {
@@ -28,15 +35,27 @@ function parseTarget(target: string | undefined): URL {
   }
 }
 
-/** The thin JSON gateway: decode, call the use case, encode. */
+/**
+ * The thin JSON gateway: decode, call the use case, encode. Every request gets an id (the
+ * caller's well-formed `X-Request-Id`, or a new one) sent back on every answer and named by every
+ * log line written while it is handled, and ends with one access line (access-log.ts).
+ */
 export function createHttpServer(ctx: AppContext): http.Server {
   const router = createRouter(ctx);
-  const server = http.createServer(async (req, res) => {
-    const started = Date.now();
+  const server = http.createServer((req, res) => {
+    const requestId = acceptRequestId(req.headers['x-request-id']);
+    res.setHeader('X-Request-Id', requestId);
+    void withRequestId(requestId, () => handle(req, res, requestId));
+  });
+  const handle = async (req: http.IncomingMessage, res: http.ServerResponse, requestId: string) => {
+    const started = performance.now();
+    const client = clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], ctx.trustProxy);
+    let route = UNMATCHED;
     try {
       const url = parseTarget(req.url);
       const found = router.match(req.method ?? 'GET', url.pathname);
       if (!found) throw new AppError('not_found', `no route for ${req.method} ${url.pathname}`);
+      route = found.pattern;
       const query: Record<string, string> = {};
       for (const [k, v] of url.searchParams) if (!(k in query)) query[k] = v;
       let body: Promise<unknown> | undefined;
@@ -46,7 +65,7 @@ export function createHttpServer(ctx: AppContext): http.Server {
         query,
         headers: req.headers,
         path: url.pathname,
-        clientAddress: clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], ctx.trustProxy),
+        clientAddress: client,
         header: (name) => {
           const v = req.headers[name.toLowerCase()];
           return Array.isArray(v) ? v[0] : v;
@@ -61,16 +80,29 @@ export function createHttpServer(ctx: AppContext): http.Server {
       // Drain an unread body so keep-alive connections stay usable.
       if (!req.complete) req.resume();
     } finally {
-      ctx.log.debug('http', {
-        method: req.method,
-        path: req.url?.split('?')[0],
-        status: res.statusCode,
-        ms: Date.now() - started,
-      });
+      const seconds = (performance.now() - started) / 1000;
+      const method = req.method ?? 'GET';
+      finishRequest(ctx.log, { transport: 'http', route, method, status: res.statusCode, seconds, requestId }, client);
     }
-  });
+  };
   server.keepAliveTimeout = 65_000;
   server.requestTimeout = 30_000;
-  server.on('clientError', answerClientError);
+  // Requests Node's parser refused: answered with an id of their own, and logged like the others.
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+    const requestId = acceptRequestId(undefined);
+    const answered = answerClientError(err, socket, requestId);
+    if (answered === undefined) return;
+    const client = clientAddress((socket as Socket).remoteAddress, undefined, ctx.trustProxy);
+    const done = {
+      transport: 'http' as const,
+      route: UNMATCHED,
+      method: UNPARSED,
+      status: answered,
+      // Node does not say when a request it refused began: no duration to report.
+      seconds: 0,
+      requestId,
+    };
+    withRequestId(requestId, () => finishRequest(ctx.log, done, client));
+  });
   return server;
 }
