@@ -15,7 +15,7 @@ const REQUEST_ID = 'x-request-id';
  * The id goes back in the trailers of every answer (an error answered before any response header
  * has only trailers) and in the response headers when there are any (a successful call).
  */
-export function observing(ctx: AppContext): ServerInterceptor {
+export function observing(ctx: Pick<AppContext, 'log' | 'trustProxy'>): ServerInterceptor {
   return (method, next) => {
     const started = performance.now();
     let requestId: string | undefined;
