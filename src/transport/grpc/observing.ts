@@ -52,7 +52,8 @@ export function observing(ctx: Pick<AppContext, 'log' | 'trustProxy'>): ServerIn
             inContext(() => metadataNext(metadata));
           },
           onReceiveMessage: (message, messageNext) => inContext(() => messageNext(message)),
-          // The unary handler runs from here: its use case, and what it logs, is in the context.
+          // grpc-js runs a unary handler from here, or from the metadata step when an interceptor
+          // held that back (authenticate.ts): either way its use case runs in the context.
           onReceiveHalfClose: (halfCloseNext) => inContext(halfCloseNext),
           onCancel() {
             // Every call ends here, after its status. One without a status from the service was
