@@ -69,7 +69,7 @@ export interface Segment {
   pipelineId: number;
   name: string;
   description: string;
-  /** The rule as JSON (see the README's rule language). */
+  /** The rule as JSON (the rule language: docs/aggregates-and-rules.md). */
   rule?: { [key: string]: any } | undefined;
   status: SegmentStatus;
   createdAt?: Date | undefined;
