@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONFIG_VARIABLES } from '../../src/config.js';
 import { stack, waitFor } from '../support/api.js';
 import { startReceiver } from '../support/receiver.js';
 
@@ -19,6 +20,12 @@ describe('the README walk-through', () => {
     receiver = await startReceiver();
   });
   afterAll(() => receiver.close());
+
+  it('lists in its configuration table exactly the variables the service reads', () => {
+    const section = README.slice(README.indexOf('## Configuration'), README.indexOf('## Operations'));
+    const rows = [...section.matchAll(/^\| `([A-Z0-9_]+)` \|/gm)].map((m) => m[1]);
+    expect(rows.sort()).toEqual([...CONFIG_VARIABLES].sort());
+  });
 
   it('sets exactly the variables the README tells the reader to export', () => {
     const exported = [...README.matchAll(/^export (.+)$/gm)].flatMap((m) =>
