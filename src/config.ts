@@ -5,6 +5,7 @@ import { parseDuration, parseRetrySchedule } from './webhooks/retry-schedule.js'
 import { compileTrustedProxies } from './transport/client-address.js';
 import { parseFairnessOff, type FairnessMechanism } from './fairness/mechanisms.js';
 import { FIXED_QUOTAS, type Quotas } from './quotas.js';
+import { DEFAULT_METRICS_PORT, parseMetricsAddress } from './metrics/address.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -13,7 +14,7 @@ const bool = z
 const port = z.coerce.number().int().min(0).max(65535);
 
 /**
- * Every variable the service reads (32). Tuning values that an operator has no reason to change
+ * Every variable the service reads (33). Tuning values that an operator has no reason to change
  * are constants next to the mechanism they tune; per-tenant limits are named TENANT_…; variables
  * of earlier versions are refused with what replaced them (RETIRED, below), never ignored.
  */
@@ -23,6 +24,18 @@ const schema = z.object({
   PORT: port.default(8080),
   GRPC_PORT: port.default(50051),
   HOST: z.string().default('0.0.0.0'),
+  // A worker role's GET /metrics: `port` on 127.0.0.1, or `host:port` (src/metrics/address.ts).
+  METRICS_PORT: z
+    .string()
+    .default(String(DEFAULT_METRICS_PORT))
+    .transform((s, ctx) => {
+      try {
+        return parseMetricsAddress(s);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+        return z.NEVER;
+      }
+    }),
   TEMPORAL_ADDRESS: z.string().min(1).optional(),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   // Prefix of this installation's task queues ('<prefix>-<installation id>', and '…-deliveries').
@@ -145,6 +158,8 @@ export interface Config {
   databasePoolMax: number;
   http: { host: string; port: number };
   grpc: { host: string; port: number };
+  /** Where a worker role serves GET /metrics (the api serves it on its gateway port). */
+  metrics: { host: string; port: number };
   temporal: { address?: string; namespace: string; taskQueue: string };
   adminToken?: string;
   /** Failed authentications per client address per minute (see auth/failure-limiter.ts). */
@@ -205,6 +220,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databasePoolMax: c.DATABASE_POOL_MAX,
     http: { host: c.HOST, port: c.PORT },
     grpc: { host: c.HOST, port: c.GRPC_PORT },
+    metrics: c.METRICS_PORT,
     temporal: { address: c.TEMPORAL_ADDRESS, namespace: c.TEMPORAL_NAMESPACE, taskQueue: c.TEMPORAL_TASK_QUEUE },
     adminToken: c.ADMIN_TOKEN,
     authFailureLimit: c.AUTH_FAILURE_LIMIT,

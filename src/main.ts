@@ -20,6 +20,9 @@ import { ensureDemoTenant } from './demo.js';
 import { startApi } from './roles/api.js';
 import { startWorkerRole } from './roles/worker.js';
 import { workerNice } from './fairness/niceness.js';
+import { registerOutboxGauges } from './metrics/outbox.js';
+import { countRequests } from './metrics/requests.js';
+import { MetricsPortInUse, startMetricsServer } from './metrics/server.js';
 
 /** The embedded dev server's UI, on the Temporal CLI's usual port (or a free one when it is taken). */
 const DEV_UI_PORT = 8233;
@@ -82,8 +85,16 @@ process.on('SIGINT', () => void shutdown(0));
 process.on('SIGTERM', () => void shutdown(0));
 
 const started = Date.now();
+const lines: string[] = [];
 
 try {
+  // A worker without the api has its own GET /metrics (the api serves it on the gateway port),
+  // bound first so that a taken METRICS_PORT stops the worker before anything else starts.
+  if (role !== 'api' && role !== 'all') {
+    const metrics = await startMetricsServer(config.metrics, log);
+    stops.push(metrics.stop);
+    lines.push(`metrics:     ${metrics.url}`);
+  }
   // 1. PostgreSQL: DATABASE_URL, or a real embedded PostgreSQL in the data folder.
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
@@ -105,6 +116,7 @@ try {
         );
   const db = createDb(databaseUrl, poolMax);
   stops.unshift(() => db.destroy());
+  registerOutboxGauges(db, log);
   const applied = await migrateLatest(db);
   if (applied.length) log.info('migrations applied', { applied });
   const installation = await readInstallationId(db);
@@ -133,7 +145,6 @@ try {
   const starters = createStarters(client, config, installation, log);
   const box = createSecretBox(resolveSecretsKey(config.secretsKey, config.dataDir, log));
 
-  const lines: string[] = [];
   if (queues.analysis || queues.delivery) {
     const worker = await startWorkerRole({
       config,
@@ -151,6 +162,7 @@ try {
     lines.push(`worker:      task queues ${worker.taskQueues.map((q) => `"${q}"`).join(', ')} on ${temporalAddress}`);
   }
   if (role === 'api' || role === 'all') {
+    countRequests();
     const api = await startApi({ config, db, databaseUrl, starters, box, log, client });
     stops.unshift(api.stop);
     lines.push(`gateway:     http://localhost:${api.httpPort}`, `gRPC:        localhost:${api.grpcPort}`);
@@ -173,7 +185,7 @@ try {
   log.info('ready', { ms: Date.now() - started });
 } catch (err) {
   // An environment problem we can explain gets one sentence, not a stack trace.
-  if (err instanceof UnreachableError) console.error(err.message);
+  if (err instanceof UnreachableError || err instanceof MetricsPortInUse) console.error(err.message);
   else log.error('start failed', { err });
   await shutdown(1);
 }

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import OpenAI from 'openai';
+import { instrumentEmbedder } from '../metrics/embedder.js';
 
 /** Who a call is for (a tenant): on a busy model, calls of different lanes take turns. */
 export type Lane = number | string;
@@ -183,7 +184,10 @@ export function createEmbedder(cfg: {
   /** Local model threads: nice steps below their process (see LocalEmbedderOptions). */
   threadNiceOffset?: number;
 }): Embedder {
-  if (cfg.provider === 'openai')
-    return createOpenAIEmbedder({ apiKey: cfg.openaiApiKey ?? '', baseURL: cfg.openaiBaseUrl, model: cfg.model });
-  return createLocalEmbedder({ threads: cfg.threads, callSize: cfg.callSize, threadNiceOffset: cfg.threadNiceOffset });
+  // The embedder a process uses reports its calls (src/metrics/embedder.ts).
+  return instrumentEmbedder(
+    cfg.provider === 'openai'
+      ? createOpenAIEmbedder({ apiKey: cfg.openaiApiKey ?? '', baseURL: cfg.openaiBaseUrl, model: cfg.model })
+      : createLocalEmbedder({ threads: cfg.threads, callSize: cfg.callSize, threadNiceOffset: cfg.threadNiceOffset }),
+  );
 }

@@ -107,6 +107,7 @@ export async function startWorkerRole(deps: {
     deps.taskQueue,
     queues,
     activities,
+    log,
   );
   const running = Promise.all(workers.map((w) => w.run()));
   running.catch((err: unknown) => log.error('worker stopped', { err }));

@@ -13,6 +13,7 @@ import type { AnalysisScheduler } from '../fairness/analysis-scheduler.js';
 import { keepBeating } from './keep-beating.js';
 import type { AnalysisActivity, DeliveryGate } from '../fairness/delivery-gate.js';
 import type { FailingTurns } from '../fairness/failing-turns.js';
+import { batchesCompleted, batchesFailed, messagesAnalysed } from '../metrics/registry.js';
 
 export interface ActivityDeps {
   db: Db;
@@ -121,9 +122,14 @@ export function createActivities(deps: ActivityDeps) {
         queued_ms: started - info.currentAttemptScheduledTimestampMs,
         run_ms: Date.now() - started,
       });
+      messagesAnalysed.inc(out.processed);
       return out;
     },
-    completeBatch: (input: Parameters<typeof completeBatch>[1]) => completeBatch(deps.db, input),
+    completeBatch: async (input: Parameters<typeof completeBatch>[1]) => {
+      await completeBatch(deps.db, input);
+      batchesCompleted.inc();
+      if (input.failed > 0) batchesFailed.inc();
+    },
     evaluateSegmentPage: (input: EvaluateSegmentPageInput) =>
       turnTaken(() =>
         fairly(

@@ -1,13 +1,8 @@
 import { fileURLToPath } from 'node:url';
-import {
-  bundleWorkflowCode,
-  DefaultLogger,
-  NativeConnection,
-  Runtime,
-  Worker,
-  type WorkerOptions,
-} from '@temporalio/worker';
+import { bundleWorkflowCode, NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
+import { installTemporalRuntime, temporalLogger } from './runtime.js';
 import type { Activities } from './activities.js';
 import { deliveryTaskQueue } from './starters.js';
 import { ACCEPTED_PER_SLOT } from '../fairness/analysis-scheduler.js';
@@ -42,14 +37,16 @@ export async function createWorkers(
   taskQueue: string,
   queues: { analysis: boolean; delivery: boolean },
   activities: Activities,
+  log: Logger,
 ): Promise<{ workers: Worker[]; connection: NativeConnection; taskQueues: string[] }> {
-  // main.ts owns the shutdown order (servers, relay, worker, database, embedded services).
-  Runtime.install({ shutdownSignals: [] });
+  // Our JSON logger and metrics registry, before the first native connection creates the runtime.
+  installTemporalRuntime(log, config.logLevel);
   const connection = await NativeConnection.connect({ address });
   const workflowBundle = await bundleWorkflowCode({
     workflowsPath: WORKFLOWS_PATH,
     webpackConfigHook: WORKFLOW_BUNDLER_OPTIONS!.webpackConfigHook,
-    logger: new DefaultLogger('WARN'),
+    // The bundler's progress lines are not an operator's business: its warnings are.
+    logger: temporalLogger(log, 'WARN'),
   });
   const common = { connection, namespace: config.temporal.namespace, workflowBundle, activities };
   const workers: Worker[] = [];

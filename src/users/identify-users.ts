@@ -9,6 +9,7 @@ import { lockTenantBatches } from '../fairness/admission.js';
 import { idempotencyScope, lockIdempotencyKey, rememberAnswer } from '../idempotency.js';
 import { AppError } from '../errors.js';
 import type { Quotas } from '../quotas.js';
+import { batchesAccepted } from '../metrics/registry.js';
 
 export type { IdentifyUsersInput } from './validate-batch.js';
 
@@ -81,6 +82,7 @@ export async function identifyUsers(
     },
   );
   if ('replay' in stored) return stored.replay;
+  batchesAccepted.inc();
   // Over its tenant's running batches: it waits, stored, until the relay admits it.
   if (!stored.admitted) return stored.created;
 

@@ -5,6 +5,7 @@ import { sendWebhook, type AttemptResult, type ResolveTarget } from './http-atte
 import { signBody, standardWebhookHeaders } from './signing.js';
 import type { DeliveryLimits } from '../fairness/in-flight.js';
 import type { FailingTurns } from '../fairness/failing-turns.js';
+import { deliveries, deliveryDuration, webhooksDisabled } from '../metrics/registry.js';
 
 export interface DeliverAttemptInput {
   workflowId: string;
@@ -139,6 +140,7 @@ export async function deliverAttempt(deps: DeliverDeps, input: DeliverAttemptInp
       duration_ms: 0,
       final: true,
     });
+    deliveries.inc({ outcome: 'not_sent' });
     return { outcome: 'stopped', statusCode: 0, reason: stopReason };
   }
 
@@ -185,7 +187,10 @@ export async function deliverAttempt(deps: DeliverDeps, input: DeliverAttemptInp
   const disabled = gone
     ? await disable(db, webhook.id, `the receiver answered 410 Gone (event ${input.eventId})`)
     : await trackFailures(deps, webhook.id, result.ok, webhook.failing_since !== null);
+  deliveries.inc({ outcome: status });
+  deliveryDuration.observe({ outcome: status }, result.durationMs / 1000);
   if (disabled) {
+    webhooksDisabled.inc({ reason: gone ? 'gone' : 'failing' });
     deps.log.warn('webhook deactivated', { webhook_id: webhook.id, reason: disabled });
   }
   deps.log.info('webhook attempt', {

@@ -27,6 +27,14 @@ export function sendError(res: ServerResponse, err: AppError): void {
   sendJson(res, HTTP_STATUS[err.code], { error: body }, headers);
 }
 
+/** A reply body sent as it is with its own type (the metrics' Prometheus text), not as JSON. */
+export class RawBody {
+  constructor(
+    readonly contentType: string,
+    readonly text: string,
+  ) {}
+}
+
 export function sendJson(
   res: ServerResponse,
   status: number,
@@ -38,9 +46,10 @@ export function sendJson(
     res.writeHead(204, headers).end();
     return;
   }
-  const text = JSON.stringify(body);
+  const raw = body instanceof RawBody;
+  const text = raw ? body.text : JSON.stringify(body);
   res.writeHead(status, {
-    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Type': raw ? body.contentType : 'application/json; charset=utf-8',
     'Content-Length': Buffer.byteLength(text),
     ...headers,
   });

@@ -7,6 +7,7 @@ import { AppError } from '../../errors.js';
 import { read, revokeKeyBody, tenantBody } from './inputs.js';
 import { checkReadiness } from '../readiness.js';
 import type { Request, Router } from './router.js';
+import { addMetricsRoute } from '../../metrics/route.js';
 
 function sameToken(given: string | undefined, expected: string): boolean {
   if (!given) return false;
@@ -17,6 +18,7 @@ function sameToken(given: string | undefined, expected: string): boolean {
 
 export function addOpsRoutes(router: Router, ctx: AppContext): void {
   router.add('GET', '/healthz', async () => ({ status: 200, body: { status: 'ok' } }));
+  addMetricsRoute(router);
 
   // gRPC health follows the same checks (transport/grpc/health.ts).
   router.add('GET', '/readyz', async () => {

@@ -1,0 +1,15 @@
+import type { Router } from '../transport/http/router.js';
+import { RawBody } from '../transport/http/errors.js';
+import { scrape } from './registry.js';
+
+/**
+ * The api's `GET /metrics`, on the gateway port. Open, like /healthz: it holds counts and
+ * latencies by route pattern and outcome, never a tenant, user or key; where the gateway port is
+ * public, keep /metrics off the balancer's routes (docs/operations.md).
+ */
+export function addMetricsRoute(router: Router): void {
+  router.add('GET', '/metrics', async () => {
+    const { contentType, body } = await scrape();
+    return { status: 200, body: new RawBody(contentType, body) };
+  });
+}
