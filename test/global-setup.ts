@@ -175,11 +175,16 @@ export async function startStack(project: TestProject, opts: StackOptions = {}) 
     await p.exited;
   };
   const workerRole = split ? 'analysis-worker' : 'worker';
+  // Each worker process its own metrics port, the same across restarts (tests scrape them).
+  const metricsPorts = { worker: await freePort(), worker2: await freePort(), deliveryWorker: await freePort() };
+  const metricsEnv = (p: keyof typeof metricsPorts) => ({ ...env, METRICS_PORT: String(metricsPorts[p]) });
+  const spawnWorker = () => spawnService(workerRole, metricsEnv('worker'), logs.worker);
   const spawnApi2 = () => (twoApis ? spawnService('api', env2, logs.api2!) : undefined);
-  const spawnDeliveryWorker = () => (split ? spawnService('delivery-worker', env, logs.deliveryWorker!) : undefined);
+  const spawnDeliveryWorker = () =>
+    split ? spawnService('delivery-worker', metricsEnv('deliveryWorker'), logs.deliveryWorker!) : undefined;
   let api = spawnService('api', env, logs.api);
   let api2 = spawnApi2();
-  let worker = spawnService(workerRole, env, logs.worker);
+  let worker = spawnWorker();
   let deliveryWorker = spawnDeliveryWorker();
   let worker2: ServiceProcess | undefined;
   const ready = (...ps: (ServiceProcess | undefined)[]) => Promise.all(ps.map((p) => p?.ready));
@@ -213,7 +218,7 @@ export async function startStack(project: TestProject, opts: StackOptions = {}) 
     // "The worker" is every worker process of the topology: in the cluster, analysis and delivery.
     '/worker/kill': () => Promise.all([kill(worker), kill(deliveryWorker)]),
     '/worker/start': async () => {
-      if (!alive(worker)) worker = spawnService(workerRole, env, logs.worker);
+      if (!alive(worker)) worker = spawnWorker();
       if (split && !alive(deliveryWorker)) deliveryWorker = spawnDeliveryWorker();
       await ready(worker, deliveryWorker);
     },
@@ -221,7 +226,7 @@ export async function startStack(project: TestProject, opts: StackOptions = {}) 
     '/worker2/kill': () => kill(worker2),
     '/worker2/start': async () => {
       if (alive(worker2)) return { already: true };
-      worker2 = spawnService(split ? 'delivery-worker' : 'worker', env, logs.worker2);
+      worker2 = spawnService(split ? 'delivery-worker' : 'worker', metricsEnv('worker2'), logs.worker2);
       await worker2.ready;
     },
     '/api/restart': async () => {
@@ -262,6 +267,11 @@ export async function startStack(project: TestProject, opts: StackOptions = {}) 
     certPem: certs.certPem,
     keyPem: certs.keyPem,
     logs,
+    metricsUrls: {
+      worker: `http://127.0.0.1:${metricsPorts.worker}/metrics`,
+      worker2: `http://127.0.0.1:${metricsPorts.worker2}/metrics`,
+      ...(split && { deliveryWorker: `http://127.0.0.1:${metricsPorts.deliveryWorker}/metrics` }),
+    },
     retryScheduleMs: [1000, 2000, 2000, 2000, 2000],
   };
   project.provide('stack', info);

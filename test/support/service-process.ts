@@ -21,7 +21,9 @@ export function spawnService(
   const nodeArgs = (process.env.SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts', '--role', role], {
     cwd: ROOT,
-    env: { ...process.env, ...env },
+    // A worker's metrics on a free port unless the test chose one: workers of several stacks and
+    // tests share this host, and a taken METRICS_PORT stops a worker.
+    env: { ...process.env, METRICS_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const log = createWriteStream(logFile, { flags: 'a' });

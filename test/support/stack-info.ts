@@ -14,6 +14,8 @@ export interface StackInfo {
   /** `cluster`: the real Temporal server, two api processes, analysis and delivery workers (global-setup.ts). */
   topology: 'dev' | 'cluster';
   logs: { api: string; worker: string; worker2: string; api2?: string; deliveryWorker?: string };
+  /** GET /metrics of the worker processes (the api's is `${gatewayUrl}/metrics`). */
+  metricsUrls: { worker: string; worker2: string; deliveryWorker?: string };
   retryScheduleMs: number[];
 }
 

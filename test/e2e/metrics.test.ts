@@ -1,0 +1,167 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, newTenant, stack, waitFor, waitForBatch } from '../support/api.js';
+import { grpcClients, keyMetadata, rpc } from '../support/grpc.js';
+import { startReceiver } from '../support/receiver.js';
+import { makeHook, ping } from '../support/webhooks.js';
+import { scrape, total, type Sample } from '../support/prometheus.js';
+
+/**
+ * GET /metrics on the api (gateway port) and on the worker processes (METRICS_PORT), scraped
+ * before and after a batch, a gRPC call and webhook deliveries that succeed and fail: the named
+ * series move by what was done. Files run one at a time, so nothing else moves them meanwhile.
+ */
+describe('metrics of the api and the workers', () => {
+  let ok: Awaited<ReturnType<typeof startReceiver>>;
+  let failing: Awaited<ReturnType<typeof startReceiver>>;
+  beforeAll(async () => {
+    ok = await startReceiver(() => 200);
+    failing = await startReceiver(() => 500);
+  });
+  afterAll(async () => {
+    await ok.close();
+    await failing.close();
+  });
+
+  const apiUrl = () => `${stack().gatewayUrl}/metrics`;
+  // In the cluster, deliveries run on the delivery worker and batches on the analysis worker.
+  const analysisUrl = () => stack().metricsUrls.worker;
+  const deliveryUrl = () => stack().metricsUrls.deliveryWorker ?? stack().metricsUrls.worker;
+  const delta = (before: Sample[], after: Sample[], name: string, labels: Record<string, string> = {}) =>
+    (total(after, name, labels) ?? 0) - (total(before, name, labels) ?? 0);
+
+  it('count requests, batches, messages, embedder calls and deliveries, and show the outbox and Temporal', async () => {
+    const t = await newTenant('metrics');
+    const before = {
+      api: await scrape(apiUrl()),
+      analysis: await scrape(analysisUrl()),
+      delivery: await scrape(deliveryUrl()),
+    };
+
+    const res = await call('POST', '/api/v1/users', {
+      key: t.key,
+      body: {
+        project_id: t.projectId,
+        users: [
+          { user_id: 'm1', text: 'The new dashboard is great, thank you.' },
+          { user_id: 'm2', text: 'Too expensive, I am thinking of cancelling.' },
+        ],
+      },
+    });
+    expect(res.status).toBe(202);
+    await waitForBatch(res.body.source_id);
+    await rpc(grpcClients().projects, 'listProjects', {}, keyMetadata(t.key));
+    // Test events go through the outbox, the relay and a delivery workflow like any event.
+    await ping(t, await makeHook(t, ok.url));
+    await ping(t, await makeHook(t, failing.url));
+    await waitFor('both receivers called', async () => ok.received.length > 0 && failing.received.length > 0);
+
+    const after = await waitFor('the delivery worker to count both attempts', async () => {
+      const delivery = await scrape(deliveryUrl());
+      const moved =
+        delta(before.delivery, delivery, 'profiling_webhook_deliveries_total', { outcome: 'success' }) >= 1 &&
+        delta(before.delivery, delivery, 'profiling_webhook_deliveries_total', { outcome: 'failed' }) >= 1;
+      return moved && { delivery, api: await scrape(apiUrl()), analysis: await scrape(analysisUrl()) };
+    });
+
+    // The api: requests by route pattern, method and status (HTTP and gRPC), batches accepted.
+    const users = { route: '/api/v1/users', method: 'POST' };
+    expect(delta(before.api, after.api, 'profiling_http_requests_total', { ...users, status: '202' })).toBe(1);
+    expect(delta(before.api, after.api, 'profiling_http_request_duration_seconds_count', users)).toBe(1);
+    expect(
+      delta(before.api, after.api, 'profiling_http_requests_total', {
+        route: '/projects/:project_id/pipelines/:pipeline_id/webhooks',
+        method: 'POST',
+        status: '201',
+      }),
+    ).toBe(2);
+    const listProjects = '/profiling.v1.ProjectsService/ListProjects';
+    expect(delta(before.api, after.api, 'profiling_grpc_requests_total', { method: listProjects, code: 'OK' })).toBe(1);
+    expect(
+      delta(before.api, after.api, 'profiling_grpc_request_duration_seconds_count', { method: listProjects }),
+    ).toBe(1);
+    expect(delta(before.api, after.api, 'profiling_batches_accepted_total')).toBe(1);
+    // No label carries a raw path, a tenant or a key.
+    const values = after.api.flatMap((s) => Object.values(s.labels));
+    expect(values.filter((v) => v.includes(`/projects/${t.projectId}/`))).toEqual([]);
+    expect(values).not.toContain(t.key);
+
+    // The analysis worker: the batch, its messages and the embedder.
+    expect(delta(before.analysis, after.analysis, 'profiling_batches_completed_total')).toBe(1);
+    expect(delta(before.analysis, after.analysis, 'profiling_batches_failed_total')).toBe(0);
+    expect(delta(before.analysis, after.analysis, 'profiling_messages_analysed_total')).toBe(2);
+    expect(
+      delta(before.analysis, after.analysis, 'profiling_embedder_calls_total', { provider: 'local', result: 'ok' }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(delta(before.analysis, after.analysis, 'profiling_embedder_call_texts_sum')).toBeGreaterThanOrEqual(2);
+    expect(
+      delta(before.analysis, after.analysis, 'profiling_embedder_call_duration_seconds_count'),
+    ).toBeGreaterThanOrEqual(1);
+    expect(total(after.analysis, 'profiling_embedder_queue_depth', { provider: 'local' })).toBeGreaterThanOrEqual(0);
+
+    // The delivery worker: attempts by outcome, with their latency.
+    for (const outcome of ['success', 'failed'])
+      expect(
+        delta(before.delivery, after.delivery, 'profiling_webhook_delivery_duration_seconds_count', { outcome }),
+      ).toBeGreaterThanOrEqual(1);
+
+    // Both roles: the outbox read on scrape, Node's process metrics, and (workers) Temporal's own.
+    for (const samples of [after.api, after.analysis, after.delivery]) {
+      expect(total(samples, 'profiling_outbox_pending')).toBeGreaterThanOrEqual(0);
+      expect(total(samples, 'profiling_outbox_oldest_pending_seconds')).toBeGreaterThanOrEqual(0);
+      expect(total(samples, 'profiling_process_cpu_seconds_total')).toBeGreaterThan(0);
+    }
+    for (const [before_, after_] of [
+      [before.analysis, after.analysis],
+      [before.delivery, after.delivery],
+    ]) {
+      expect(total(after_, 'temporal_worker_task_slots_available')).toBeGreaterThan(0);
+      expect(delta(before_, after_, 'temporal_activity_execution_latency_seconds_count')).toBeGreaterThanOrEqual(0);
+      expect(delta(before_, after_, 'temporal_workflow_task_execution_latency_seconds_count')).toBeGreaterThan(0);
+    }
+    expect(delta(before.analysis, after.analysis, 'temporal_activity_execution_latency_seconds_count')).toBeGreaterThan(
+      0,
+    );
+  });
+
+  it('serve only GET /metrics on the worker port', async () => {
+    expect(new URL(analysisUrl()).hostname).toBe('127.0.0.1');
+    const other = await fetch(analysisUrl().replace('/metrics', '/healthz'));
+    expect(other.status).toBe(404);
+  });
+});
+
+describe('one log stream', () => {
+  /** Lines that are not JSON objects, the banner's block left out. */
+  function notJson(file: string): string[] {
+    const odd: string[] = [];
+    let inBanner = false;
+    for (const line of readFileSync(file, 'utf8').split('\n')) {
+      // The banner: its title, indented lines, and the empty line that ends it.
+      if (line.startsWith('Semantic profiling service (')) inBanner = true;
+      else if (inBanner && line === '') inBanner = false;
+      if (inBanner || line === '') continue;
+      try {
+        if (typeof JSON.parse(line) !== 'object') odd.push(line);
+      } catch {
+        odd.push(line);
+      }
+    }
+    return odd;
+  }
+
+  it("the api's and the workers' stdout and stderr are JSON lines apart from the banner, the SDK's lines among them", () => {
+    const { logs } = stack();
+    for (const file of [logs.api, logs.worker, logs.deliveryWorker].filter((f): f is string => !!f))
+      expect(notJson(file), file).toEqual([]);
+    const worker = readFileSync(logs.worker, 'utf8')
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l));
+    expect(worker.find((l) => l.msg === 'Worker state changed')).toMatchObject({
+      level: 'info',
+      component: 'temporal:worker',
+      temporal: { state: 'RUNNING' },
+    });
+  });
+});
