@@ -29,10 +29,14 @@ const string = (field: string) => z.string({ error: `${field} must be a string` 
 const object = <S extends z.ZodRawShape>(shape: S, field = 'body') =>
   z.object(shape, { error: `${field} must be a JSON object` });
 /** Ids are numbers in JSON; a string of digits is accepted too, as it is in paths. */
-const id = (field: string) => z.unknown().transform((v) => requireId(v, field));
+const id = (field: string) =>
+  z
+    .unknown()
+    .transform((v) => requireId(v, field))
+    .meta({ type: 'integer', minimum: 1, description: `${field} (a string of digits is accepted too)` });
 
 /** Query parameters are strings; an empty one counts as absent. */
-const queryNumber = (field: string, pattern: RegExp, kind: string) =>
+const queryNumber = (field: string, pattern: RegExp, kind: string, type: 'integer' | 'number') =>
   z
     .string()
     .optional()
@@ -41,9 +45,11 @@ const queryNumber = (field: string, pattern: RegExp, kind: string) =>
       if (pattern.test(v)) return Number(v);
       ctx.addIssue({ code: 'custom', message: `${field} must be ${kind}` });
       return z.NEVER;
-    });
-const queryInt = (field: string) => queryNumber(field, /^-?\d{1,15}$/, 'an integer');
-const queryDecimal = (field: string) => queryNumber(field, /^-?(\d+\.?\d*|\.\d+)$/, 'a number');
+    })
+    // What the document says the parameter is (the string is only how a query carries it).
+    .meta({ type });
+const queryInt = (field: string) => queryNumber(field, /^-?\d{1,15}$/, 'an integer', 'integer');
+const queryDecimal = (field: string) => queryNumber(field, /^-?(\d+\.?\d*|\.\d+)$/, 'a number', 'number');
 
 export const identifyUsersBody: z.ZodType<IdentifyUsersInput> = object({
   project_id: id('project_id'),
@@ -58,6 +64,7 @@ export const identifyUsersBody: z.ZodType<IdentifyUsersInput> = object({
           .custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), {
             error: 'attributes must be an object',
           })
+          .meta({ type: 'object', description: 'At most 50 scalar values (strings, finite numbers, booleans, null)' })
           .nullish(),
         timestamp: string('timestamp').nullish(),
       },
@@ -135,7 +142,13 @@ export const listProfilesQuery: z.ZodType<ListProfilesInput> = z
     minMessages: q.min_messages,
   }));
 
-export const pageQuery: z.ZodType<PageInput> = z.object({ limit: queryInt('limit'), offset: queryInt('offset') });
+export const pageQuery = z.object({
+  limit: queryInt('limit'),
+  offset: queryInt('offset'),
+}) satisfies z.ZodType<PageInput>;
+
+/** The profile routes name their project in the query: `/api/v1/profiles/:user_id?project_id=…`. */
+export const projectIdQuery = z.object({ project_id: id('project_id') });
 /**
  * The deliveries list is newest first: `limit`, and the extensions `status`, `event_id` and
  * `before` (cursor); an `offset` there is ignored, as before.

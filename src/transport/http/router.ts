@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import { AppError, invalid } from '../../errors.js';
 import { createJsonBudget, type JsonLimits } from './json-budget.js';
-
-export const MAX_BODY_BYTES = 5 * 1024 * 1024;
+import type { RouteDoc } from './openapi/route-doc.js';
+import { MAX_REQUEST_BYTES as MAX_BODY_BYTES } from '../limits.js';
 
 export interface Request {
   method: string;
@@ -35,17 +35,33 @@ interface Route {
   pattern: string;
   parts: string[];
   handler: Handler;
+  /** What the OpenAPI document says of the route (openapi/document.ts); a route without one fails its test. */
+  doc?: RouteDoc;
+}
+
+export interface RouteEntry {
+  method: string;
+  pattern: string;
+  doc?: RouteDoc;
 }
 
 export class Router {
   private routes: Route[] = [];
 
-  add(method: string, pattern: string, handler: Handler): this {
-    this.routes.push({ method, pattern, parts: pattern.split('/').filter(Boolean), handler });
+  add(method: string, pattern: string, handler: Handler, doc?: RouteDoc): this {
+    this.routes.push({ method, pattern, parts: pattern.split('/').filter(Boolean), handler, doc });
     return this;
   }
 
-  /** Finds the route; a known path with the wrong method is 405-like but answered 404 to stay simple. */
+  /** Every route, in the order added: what the OpenAPI document is made from. */
+  list(): RouteEntry[] {
+    return this.routes.map(({ method, pattern, doc }) => ({ method, pattern, doc }));
+  }
+
+  /**
+   * Finds the route. A known path asked with another method gets a handler answering 405 with
+   * `Allow` (RFC 9110) in the error body every answer uses, so a client learns the path is right.
+   */
   match(
     method: string,
     path: string,
@@ -68,8 +84,32 @@ export class Router {
       }
       if (ok) return { handler: route.handler, params, pattern: route.pattern };
     }
-    return undefined;
+    const allowed = this.routes.filter((r) => r.method !== method && sameShape(r.parts, segments));
+    if (allowed.length === 0) return undefined;
+    const allow = [...new Set(allowed.map((r) => r.method))].join(', ');
+    return {
+      pattern: allowed[0].pattern,
+      params: {},
+      handler: async () => ({
+        status: 405,
+        headers: { Allow: allow },
+        body: { error: { code: 'method_not_allowed', message: `${method} is not allowed here; allowed: ${allow}` } },
+      }),
+    };
   }
+}
+
+/** Whether a registered pattern matches these raw path segments, whatever the method. */
+function sameShape(parts: string[], segments: string[]): boolean {
+  if (parts.length !== segments.length) return false;
+  return parts.every((p, i) => {
+    if (p.startsWith(':')) return true;
+    try {
+      return p === decodeURIComponent(segments[i]);
+    } catch {
+      return false;
+    }
+  });
 }
 
 export function readJsonBody(req: IncomingMessage, limits?: JsonLimits): Promise<unknown> {

@@ -1,21 +1,31 @@
+import { z } from 'zod';
 import type { AppContext } from '../../app.js';
 import { createPipeline, createProject, listPipelines, listProjects } from '../../projects/projects.js';
 import { getProfile, getTimeline, listProfiles, type ProfileRef } from '../../profiles/read-profiles.js';
 import { identifyUsers } from '../../users/identify-users.js';
 import { requireId } from '../../validation.js';
-import { identifyUsersBody, listProfilesQuery, namedBody, pageQuery, read } from './inputs.js';
+import { identifyUsersBody, listProfilesQuery, namedBody, pageQuery, projectIdQuery, read } from './inputs.js';
 import { usersAtMost } from './json-budget.js';
 import { MAX_USERS_PER_BATCH } from '../../users/validate-batch.js';
 import { authenticated } from './authenticated.js';
 import type { Request, Router } from './router.js';
+import { errors, routeDoc } from './openapi/route-doc.js';
+import * as out from './openapi/schemas.js';
 
 /** `/api/v1/profiles/:user_id?project_id=…` */
 function profileRef(req: Request): ProfileRef {
-  return { projectId: requireId(req.query.project_id, 'project_id'), userId: req.params.user_id };
+  return { projectId: read(projectIdQuery, req.query).project_id, userId: req.params.user_id };
 }
 
 /** A batch over the users limit is refused while its body is read, before it is parsed. */
 const BATCH_LIMITS = { maxItems: { users: { max: MAX_USERS_PER_BATCH, error: usersAtMost } } };
+
+const idempotencyKey = z.object({
+  'Idempotency-Key': z
+    .string()
+    .optional()
+    .meta({ description: 'Replays the first answer for 24 h to a retry of the same request' }),
+});
 
 /** The documented Users and Profiles paths, plus projects and pipelines. Each route is a few lines. */
 export function addApiRoutes(router: Router, ctx: AppContext): void {
@@ -33,6 +43,19 @@ export function addApiRoutes(router: Router, ctx: AppContext): void {
       );
       return { status: 202, body: result };
     }),
+    routeDoc({
+      operationId: 'identifyUsers',
+      summary: 'Identify Users: submit a batch for analysis',
+      description: 'At most 1,000 users; processed in the background after the 202.',
+      tag: 'Users',
+      auth: 'apiKey',
+      headers: idempotencyKey,
+      body: identifyUsersBody,
+      responses: {
+        202: { description: 'Accepted; processing runs in the background', body: out.identifyUsersAnswer },
+        ...errors(404, 422),
+      },
+    }),
   );
 
   router.add(
@@ -42,6 +65,14 @@ export function addApiRoutes(router: Router, ctx: AppContext): void {
       status: 200,
       body: await listProfiles(db, who, read(listProfilesQuery, req.query)),
     })),
+    routeDoc({
+      operationId: 'listProfiles',
+      summary: 'List Profiles, filtered and paged',
+      tag: 'Profiles',
+      auth: 'apiKey',
+      query: listProfilesQuery,
+      responses: { 200: { description: 'A page of profiles', body: out.profileList }, ...errors(400, 404) },
+    }),
   );
 
   router.add(
@@ -51,6 +82,14 @@ export function addApiRoutes(router: Router, ctx: AppContext): void {
       status: 200,
       body: await getProfile(db, who, profileRef(req)),
     })),
+    routeDoc({
+      operationId: 'getProfile',
+      summary: 'Get Profile',
+      tag: 'Profiles',
+      auth: 'apiKey',
+      query: projectIdQuery,
+      responses: { 200: { description: 'The profile', body: out.profile }, ...errors(400, 404) },
+    }),
   );
 
   router.add(
@@ -60,6 +99,14 @@ export function addApiRoutes(router: Router, ctx: AppContext): void {
       status: 200,
       body: await getTimeline(db, who, { ...profileRef(req), ...read(pageQuery, req.query) }),
     })),
+    routeDoc({
+      operationId: 'getTimeline',
+      summary: 'Get User Timeline, newest first',
+      tag: 'Profiles',
+      auth: 'apiKey',
+      query: projectIdQuery.extend(pageQuery.shape),
+      responses: { 200: { description: 'A page of analysed messages', body: out.timeline }, ...errors(400, 404) },
+    }),
   );
 
   router.add(
@@ -67,6 +114,14 @@ export function addApiRoutes(router: Router, ctx: AppContext): void {
     '/api/v1/projects',
     authenticated(ctx, async (who, req) => {
       return { status: 201, body: await createProject(db, who, read(namedBody, await req.json())) };
+    }),
+    routeDoc({
+      operationId: 'createProject',
+      summary: 'Create a project',
+      tag: 'Projects',
+      auth: 'apiKey',
+      body: namedBody,
+      responses: { 201: { description: 'The project', body: out.project } },
     }),
   );
 
@@ -77,6 +132,13 @@ export function addApiRoutes(router: Router, ctx: AppContext): void {
       status: 200,
       body: { projects: await listProjects(db, who) },
     })),
+    routeDoc({
+      operationId: 'listProjects',
+      summary: "List the tenant's projects",
+      tag: 'Projects',
+      auth: 'apiKey',
+      responses: { 200: { description: 'The projects', body: z.object({ projects: z.array(out.project) }) } },
+    }),
   );
 
   router.add(
@@ -85,6 +147,14 @@ export function addApiRoutes(router: Router, ctx: AppContext): void {
     authenticated(ctx, async (who, req) => {
       const projectId = requireId(req.params.project_id, 'project_id');
       return { status: 201, body: await createPipeline(db, who, projectId, read(namedBody, await req.json())) };
+    }),
+    routeDoc({
+      operationId: 'createPipeline',
+      summary: 'Create a pipeline in a project',
+      tag: 'Projects',
+      auth: 'apiKey',
+      body: namedBody,
+      responses: { 201: { description: 'The pipeline', body: out.pipeline }, ...errors(404) },
     }),
   );
 
@@ -96,6 +166,16 @@ export function addApiRoutes(router: Router, ctx: AppContext): void {
         status: 200,
         body: { pipelines: await listPipelines(db, who, requireId(req.params.project_id, 'project_id')) },
       };
+    }),
+    routeDoc({
+      operationId: 'listPipelines',
+      summary: "List a project's pipelines",
+      tag: 'Projects',
+      auth: 'apiKey',
+      responses: {
+        200: { description: 'The pipelines', body: z.object({ pipelines: z.array(out.pipeline) }) },
+        ...errors(400, 404),
+      },
     }),
   );
 }

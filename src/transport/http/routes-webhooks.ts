@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { AppContext } from '../../app.js';
 import { requireId } from '../../validation.js';
 import * as webhooks from '../../webhooks/manage-webhooks.js';
@@ -14,6 +15,8 @@ import {
   updateWebhookBody,
 } from './inputs.js';
 import type { Request, Router } from './router.js';
+import { errors, routeDoc, type RouteDoc, type Tag } from './openapi/route-doc.js';
+import * as out from './openapi/schemas.js';
 
 const BASE = '/projects/:project_id/pipelines/:pipeline_id/webhooks';
 
@@ -35,6 +38,16 @@ function nextLink(req: Request, nextBefore: number | undefined): Record<string, 
   return { Link: `<${req.path}?${params.toString()}>; rel="next"` };
 }
 
+const doc = (tag: Tag) => (d: Omit<RouteDoc, 'tag' | 'auth'>) => routeDoc({ ...d, tag, auth: 'apiKey' });
+const hookDoc = doc('Webhooks');
+const opDoc = doc('Webhook operations');
+const idempotencyKey = z.object({
+  'Idempotency-Key': z
+    .string()
+    .optional()
+    .meta({ description: 'Replays the first answer for 24 h to a retry of the same request' }),
+});
+
 export function addWebhookRoutes(router: Router, ctx: AppContext): void {
   const { db, box } = ctx;
 
@@ -52,6 +65,12 @@ export function addWebhookRoutes(router: Router, ctx: AppContext): void {
         ctx.config.quotas,
       ),
     })),
+    hookDoc({
+      operationId: 'createWebhook',
+      summary: 'Create Webhook',
+      body: createWebhookBody,
+      responses: { 201: { description: 'The webhook (never its secret)', body: out.webhook }, ...errors(404, 422) },
+    }),
   );
   router.add(
     'GET',
@@ -60,6 +79,11 @@ export function addWebhookRoutes(router: Router, ctx: AppContext): void {
       status: 200,
       body: await webhooks.listWebhooks(db, who, pipelineRef(req)),
     })),
+    hookDoc({
+      operationId: 'listWebhooks',
+      summary: 'List Webhooks',
+      responses: { 200: { description: 'The webhooks', body: z.array(out.webhook) }, ...errors(400, 404) },
+    }),
   );
   router.add(
     'GET',
@@ -68,6 +92,11 @@ export function addWebhookRoutes(router: Router, ctx: AppContext): void {
       status: 200,
       body: await webhooks.getWebhook(db, who, webhookRef(req)),
     })),
+    hookDoc({
+      operationId: 'getWebhook',
+      summary: 'Get Webhook',
+      responses: { 200: { description: 'The webhook', body: out.webhook }, ...errors(400, 404) },
+    }),
   );
   router.add(
     'PUT',
@@ -78,6 +107,12 @@ export function addWebhookRoutes(router: Router, ctx: AppContext): void {
         body: await webhooks.updateWebhook(db, box, who, webhookRef(req), read(updateWebhookBody, await req.json())),
       };
     }),
+    hookDoc({
+      operationId: 'updateWebhook',
+      summary: 'Update Webhook (absent fields stay as they are; `secret: null` removes the secret)',
+      body: updateWebhookBody,
+      responses: { 200: { description: 'The updated webhook', body: out.webhook }, ...errors(404, 409) },
+    }),
   );
   router.add(
     'DELETE',
@@ -85,6 +120,11 @@ export function addWebhookRoutes(router: Router, ctx: AppContext): void {
     authenticated(ctx, async (who, req) => {
       await webhooks.deleteWebhook(db, who, webhookRef(req));
       return { status: 204 };
+    }),
+    hookDoc({
+      operationId: 'deleteWebhook',
+      summary: 'Delete Webhook',
+      responses: { 204: { description: 'Deleted' }, ...errors(400, 404) },
     }),
   );
   router.add(
@@ -96,6 +136,21 @@ export function addWebhookRoutes(router: Router, ctx: AppContext): void {
       // The body stays the documented array; the next page is in a Link header (RFC 8288), with
       // the same filters and limit and the cursor `before`.
       return { status: 200, body: page.deliveries, headers: nextLink(req, page.nextBefore) };
+    }),
+    hookDoc({
+      operationId: 'listDeliveries',
+      summary: 'List Deliveries, newest first',
+      query: deliveriesQuery,
+      responses: {
+        200: {
+          description: 'A page of delivery attempts',
+          body: z.array(out.delivery),
+          headers: z.object({
+            Link: z.string().optional().meta({ description: 'RFC 8288 `rel="next"`: the next page (cursor `before`)' }),
+          }),
+        },
+        ...errors(400, 404),
+      },
     }),
   );
   router.add(
@@ -112,6 +167,14 @@ export function addWebhookRoutes(router: Router, ctx: AppContext): void {
         req.header('idempotency-key'),
       ),
     })),
+    opDoc({
+      operationId: 'rotateSecret',
+      summary: 'Rotate the signing secret; the previous one keeps signing during the overlap',
+      headers: idempotencyKey,
+      body: rotateSecretBody,
+      bodyOptional: true,
+      responses: { 200: { description: 'The new secret', body: out.rotateAnswer }, ...errors(404, 409, 422) },
+    }),
   );
   router.add(
     'POST',
@@ -120,6 +183,11 @@ export function addWebhookRoutes(router: Router, ctx: AppContext): void {
       status: 200,
       body: await endSecretOverlap(db, who, webhookRef(req)),
     })),
+    opDoc({
+      operationId: 'endSecretOverlap',
+      summary: "End a rotation's overlap: only the new secret signs",
+      responses: { 200: { description: 'The webhook', body: out.webhook }, ...errors(400, 404) },
+    }),
   );
   router.add(
     'POST',
@@ -135,6 +203,13 @@ export function addWebhookRoutes(router: Router, ctx: AppContext): void {
         ctx.config.quotas,
       ),
     })),
+    opDoc({
+      operationId: 'recoverWebhook',
+      summary: 'Re-send every event that finally failed since a time',
+      headers: idempotencyKey,
+      body: recoverBody,
+      responses: { 202: { description: 'Queued', body: out.recoverAnswer }, ...errors(404, 422) },
+    }),
   );
   router.add(
     'POST',
@@ -143,6 +218,14 @@ export function addWebhookRoutes(router: Router, ctx: AppContext): void {
       status: 202,
       body: await webhooks.sendTestEvent(db, who, webhookRef(req)),
     })),
+    opDoc({
+      operationId: 'sendTestEvent',
+      summary: 'Send a test event to the webhook',
+      responses: {
+        202: { description: 'Queued', body: z.object({ event_id: z.int() }) },
+        ...errors(400, 404),
+      },
+    }),
   );
   router.add(
     'POST',
@@ -159,5 +242,14 @@ export function addWebhookRoutes(router: Router, ctx: AppContext): void {
         ctx.config.quotas,
       ),
     })),
+    opDoc({
+      operationId: 'resendDelivery',
+      summary: "Send a delivery's event again",
+      headers: idempotencyKey,
+      responses: {
+        202: { description: 'Started', body: z.object({ workflow_id: z.string() }) },
+        ...errors(400, 404, 422),
+      },
+    }),
   );
 }

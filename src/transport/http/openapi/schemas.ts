@@ -1,0 +1,164 @@
+import { z } from 'zod';
+import { ERROR_CODES } from '../../../errors.js';
+import { EVENT_TYPES } from '../../../webhooks/manage-webhooks.js';
+
+/**
+ * What the gateway answers, as zod schemas the OpenAPI document is rendered from. They describe
+ * the JSON the use cases' views become (dates as ISO 8601 strings); the end-to-end tests check
+ * every answer they receive against the rendered document (test/support/contract.ts), so a view
+ * that changes without its schema fails there.
+ */
+
+const timestamp = z.iso.datetime({ offset: true }).meta({ description: 'ISO 8601 UTC timestamp' });
+const ratio = z.number().min(0).max(1);
+
+export const errorBody = z
+  .object({
+    error: z.object({
+      code: z.enum([...ERROR_CODES, 'method_not_allowed']).meta({
+        description: 'A closed set; `method_not_allowed` is the 405 of a known path asked with another method',
+      }),
+      message: z.string(),
+      field: z.string().optional().meta({ description: 'The parameter or body field at fault, as `users[3].user_id`' }),
+    }),
+  })
+  .meta({ id: 'Error', description: 'The body of every error answer' });
+
+const churnRiskFactors = z
+  .object({ negative_sentiment: z.number(), declining_trend: z.number(), churn_intent: z.number() })
+  .meta({ description: 'Extension: the churn score factor by factor' });
+
+const aggregates = z
+  .object({
+    window_size: z.int(),
+    avg_sentiment: z.number().min(-1).max(1),
+    sentiment_trend: z.enum(['improving', 'stable', 'declining']),
+    top_topics: z.array(z.string()),
+    topic_scores: z.record(z.string(), ratio),
+    intentions_summary: z.array(z.string()),
+    negative_ratio: ratio,
+    churn_risk_score: ratio,
+    churn_risk_factors: churnRiskFactors,
+    price_sensitive_ratio: ratio,
+    message_frequency_days: z.number().nullable().meta({ description: 'null with a single message' }),
+    message_count: z.int().meta({ description: 'Extension: all analysed messages, not only the window' }),
+  })
+  .meta({ id: 'Aggregates' });
+
+export const profile = z
+  .object({
+    user_id: z.string(),
+    source_label: z.string(),
+    attributes: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
+    aggregates,
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .meta({ id: 'Profile' });
+
+export const profileList = z.object({
+  users: z.array(profile),
+  total: z.int().meta({ description: 'All matching profiles, not the page' }),
+  next_after: z.string().optional().meta({ description: 'Extension: on a full page, the `after` of the next page' }),
+});
+
+export const timeline = z.object({
+  user_id: z.string(),
+  timeline: z.array(
+    z
+      .object({
+        timestamp,
+        source_label: z.string(),
+        sentiment: z.number().min(-1).max(1),
+        topics: z.array(z.string()),
+        intentions: z.array(z.string()),
+      })
+      .meta({ id: 'TimelineEntry' }),
+  ),
+});
+
+export const identifyUsersAnswer = z.object({
+  accepted: z.int(),
+  source_id: z.int(),
+  message: z.string(),
+});
+
+export const project = z.object({ id: z.int(), name: z.string(), created_at: timestamp }).meta({ id: 'Project' });
+export const pipeline = z
+  .object({ id: z.int(), project_id: z.int(), name: z.string(), created_at: timestamp })
+  .meta({ id: 'Pipeline' });
+
+export const segment = z
+  .object({
+    id: z.string(),
+    pipeline_id: z.int(),
+    name: z.string(),
+    description: z.string(),
+    rule: z.unknown().meta({ description: 'The rule, in the rule language (docs/aggregates-and-rules.md)' }),
+    status: z.enum(['draft', 'deployed']),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .meta({ id: 'Segment' });
+
+export const segmentUsers = z.object({
+  users: z.array(z.object({ user_id: z.string(), score: z.number(), since: timestamp })),
+  total: z.int(),
+});
+
+export const webhook = z
+  .object({
+    id: z.int(),
+    pipeline_id: z.int(),
+    url: z.string(),
+    events: z.array(z.enum(EVENT_TYPES)),
+    is_active: z.boolean(),
+    segments: z.array(z.string()).meta({ description: 'Extension: the segments it is limited to; empty: all' }),
+    disabled_reason: z
+      .string()
+      .nullable()
+      .meta({ description: 'Extension: why the service deactivated it (410 Gone, WEBHOOK_DISABLE_AFTER)' }),
+    previous_secret_expires_at: timestamp
+      .nullable()
+      .meta({ description: "Extension: while a rotation's overlap runs, when the previous secret stops signing" }),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .meta({ id: 'Webhook', description: 'The secret is never included' });
+
+export const delivery = z
+  .object({
+    id: z.int(),
+    event_id: z.int(),
+    webhook_id: z.int(),
+    status: z.enum(['success', 'failed']),
+    status_code: z.int(),
+    response_body: z.string(),
+    duration_ms: z.int(),
+    retry_after_ms: z
+      .int()
+      .nullable()
+      .meta({ description: "Extension: the receiver's Retry-After that held back the next attempt" }),
+    created_at: timestamp,
+  })
+  .meta({ id: 'Delivery' });
+
+export const rotateAnswer = z.object({
+  secret: z.string().meta({ description: 'The new secret: the only answer that ever carries one' }),
+  previous_secret_expires_at: timestamp.nullable(),
+  webhook,
+});
+
+export const recoverAnswer = z.object({
+  events: z.int().meta({ description: 'Events queued to be sent again' }),
+  already_recovering: z.int().meta({ description: 'Extension: events being re-sent already' }),
+});
+
+export const newTenant = z.object({ tenant_id: z.int(), api_key: z.string() });
+export const revokedKey = z.object({ tenant_id: z.int(), prefix: z.string(), revoked_at: timestamp });
+
+export const readiness = z.object({
+  status: z.enum(['ready', 'not ready']),
+  database: z.boolean(),
+  temporal: z.boolean(),
+});
