@@ -1,12 +1,37 @@
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { call, newTenant, waitFor, waitForBatch, withDb, type Tenant } from '../support/api.js';
+import { call, newTenant, stack, waitFor, waitForBatch, withDb, type Tenant } from '../support/api.js';
 
 /**
- * A segment deleted or undeployed while a batch is being folded: every message is still processed
- * exactly once, and memberships and events follow the segment's state (no membership of a deleted
- * segment, no member and no event of an undeployed one after the undeploy).
+ * A segment deleted or undeployed while a batch of 300 users is being folded: every message is
+ * still processed exactly once, and memberships and events follow the segment's state (no
+ * membership of a deleted segment, no member of an undeployed one, and no event committed after
+ * the delete or undeploy answered).
  */
 const USERS = 300;
+
+/**
+ * Runs `change` and reads the ids of the project's events right after it answers, on a connection
+ * opened beforehand so the read follows the answer closely. The change answers after it commits
+ * and a fold holds the segment rows FOR SHARE until its own commit, so every event a fold wrote
+ * before the change is already visible here; an id the batch adds later is an event written after
+ * the change. (An event committed between the change's commit and this read would be missed.)
+ */
+async function eventsRightAfter(t: Tenant, change: () => Promise<void>): Promise<number[]> {
+  const db = new pg.Client({ connectionString: stack().databaseUrl });
+  await db.connect();
+  try {
+    await change();
+    return await eventIds(db, t.projectId);
+  } finally {
+    await db.end();
+  }
+}
+
+async function eventIds(db: pg.Client, projectId: number): Promise<number[]> {
+  const { rows } = await db.query('SELECT id FROM events WHERE project_id = $1 ORDER BY id', [projectId]);
+  return rows.map((r) => Number(r.id));
+}
 
 async function deployEveryone(t: Tenant, id: string): Promise<string> {
   const base = `/projects/${t.projectId}/pipelines/${t.pipelineId}/segments`;
@@ -57,8 +82,12 @@ describe('segment changes during a batch', () => {
     const t = await newTenant('delete-race');
     const path = await deployEveryone(t, 'everyone');
     const sourceId = await startBatch(t, 'del');
-    expect((await call('DELETE', path, { key: t.key })).status).toBe(204);
+    const atDelete = await eventsRightAfter(t, async () => {
+      expect((await call('DELETE', path, { key: t.key })).status).toBe(204);
+    });
     await expectEveryMessageOnce(sourceId);
+    // No event was committed after the delete answered: the project's events are the ones seen then.
+    expect(await withDb((db) => eventIds(db, t.projectId))).toEqual(atDelete);
     await withDb(async (db) => {
       const { rows } = await db.query(
         `SELECT (SELECT count(*)::int FROM segments WHERE project_id = $1) AS segments,
@@ -82,10 +111,14 @@ describe('segment changes during a batch', () => {
     const t = await newTenant('undeploy-race');
     const path = await deployEveryone(t, 'everyone');
     const sourceId = await startBatch(t, 'und');
-    const undeploy = await call('POST', `${path}/undeploy`, { key: t.key });
-    expect(undeploy.status).toBe(200);
-    expect(undeploy.body.status).toBe('draft');
+    const atUndeploy = await eventsRightAfter(t, async () => {
+      const undeploy = await call('POST', `${path}/undeploy`, { key: t.key });
+      expect(undeploy.status).toBe(200);
+      expect(undeploy.body.status).toBe('draft');
+    });
     await expectEveryMessageOnce(sourceId);
+    // No event was committed after the undeploy answered: the project's events are the ones seen then.
+    expect(await withDb((db) => eventIds(db, t.projectId))).toEqual(atUndeploy);
 
     const members = await call('GET', `${path}/users?limit=1000`, { key: t.key });
     expect(members.body.total).toBe(0);
