@@ -52,7 +52,7 @@ function validHead(h: LabelHead | undefined, inputs: number): boolean {
 }
 
 /** Why these heads cannot be used for this embedder and corpus, or undefined when they can. */
-export function headsProblem(h: Heads, embedder: string, corpusHash: string): string | undefined {
+function headsProblem(h: Heads, embedder: string, corpusHash: string): string | undefined {
   if (h?.version !== HEADS_VERSION) return `version ${h?.version} is not ${HEADS_VERSION}`;
   if (h.embedder !== embedder) return `trained for ${h.embedder}, not ${embedder}`;
   if (h.corpusHash !== corpusHash) return 'trained on another corpus';

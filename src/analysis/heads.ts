@@ -146,7 +146,7 @@ const standardise = (row: number[], s: { mean: number[]; scale: number[] }) => {
   return out;
 };
 
-export function polarityOf(sentiment: number): (typeof POLARITIES)[number] {
+function polarityOf(sentiment: number): (typeof POLARITIES)[number] {
   return sentiment <= -0.2 ? 'negative' : sentiment >= 0.2 ? 'positive' : 'neutral';
 }
 

@@ -69,9 +69,3 @@ export async function limitedOr(
     wait,
   );
 }
-
-export async function issueApiKey(db: Db, tenantId: number): Promise<string> {
-  const key = generateApiKey();
-  await db('api_keys').insert({ tenant_id: tenantId, key_hash: hashApiKey(key), prefix: key.slice(0, 8) });
-  return key;
-}

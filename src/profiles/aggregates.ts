@@ -25,7 +25,8 @@ export interface WindowMessage {
   intentions: string[];
 }
 
-export type SentimentTrend = 'improving' | 'stable' | 'declining';
+export const SENTIMENT_TRENDS = ['improving', 'stable', 'declining'] as const;
+export type SentimentTrend = (typeof SENTIMENT_TRENDS)[number];
 
 export interface ChurnRiskFactors {
   negative_sentiment: number;
@@ -120,14 +121,14 @@ export function computeAggregates(window: WindowMessage[]): Aggregates {
  * with an odd count the middle message belongs to neither half. Null under 3 messages, where a
  * "trend" would be one message against another.
  */
-export function trendDelta(chronologicalSentiments: number[]): number | null {
+function trendDelta(chronologicalSentiments: number[]): number | null {
   const n = chronologicalSentiments.length;
   if (n < 3) return null;
   const half = Math.floor(n / 2);
   return mean(chronologicalSentiments.slice(n - half)) - mean(chronologicalSentiments.slice(0, half));
 }
 
-export function trendLabel(delta: number | null): SentimentTrend {
+function trendLabel(delta: number | null): SentimentTrend {
   // Rounded first so a delta that is 0.15 on paper is not 0.1499999 in floating point.
   if (delta === null || Math.abs(round4(delta)) < TREND_DEAD_BAND) return 'stable';
   return delta > 0 ? 'improving' : 'declining';

@@ -3,7 +3,7 @@ import { preparedQuery } from '../db/prepared.js';
 import type { Caller } from '../auth/api-keys.js';
 import { invalid, notFound } from '../errors.js';
 import { optionalInt, optionalNumber, requireId, requireStorable } from '../validation.js';
-import type { Aggregates } from './aggregates.js';
+import { SENTIMENT_TRENDS, type Aggregates } from './aggregates.js';
 import { listSql, type ProfileFilters } from './profile-counts.js';
 
 export interface ProfileView {
@@ -23,7 +23,6 @@ export interface TimelineEntryView {
   intentions: string[];
 }
 
-const TRENDS = ['improving', 'stable', 'declining'] as const;
 const PROFILE_COLUMNS = [
   'user_id',
   'source_label',
@@ -83,8 +82,8 @@ export async function listProfiles(
   const minMessages = optionalInt(q.minMessages, 'min_messages', 0, 1_000_000_000);
   let trend: string | undefined;
   if (q.sentimentTrend !== undefined && q.sentimentTrend !== '') {
-    if (!(TRENDS as readonly string[]).includes(q.sentimentTrend)) {
-      throw invalid('sentiment_trend', `sentiment_trend must be one of ${TRENDS.join(', ')}`);
+    if (!(SENTIMENT_TRENDS as readonly string[]).includes(q.sentimentTrend)) {
+      throw invalid('sentiment_trend', `sentiment_trend must be one of ${SENTIMENT_TRENDS.join(', ')}`);
     }
     trend = q.sentimentTrend;
   }

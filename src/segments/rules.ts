@@ -6,32 +6,9 @@
  */
 import { invalid, quotaExceeded } from '../errors.js';
 import { isStorableText } from '../validation.js';
-import type { Aggregates } from '../profiles/aggregates.js';
-
-export const TOPICS = [
-  'pricing',
-  'billing',
-  'support',
-  'performance',
-  'reliability',
-  'usability',
-  'onboarding',
-  'integrations',
-  'security',
-  'mobile',
-  'features',
-] as const;
-export const INTENTIONS = [
-  'churn',
-  'upgrade',
-  'downgrade',
-  'refund',
-  'price_sensitive',
-  'feature_request',
-  'recommend',
-  'support_request',
-] as const;
-export const TRENDS = ['improving', 'stable', 'declining'] as const;
+import { SENTIMENT_TRENDS, type Aggregates } from '../profiles/aggregates.js';
+// The labels a rule may name are the ones the analyser emits: one list, in analysis/taxonomy.json.
+import { INTENTIONS, TOPICS } from '../analysis/taxonomy.js';
 
 export const OPS = ['>=', '>', '<=', '<', '==', '!=', 'in', 'contains'] as const;
 export type Op = (typeof OPS)[number];
@@ -72,7 +49,7 @@ export type FieldKind =
 
 const width = (w: number) => () => w;
 /** A margin relative to the threshold itself, for numbers with no natural width. */
-export const relativeScale = (v: number): number => Math.max(1, Math.abs(v));
+const relativeScale = (v: number): number => Math.max(1, Math.abs(v));
 /** Aggregates that are plain numbers, with the width of a "whole" margin for scoring. */
 export const NUMERIC_FIELDS: Readonly<Record<string, FieldKind>> = {
   avg_sentiment: { kind: 'number', scale: width(2) },
@@ -86,13 +63,13 @@ export const NUMERIC_FIELDS: Readonly<Record<string, FieldKind>> = {
 const TOPIC_SCORE: FieldKind = { kind: 'number', scale: width(1) };
 
 /** The kind of `field`, or null if the rule language does not know it. */
-export function fieldKind(field: string): FieldKind | null {
+function fieldKind(field: string): FieldKind | null {
   if (Object.hasOwn(NUMERIC_FIELDS, field)) return NUMERIC_FIELDS[field];
   if (field === 'sentiment_trend') return { kind: 'trend' };
   if (field === 'top_topics') return { kind: 'list', labels: TOPICS };
   if (field === 'intentions_summary') return { kind: 'list', labels: INTENTIONS };
   if (field.startsWith('topic_scores.')) {
-    return (TOPICS as readonly string[]).includes(field.slice('topic_scores.'.length)) ? TOPIC_SCORE : null;
+    return TOPICS.includes(field.slice('topic_scores.'.length)) ? TOPIC_SCORE : null;
   }
   if (field.startsWith('attributes.')) {
     const key = field.slice('attributes.'.length);
@@ -102,7 +79,7 @@ export function fieldKind(field: string): FieldKind | null {
 }
 
 const ORDER_OPS: readonly Op[] = ['>=', '>', '<=', '<'];
-export const isOrderOp = (op: Op): boolean => ORDER_OPS.includes(op);
+const isOrderOp = (op: Op): boolean => ORDER_OPS.includes(op);
 const ALLOWED_OPS: Record<FieldKind['kind'], readonly Op[]> = {
   number: ['>=', '>', '<=', '<', '==', '!=', 'in'],
   trend: ['==', '!=', 'in'],
@@ -210,7 +187,7 @@ function validateScalar(kind: FieldKind, op: Op, value: unknown, path: string): 
       if (typeof value !== 'number' || !Number.isFinite(value)) throw invalid(path, 'must be a finite number');
       return value;
     case 'trend':
-      return oneOf(value, TRENDS, path);
+      return oneOf(value, SENTIMENT_TRENDS, path);
     case 'list':
       return oneOf(value, kind.labels, path);
     case 'attribute':

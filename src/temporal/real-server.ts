@@ -15,7 +15,7 @@ const run = promisify(execFile);
 export const TEMPORAL_SERVER_VERSION = '1.29.1';
 
 /** Builds (once, cached) the Temporal server and its SQL schema tool from one module at one version. */
-export async function resolveTemporalServer(log: (msg: string) => void): Promise<{ server: string; sqlTool: string }> {
+async function resolveTemporalServer(log: (msg: string) => void): Promise<{ server: string; sqlTool: string }> {
   const v = `v${TEMPORAL_SERVER_VERSION}`;
   const [server, sqlTool] = await goInstallCached({
     dir: buildCacheDir(`temporal-server-${TEMPORAL_SERVER_VERSION}`),

@@ -63,7 +63,7 @@ export interface DeliverDeps {
 }
 
 /** The JSON body of an event; the same bytes on every attempt and for every webhook. */
-export function eventBody(event: Record<string, any>): string {
+function eventBody(event: Record<string, any>): string {
   if (event.event_type === 'ping') {
     return JSON.stringify({
       event_type: 'ping',

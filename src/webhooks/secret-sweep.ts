@@ -7,7 +7,7 @@ import { forgetExpiredKeys } from '../idempotency.js';
  * expired previous secret (deliver-attempt.ts reads `previous_secret_expires_at > now()`); this
  * removes it from the database too, so a later leak of the table holds one secret per webhook.
  */
-export async function erasePreviousSecrets(db: Db): Promise<number> {
+async function erasePreviousSecrets(db: Db): Promise<number> {
   return db('webhooks')
     .where('previous_secret_expires_at', '<=', db.fn.now())
     .update({ previous_secret_sealed: null, previous_secret_expires_at: null });

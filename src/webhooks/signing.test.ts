@@ -1,7 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { receiverLibrarySecret, signBody, standardWebhookHeaders } from './signing.js';
+import { receiverLibrarySecret } from '../../test/support/receiver-secret.js';
+import { signBody, standardWebhookHeaders } from './signing.js';
 
 const body = JSON.stringify({ event_type: 'user_added', user: { id: 'u-1', score: 0.91 }, note: 'café ✓' });
 const now = () => Math.floor(Date.now() / 1000);

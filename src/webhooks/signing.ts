@@ -9,7 +9,7 @@
  *
  * Both key the HMAC with the UTF-8 bytes of the secret exactly as the customer typed it. The
  * `standardwebhooks` libraries expect a base64 secret (optionally prefixed `whsec_`) and decode it
- * to key bytes, so a receiver using them passes `receiverLibrarySecret(secret)`, i.e.
+ * to key bytes, so a receiver using them passes
  * `'whsec_' + Buffer.from(secret, 'utf8').toString('base64')`. (The library's `format: 'raw'`
  * option is not equivalent: it maps characters to Latin-1 bytes, which differs for non-ASCII secrets.)
  */
@@ -48,9 +48,4 @@ export function standardWebhookHeaders(args: {
     'webhook-timestamp': timestamp,
     'webhook-signature': signatures.map((s) => `v1,${mac(s)}`).join(' '),
   };
-}
-
-/** The secret a receiver gives a Standard Webhooks library to verify our requests. */
-export function receiverLibrarySecret(secret: string): string {
-  return `whsec_${Buffer.from(secret, 'utf8').toString('base64')}`;
 }

@@ -127,10 +127,6 @@ export function describeNonPublic(ip: string): string | null {
   return family === 4 ? classifyV4(ip) : classifyV6(ip);
 }
 
-export function isPublicAddress(ip: string): boolean {
-  return describeNonPublic(ip) === null;
-}
-
 function refuse(ip: string, kind: string): SsrfError {
   return new SsrfError(`refused: ${ip} is ${kind} (private networks are not allowed)`);
 }

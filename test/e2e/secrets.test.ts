@@ -7,7 +7,7 @@ import { call, stack, waitFor, waitForBatch } from '../support/api.js';
 import { grpcClients, keyMetadata, rpc } from '../support/grpc.js';
 import { startReceiver, type Received } from '../support/receiver.js';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
-import { receiverLibrarySecret } from '../../src/webhooks/signing.js';
+import { receiverLibrarySecret } from '../support/receiver-secret.js';
 
 const verifiesStandard = (secret: string, r: Received) => {
   try {

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { receiverLibrarySecret } from '../../src/webhooks/signing.js';
+import { receiverLibrarySecret } from '../support/receiver-secret.js';
 import { call, control, newTenant, waitFor, withDb, type Tenant } from '../support/api.js';
 import { startHangingReceiver, startReceiver, type Answer, type Received } from '../support/receiver.js';
 import { hooksPath, makeHook, ping } from '../support/webhooks.js';

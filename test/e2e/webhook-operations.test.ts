@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { receiverLibrarySecret } from '../../src/webhooks/signing.js';
+import { receiverLibrarySecret } from '../support/receiver-secret.js';
 import { call, newTenant, waitFor, waitForBatch, withDb, type ApiResponse, type Tenant } from '../support/api.js';
 import { createDatabase, dropDatabase, startInstance, type Instance } from '../support/instance.js';
 import { hooksPath, makeHook, ping } from '../support/webhooks.js';

@@ -1,11 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../../src/db/knex.js';
-import { authenticate, hashApiKey, issueApiKey } from '../../src/auth/api-keys.js';
+import { authenticate, generateApiKey, hashApiKey } from '../../src/auth/api-keys.js';
 import { KeyCache, listenForRevocations, REVOKED_CHANNEL } from '../../src/auth/key-cache.js';
 import { revokeApiKey } from '../../src/auth/revoke-api-key.js';
 import { createLogger } from '../../src/logger.js';
 import { waitFor } from '../support/api.js';
 import { testDatabaseUrl } from '../support/database.js';
+
+/** A second key for an existing tenant, stored as create-tenant stores the first. */
+async function issueApiKey(db: Db, tenantId: number): Promise<string> {
+  const key = generateApiKey();
+  await db('api_keys').insert({ tenant_id: tenantId, key_hash: hashApiKey(key), prefix: key.slice(0, 8) });
+  return key;
+}
 
 /**
  * Two api processes' key caches on the real database: a revocation made through one process (or

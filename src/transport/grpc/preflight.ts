@@ -42,7 +42,7 @@ export function countField(bytes: Uint8Array, field: number, stopAbove = Infinit
 }
 
 /** The length-delimited occurrences of top-level field `field`, as slices of `bytes`. */
-export function fieldBytes(bytes: Uint8Array, field: number): Uint8Array[] {
+function fieldBytes(bytes: Uint8Array, field: number): Uint8Array[] {
   const found: Uint8Array[] = [];
   for (const f of wireFields(bytes)) if (f.field === field && f.value) found.push(f.value);
   return found;
