@@ -9,7 +9,7 @@ import { SegmentsServiceService } from '../../../gen/profiling/v1/segments.js';
 import { UsersServiceService } from '../../../gen/profiling/v1/users.js';
 import { WebhooksServiceService } from '../../../gen/profiling/v1/webhooks.js';
 import type { AppContext } from '../../app.js';
-import { MAX_BODY_BYTES } from '../http/router.js';
+import { MAX_REQUEST_BYTES } from '../limits.js';
 import { checkReadiness } from '../readiness.js';
 import { authenticating } from './authenticate.js';
 import { profilesService, projectsService, usersService } from './handlers-users-profiles-projects.js';
@@ -32,7 +32,7 @@ const SERVICES = ['UsersService', 'ProfilesService', 'ProjectsService', 'Segment
  * both transports. A full 1,000-user batch fits while its texts average under ~5,000 bytes; a
  * bigger one is sent as several batches, as over HTTP.
  */
-export const MAX_MESSAGE_BYTES = MAX_BODY_BYTES;
+export const MAX_MESSAGE_BYTES = MAX_REQUEST_BYTES;
 /**
  * Calls one connection may have open at once (HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS); a client
  * with more queues them. With MAX_MESSAGE_BYTES it bounds what one connection can make us buffer.
