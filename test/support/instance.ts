@@ -4,6 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { freePort } from '../../src/free-port.js';
 import { stack } from './api.js';
+import { checkAnswer } from './contract.js';
 import { spawnService, type ServiceProcess } from './service-process.js';
 
 /**
@@ -101,7 +102,16 @@ export async function startInstance(
         body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
       });
       const text = await res.text();
-      return { status: res.status, body: text ? JSON.parse(text) : undefined };
+      const body = text ? JSON.parse(text) : undefined;
+      await checkAnswer(base, {
+        method,
+        path: p,
+        status: res.status,
+        contentType: res.headers.get('content-type'),
+        allow: res.headers.get('allow'),
+        body,
+      });
+      return { status: res.status, body };
     },
     async stop() {
       if (proc.proc.exitCode === null && proc.proc.signalCode === null) proc.proc.kill('SIGTERM');

@@ -1,0 +1,94 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, newTenant, stack } from '../support/api.js';
+import { checkAnswer } from '../support/contract.js';
+import { launchChromium, RENDERED_OPERATIONS } from '../support/docs-browser.js';
+
+describe('the OpenAPI document and the reference page', () => {
+  it('serves /openapi.json without a key, with every operation the gateway answers', async () => {
+    const res = await call('GET', '/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(res.body.openapi).toBe('3.1.0');
+    expect(res.body.paths['/api/v1/users'].post.operationId).toBe('identifyUsers');
+    expect(res.body.components.securitySchemes.apiKey).toMatchObject({ in: 'header', name: 'X-API-Key' });
+  });
+
+  it('answers a known path with another method 405, with Allow and the error body, and changes nothing', async () => {
+    const t = await newTenant('method');
+    const base = `/projects/${t.projectId}/pipelines/${t.pipelineId}/webhooks`;
+    const res = await call('PATCH', base, { key: t.key, body: { url: 'https://example.com/hook' } });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('POST, GET');
+    expect(res.body.error).toEqual({
+      code: 'method_not_allowed',
+      message: 'PATCH is not allowed here; allowed: POST, GET',
+    });
+    expect((await call('GET', base, { key: t.key })).body).toEqual([]);
+
+    const profile = await call('DELETE', `/api/v1/profiles/someone?project_id=${t.projectId}`, { key: t.key });
+    expect(profile.status).toBe(405);
+    expect(profile.headers.get('allow')).toBe('GET');
+    // An unknown path stays a 404.
+    expect((await call('GET', '/api/v1/nothing-here', { key: t.key })).status).toBe(404);
+  });
+
+  it("refuses answers the document does not list: the check every e2e test's calls go through", async () => {
+    const base = stack().gatewayUrl;
+    const answer = { method: 'GET', path: '/healthz', status: 200, contentType: 'application/json', allow: null };
+    await checkAnswer(base, { ...answer, body: { status: 'ok' } });
+    await expect(checkAnswer(base, { ...answer, body: { status: 'fine' } })).rejects.toThrow(
+      /GET \/healthz answered 200 \(\/healthz\): the body does not match the documented schema: data\/status/,
+    );
+    await expect(checkAnswer(base, { ...answer, status: 418, body: { status: 'ok' } })).rejects.toThrow(
+      /a status the document does not list for GET \/healthz/,
+    );
+    await expect(
+      checkAnswer(base, {
+        ...answer,
+        method: 'POST',
+        status: 405,
+        allow: 'GET, PUT',
+        body: { error: { code: 'method_not_allowed', message: 'x' } },
+      }),
+    ).rejects.toThrow(/with Allow "GET, PUT"; the document lists GET/);
+    await expect(checkAnswer(base, { ...answer, path: '/nowhere', status: 200, body: {} })).rejects.toThrow(
+      /a path the document does not list \(expected 404\)/,
+    );
+  });
+
+  describe('GET /docs in headless chromium', () => {
+    let browser: Browser;
+    beforeAll(async () => {
+      browser = await launchChromium();
+    });
+    afterAll(async () => {
+      await browser?.close();
+    });
+
+    it('renders the operations from the gateway alone, without console errors', async () => {
+      const origin = new URL(stack().gatewayUrl).origin;
+      const page = await browser.newPage();
+      const errors: string[] = [];
+      const outside: string[] = [];
+      const requested: string[] = [];
+      page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+      page.on('pageerror', (e) => errors.push(e.message));
+      page.on('request', (r) => {
+        const url = r.url();
+        requested.push(url);
+        if (!url.startsWith('data:') && new URL(url).origin !== origin) outside.push(url);
+      });
+      await page.goto(`${origin}/docs`);
+      for (const op of RENDERED_OPERATIONS) {
+        await page.locator(`#${op}`).waitFor({ timeout: 30_000 });
+      }
+      expect(await page.locator('.opblock').count()).toBeGreaterThanOrEqual(30);
+      expect(await page.locator('.info .title').innerText()).toContain('Semantic profiling service');
+      expect(requested).toContain(`${origin}/openapi.json`);
+      expect(outside).toEqual([]);
+      expect(errors).toEqual([]);
+      await page.close();
+    });
+  });
+});
