@@ -15,13 +15,17 @@ import { scrape, total, type Sample } from '../support/prometheus.js';
 describe('metrics of the api and the workers', () => {
   let ok: Awaited<ReturnType<typeof startReceiver>>;
   let failing: Awaited<ReturnType<typeof startReceiver>>;
+  let gone: Awaited<ReturnType<typeof startReceiver>>;
   beforeAll(async () => {
     ok = await startReceiver(() => 200);
     failing = await startReceiver(() => 500);
+    // 410 Gone deactivates the webhook at once.
+    gone = await startReceiver(() => 410);
   });
   afterAll(async () => {
     await ok.close();
     await failing.close();
+    await gone.close();
   });
 
   const apiUrl = () => `${stack().gatewayUrl}/metrics`;
@@ -31,7 +35,7 @@ describe('metrics of the api and the workers', () => {
   const delta = (before: Sample[], after: Sample[], name: string, labels: Record<string, string> = {}) =>
     (total(after, name, labels) ?? 0) - (total(before, name, labels) ?? 0);
 
-  it('count requests, batches, messages, embedder calls and deliveries, and show the outbox and Temporal', async () => {
+  it('count requests, batches, messages, embedder calls, deliveries and disabled webhooks, and show the outbox and Temporal', async () => {
     const t = await newTenant('metrics');
     const before = {
       api: await scrape(apiUrl()),
@@ -55,13 +59,18 @@ describe('metrics of the api and the workers', () => {
     // Test events go through the outbox, the relay and a delivery workflow like any event.
     await ping(t, await makeHook(t, ok.url));
     await ping(t, await makeHook(t, failing.url));
-    await waitFor('both receivers called', async () => ok.received.length > 0 && failing.received.length > 0);
+    await ping(t, await makeHook(t, gone.url));
+    await waitFor(
+      'the receivers called',
+      async () => ok.received.length > 0 && failing.received.length > 0 && gone.received.length > 0,
+    );
 
     const after = await waitFor('the delivery worker to count both attempts', async () => {
       const delivery = await scrape(deliveryUrl());
       const moved =
         delta(before.delivery, delivery, 'profiling_webhook_deliveries_total', { outcome: 'success' }) >= 1 &&
-        delta(before.delivery, delivery, 'profiling_webhook_deliveries_total', { outcome: 'failed' }) >= 1;
+        delta(before.delivery, delivery, 'profiling_webhook_deliveries_total', { outcome: 'failed' }) >= 2 &&
+        delta(before.delivery, delivery, 'profiling_webhooks_auto_disabled_total', { reason: 'gone' }) >= 1;
       return moved && { delivery, api: await scrape(apiUrl()), analysis: await scrape(analysisUrl()) };
     });
 
@@ -75,7 +84,7 @@ describe('metrics of the api and the workers', () => {
         method: 'POST',
         status: '201',
       }),
-    ).toBe(2);
+    ).toBe(3);
     const listProjects = '/profiling.v1.ProjectsService/ListProjects';
     expect(delta(before.api, after.api, 'profiling_grpc_requests_total', { method: listProjects, code: 'OK' })).toBe(1);
     expect(
