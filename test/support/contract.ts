@@ -96,7 +96,13 @@ export async function checkAnswer(
   if (!contract) contracts.set(base, (contract = load(base)));
   const c = await contract;
   const method = answer.method.toUpperCase();
-  const path = answer.path.split('?')[0];
+  // The gateway reads the target as a URL (an absolute form included); one that is no URL is a 400.
+  let path: string;
+  try {
+    path = new URL(answer.path, 'http://gateway').pathname;
+  } catch {
+    path = answer.path;
+  }
   const what = `${method} ${path} answered ${answer.status}`;
   const errorRef = '/components/schemas/Error';
   if (PARSER_ANSWERS.has(answer.status)) return checkBody(c, errorRef, what, answer.body);
