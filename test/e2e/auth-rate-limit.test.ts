@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProjectsServiceClient } from '../../gen/profiling/v1/projects.js';
 import { freePort } from '../../src/free-port.js';
 import { newTenant, stack, type Tenant } from '../support/api.js';
+import { checkAnswer } from '../support/contract.js';
 import { keyMetadata, rpc } from '../support/grpc.js';
 import { spawnService, type ServiceProcess } from '../support/service-process.js';
 
@@ -38,7 +39,18 @@ function request(
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
           const raw = Buffer.concat(chunks).toString('utf8');
-          resolve({ status: res.statusCode!, headers: res.headers, body: raw ? JSON.parse(raw) : undefined });
+          const answer = { status: res.statusCode!, headers: res.headers, body: raw ? JSON.parse(raw) : undefined };
+          // Held to the OpenAPI document like every answer call() gets (test/support/contract.ts).
+          const header = (name: string) => (res.headers[name] === undefined ? null : String(res.headers[name]));
+          checkAnswer(base, {
+            ...answer,
+            method,
+            path: pathname,
+            contentType: header('content-type'),
+            allow: header('allow'),
+          })
+            .then(() => resolve(answer))
+            .catch(reject);
         });
       },
     );
