@@ -1,6 +1,7 @@
 import { status } from '@grpc/grpc-js';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkedFetch } from '../support/contract.js';
 import { grpcClients, keyMetadata, rpc } from '../support/grpc.js';
 import { createDatabase, dropDatabase, startInstance, type Instance } from '../support/instance.js';
 
@@ -137,7 +138,7 @@ describe('quotas', () => {
       [event.id, hook.body.id],
     );
     const resend = (headers?: Record<string, string>) =>
-      fetch(`${inst.base}${base}/webhooks/${hook.body.id}/deliveries/${delivery.id}/resend`, {
+      checkedFetch(inst.base, `${base}/webhooks/${hook.body.id}/deliveries/${delivery.id}/resend`, {
         method: 'POST',
         headers: { 'X-API-Key': key, ...headers },
       });
@@ -171,7 +172,7 @@ describe('quotas', () => {
       [event.id, hook.body.id],
     );
     const recover = (headers?: Record<string, string>) =>
-      fetch(`${inst.base}${base}/webhooks/${hook.body.id}/recover`, {
+      checkedFetch(inst.base, `${base}/webhooks/${hook.body.id}/recover`, {
         method: 'POST',
         headers: { 'X-API-Key': key, 'Content-Type': 'application/json', ...headers },
         body: JSON.stringify({ since: '2026-01-01T00:00:00Z' }),
@@ -203,7 +204,7 @@ describe('quotas', () => {
     const sources = () => count('SELECT count(*)::int AS n FROM sources WHERE project_id = $1', [projectId]);
     expect((await submit()).status).toBe(202);
     expect((await submit()).status).toBe(202);
-    const res = await fetch(`${inst.base}/api/v1/users`, {
+    const res = await checkedFetch(inst.base, '/api/v1/users', {
       method: 'POST',
       headers: { 'X-API-Key': key, 'Content-Type': 'application/json' },
       body: JSON.stringify({ project_id: projectId, users: [{ user_id: 'b', text: 'hello' }] }),

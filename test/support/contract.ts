@@ -151,3 +151,27 @@ export async function checkAnswer(
   const ref = `/${pointer('paths', template, method.toLowerCase(), 'responses', String(answer.status), 'content', media, 'schema')}`;
   checkBody(c, ref, `${what} (${template})`, answer.body);
 }
+
+/**
+ * `fetch` for tests that need the whole Response (headers, several reads): the answer is held to
+ * the document first; the Response returned is unread.
+ */
+export async function checkedFetch(base: string, path: string, init: RequestInit = {}): Promise<Response> {
+  const res = await fetch(base + path, init);
+  const text = await res.clone().text();
+  let body: unknown = text || undefined;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    /* not JSON: checked as text */
+  }
+  await checkAnswer(base, {
+    method: init.method ?? 'GET',
+    path,
+    status: res.status,
+    contentType: res.headers.get('content-type'),
+    allow: res.headers.get('allow'),
+    body,
+  });
+  return res;
+}
