@@ -1,3 +1,4 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, newTenant, stack } from '../support/api.js';
@@ -5,13 +6,18 @@ import { checkAnswer } from '../support/contract.js';
 import { launchChromium, RENDERED_OPERATIONS } from '../support/docs-browser.js';
 
 describe('the OpenAPI document and the reference page', () => {
-  it('serves /openapi.json without a key, with every operation the gateway answers', async () => {
+  it('serves /openapi.json without a key, valid OpenAPI 3.1', async () => {
     const res = await call('GET', '/openapi.json');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(res.body.openapi).toBe('3.1.0');
     expect(res.body.paths['/api/v1/users'].post.operationId).toBe('identifyUsers');
     expect(res.body.components.securitySchemes.apiKey).toMatchObject({ in: 'header', name: 'X-API-Key' });
+    const validator = new Validator();
+    const result = await validator.validate(res.body as Parameters<Validator['validate']>[0]);
+    expect(result.errors).toBeUndefined();
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
   });
 
   it('answers a known path with another method 405, with Allow and the error body, and changes nothing', async () => {
