@@ -283,3 +283,54 @@ export async function expectWorkerWroteOnlyAcceptedBatches(
   expect(orphanEvents, 'events for users no accepted batch brought').toBe(0);
   return { batches: sources.length, messages: sources.reduce((n, r) => n + r.messages, 0) };
 }
+
+/**
+ * A recover answer held against the database without racing deliveries still under way: the
+ * fixture's receiver (hooks.example.com) never answers, so the webhook's finally failed events only
+ * grow, and every event the answer queued has its `recovery` outbox row, committed before the answer.
+ */
+export async function expectRecoverAnswerWithin(
+  db: pg.Client,
+  webhookId: number,
+  since: Date,
+  answer: { events: number; alreadyRecovering: number },
+): Promise<void> {
+  expect(Number.isSafeInteger(answer.events) && answer.events >= 0).toBe(true);
+  expect(Number.isSafeInteger(answer.alreadyRecovering) && answer.alreadyRecovering >= 0).toBe(true);
+  const { rows } = await db.query(
+    `SELECT (SELECT count(DISTINCT d.event_id)::int FROM webhook_deliveries d
+              WHERE d.webhook_id = $1 AND d.final AND d.created_at >= $2
+                AND NOT EXISTS (SELECT 1 FROM webhook_deliveries ok
+                                 WHERE ok.webhook_id = d.webhook_id AND ok.event_id = d.event_id
+                                   AND ok.status = 'success')) AS failed,
+            (SELECT count(*)::int FROM outbox WHERE webhook_id = $1 AND kind = 'recovery') AS queued`,
+    [webhookId, since],
+  );
+  expect(answer.events + answer.alreadyRecovering).toBeLessThanOrEqual(rows[0].failed);
+  expect(answer.events).toBeLessThanOrEqual(rows[0].queued);
+}
+
+/** A profile page against its own filters; page and total come from one statement, so they agree. */
+export function expectProfilePage(
+  page: { users: { churn: number; trend: string; messages: number }[]; total: number },
+  q: {
+    limit: number;
+    offset: number;
+    after?: string;
+    gte?: number;
+    lte?: number;
+    trend?: string;
+    minMessages?: number;
+  },
+): void {
+  expect(Number.isSafeInteger(page.total)).toBe(true);
+  // With a cursor the page starts wherever it points, so only its limit is known.
+  if (q.after) expect(page.users.length).toBeLessThanOrEqual(q.limit);
+  else expect(page.users.length).toBe(Math.min(q.limit, Math.max(0, page.total - q.offset)));
+  for (const u of page.users) {
+    if (q.gte !== undefined) expect(u.churn).toBeGreaterThanOrEqual(q.gte);
+    if (q.lte !== undefined) expect(u.churn).toBeLessThanOrEqual(q.lte);
+    if (q.trend !== undefined) expect(u.trend).toBe(q.trend);
+    if (q.minMessages !== undefined) expect(u.messages).toBeGreaterThanOrEqual(q.minMessages);
+  }
+}
