@@ -86,8 +86,10 @@ async function shutdown(code: number): Promise<void> {
 // said NOT_SERVING or let its calls finish. This process stops what it started itself (the
 // embedded PostgreSQL included, see `stops`), so those listeners go before ours are added.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.removeAllListeners(signal);
-process.on('SIGINT', () => void shutdown(0));
-process.on('SIGTERM', () => void shutdown(0));
+// A second signal ends a shutdown still waiting (the gRPC server lets open calls, a health Watch
+// stream included, finish first): Ctrl-C twice always stops.
+process.on('SIGINT', () => (stopping ? process.exit(128 + 2) : void shutdown(0)));
+process.on('SIGTERM', () => (stopping ? process.exit(128 + 15) : void shutdown(0)));
 
 const started = Date.now();
 const lines: string[] = [];

@@ -41,7 +41,7 @@ function cuttableRelay(target: URL) {
 /**
  * The shared stack's PostgreSQL may be external, so this file runs its own api process whose
  * database connection goes through a relay the test can cut: that is PostgreSQL going away, as
- * far as the api can tell. The process being its own, the last test also shuts it down.
+ * far as the api can tell. The processes being its own, the last two tests also shut them down.
  * (Temporal stopped for real: test/chaos/grpc-health-temporal.test.ts.)
  */
 describe('gRPC health follows /readyz', () => {
@@ -53,14 +53,12 @@ describe('gRPC health follows /readyz', () => {
   const all = () => health.all();
   const readyz = async () => (await fetch(`${base}/readyz`)).status;
 
-  beforeAll(async () => {
-    const relayPort = await freePort();
-    await new Promise<void>((resolve) => relay.server.listen(relayPort, '127.0.0.1', resolve));
-    const dbUrl = new URL(stack().databaseUrl);
-    dbUrl.hostname = '127.0.0.1';
-    dbUrl.port = String(relayPort);
+  const dbUrl = new URL(stack().databaseUrl);
+
+  /** An api process of this file's own (database through the relay), ready, with a health client watching. */
+  async function startOwnApi(name: string) {
     const [httpPort, grpcPort] = [await freePort(), await freePort()];
-    api = spawnService(
+    const proc = spawnService(
       'api',
       {
         DATABASE_URL: dbUrl.toString(),
@@ -70,15 +68,23 @@ describe('gRPC health follows /readyz', () => {
         GRPC_PORT: String(grpcPort),
         HOST: '127.0.0.1',
         SECRETS_KEY: 'ef'.repeat(32),
-        DATA_DIR: path.join(dir, 'data'),
+        DATA_DIR: path.join(dir, `data-${name}`),
         LOG_LEVEL: 'info',
       },
-      path.join(dir, 'api.log'),
+      path.join(dir, `${name}.log`),
     );
-    await api.ready;
-    base = `http://127.0.0.1:${httpPort}`;
-    health = await healthClient(`127.0.0.1:${grpcPort}`);
-    health.watch();
+    await proc.ready;
+    const client = await healthClient(`127.0.0.1:${grpcPort}`);
+    client.watch();
+    return { proc, base: `http://127.0.0.1:${httpPort}`, health: client };
+  }
+
+  beforeAll(async () => {
+    const relayPort = await freePort();
+    await new Promise<void>((resolve) => relay.server.listen(relayPort, '127.0.0.1', resolve));
+    dbUrl.hostname = '127.0.0.1';
+    dbUrl.port = String(relayPort);
+    ({ proc: api, base, health } = await startOwnApi('api'));
   });
 
   afterAll(async () => {
@@ -126,5 +132,21 @@ describe('gRPC health follows /readyz', () => {
     // graceful shutdown then ends and the process exits cleanly.
     health.close();
     expect(await api.exited).toBe(0);
+  });
+
+  it('a second SIGTERM ends a shutdown that still waits for a watching client', async () => {
+    const other = await startOwnApi('api-2');
+    try {
+      await waitFor('SERVING', async () => (await other.health.all()).every((s) => s === 'SERVING'), 30_000);
+      other.proc.proc.kill('SIGTERM');
+      await waitFor('the watcher to hear NOT_SERVING', async () => other.health.watched.includes('NOT_SERVING'));
+      // The Watch stream is still open, so the graceful shutdown is still waiting for it.
+      expect([other.proc.proc.exitCode, other.proc.proc.signalCode]).toEqual([null, null]);
+      other.proc.proc.kill('SIGTERM');
+      expect(await other.proc.exited).toBe(128 + 15);
+    } finally {
+      other.health.close();
+      if (other.proc.proc.exitCode === null && other.proc.proc.signalCode === null) other.proc.proc.kill('SIGKILL');
+    }
   });
 });
