@@ -149,4 +149,18 @@ describe('gRPC health follows /readyz', () => {
       if (other.proc.proc.exitCode === null && other.proc.proc.signalCode === null) other.proc.proc.kill('SIGKILL');
     }
   });
+
+  it('ends a graceful shutdown that a Watch client holds open after the drain time, with exit 0', async () => {
+    const other = await startOwnApi('api-3');
+    try {
+      await waitFor('SERVING', async () => (await other.health.all()).every((s) => s === 'SERVING'), 30_000);
+      other.proc.proc.kill('SIGTERM');
+      await waitFor('the watcher to hear NOT_SERVING', async () => other.health.watched.includes('NOT_SERVING'));
+      // The stream stays open: after DRAIN_MS the server cancels it and the other stop steps run.
+      expect(await other.proc.exited).toBe(0);
+    } finally {
+      other.health.close();
+      if (other.proc.proc.exitCode === null && other.proc.proc.signalCode === null) other.proc.proc.kill('SIGKILL');
+    }
+  });
 });

@@ -90,10 +90,22 @@ export async function startGrpcServer(
     port,
     async stop() {
       readiness.stop();
-      await new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
+      // Open calls get DRAIN_MS to finish; a client that keeps a health Watch (or any stream)
+      // open past that must not hold the process forever: an orchestrator would SIGKILL it
+      // anyway (Kubernetes after 30 s), without our other stop steps having run.
+      await new Promise<void>((resolve) => {
+        const force = setTimeout(() => server.forceShutdown(), DRAIN_MS);
+        server.tryShutdown(() => {
+          clearTimeout(force);
+          resolve();
+        });
+      });
     },
   };
 }
+
+/** How long a graceful stop waits for open calls before cancelling them. */
+export const DRAIN_MS = 10_000;
 
 /** A FileDescriptorSet is `repeated FileDescriptorProto file = 1`: split it into its files. */
 export function splitDescriptorSet(set: Buffer): Buffer[] {
