@@ -2,7 +2,7 @@ import { onRequestDone, type RequestDone } from '../observability/requests.js';
 import { grpcDuration, grpcRequests, httpDuration, httpRequests } from './registry.js';
 
 /** Counts one finished request of either transport (labels are the route pattern, never the path). */
-export function countRequest(done: RequestDone): void {
+function countRequest(done: RequestDone): void {
   if (done.transport === 'grpc') {
     grpcRequests.inc({ method: done.route, code: String(done.status) });
     grpcDuration.observe({ method: done.route }, done.seconds);

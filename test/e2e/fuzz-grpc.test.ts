@@ -14,7 +14,7 @@ import { ProjectsServiceService } from '../../gen/profiling/v1/projects.js';
 import { SegmentsServiceService } from '../../gen/profiling/v1/segments.js';
 import { UsersServiceService } from '../../gen/profiling/v1/users.js';
 import { WebhooksServiceService } from '../../gen/profiling/v1/webhooks.js';
-import { MAX_MESSAGE_BYTES } from '../../src/transport/grpc/server.js';
+import { MAX_REQUEST_BYTES } from '../../src/transport/limits.js';
 import { call, newTenant, stack, type Tenant } from '../support/api.js';
 import {
   dbFingerprint,
@@ -605,17 +605,17 @@ describe('gRPC fuzzing', () => {
     const identify = METHODS.find((m) => m.name === 'identifyUsers')!;
     const over = await probeRaw(
       identify,
-      Buffer.alloc(MAX_MESSAGE_BYTES + 1, 0x41),
-      () => `${MAX_MESSAGE_BYTES + 1} bytes`,
+      Buffer.alloc(MAX_REQUEST_BYTES + 1, 0x41),
+      () => `${MAX_REQUEST_BYTES + 1} bytes`,
     );
     expect(over.code).toBe(status.RESOURCE_EXHAUSTED);
     const bigText = identify.requestSerialize({
       projectId: fx.projectB,
-      users: [{ userId: 'big', text: 'x'.repeat(MAX_MESSAGE_BYTES) }],
+      users: [{ userId: 'big', text: 'x'.repeat(MAX_REQUEST_BYTES) }],
     });
     expect((await probeRaw(identify, bigText, () => 'one text over the limit')).code).toBe(status.RESOURCE_EXHAUSTED);
     const { users } = grpcClients();
-    const oversized = { projectId: fx.projectB, users: [{ userId: 'big', text: 'y'.repeat(MAX_MESSAGE_BYTES + 1) }] };
+    const oversized = { projectId: fx.projectB, users: [{ userId: 'big', text: 'y'.repeat(MAX_REQUEST_BYTES + 1) }] };
     const throughClient = await probe(
       identify,
       identify.requestSerialize(oversized),
@@ -631,7 +631,7 @@ describe('gRPC fuzzing', () => {
     expect(throughClient.code).toBe(status.RESOURCE_EXHAUSTED);
     const underLimit = identify.requestSerialize({
       projectId: fx.projectB,
-      users: [{ userId: 'big', text: 'x'.repeat(MAX_MESSAGE_BYTES - 1_000) }],
+      users: [{ userId: 'big', text: 'x'.repeat(MAX_REQUEST_BYTES - 1_000) }],
     });
     expect((await probeRaw(identify, underLimit, () => 'one text just under the limit')).code).toBe(
       status.INVALID_ARGUMENT,

@@ -9,7 +9,8 @@ import http2 from 'node:http2';
 import { Client, credentials, Metadata, status, type ServiceError } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsersServiceService } from '../../gen/profiling/v1/users.js';
-import { MAX_CONCURRENT_STREAMS, MAX_MESSAGE_BYTES } from '../../src/transport/grpc/server.js';
+import { MAX_CONCURRENT_STREAMS } from '../../src/transport/grpc/server.js';
+import { MAX_REQUEST_BYTES } from '../../src/transport/limits.js';
 import { call, newTenant, stack, type Tenant } from '../support/api.js';
 import { keyMetadata } from '../support/grpc.js';
 
@@ -105,7 +106,7 @@ describe('gRPC abuse without a valid key', () => {
   afterAll(() => raw?.close());
 
   it('receives at most what the gateway accepts, on a bounded number of streams per connection', async () => {
-    expect(MAX_MESSAGE_BYTES).toBe(5 * 1024 * 1024);
+    expect(MAX_REQUEST_BYTES).toBe(5 * 1024 * 1024);
     const session = http2.connect(`http://${stack().grpcAddress}`);
     try {
       const settings = await new Promise<http2.Settings>((resolve, reject) => {
@@ -154,7 +155,7 @@ describe('gRPC abuse without a valid key', () => {
     expect((await send(malformed, new Metadata())).code).toBe(status.UNAUTHENTICATED);
     expect((await send(malformed, keyMetadata(WRONG_KEY))).code).toBe(status.UNAUTHENTICATED);
     // Under the receive limit: 2.5 M empty users (~200 MB once decoded) are not decoded for a stranger.
-    const underLimit = emptyUsers(Math.floor((MAX_MESSAGE_BYTES - 16) / 2));
+    const underLimit = emptyUsers(Math.floor((MAX_REQUEST_BYTES - 16) / 2));
     const { result, baseMb, peakMb } = await measured(() =>
       Promise.all(Array.from({ length: 8 }, () => send(underLimit, new Metadata()))),
     );
@@ -173,9 +174,9 @@ describe('gRPC abuse without a valid key', () => {
       expect(r.code, r.details).toBe(status.RESOURCE_EXHAUSTED);
       expect(r.ms).toBeLessThan(5_000);
     }
-    expect((await send(Buffer.alloc(MAX_MESSAGE_BYTES + 1, 0x41), md)).code).toBe(status.RESOURCE_EXHAUSTED);
+    expect((await send(Buffer.alloc(MAX_REQUEST_BYTES + 1, 0x41), md)).code).toBe(status.RESOURCE_EXHAUSTED);
     // Within the limit, 2.5 M entries are still 2,500 times the batch limit: refused from the wire, not decoded.
-    const many = emptyUsers(Math.floor((MAX_MESSAGE_BYTES - 16) / 2));
+    const many = emptyUsers(Math.floor((MAX_REQUEST_BYTES - 16) / 2));
     const { result, baseMb, peakMb } = await measured(() =>
       Promise.all(Array.from({ length: 8 }, () => send(many, md))),
     );
@@ -195,7 +196,7 @@ describe('gRPC abuse without a valid key', () => {
     // analysis: NOT_FOUND proves the message was received, decoded and validated.
     const users = Array.from({ length: 1_000 }, (_, i) => ({ userId: `u${i}`, text: 'x'.repeat(5_000) }));
     const bytes = UsersServiceService.identifyUsers.requestSerialize({ projectId: 999_999_999, users });
-    expect(bytes.length).toBeLessThan(MAX_MESSAGE_BYTES);
+    expect(bytes.length).toBeLessThan(MAX_REQUEST_BYTES);
     expect(bytes.length).toBeGreaterThan(5_000_000);
     const r = await send(bytes, keyMetadata(tenant.key));
     expect(r.code, r.details).toBe(status.NOT_FOUND);

@@ -4,7 +4,7 @@ import type { AppError } from '../../errors.js';
 import { STATUS_DETAILS_KEY, statusDetails } from './status-details.js';
 
 /** Exhaustive: a new error code does not compile until it has a gRPC status. */
-export const GRPC_STATUS: Record<ErrorCode, status> = {
+const GRPC_STATUS: Record<ErrorCode, status> = {
   invalid_argument: status.INVALID_ARGUMENT,
   unauthenticated: status.UNAUTHENTICATED,
   permission_denied: status.PERMISSION_DENIED,

@@ -28,14 +28,8 @@ const SERVICES = ['UsersService', 'ProfilesService', 'ProjectsService', 'Segment
 );
 
 /**
- * Largest accepted request, the gateway's body limit (413 there): a batch has the same ceiling on
- * both transports. A full 1,000-user batch fits while its texts average under ~5,000 bytes; a
- * bigger one is sent as several batches, as over HTTP.
- */
-export const MAX_MESSAGE_BYTES = MAX_REQUEST_BYTES;
-/**
  * Calls one connection may have open at once (HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS); a client
- * with more queues them. With MAX_MESSAGE_BYTES it bounds what one connection can make us buffer.
+ * with more queues them. With MAX_REQUEST_BYTES it bounds what one connection can make us buffer.
  */
 export const MAX_CONCURRENT_STREAMS = 32;
 /** How often gRPC health re-runs the `/readyz` checks. */
@@ -45,7 +39,7 @@ export async function startGrpcServer(
   ctx: AppContext,
 ): Promise<{ server: Server; port: number; stop(): Promise<void> }> {
   const server = new Server({
-    'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
+    'grpc.max_receive_message_length': MAX_REQUEST_BYTES,
     'grpc.max_concurrent_streams': MAX_CONCURRENT_STREAMS,
     // The first sees every call first and its status last: request id, access line (observing.ts).
     // The key is checked from metadata before any message is read or decoded (authenticate.ts).
@@ -108,7 +102,7 @@ export async function startGrpcServer(
 export const DRAIN_MS = 10_000;
 
 /** A FileDescriptorSet is `repeated FileDescriptorProto file = 1`: split it into its files. */
-export function splitDescriptorSet(set: Buffer): Buffer[] {
+function splitDescriptorSet(set: Buffer): Buffer[] {
   const files: Buffer[] = [];
   let pos = 0;
   const varint = () => {
