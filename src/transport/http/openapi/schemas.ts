@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ERROR_CODES } from '../../../errors.js';
+import { SENTIMENT_TRENDS } from '../../../profiles/aggregates.js';
 import { EVENT_TYPES } from '../../../webhooks/manage-webhooks.js';
 
 /**
@@ -32,7 +33,7 @@ const aggregates = z
   .object({
     window_size: z.int(),
     avg_sentiment: z.number().min(-1).max(1),
-    sentiment_trend: z.enum(['improving', 'stable', 'declining']),
+    sentiment_trend: z.enum(SENTIMENT_TRENDS),
     top_topics: z.array(z.string()),
     topic_scores: z.record(z.string(), ratio),
     intentions_summary: z.array(z.string()),
