@@ -5,6 +5,7 @@ import { grpcClients, keyMetadata, rpc } from '../support/grpc.js';
 import { startReceiver } from '../support/receiver.js';
 import { makeHook, ping } from '../support/webhooks.js';
 import { scrape, total, type Sample } from '../support/prometheus.js';
+import { notJsonLines } from '../support/log-lines.js';
 
 /**
  * GET /metrics on the api (gateway port) and on the worker processes (METRICS_PORT), scraped
@@ -143,28 +144,10 @@ describe('metrics of the api and the workers', () => {
 });
 
 describe('one log stream', () => {
-  /** Lines that are not JSON objects, the banner's block left out. */
-  function notJson(file: string): string[] {
-    const odd: string[] = [];
-    let inBanner = false;
-    for (const line of readFileSync(file, 'utf8').split('\n')) {
-      // The banner: its title, indented lines, and the empty line that ends it.
-      if (line.startsWith('Semantic profiling service (')) inBanner = true;
-      else if (inBanner && line === '') inBanner = false;
-      if (inBanner || line === '') continue;
-      try {
-        if (typeof JSON.parse(line) !== 'object') odd.push(line);
-      } catch {
-        odd.push(line);
-      }
-    }
-    return odd;
-  }
-
   it("the api's and the workers' stdout and stderr are JSON lines apart from the banner, the SDK's lines among them", () => {
     const { logs } = stack();
     for (const file of [logs.api, logs.worker, logs.deliveryWorker].filter((f): f is string => !!f))
-      expect(notJson(file), file).toEqual([]);
+      expect(notJsonLines(file), file).toEqual([]);
     const worker = readFileSync(logs.worker, 'utf8')
       .split('\n')
       .filter((l) => l.startsWith('{'))
