@@ -37,6 +37,10 @@ describe('the OpenAPI document and the reference page', () => {
     expect(profile.headers.get('allow')).toBe('GET');
     // An unknown path stays a 404.
     expect((await call('GET', '/api/v1/nothing-here', { key: t.key })).status).toBe(404);
+    // A name of the page's files that is an Object.prototype key is not a file either.
+    for (const name of ['constructor', '__proto__', 'toString', '..%2Fpackage.json']) {
+      expect((await call('GET', `/docs/${name}`)).status, name).toBe(404);
+    }
   });
 
   it("refuses answers the document does not list: the check every e2e test's calls go through", async () => {

@@ -26,7 +26,8 @@ export function statusDetails(code: status, message: string, err: AppError): Buf
   }
   if (err.retryAfterSeconds) {
     const seconds = Math.floor(err.retryAfterSeconds);
-    const nanos = Math.round((err.retryAfterSeconds - seconds) * 1e9);
+    // Clamped: rounding 0.9999999999 s up would give 1e9 nanos, which google.protobuf.Duration forbids.
+    const nanos = Math.min(999_999_999, Math.round((err.retryAfterSeconds - seconds) * 1e9));
     details.push(pack('google.rpc.RetryInfo', RetryInfo.encode({ retryDelay: { seconds, nanos } }).finish()));
   }
   return Buffer.from(Status.encode({ code, message, details }).finish());

@@ -97,10 +97,16 @@ export function addDocsRoutes(router: Router): void {
     async (req) => {
       const file = req.params.file;
       if (file === 'init.js') return { status: 200, body: new RawBody(ASSETS['swagger-ui-bundle.js'], INIT) };
+      // Own keys only: `/docs/constructor` must be a 404, not a read of a file that is not there.
+      if (!Object.hasOwn(ASSETS, file)) throw notFound('file');
       const type = ASSETS[file];
-      if (!type) throw notFound('file');
       let text = files.get(file);
-      if (!text) files.set(file, (text = readFile(path.join(SWAGGER_UI_DIR, file), 'utf8')));
+      if (!text) {
+        text = readFile(path.join(SWAGGER_UI_DIR, file), 'utf8');
+        files.set(file, text);
+        // A failed read is not cached: the next request reads again.
+        text.catch(() => files.delete(file));
+      }
       return { status: 200, body: new RawBody(type, await text), headers: { 'Cache-Control': 'public, max-age=3600' } };
     },
     routeDoc({
