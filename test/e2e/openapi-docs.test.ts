@@ -47,6 +47,10 @@ describe('the OpenAPI document and the reference page', () => {
     const base = stack().gatewayUrl;
     const answer = { method: 'GET', path: '/healthz', status: 200, contentType: 'application/json', allow: null };
     await checkAnswer(base, { ...answer, body: { status: 'ok' } });
+    // Published open (x-closed), checked closed: a field added without its schema is caught.
+    await expect(checkAnswer(base, { ...answer, body: { status: 'ok', extra: 1 } })).rejects.toThrow(
+      /does not match the documented schema/,
+    );
     await expect(checkAnswer(base, { ...answer, body: { status: 'fine' } })).rejects.toThrow(
       /GET \/healthz answered 200 \(\/healthz\): the body does not match the documented schema: data\/status/,
     );

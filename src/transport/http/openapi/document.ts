@@ -83,28 +83,50 @@ export function createOpenApiDocument(routes: RouteEntry[], version = API_VERSIO
     const item = (paths[openApiPath(pattern)] ??= {});
     (item as Record<string, ZodOpenApiOperationObject>)[method.toLowerCase()] = operation;
   }
-  return createDocument({
-    openapi: '3.1.0',
-    info: {
-      title: 'Semantic profiling service: JSON gateway',
-      version,
-      description:
-        'Users, profiles, segments and webhooks over JSON. Every error answers `{"error": {"code", "message", "field"?}}`; ' +
-        'a known path asked with another method answers 405 with `Allow`. The same service speaks gRPC ' +
-        '(proto/profiling/v1). Decisions where the interface is silent: docs/api.md.',
-    },
-    tags: TAGS.map((t) => ({ ...t })),
-    components: {
-      securitySchemes: {
-        apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The tenant API key (`sps_…`)' },
-        adminToken: {
-          type: 'apiKey',
-          in: 'header',
-          name: 'X-Admin-Token',
-          description: 'ADMIN_TOKEN; without it the admin routes do not exist',
+  return openAnswers(
+    createDocument({
+      openapi: '3.1.0',
+      info: {
+        title: 'Semantic profiling service: JSON gateway',
+        version,
+        description:
+          'Users, profiles, segments and webhooks over JSON. Every error answers `{"error": {"code", "message", "field"?}}`; ' +
+          'a known path asked with another method answers 405 with `Allow`. The same service speaks gRPC ' +
+          '(proto/profiling/v1). Decisions where the interface is silent: docs/api.md.',
+      },
+      tags: TAGS.map((t) => ({ ...t })),
+      components: {
+        securitySchemes: {
+          apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The tenant API key (`sps_…`)' },
+          adminToken: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-Admin-Token',
+            description: 'ADMIN_TOKEN; without it the admin routes do not exist',
+          },
         },
       },
-    },
-    paths,
-  });
+      paths,
+    }),
+  );
+}
+
+/**
+ * Answers are published open: zod renders an answer's object with `additionalProperties: false`,
+ * and a client validating against that would break on the next additive field (extensions are
+ * additive, and answers gain fields). Each such place is marked `x-closed: true` instead: today's
+ * answers have no other field, which the e2e contract check (test/support/contract.ts) enforces
+ * so that a field added to an answer without its schema is caught here.
+ */
+function openAnswers<T>(node: T): T {
+  if (Array.isArray(node)) node.forEach(openAnswers);
+  else if (node && typeof node === 'object') {
+    const o = node as Record<string, unknown>;
+    if (o.additionalProperties === false) {
+      delete o.additionalProperties;
+      o['x-closed'] = true;
+    }
+    Object.values(o).forEach(openAnswers);
+  }
+  return node;
 }
