@@ -15,7 +15,8 @@ const run = promisify(execFile);
 export const TEMPORAL_SERVER_VERSION = '1.29.1';
 
 /** Builds (once, cached) the Temporal server and its SQL schema tool from one module at one version. */
-async function resolveTemporalServer(log: (msg: string) => void): Promise<{ server: string; sqlTool: string }> {
+// Exported for .ci/run, which builds the server beside the checks on a cold machine.
+export async function resolveTemporalServer(log: (msg: string) => void): Promise<{ server: string; sqlTool: string }> {
   const v = `v${TEMPORAL_SERVER_VERSION}`;
   const [server, sqlTool] = await goInstallCached({
     dir: buildCacheDir(`temporal-server-${TEMPORAL_SERVER_VERSION}`),
