@@ -22,7 +22,6 @@ import { startApi } from './roles/api.js';
 import { startWorkerRole } from './roles/worker.js';
 import { workerNice } from './fairness/niceness.js';
 import { registerOutboxGauges } from './metrics/outbox.js';
-import { countRequests } from './metrics/requests.js';
 import { MetricsPortInUse, startMetricsServer } from './metrics/server.js';
 
 /** The embedded dev server's UI, on the Temporal CLI's usual port (or a free one when it is taken). */
@@ -174,7 +173,6 @@ try {
     lines.push(`worker:      task queues ${worker.taskQueues.map((q) => `"${q}"`).join(', ')} on ${temporalAddress}`);
   }
   if (role === 'api' || role === 'all') {
-    countRequests();
     const api = await startApi({ config, db, databaseUrl, starters, box, log, client });
     stops.unshift(api.stop);
     lines.push(`gateway:     http://localhost:${api.httpPort}`, `gRPC:        localhost:${api.grpcPort}`);

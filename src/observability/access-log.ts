@@ -1,5 +1,18 @@
 import type { Logger } from '../logger.js';
-import { requestDone, type RequestDone } from './requests.js';
+import { countRequest } from '../metrics/requests.js';
+
+/** One finished request of either transport: what its access line and its metrics say. */
+export interface RequestDone {
+  transport: 'http' | 'grpc';
+  /** The route pattern (`/api/v1/profiles/:user_id`) or the gRPC method path; never a raw path. */
+  route: string;
+  /** The HTTP method, or `POST` for gRPC calls. */
+  method: string;
+  /** The HTTP status code, or the gRPC status name (`OK`, `INVALID_ARGUMENT`, ...). */
+  status: number | string;
+  seconds: number;
+  requestId: string;
+}
 
 /** The route of an HTTP request no route matched: one label, however many paths are probed. */
 export const UNMATCHED = 'unmatched';
@@ -22,8 +35,8 @@ function succeeded(status: number | string): boolean {
 }
 
 /**
- * Ends a request of either transport: writes its one access line and tells the subscribers of
- * `requestDone` (the metrics). Each transport calls it exactly once per request.
+ * Ends a request of either transport: writes its one access line and counts it in the request
+ * metrics. Each transport calls it exactly once per request.
  */
 export function finishRequest(log: Logger, done: RequestDone, client: string | undefined): void {
   const quiet = PROBES.has(`${done.transport} ${done.route}`) && succeeded(done.status);
@@ -37,9 +50,9 @@ export function finishRequest(log: Logger, done: RequestDone, client: string | u
     client,
   });
   try {
-    requestDone(done);
+    countRequest(done);
   } catch (err) {
-    // A failing subscriber (a metric) must not fail the request that is already answered.
-    log.error('request subscriber failed', { err });
+    // A failing metric must not fail the request that is already answered.
+    log.error('request metrics failed', { err });
   }
 }

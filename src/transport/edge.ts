@@ -1,4 +1,6 @@
 import { isIP } from 'node:net';
+import type { Metadata } from '@grpc/grpc-js';
+import { clientAddress, type TrustProxy } from './client-address.js';
 import type { AppContext } from '../app.js';
 import { authenticateClient, type Caller } from '../auth/api-keys.js';
 import { AppError, isDatabaseDown } from '../errors.js';
@@ -36,6 +38,11 @@ export function grpcPeerAddress(peer: string): string {
   if (bracketed) return bracketed[1];
   const withPort = /^(.+):\d+$/.exec(s);
   return withPort && isIP(withPort[1]) ? withPort[1] : s;
+}
+
+/** A gRPC call's client address: its peer, or the forwarded address a trusted proxy gave. */
+export function grpcClientAddress(peer: string, metadata: Metadata, trustProxy: TrustProxy): string | undefined {
+  return clientAddress(grpcPeerAddress(peer), metadata.get('x-forwarded-for').map(String), trustProxy);
 }
 
 export { clientAddress, compileTrustedProxies, type TrustProxy } from './client-address.js';

@@ -1,7 +1,7 @@
 import { ServerInterceptingCall, type Metadata, type ServerInterceptor } from '@grpc/grpc-js';
 import type { AppContext } from '../../app.js';
 import type { Caller } from '../../auth/api-keys.js';
-import { authenticateCall, clientAddress, grpcPeerAddress, toAppError } from '../edge.js';
+import { authenticateCall, grpcClientAddress, toAppError } from '../edge.js';
 import { toServiceError } from './errors.js';
 
 /** The callers authenticated by the interceptor, by the metadata object the handler receives. */
@@ -30,11 +30,7 @@ export function authenticating(ctx: AppContext, servicePrefix: string): ServerIn
             const key = metadata.get('x-api-key')[0];
             authenticateCall(
               ctx,
-              clientAddress(
-                grpcPeerAddress(call.getPeer()),
-                metadata.get('x-forwarded-for').map(String),
-                ctx.trustProxy,
-              ),
+              grpcClientAddress(call.getPeer(), metadata, ctx.trustProxy),
               typeof key === 'string' ? key : undefined,
             ).then(
               (caller) => {

@@ -2,7 +2,7 @@ import { Metadata, ServerInterceptingCall, status, type ServerInterceptor } from
 import type { AppContext } from '../../app.js';
 import { finishRequest } from '../../observability/access-log.js';
 import { acceptRequestId, withRequestId } from '../../observability/request-context.js';
-import { clientAddress, grpcPeerAddress } from '../edge.js';
+import { grpcClientAddress } from '../edge.js';
 
 const REQUEST_ID = 'x-request-id';
 
@@ -44,11 +44,7 @@ export function observing(ctx: Pick<AppContext, 'log' | 'trustProxy'>): ServerIn
             requestId = acceptRequestId(given.length === 1 ? given[0] : undefined);
             // Handlers read the accepted id, never a malformed one.
             metadata.set(REQUEST_ID, requestId);
-            client = clientAddress(
-              grpcPeerAddress(call.getPeer()),
-              metadata.get('x-forwarded-for').map(String),
-              ctx.trustProxy,
-            );
+            client = grpcClientAddress(call.getPeer(), metadata, ctx.trustProxy);
             inContext(() => metadataNext(metadata));
           },
           onReceiveMessage: (message, messageNext) => inContext(() => messageNext(message)),

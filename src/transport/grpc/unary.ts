@@ -1,7 +1,7 @@
 import type { sendUnaryData, ServerUnaryCall } from '@grpc/grpc-js';
 import type { AppContext } from '../../app.js';
 import type { Caller } from '../../auth/api-keys.js';
-import { authenticateCall, clientAddress, grpcPeerAddress, toAppError } from '../edge.js';
+import { authenticateCall, grpcClientAddress, toAppError } from '../edge.js';
 import { authenticatedCaller } from './authenticate.js';
 import { toServiceError } from './errors.js';
 
@@ -22,11 +22,7 @@ export function unary<Req, Res>(
       ? Promise.resolve(known)
       : authenticateCall(
           ctx,
-          clientAddress(
-            grpcPeerAddress(call.getPeer()),
-            call.metadata.get('x-forwarded-for').map(String),
-            ctx.trustProxy,
-          ),
+          grpcClientAddress(call.getPeer(), call.metadata, ctx.trustProxy),
           typeof key === 'string' ? key : undefined,
         )
     )

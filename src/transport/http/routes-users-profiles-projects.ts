@@ -9,7 +9,7 @@ import { usersAtMost } from './json-budget.js';
 import { MAX_USERS_PER_BATCH } from '../../users/validate-batch.js';
 import { authenticated } from './authenticated.js';
 import type { Request, Router } from './router.js';
-import { errors, routeDoc } from './openapi/route-doc.js';
+import { errors, idempotencyKey, routeDoc } from './openapi/route-doc.js';
 import * as out from './openapi/schemas.js';
 
 /** `/api/v1/profiles/:user_id?project_id=…` */
@@ -19,13 +19,6 @@ function profileRef(req: Request): ProfileRef {
 
 /** A batch over the users limit is refused while its body is read, before it is parsed. */
 const BATCH_LIMITS = { maxItems: { users: { max: MAX_USERS_PER_BATCH, error: usersAtMost } } };
-
-const idempotencyKey = z.object({
-  'Idempotency-Key': z
-    .string()
-    .optional()
-    .meta({ description: 'Replays the first answer for 24 h to a retry of the same request' }),
-});
 
 /** The documented Users and Profiles paths, plus projects and pipelines. Each route is a few lines. */
 export function addApiRoutes(router: Router, ctx: AppContext): void {

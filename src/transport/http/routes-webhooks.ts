@@ -15,7 +15,7 @@ import {
   updateWebhookBody,
 } from './inputs.js';
 import type { Request, Router } from './router.js';
-import { errors, routeDoc, type RouteDoc, type Tag } from './openapi/route-doc.js';
+import { errors, idempotencyKey, routeDoc, type RouteDoc, type Tag } from './openapi/route-doc.js';
 import * as out from './openapi/schemas.js';
 
 const BASE = '/projects/:project_id/pipelines/:pipeline_id/webhooks';
@@ -41,13 +41,6 @@ function nextLink(req: Request, nextBefore: number | undefined): Record<string, 
 const doc = (tag: Tag) => (d: Omit<RouteDoc, 'tag' | 'auth'>) => routeDoc({ ...d, tag, auth: 'apiKey' });
 const hookDoc = doc('Webhooks');
 const opDoc = doc('Webhook operations');
-const idempotencyKey = z.object({
-  'Idempotency-Key': z
-    .string()
-    .optional()
-    .meta({ description: 'Replays the first answer for 24 h to a retry of the same request' }),
-});
-
 export function addWebhookRoutes(router: Router, ctx: AppContext): void {
   const { db, box } = ctx;
 

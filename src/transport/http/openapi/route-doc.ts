@@ -56,6 +56,14 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   503: 'The database (or the embedding model) is unavailable; see Retry-After',
 };
 
+/** The request header of the routes that replay a retry's first answer (idempotency.ts). */
+export const idempotencyKey = z.object({
+  'Idempotency-Key': z
+    .string()
+    .optional()
+    .meta({ description: 'Replays the first answer for 24 h to a retry of the same request' }),
+});
+
 const retryAfter = z.object({
   'Retry-After': z.string().optional().meta({ description: 'Seconds to wait before retrying' }),
 });
