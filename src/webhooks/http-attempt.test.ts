@@ -220,15 +220,12 @@ describe('sendWebhook against a trusted HTTPS receiver', () => {
   it('gives up after timeoutMs on a slow receiver, with status 0', async () => {
     const result = await sendTrusted(request(`https://localhost:${mainPort}/slow`, { timeoutMs: 400 }));
     expect(result).toMatchObject({ ok: false, statusCode: 0, responseBody: 'timeout after 400 ms' });
-    expect(result.durationMs).toBeGreaterThanOrEqual(390);
-    expect(result.durationMs).toBeLessThan(2500);
   });
 
   it('settles on the status line: a 2xx whose body never ends is a success with the body read so far', async () => {
     const result = await sendTrusted(request(`https://localhost:${mainPort}/stall-ok`, { timeoutMs: 600 }));
     expect(result).toMatchObject({ ok: true, statusCode: 200, responseBody: 'received, processing' });
     expect(result.error).toBeUndefined();
-    expect(result.durationMs).toBeLessThan(2500);
   });
 
   it('a non-2xx whose body never ends is a failure with its status code, not 0', async () => {

@@ -100,7 +100,8 @@ describe('metrics of the api and the workers', () => {
     // The analysis worker: the batch, its messages and the embedder (at least: work an earlier
     // file left queued, a batch waiting for admission, may finish meanwhile).
     expect(delta(before.analysis, after.analysis, 'profiling_batches_completed_total')).toBeGreaterThanOrEqual(1);
-    expect(total(after.analysis, 'profiling_batches_failed_total')).toBeGreaterThanOrEqual(0);
+    // Present (no test makes a batch item fail analysis: see the closing note of issue 26).
+    expect(total(after.analysis, 'profiling_batches_failed_total')).toEqual(expect.any(Number));
     expect(delta(before.analysis, after.analysis, 'profiling_messages_analysed_total')).toBeGreaterThanOrEqual(2);
     expect(
       delta(before.analysis, after.analysis, 'profiling_embedder_calls_total', { provider: 'local', result: 'ok' }),
@@ -109,7 +110,7 @@ describe('metrics of the api and the workers', () => {
     expect(
       delta(before.analysis, after.analysis, 'profiling_embedder_call_duration_seconds_count'),
     ).toBeGreaterThanOrEqual(1);
-    expect(total(after.analysis, 'profiling_embedder_queue_depth', { provider: 'local' })).toBeGreaterThanOrEqual(0);
+    expect(total(after.analysis, 'profiling_embedder_queue_depth', { provider: 'local' })).toEqual(expect.any(Number));
 
     // The delivery worker: attempts by outcome, with their latency.
     for (const outcome of ['success', 'failed'])
@@ -119,8 +120,9 @@ describe('metrics of the api and the workers', () => {
 
     // Both roles: the outbox read on scrape, Node's process metrics, and (workers) Temporal's own.
     for (const samples of [after.api, after.analysis, after.delivery]) {
-      expect(total(samples, 'profiling_outbox_pending')).toBeGreaterThanOrEqual(0);
-      expect(total(samples, 'profiling_outbox_oldest_pending_seconds')).toBeGreaterThanOrEqual(0);
+      // Present here; outbox-metrics.test.ts checks their values against the table.
+      expect(total(samples, 'profiling_outbox_pending')).toEqual(expect.any(Number));
+      expect(total(samples, 'profiling_outbox_oldest_pending_seconds')).toEqual(expect.any(Number));
       expect(total(samples, 'profiling_process_cpu_seconds_total')).toBeGreaterThan(0);
     }
     for (const [before_, after_] of [
@@ -128,12 +130,15 @@ describe('metrics of the api and the workers', () => {
       [before.delivery, after.delivery],
     ]) {
       expect(total(after_, 'temporal_worker_task_slots_available')).toBeGreaterThan(0);
-      expect(delta(before_, after_, 'temporal_activity_execution_latency_seconds_count')).toBeGreaterThanOrEqual(0);
       expect(delta(before_, after_, 'temporal_workflow_task_execution_latency_seconds_count')).toBeGreaterThan(0);
     }
+    // Batches run activities; delivery attempts run as local activities (deliveryV2Workflow).
     expect(delta(before.analysis, after.analysis, 'temporal_activity_execution_latency_seconds_count')).toBeGreaterThan(
       0,
     );
+    expect(
+      delta(before.delivery, after.delivery, 'temporal_local_activity_execution_latency_seconds_count'),
+    ).toBeGreaterThan(0);
   });
 
   it('serve only GET /metrics on the worker port', async () => {

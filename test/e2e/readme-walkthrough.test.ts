@@ -21,6 +21,10 @@ describe('the README walk-through', () => {
   });
   afterAll(() => receiver.close());
 
+  it('stays a front page: under 300 lines, the rest in docs/', () => {
+    expect(README.split('\n').length).toBeLessThan(300);
+  });
+
   it('lists in its configuration table exactly the variables the service reads', () => {
     const section = README.slice(README.indexOf('## Configuration'), README.indexOf('## Operations'));
     const rows = [...section.matchAll(/^\| `([A-Z0-9_]+)` \|/gm)].map((m) => m[1]);

@@ -15,5 +15,7 @@ export function notJsonLines(file: string): string[] {
       odd.push(line);
     }
   }
+  // A banner that never closed would have hidden everything after it.
+  if (inBanner) odd.push('(the banner has no closing empty line)');
   return odd;
 }
