@@ -5,6 +5,7 @@ import { createLogger } from '../../src/logger.js';
 import { registry } from '../../src/metrics/registry.js';
 import { registerOutboxGauges } from '../../src/metrics/outbox.js';
 import { testDatabaseUrl } from '../support/database.js';
+import { insertEventFixture } from '../support/event-fixture.js';
 
 /** The outbox gauges of a scrape, read from the registry as Prometheus would. */
 async function gauges() {
@@ -40,6 +41,23 @@ describe('outbox gauges, read on scrape', () => {
     expect(Number(read.pending)).toBe(before.n);
     if (before.n === 0) expect(read.oldest).toBe('0');
     else expect(Number(read.oldest)).toBeGreaterThanOrEqual(before.age - 1);
+
+    // One more row, waiting for two minutes: both gauges move by it.
+    const { pipelineId, eventId } = await insertEventFixture(db, 'outbox-metrics');
+    const [webhook] = await db('webhooks')
+      .insert({ pipeline_id: pipelineId, url: 'https://example.com/hook', events: ['user_added'] })
+      .returning('id');
+    await db.raw(
+      `INSERT INTO outbox (event_id, webhook_id, created_at) VALUES (?, ?, now() - interval '120 seconds')`,
+      [eventId, webhook.id],
+    );
+    try {
+      const moved = await gauges();
+      expect(Number(moved.pending)).toBe(before.n + 1);
+      expect(Number(moved.oldest)).toBeGreaterThanOrEqual(Math.max(119, before.age));
+    } finally {
+      await db('outbox').where({ event_id: eventId }).delete();
+    }
 
     // A lock that blocks the read: the scrape still answers (the query is cancelled at its timeout), with NaN.
     const blocker = new pg.Client({ connectionString: testDatabaseUrl() });
