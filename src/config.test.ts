@@ -4,7 +4,7 @@ import { FAIRNESS_MECHANISMS } from './fairness/mechanisms.js';
 
 describe('configuration', () => {
   it('reads 33 variables', () => {
-    expect(CONFIG_VARIABLES).toHaveLength(33);
+    expect(CONFIG_VARIABLES).toHaveLength(32);
     // Per-tenant limits share one prefix.
     expect(CONFIG_VARIABLES.filter((v) => v.startsWith('TENANT_'))).toEqual([
       'TENANT_DELIVERIES_IN_FLIGHT',

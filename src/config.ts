@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { parseDuration, parseRetrySchedule } from './webhooks/retry-schedule.js';
+import { parseRetrySchedule } from './webhooks/retry-schedule.js';
 import { compileTrustedProxies } from './transport/client-address.js';
 import { parseFairnessOff, type FairnessMechanism } from './fairness/mechanisms.js';
 import { FIXED_QUOTAS, type Quotas } from './quotas.js';
@@ -14,7 +14,7 @@ const bool = z
 const port = z.coerce.number().int().min(0).max(65535);
 
 /**
- * Every variable the service reads (33). Tuning values that an operator has no reason to change
+ * Every variable the service reads (32). Tuning values that an operator has no reason to change
  * are constants next to the mechanism they tune; per-tenant limits are named TENANT_…; variables
  * of earlier versions are refused with what replaced them (RETIRED, below), never ignored.
  */
@@ -82,18 +82,6 @@ const schema = z.object({
       }
     }),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
-  // A webhook whose deliveries have all failed this long is deactivated (as Svix: 5 days).
-  WEBHOOK_DISABLE_AFTER: z
-    .string()
-    .default('5d')
-    .transform((s, ctx) => {
-      try {
-        return parseDuration(s);
-      } catch (err) {
-        ctx.addIssue({ code: 'custom', message: (err as Error).message });
-        return z.NEVER;
-      }
-    }),
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: bool.default(false),
   // Attempts in flight to one webhook, across all delivery workers.
   WEBHOOK_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(100).default(4),
@@ -146,6 +134,7 @@ const RETIRED: Record<string, string> = {
   ANALYSIS_CACHE_DIR: 'no longer read: trained heads are cached under $XDG_CACHE_HOME/profiling-service/heads',
   TEMPORAL_UI_PORT: 'no longer read: the embedded dev server UI is on 8233 (or a free port)',
   TEMPORAL_CLI_PATH: 'no longer read: put the temporal binary on PATH',
+  WEBHOOK_DISABLE_AFTER: 'now a constant: 5 days of failed deliveries (as Svix)',
 };
 
 /** How many variables the service reads (the README's configuration table lists each). */
@@ -179,7 +168,6 @@ export interface Config {
     retryScheduleMs: number[];
     timeoutMs: number;
     allowPrivateNetworks: boolean;
-    disableAfterMs: number;
   };
   worker: {
     activityConcurrency: number;
@@ -237,7 +225,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       retryScheduleMs: c.WEBHOOK_RETRY_SCHEDULE,
       timeoutMs: c.WEBHOOK_TIMEOUT_MS,
       allowPrivateNetworks: c.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
-      disableAfterMs: c.WEBHOOK_DISABLE_AFTER,
     },
     deliveryLimits: { perWebhook: c.WEBHOOK_MAX_IN_FLIGHT, perTenant: c.TENANT_DELIVERIES_IN_FLIGHT },
     quotas: {

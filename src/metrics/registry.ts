@@ -123,7 +123,7 @@ export const deliveryDuration = new Histogram({
 });
 export const webhooksDisabled = new Counter({
   name: `${PREFIX}webhooks_auto_disabled_total`,
-  help: 'Webhooks deactivated by the service, by reason: gone (410) or failing (WEBHOOK_DISABLE_AFTER)',
+  help: 'Webhooks deactivated by the service, by reason: gone (410) or failing (5 days of failed deliveries)',
   labelNames: ['reason'] as const,
   registers: [registry],
 });

@@ -88,7 +88,6 @@ export async function startWorkerRole(deps: {
     conditionVectors: createConditionVectors(embedder),
     openSecret: (sealed) => deps.box.open(sealed),
     webhookTimeoutMs: config.webhooks.timeoutMs,
-    webhookDisableAfterMs: config.webhooks.disableAfterMs,
     allowPrivateNetworks: config.webhooks.allowPrivateNetworks,
     scheduler: off.has('scheduler')
       ? undefined

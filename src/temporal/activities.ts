@@ -22,8 +22,6 @@ export interface ActivityDeps {
   openSecret: (sealed: string) => string;
   webhookTimeoutMs: number;
   allowPrivateNetworks: boolean;
-  /** WEBHOOK_DISABLE_AFTER in ms. */
-  webhookDisableAfterMs?: number;
   /** Fair turns at the analysis slots between tenants (absent: first come, first served). */
   scheduler?: AnalysisScheduler;
   deliveryLimits?: DeliveryLimits;
@@ -150,7 +148,6 @@ export function createActivities(deps: ActivityDeps) {
             allowPrivateNetworks: deps.allowPrivateNetworks,
             limits: deps.deliveryLimits,
             turns: deps.failingTurns,
-            disableAfterMs: deps.webhookDisableAfterMs,
             log: deps.log,
           },
           input,

@@ -56,8 +56,6 @@ export interface DeliverDeps {
   resolveTarget?: ResolveTarget;
   /** Attempts in flight per webhook and per tenant (absent: unbounded, as in the activity's own tests). */
   limits?: DeliveryLimits;
-  /** WEBHOOK_DISABLE_AFTER: a webhook whose deliveries have all failed this long is deactivated (default 5 days). */
-  disableAfterMs?: number;
   /** Turns over time for attempts to failing webhooks, shared between tenants (absent: none). */
   turns?: FailingTurns;
 }
@@ -275,8 +273,15 @@ async function disable(db: Db, webhookId: number, reason: string): Promise<strin
 }
 
 /**
+ * A webhook whose deliveries have all failed this long is deactivated. Five days, as Svix: long
+ * enough to outlast a weekend outage and the whole retry schedule of one event (about 27 h), so an
+ * operator has no reason to tune it (a constant, not a variable).
+ */
+export const WEBHOOK_DISABLE_AFTER_MS = 5 * 24 * 3600 * 1000;
+
+/**
  * Auto-disable: a success clears `failing_since`; a failure starts it if needed, and a webhook
- * whose deliveries have all failed for WEBHOOK_DISABLE_AFTER is deactivated (as Svix does).
+ * whose deliveries have all failed for WEBHOOK_DISABLE_AFTER_MS is deactivated (as Svix does).
  */
 async function trackFailures(
   deps: DeliverDeps,
@@ -296,13 +301,8 @@ async function trackFailures(
     .where({ id: webhookId })
     .update({ failing_since: db.raw('coalesce(failing_since, now())') })
     .returning([db.raw('extract(epoch FROM now() - failing_since) * 1000 AS failing_ms'), 'failing_since']);
-  const disableAfterMs = deps.disableAfterMs ?? 5 * 24 * 3600 * 1000;
-  if (!row || Number(row.failing_ms) < disableAfterMs) return undefined;
-  return disable(
-    db,
-    webhookId,
-    `every delivery failed since ${(row.failing_since as Date).toISOString()} (WEBHOOK_DISABLE_AFTER)`,
-  );
+  if (!row || Number(row.failing_ms) < WEBHOOK_DISABLE_AFTER_MS) return undefined;
+  return disable(db, webhookId, `every delivery failed since ${(row.failing_since as Date).toISOString()} (5 days)`);
 }
 
 /**

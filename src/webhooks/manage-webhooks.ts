@@ -17,7 +17,7 @@ export interface WebhookView {
   is_active: boolean;
   /** Extension: segment ids this webhook is limited to; empty = every segment of the pipeline. */
   segments: string[];
-  /** Extension: why the service deactivated it (410 Gone, WEBHOOK_DISABLE_AFTER); null otherwise. */
+  /** Extension: why the service deactivated it (410 Gone, or 5 days of failed deliveries); null otherwise. */
   disabled_reason: string | null;
   /**
    * Extension: while a secret rotation's overlap runs, when it ends (the previous secret stops

@@ -12,8 +12,8 @@ import { startReceiver, type Answer, type Received } from '../support/receiver.j
 /**
  * Webhook operations (issue 15) against real HTTPS receivers, on the stack's schedule 1s,2s,2s,2s,2s:
  * secret rotation with overlap, 410 Gone, Retry-After, recovery, the test event, the deliveries
- * cursor and filters, segment filters; auto-disable on an instance of its own with a seconds-long
- * WEBHOOK_DISABLE_AFTER.
+ * cursor and filters, segment filters; auto-disable on an instance of its own, its 5 days of
+ * failures backdated with SQL.
  */
 const hooks = hooksPath;
 const verifies = (secret: string, r: Received) => {
@@ -354,13 +354,13 @@ describe('webhook operations', () => {
   });
 });
 
-describe('auto-disable (WEBHOOK_DISABLE_AFTER=3s, an instance of its own)', () => {
+describe('auto-disable (5 days of failures, backdated with SQL; an instance of its own)', () => {
   const DB = 'auto_disable_e2e';
   let inst: Instance;
   beforeAll(async () => {
     const url = await createDatabase(DB);
     inst = await startInstance(url, 'auto-disable', {
-      env: { WEBHOOK_DISABLE_AFTER: '3s', WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s,1s,1s,1s,1s,1s' },
+      env: { WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s,1s,1s,1s,1s,1s' },
     });
   }, 180_000);
   afterAll(async () => {
@@ -368,8 +368,10 @@ describe('auto-disable (WEBHOOK_DISABLE_AFTER=3s, an instance of its own)', () =
     await dropDatabase(DB).catch(() => undefined);
   });
 
-  it('deactivates a webhook whose deliveries have all failed that long, logs it, and stops its retries', async () => {
+  it('keeps a webhook failing for less than 5 days, deactivates it past 5 days, logs it, and stops its retries', async () => {
     const rx = await startReceiver(() => 500);
+    const db = new pg.Client({ connectionString: inst.databaseUrl });
+    await db.connect();
     try {
       const tenant = await inst.call('POST', '/admin/v1/tenants', { body: { name: 'auto-disable' } });
       const key = tenant.body.api_key;
@@ -377,8 +379,14 @@ describe('auto-disable (WEBHOOK_DISABLE_AFTER=3s, an instance of its own)', () =
       const pl = await inst.call('POST', `/projects/${p.body.id}/pipelines`, { key, body: { name: 'main' } });
       const base = `/projects/${p.body.id}/pipelines/${pl.body.id}/webhooks`;
       const wh = await inst.call('POST', base, { key, body: { url: rx.url } });
-      const started = Date.now();
       expect((await inst.call('POST', `${base}/${wh.body.id}/test`, { key })).status).toBe(202);
+      // Two failed attempts a second apart: failing, not for 5 days, so still active.
+      await waitFor('two failed attempts', async () => rx.received.length >= 2, 30_000, 100);
+      const failing = (await inst.call('GET', `${base}/${wh.body.id}`, { key })).body;
+      expect(failing).toMatchObject({ is_active: true, disabled_reason: null });
+      // Its failures backdated to 5 days and a minute ago: the next failed attempt deactivates it.
+      const since = new Date(Date.now() - 5 * 24 * 3600 * 1000 - 60_000);
+      await db.query('UPDATE webhooks SET failing_since = $2 WHERE id = $1', [wh.body.id, since]);
       const disabled = await waitFor(
         'auto-disable',
         async () => {
@@ -388,28 +396,22 @@ describe('auto-disable (WEBHOOK_DISABLE_AFTER=3s, an instance of its own)', () =
         60_000,
         250,
       );
-      expect(Date.now() - started).toBeGreaterThanOrEqual(3_000);
-      expect(disabled.disabled_reason).toMatch(/every delivery failed since .* \(WEBHOOK_DISABLE_AFTER\)/);
+      expect(disabled.disabled_reason).toBe(`every delivery failed since ${since.toISOString()} (5 days)`);
       const attempts = rx.received.length;
       await new Promise((r) => setTimeout(r, 3_000));
       expect(rx.received.length).toBe(attempts); // the schedule (1 s) would have sent more
-      const db = new pg.Client({ connectionString: inst.databaseUrl });
-      await db.connect();
-      try {
-        const { rows } = await db.query(
-          'SELECT status, status_code, final FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY attempt',
-          [wh.body.id],
-        );
-        expect(rows.at(-1)).toMatchObject({ status: 'failed', status_code: 0, final: true });
-      } finally {
-        await db.end();
-      }
+      const { rows } = await db.query(
+        'SELECT status, status_code, final FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY attempt',
+        [wh.body.id],
+      );
+      expect(rows.at(-1)).toMatchObject({ status: 'failed', status_code: 0, final: true });
       const warning = readFileSync(inst.logFile, 'utf8')
         .split('\n')
         .filter((l) => l.includes('"webhook deactivated"'));
       expect(warning).toHaveLength(1);
       expect(JSON.parse(warning[0])).toMatchObject({ level: 'warn', webhook_id: wh.body.id });
     } finally {
+      await db.end();
       await rx.close();
     }
   });

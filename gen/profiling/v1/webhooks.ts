@@ -76,7 +76,7 @@ export interface Webhook {
     | undefined;
   /** Extension: segment ids the webhook is limited to; empty = every segment of the pipeline. */
   segments: string[];
-  /** Extension: why the service deactivated it (410 Gone, WEBHOOK_DISABLE_AFTER); unset otherwise. */
+  /** Extension: why the service deactivated it (410 Gone, or 5 days of failed deliveries); unset otherwise. */
   disabledReason?:
     | string
     | undefined;

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 /**
  * Issue 15 (webhooks that operators trust):
  * - webhooks: why a webhook was switched off (410 Gone, or every delivery failing for
- *   WEBHOOK_DISABLE_AFTER), since when its deliveries have all failed, the previous secret of a
+ *   5 days), since when its deliveries have all failed, the previous secret of a
  *   rotation and when it stops signing, and an optional list of segment ids it is limited to;
  * - webhook_deliveries: whether the attempt was its delivery's last (recover re-sends those), and
  *   the receiver's Retry-After when it asked for one;

@@ -118,7 +118,7 @@ export const webhook = z
     disabled_reason: z
       .string()
       .nullable()
-      .meta({ description: 'Extension: why the service deactivated it (410 Gone, WEBHOOK_DISABLE_AFTER)' }),
+      .meta({ description: 'Extension: why the service deactivated it (410 Gone, or 5 days of failed deliveries)' }),
     previous_secret_expires_at: timestamp
       .nullable()
       .meta({ description: "Extension: while a rotation's overlap runs, when the previous secret stops signing" }),
