@@ -14,7 +14,7 @@ import { sentencesOf } from '../src/analysis/sentences.js';
  * bench/results/<timestamp>.json plus a Markdown table. Figures are medians over repeated runs.
  */
 const quick = process.argv.includes('--quick');
-// `--only=embedder,idle,fairness,ingest,retries,reads,deliveries` runs a subset (the embedder limit is
+// `--only=embedder,idle,fairness,ingest,retries,reads,deliveries,floor` runs a subset (the embedder limit is
 // always measured, except for deliveries alone).
 const onlyArg = process.argv.find((a) => a.startsWith('--only='));
 const only = onlyArg ? new Set(onlyArg.slice('--only='.length).split(',')) : undefined;
@@ -66,6 +66,28 @@ function save(): string[] {
 // The fairness scenario replays a receiver that hangs for the production timeout (10 s); the other
 // scenarios keep the test stack's 3 s. A full run (no --only) uses 3 s for all.
 if (only?.has('fairness')) process.env.STACK_WEBHOOK_TIMEOUT_MS ??= '10000';
+
+// The floor under delivery capacity: the real Temporal server alone running empty workflows
+// (bench/temporal-floor.ts); only when named.
+if (only?.has('floor')) {
+  const { temporalFloor } = await import('./temporal-floor.js');
+  const floor = await temporalFloor({ n: quick ? 300 : 2_000, log: (m) => console.log(m) });
+  results.floor = floor;
+  for (const r of floor)
+    report(
+      `floor: real server, ${r.workflow} (${r.workflows} workflows, 50 starts at once)`,
+      `${r.perSecond.toFixed(1)}/s`,
+      `${r.cpuMsPerWorkflow} ms CPU per workflow (CPU s ${Object.entries(r.cpuSeconds)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}); this machine's cores would run at most ${r.ceilingPerSecond}/s with nothing else`,
+    );
+  save();
+  if (only.size === 1) {
+    console.log('\n' + save().join('\n'));
+    console.log(`\nwritten: ${file}`);
+    process.exit(0);
+  }
+}
 
 // Delivery capacity runs on stacks of its own, one per topology (bench/deliveries.ts); only when named.
 if (only?.has('deliveries')) {
