@@ -11,6 +11,7 @@ COPY gen ./gen
 COPY src ./src
 COPY workflows ./workflows
 COPY data ./data
+COPY console ./console
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:20-bookworm-slim

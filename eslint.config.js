@@ -1,6 +1,7 @@
 // @ts-check
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import globals from 'globals';
 
 const NODE_BUILTINS = [
   'assert',
@@ -70,4 +71,6 @@ export default tseslint.config(
     },
   },
   { files: ['**/*.js'], ...tseslint.configs.disableTypeChecked },
+  // The console runs in the browser (console/, bundled by src/transport/http/console-bundle.ts).
+  { files: ['console/**/*.js'], languageOptions: { globals: globals.browser } },
 );

@@ -13,6 +13,7 @@ import { addApiRoutes } from './routes-users-profiles-projects.js';
 import { addOpsRoutes } from './routes-ops.js';
 import { addSegmentRoutes } from './routes-segments.js';
 import { addWebhookRoutes } from './routes-webhooks.js';
+import { addConsoleRoutes } from './routes-console.js';
 import { addDocsRoutes } from './routes-docs.js';
 
 export function createRouter(ctx: AppContext): Router {
@@ -21,6 +22,7 @@ export function createRouter(ctx: AppContext): Router {
   addApiRoutes(router, ctx);
   addWebhookRoutes(router, ctx);
   addSegmentRoutes(router, ctx);
+  addConsoleRoutes(router);
   // Last: the document it serves lists the routes added before it.
   addDocsRoutes(router);
   return router;

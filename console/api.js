@@ -1,0 +1,52 @@
+// The one way the console talks to the service: the public JSON API, with the key the user pasted.
+// The key lives in sessionStorage (gone when the tab closes) and never in a URL.
+
+const KEY = 'profiling-console.key';
+const PLACE = 'profiling-console.place';
+
+export const session = {
+  key: () => sessionStorage.getItem(KEY),
+  setKey: (key) => sessionStorage.setItem(KEY, key),
+  /** The project and pipeline picked last, so a reload comes back to them. */
+  place: () => JSON.parse(sessionStorage.getItem(PLACE) ?? '{}'),
+  setPlace: (place) => sessionStorage.setItem(PLACE, JSON.stringify(place)),
+  clear: () => {
+    sessionStorage.removeItem(KEY);
+    sessionStorage.removeItem(PLACE);
+  },
+};
+
+/** An answer other than 2xx, with the API's error code, message and the field at fault. */
+export class ApiError extends Error {
+  constructor(status, body) {
+    const e = body && body.error ? body.error : {};
+    super(e.message || `The service answered ${status}`);
+    this.status = status;
+    this.code = e.code;
+    this.field = e.field;
+  }
+}
+
+/** Calls the API: `query` values that are '' or undefined are left out. Resolves to the parsed JSON. */
+export async function api(method, path, { body, query, key = session.key() } = {}) {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== '' && v !== null) params.set(k, v);
+  const url = params.size ? `${path}?${params}` : path;
+  const res = await fetch(url, {
+    method,
+    headers: { 'X-API-Key': key ?? '', ...(body !== undefined && { 'Content-Type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = null;
+  }
+  if (!res.ok) throw new ApiError(res.status, data);
+  return data;
+}
+
+/** Paths of a pipeline's resources. */
+export const pipelinePath = (place) => `/projects/${place.project}/pipelines/${place.pipeline}`;

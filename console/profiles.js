@@ -1,0 +1,330 @@
+import { html } from 'htm/preact';
+import { useState } from 'preact/hooks';
+import { api } from './api.js';
+import { SentimentChart } from './chart.js';
+import { Chips, ErrorNote, Loading, Pager, fmt, tone, useLoad } from './ui.js';
+
+const PAGE = 25;
+/** A profile is computed over its latest 20 messages (WINDOW_SIZE in src/profiles/aggregates.ts). */
+const WINDOW = 20;
+const TRENDS = ['improving', 'stable', 'declining'];
+const userHref = (id) => `#/profiles/${encodeURIComponent(id)}`;
+
+/** Churn risk in three words: the levels the rule examples in docs/aggregates-and-rules.md use. */
+const churnLevel = (x) => (x >= 0.6 ? 'high' : x >= 0.3 ? 'medium' : 'low');
+
+/** The profile list with the API's four filters, offset paging and the exact total. */
+export function ProfileList({ place }) {
+  const [filters, setFilters] = useState({});
+  const [offset, setOffset] = useState(0);
+  const [sort, setSort] = useState('none');
+  const list = useLoad(
+    () => api('GET', '/api/v1/profiles', { query: { project_id: place.project, limit: PAGE, offset, ...filters } }),
+    [place.project, offset, JSON.stringify(filters)],
+  );
+  const apply = (e) => {
+    e.preventDefault();
+    const f = Object.fromEntries([...new FormData(e.currentTarget)].filter(([, v]) => v !== ''));
+    setFilters(f);
+    setOffset(0);
+  };
+  const users = [...(list.data?.users ?? [])];
+  if (sort !== 'none') {
+    const dir = sort === 'desc' ? -1 : 1;
+    users.sort((a, b) => dir * (a.aggregates.churn_risk_score - b.aggregates.churn_risk_score));
+  }
+  const nextSort = { none: 'desc', desc: 'asc', asc: 'none' }[sort];
+  return html`<section aria-labelledby="profiles-h">
+    <h1 id="profiles-h">Profiles</h1>
+    <form class="filters" onSubmit=${apply} aria-label="Filters">
+      <div>
+        <label for="f-gte">Churn risk at least</label>
+        <input id="f-gte" name="churn_risk_gte" type="number" min="0" max="1" step="0.05" />
+      </div>
+      <div>
+        <label for="f-lte">Churn risk at most</label>
+        <input id="f-lte" name="churn_risk_lte" type="number" min="0" max="1" step="0.05" />
+      </div>
+      <div>
+        <label for="f-trend">Sentiment trend</label>
+        <select id="f-trend" name="sentiment_trend">
+          <option value="">any</option>
+          ${TRENDS.map((t) => html`<option value=${t}>${t}</option>`)}
+        </select>
+      </div>
+      <div>
+        <label for="f-min">At least messages</label>
+        <input id="f-min" name="min_messages" type="number" min="1" step="1" />
+      </div>
+      <button type="submit">Apply filters</button>
+    </form>
+    <${ErrorNote} error=${list.error} />
+    ${list.loading && !list.data && html`<${Loading} what="profiles" />`}
+    ${
+      list.data &&
+      html`<p class="total" role="status"><strong>${list.data.total.toLocaleString('en')}</strong> profiles match.</p>
+        <div class="scroll">
+          <table>
+            <caption class="sr-only">
+              Profiles, newest change first
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">User</th>
+                <th scope="col">Messages</th>
+                <th scope="col">Avg sentiment</th>
+                <th scope="col">Trend</th>
+                <th scope="col" aria-sort=${{ none: 'none', desc: 'descending', asc: 'ascending' }[sort]}>
+                  <button type="button" class="sort" onClick=${() => setSort(nextSort)}>
+                    Churn risk <span aria-hidden="true">${{ none: '↕', desc: '↓', asc: '↑' }[sort]}</span>
+                  </button>
+                </th>
+                <th scope="col">Updated</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${users.map((u) => {
+                const a = u.aggregates;
+                const t = tone(a.avg_sentiment);
+                return html`<tr>
+                  <th scope="row"><a href=${userHref(u.user_id)}>${u.user_id}</a></th>
+                  <td>${a.message_count}</td>
+                  <td class=${t.cls}>${fmt.sentiment(a.avg_sentiment)}</td>
+                  <td>${a.sentiment_trend}</td>
+                  <td>
+                    <span class=${`risk ${churnLevel(a.churn_risk_score)}`}>${fmt.score(a.churn_risk_score)}</span>
+                    <span class="muted"> ${churnLevel(a.churn_risk_score)}</span>
+                  </td>
+                  <td>${fmt.time(u.updated_at)}</td>
+                </tr>`;
+              })}
+            </tbody>
+          </table>
+        </div>
+        <p class="muted small">
+          Sorting by churn risk orders this page; filter by churn risk to find the riskiest profiles among all of them.
+        </p>
+        <${Pager}
+          offset=${offset}
+          limit=${PAGE}
+          total=${list.data.total}
+          onChange=${setOffset}
+          label="Profile pages"
+        />`
+    }
+  </section>`;
+}
+
+/** The churn score factor by factor, in words (weights from src/profiles/aggregates.ts). */
+function churnExplanation(a) {
+  const f = a.churn_risk_factors;
+  const parts = [
+    {
+      key: 'negative_sentiment',
+      weight: 0.4,
+      text: `Negative sentiment: ${fmt.pct(a.negative_ratio)} of the last ${a.window_size} messages are negative and their average is ${fmt.sentiment(a.avg_sentiment)}.`,
+    },
+    {
+      key: 'declining_trend',
+      weight: 0.2,
+      text:
+        f.declining_trend > 0
+          ? `Declining trend: the newer half of the window is ${f.declining_trend.toFixed(2)} lower than the older half.`
+          : `No declining trend (the trend is ${a.sentiment_trend}).`,
+    },
+    {
+      key: 'churn_intent',
+      weight: 0.4,
+      text:
+        f.churn_intent > 0
+          ? `Churn intent: messages say they want to cancel, get a refund or downgrade (factor ${f.churn_intent.toFixed(2)}).`
+          : 'No message says they want to cancel, get a refund or downgrade.',
+    },
+  ];
+  return parts
+    .map((p) => ({ ...p, contribution: p.weight * f[p.key] }))
+    .sort((x, y) => y.contribution - x.contribution);
+}
+
+export function ProfilePage({ place, userId }) {
+  const profile = useLoad(
+    () => api('GET', `/api/v1/profiles/${encodeURIComponent(userId)}`, { query: { project_id: place.project } }),
+    [place.project, userId],
+  );
+  const timeline = useLoad(
+    () =>
+      api('GET', `/api/v1/profiles/${encodeURIComponent(userId)}/timeline`, {
+        query: { project_id: place.project, limit: 1000 },
+      }),
+    [place.project, userId],
+  );
+  if (profile.error)
+    return html`<p><a href="#/profiles">← Profiles</a></p>
+      <${ErrorNote} error=${profile.error} />`;
+  if (!profile.data) return html`<${Loading} what="the profile" />`;
+  const p = profile.data;
+  const a = p.aggregates;
+  const entries = timeline.data?.timeline ?? [];
+  const chronological = [...entries].sort((x, y) => Date.parse(x.timestamp) - Date.parse(y.timestamp));
+  const newestFirst = [...chronological].reverse();
+  const points = chronological.map((m) => ({ t: Date.parse(m.timestamp) / 1000, sentiment: m.sentiment }));
+  const level = churnLevel(a.churn_risk_score);
+  const first = chronological[0];
+  const last = chronological[chronological.length - 1];
+  const summary = first
+    ? `Sentiment of ${chronological.length} messages from ${fmt.sentiment(first.sentiment)} (first) to ${fmt.sentiment(last.sentiment)} (latest); window average ${fmt.sentiment(a.avg_sentiment)}; trend ${a.sentiment_trend}.`
+    : 'No messages.';
+  const topics = Object.entries(a.topic_scores).sort((x, y) => y[1] - x[1]);
+  const attributes = Object.entries(p.attributes ?? {});
+  return html`<article aria-labelledby="profile-h">
+    <p><a href="#/profiles">← Profiles</a></p>
+    <h1 id="profile-h">${p.user_id}</h1>
+    <dl class="facts">
+      <div>
+        <dt>Messages</dt>
+        <dd>${a.message_count} (window ${a.window_size})</dd>
+      </div>
+      <div>
+        <dt>Average sentiment</dt>
+        <dd class=${tone(a.avg_sentiment).cls}>${fmt.sentiment(a.avg_sentiment)} (${tone(a.avg_sentiment).word})</dd>
+      </div>
+      <div>
+        <dt>Trend</dt>
+        <dd>${a.sentiment_trend}</dd>
+      </div>
+      <div>
+        <dt>Churn risk</dt>
+        <dd><span class=${`risk ${level}`}>${fmt.score(a.churn_risk_score)}</span> ${level}</dd>
+      </div>
+      <div>
+        <dt>Price sensitive</dt>
+        <dd>${fmt.pct(a.price_sensitive_ratio)} of messages</dd>
+      </div>
+      <div>
+        <dt>Writes every</dt>
+        <dd>${a.message_frequency_days == null ? '—' : `${a.message_frequency_days.toFixed(1)} days`}</dd>
+      </div>
+      <div>
+        <dt>Source</dt>
+        <dd>${p.source_label ?? '—'}</dd>
+      </div>
+      <div>
+        <dt>Updated</dt>
+        <dd>${fmt.time(p.updated_at)}</dd>
+      </div>
+    </dl>
+
+    <section aria-labelledby="sent-h">
+      <h2 id="sent-h">Sentiment over time</h2>
+      ${timeline.loading && !timeline.data && html`<${Loading} what="the timeline" />`}
+      <${ErrorNote} error=${timeline.error} />
+      ${points.length > 0 && html`<${SentimentChart} points=${points} windowSize=${WINDOW} summary=${summary} />`}
+    </section>
+
+    <div class="columns">
+      <section aria-labelledby="churn-h">
+        <h2 id="churn-h">Why the churn risk is ${fmt.score(a.churn_risk_score)} (${level})</h2>
+        <ul class="factors">
+          ${churnExplanation(a).map(
+            (x) =>
+              html`<li>
+                <span class="bar" aria-hidden="true"
+                  ><span style=${{ width: `${Math.round(x.contribution * 250)}%` }}></span
+                ></span>
+                <span
+                  >${x.text} <span class="muted">Adds ${x.contribution.toFixed(2)} (weight ${x.weight}).</span></span
+                >
+              </li>`,
+          )}
+        </ul>
+      </section>
+      <section aria-labelledby="topics-h">
+        <h2 id="topics-h">Topics</h2>
+        ${topics.length === 0 && html`<p class="muted">No topic yet.</p>`}
+        <ul class="bars">
+          ${topics.map(
+            ([t, s]) =>
+              html`<li>
+                <span class="name">${fmt.label(t)}</span>
+                <span class="bar" aria-hidden="true"><span style=${{ width: `${Math.round(s * 100)}%` }}></span></span>
+                <span class="value">${fmt.pct(s)}</span>
+              </li>`,
+          )}
+        </ul>
+        <h2>Intentions</h2>
+        <${Chips} items=${a.intentions_summary} kind="intentions" />
+      </section>
+    </div>
+
+    <div class="columns">
+      <section aria-labelledby="seg-h">
+        <h2 id="seg-h">Segments</h2>
+        ${
+          p.segments === undefined
+            ? html`<p class="muted">This service version does not list memberships.</p>`
+            : p.segments.length === 0
+              ? html`<p class="muted">Not in any segment.</p>`
+              : html`<table>
+                  <thead>
+                    <tr>
+                      <th scope="col">Segment</th>
+                      <th scope="col">Score</th>
+                      <th scope="col">Since</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    ${p.segments.map(
+                      (s) =>
+                        html`<tr>
+                          <th scope="row">
+                            ${
+                              s.pipeline_id === place.pipeline
+                                ? html`<a href=${`#/segments/${encodeURIComponent(s.segment_id)}`}>${s.name}</a>`
+                                : s.name
+                            }
+                          </th>
+                          <td>${fmt.score(s.score)}</td>
+                          <td>${fmt.time(s.since)}</td>
+                        </tr>`,
+                    )}
+                  </tbody>
+                </table>`
+        }
+      </section>
+      <section aria-labelledby="attr-h">
+        <h2 id="attr-h">Attributes</h2>
+        ${
+          attributes.length === 0
+            ? html`<p class="muted">None.</p>`
+            : html`<dl class="attrs">
+                ${attributes.map(
+                  ([k, v]) =>
+                    html`<div>
+                      <dt>${k}</dt>
+                      <dd>${JSON.stringify(v)}</dd>
+                    </div>`,
+                )}
+              </dl>`
+        }
+      </section>
+    </div>
+
+    <section aria-labelledby="tl-h">
+      <h2 id="tl-h">Timeline <span class="muted">(newest first)</span></h2>
+      <ol class="timeline">
+        ${newestFirst.map((m) => {
+          const t = tone(m.sentiment);
+          return html`<li>
+            <time datetime=${m.timestamp}>${fmt.time(m.timestamp)}</time>
+            <span class=${`sentiment ${t.cls}`}>${fmt.sentiment(m.sentiment)} ${t.word}</span>
+            <div class="labels"><span class="muted">Topics</span> <${Chips} items=${m.topics} kind="topics" /></div>
+            <div class="labels">
+              <span class="muted">Intentions</span> <${Chips} items=${m.intentions} kind="intentions" />
+            </div>
+            ${m.source_label && html`<div class="muted small">from ${m.source_label}</div>`}
+          </li>`;
+        })}
+      </ol>
+    </section>
+  </article>`;
+}
