@@ -12,6 +12,7 @@ import * as m010 from './migrations/010_redeliveries.js';
 import * as m011 from './migrations/011_delivery_slots.js';
 import * as m012 from './migrations/012_outbox_awaiting_attempt.js';
 import * as m013 from './migrations/013_auth_failures.js';
+import * as m014 from './migrations/014_console_reads.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001_init': m001,
@@ -27,6 +28,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '011_delivery_slots': m011,
   '012_outbox_awaiting_attempt': m012,
   '013_auth_failures': m013,
+  '014_console_reads': m014,
 };
 
 /** Migrations are imported, not discovered on disk, so they work from tsx, bundles and containers. */

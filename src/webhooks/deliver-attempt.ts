@@ -2,7 +2,7 @@ import type { Db } from '../db/knex.js';
 import { isDatabaseDown } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { sendWebhook, type AttemptResult, type ResolveTarget } from './http-attempt.js';
-import { signBody, standardWebhookHeaders } from './signing.js';
+import { redactSignatures, signBody, standardWebhookHeaders } from './signing.js';
 import type { DeliveryLimits } from '../fairness/in-flight.js';
 import type { FailingTurns } from '../fairness/failing-turns.js';
 import { deliveries, deliveryDuration, webhooksDisabled } from '../metrics/registry.js';
@@ -147,6 +147,7 @@ export async function deliverAttempt(deps: DeliverDeps, input: DeliverAttemptInp
   // recorded, and the activity is retried a moment later (not counted as a delivery attempt).
   const release = await deps.limits?.acquire(webhook.id, tenantId);
   let result: AttemptResult;
+  let headers: Record<string, string>;
   try {
     // A webhook whose deliveries are failing takes turns with other tenants' deliveries (after the
     // in-flight place: a turn is not spent on an attempt sent back): a turn far off is answered,
@@ -161,10 +162,11 @@ export async function deliverAttempt(deps: DeliverDeps, input: DeliverAttemptInp
     }
     const body = eventBody(event);
     deps.turns?.started(tenantId);
+    headers = signedHeaders(deps, webhook, event.id, event.event_type, body);
     result = await sendWebhook({
       url: webhook.url,
       body,
-      headers: signedHeaders(deps, webhook, event.id, event.event_type, body),
+      headers,
       timeoutMs: deps.timeoutMs,
       allowPrivateNetworks: deps.allowPrivateNetworks,
       resolveTarget: deps.resolveTarget,
@@ -181,6 +183,7 @@ export async function deliverAttempt(deps: DeliverDeps, input: DeliverAttemptInp
     duration_ms: result.durationMs,
     final: !result.ok && (gone || input.last === true),
     retry_after_ms: result.retryAfterMs ?? null,
+    request_headers: redactSignatures(headers),
   });
   const disabled = gone
     ? await disable(db, webhook.id, `the receiver answered 410 Gone (event ${input.eventId})`)
@@ -347,6 +350,8 @@ async function record(
     duration_ms: number;
     final?: boolean;
     retry_after_ms?: number | null;
+    /** What was sent, signatures redacted; absent for an attempt that was not sent. */
+    request_headers?: Record<string, string>;
   },
 ): Promise<void> {
   await db('webhook_deliveries')
@@ -358,6 +363,7 @@ async function record(
       ...row,
       // PostgreSQL text cannot hold NUL bytes a receiver might send back.
       response_body: row.response_body.replaceAll('\u0000', ''),
+      request_headers: row.request_headers ? JSON.stringify(row.request_headers) : null,
     })
     .onConflict('attempt_key')
     .ignore();

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { receiverLibrarySecret } from '../../test/support/receiver-secret.js';
-import { signBody, standardWebhookHeaders } from './signing.js';
+import { redactSignatures, signBody, standardWebhookHeaders } from './signing.js';
 
 const body = JSON.stringify({ event_type: 'user_added', user: { id: 'u-1', score: 0.91 }, note: 'café ✓' });
 const now = () => Math.floor(Date.now() / 1000);
@@ -76,5 +76,27 @@ describe('standardWebhookHeaders', () => {
       hook.verify(body, { ...headers, 'webhook-timestamp': String(Number(headers['webhook-timestamp']) - 1) }),
     ).toThrow(/No matching signature/);
     expect(() => new Webhook(receiverLibrarySecret('other')).verify(body, headers)).toThrow(/No matching signature/);
+  });
+});
+
+describe('redactSignatures', () => {
+  it('replaces both signature headers, in any case, and keeps every other header as sent', () => {
+    const secret = 'kept-out-of-rows';
+    const headers = {
+      'Content-Type': 'application/json',
+      'X-Event-ID': '42',
+      'X-Webhook-Signature': signBody(secret, body),
+      ...standardWebhookHeaders({ msgId: '42', timestampSec: now(), body, secret, previousSecret: 'older-one' }),
+    };
+    const kept = redactSignatures(headers);
+    expect(kept).toEqual({
+      ...headers,
+      'X-Webhook-Signature': '(redacted)',
+      'webhook-signature': '(redacted)',
+    });
+    expect(redactSignatures({ 'x-webhook-signature': 'abc', 'Webhook-Signature': 'v1,abc' })).toEqual({
+      'x-webhook-signature': '(redacted)',
+      'Webhook-Signature': '(redacted)',
+    });
   });
 });

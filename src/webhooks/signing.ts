@@ -49,3 +49,16 @@ export function standardWebhookHeaders(args: {
     'webhook-signature': signatures.map((s) => `v1,${mac(s)}`).join(' '),
   };
 }
+
+/** The headers that carry a signature: HMACs keyed by the secret, which must not be shown. */
+const SIGNATURE_HEADERS = new Set(['x-webhook-signature', 'webhook-signature']);
+
+/** The headers of a request as an attempt's row keeps them: every signature value replaced. */
+export function redactSignatures(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => [
+      name,
+      SIGNATURE_HEADERS.has(name.toLowerCase()) ? '(redacted)' : value,
+    ]),
+  );
+}
