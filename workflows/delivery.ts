@@ -6,7 +6,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../src/temporal/activities.js';
-import { nextRetryDelayMs } from './retry-delay.js';
+import { leastRetryWaitMs, nextRetryDelayMs } from './retry-delay.js';
 import { DeliveryAttempt } from './search-attributes.js';
 
 export interface DeliveryInput {
@@ -92,7 +92,7 @@ async function deliver(input: DeliveryInput, local: boolean): Promise<DeliveryOu
     // A 429 or 503 with Retry-After (capped at 24 h by the activity) waits at least that long, and
     // so does the next attempt's turn while other tenants deliver; neither adds an attempt.
     // Histories from before these fields have none: the same timers replay.
-    await sleep(Math.max(delay, r.retryAfterMs ?? 0, r.nextTurnInMs ?? 0));
+    await sleep(Math.max(leastRetryWaitMs(delay, r.retryAfterMs), r.nextTurnInMs ?? 0));
     turnAt = r.nextTurnAt;
   }
 }

@@ -20,3 +20,13 @@ export function nextRetryDelayMs(failedAttempt: number, scheduleMs: readonly num
   }
   return failedAttempt <= scheduleMs.length ? scheduleMs[failedAttempt - 1] : null;
 }
+
+/**
+ * The least the workflow waits after a failed attempt that has a next one: the schedule's delay,
+ * or the receiver's Retry-After (already capped at 24 h) when that is longer. A failing webhook's
+ * turn (src/fairness/failing-turns.ts) may make it wait longer still. The deliveries list answers
+ * the same figure as `next_attempt_at` (src/webhooks/retry-schedule.ts).
+ */
+export function leastRetryWaitMs(delayMs: number, retryAfterMs: number | null | undefined): number {
+  return Math.max(delayMs, retryAfterMs ?? 0);
+}

@@ -1,7 +1,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
-import { nextRetryDelayMs, parseRetrySchedule } from './retry-schedule.js';
+import { nextAttemptAt, nextRetryDelayMs, parseRetrySchedule, type RecordedAttempt } from './retry-schedule.js';
 
 describe('retry schedule', () => {
   // The schedule the service ships with: the configuration's default, not a copy of it.
@@ -41,5 +41,34 @@ describe('retry schedule', () => {
       expect((err as ApplicationFailure).nonRetryable).toBe(true);
       expect((err as ApplicationFailure).type).toBe('InvalidRetryInput');
     }
+  });
+});
+
+describe('nextAttemptAt', () => {
+  const at = new Date('2026-03-01T12:00:00.250Z');
+  const failed = (attempt: number, more: Partial<RecordedAttempt> = {}): RecordedAttempt => ({
+    attempt,
+    status: 'failed',
+    final: false,
+    retry_after_ms: null,
+    created_at: at,
+    ...more,
+  });
+  const schedule = [1_000, 2_000, 5_000];
+
+  it("is the row's time plus the schedule's delay after that attempt", () => {
+    expect(nextAttemptAt(failed(1), schedule)).toEqual(new Date('2026-03-01T12:00:01.250Z'));
+    expect(nextAttemptAt(failed(3), schedule)).toEqual(new Date('2026-03-01T12:00:05.250Z'));
+  });
+
+  it("waits for the receiver's Retry-After when it is longer than the delay, not when shorter", () => {
+    expect(nextAttemptAt(failed(1, { retry_after_ms: 3_000 }), schedule)).toEqual(new Date('2026-03-01T12:00:03.250Z'));
+    expect(nextAttemptAt(failed(3, { retry_after_ms: 3_000 }), schedule)).toEqual(new Date('2026-03-01T12:00:05.250Z'));
+  });
+
+  it('is null after a success, a final attempt, or an attempt the schedule has no delay after', () => {
+    expect(nextAttemptAt(failed(1, { status: 'success' }), schedule)).toBeNull();
+    expect(nextAttemptAt(failed(2, { final: true }), schedule)).toBeNull();
+    expect(nextAttemptAt(failed(4), schedule)).toBeNull();
   });
 });
