@@ -15,6 +15,21 @@ export interface ProfileView {
   updated_at: Date;
 }
 
+/** Extension: a segment the user is a member of now (the single-profile read only). */
+export interface SegmentMembershipView {
+  pipeline_id: number;
+  /** The segment's id (its slug), as the segments API names it. */
+  segment_id: string;
+  name: string;
+  score: number;
+  /** When the user entered the segment. */
+  since: Date;
+}
+
+export interface ProfileWithSegmentsView extends ProfileView {
+  segments: SegmentMembershipView[];
+}
+
 export interface TimelineEntryView {
   timestamp: Date;
   source_label: string;
@@ -133,20 +148,38 @@ function requireUserId(value: string): string {
   return requireStorable(value, 'user_id');
 }
 
-export async function getProfile(db: Db, caller: Caller, q: ProfileRef): Promise<ProfileView> {
+export async function getProfile(db: Db, caller: Caller, q: ProfileRef): Promise<ProfileWithSegmentsView> {
   const projectId = requireId(q.projectId, 'project_id');
   const userId = requireUserId(q.userId);
-  // One statement: the tenant check and the profile (one row, null profile columns for no profile).
+  // One statement: the tenant check, the profile (one row, null profile columns for no profile)
+  // and its current segments (memberships_by_user), in one snapshot.
   const cols = PROFILE_COLUMNS.map((c) => `u.${c}`).join(', ');
   const { rows } = await db.raw(
-    `SELECT pr.id AS project_pk, ${cols} FROM projects pr
-     LEFT JOIN users u ON u.project_id = pr.id AND u.user_id = ? AND u.aggregates IS NOT NULL
-     WHERE pr.id = ? AND pr.tenant_id = ?`,
+    `SELECT pr.id AS project_pk, ${cols},
+            (SELECT coalesce(json_agg(json_build_object(
+                      'pipeline_id', s.pipeline_id, 'segment_id', s.slug, 'name', s.name,
+                      'score', m.score, 'since', m.changed_at)
+                    ORDER BY s.pipeline_id, s.slug COLLATE "C"), '[]')
+               FROM segment_memberships m JOIN segments s ON s.pk = m.segment_pk
+              WHERE m.user_pk = u.id AND m.is_member) AS segments
+       FROM projects pr
+       LEFT JOIN users u ON u.project_id = pr.id AND u.user_id = ? AND u.aggregates IS NOT NULL
+      WHERE pr.id = ? AND pr.tenant_id = ?`,
     [userId, projectId, caller.tenantId],
   );
   if (rows.length === 0) throw notFound('project');
   if (rows[0].user_id === null) throw notFound('user');
-  return toProfile(rows[0]);
+  return {
+    ...toProfile(rows[0]),
+    segments: (rows[0].segments as Record<string, any>[]).map((m) => ({
+      pipeline_id: Number(m.pipeline_id),
+      segment_id: m.segment_id,
+      name: m.name,
+      score: m.score,
+      // JSON carries the timestamp as text.
+      since: new Date(m.since),
+    })),
+  };
 }
 
 export async function getTimeline(

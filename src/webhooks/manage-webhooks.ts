@@ -4,6 +4,7 @@ import { AppError, invalid, notFound } from '../errors.js';
 import { requirePipeline, type PipelineRef } from '../projects/projects.js';
 import { holdPipelineQuota, type Quotas } from '../quotas.js';
 import { optionalInt, requireId } from '../validation.js';
+import { nextAttemptAt } from './retry-schedule.js';
 import { validateWebhookUrl } from './url.js';
 
 export const EVENT_TYPES = ['user_added', 'user_removed'] as const;
@@ -39,6 +40,14 @@ export interface DeliveryView {
   /** Extension: the receiver's Retry-After (429/503) that held back the next attempt, in ms. */
   retry_after_ms: number | null;
   created_at: Date;
+  /** Extension: the attempt's number in its delivery, from 1. */
+  attempt: number;
+  /** Extension: the delivery's last attempt (schedule ended, 410, or the webhook stopped it). */
+  final: boolean;
+  /** Extension: after a failed attempt that is not final, the earliest the next one is due (retry-schedule.ts). */
+  next_attempt_at: Date | null;
+  /** Extension: the headers the attempt sent, signatures redacted; null when not sent or recorded before migration 014. */
+  request_headers: Record<string, string> | null;
 }
 
 export interface CreateWebhookInput {
@@ -303,11 +312,13 @@ export interface DeliveryPage {
   nextBefore?: number;
 }
 
+/** `retryScheduleMs`: the configured WEBHOOK_RETRY_SCHEDULE, which dates the next attempts. */
 export async function listDeliveries(
   db: Db,
   caller: Caller,
   ref: WebhookRef,
   q: ListDeliveriesInput,
+  retryScheduleMs: readonly number[],
 ): Promise<DeliveryPage> {
   const limit = optionalInt(q.limit, 'limit', 1, 200) ?? 50;
   if (q.status !== undefined && q.status !== 'success' && q.status !== 'failed') {
@@ -337,8 +348,14 @@ export async function listDeliveries(
       'duration_ms',
       'retry_after_ms',
       'created_at',
+      'attempt',
+      'final',
+      'request_headers',
     );
-  const deliveries = rows.slice(0, limit);
+  const deliveries = rows.slice(0, limit).map((row: Omit<DeliveryView, 'next_attempt_at'>) => ({
+    ...row,
+    next_attempt_at: nextAttemptAt(row, retryScheduleMs),
+  }));
   return { deliveries, nextBefore: rows.length > limit ? deliveries[deliveries.length - 1].id : undefined };
 }
 

@@ -9,7 +9,22 @@ describe('the generated gRPC clients', () => {
   it('identify users, then read profiles and timelines', async () => {
     const t = await newTenant();
     const md = keyMetadata(t.key);
-    const { users, profiles } = grpcClients();
+    const { users, profiles, segments } = grpcClients();
+    // A segment every user with a message is in, deployed before the batch.
+    const segmentRef = { projectId: t.projectId, pipelineId: t.pipelineId, segmentId: 'everyone' };
+    await rpc(
+      segments,
+      'createSegment',
+      {
+        projectId: t.projectId,
+        pipelineId: t.pipelineId,
+        id: 'everyone',
+        name: 'Everyone',
+        rule: { field: 'window_size', op: '>=', value: 1 },
+      },
+      md,
+    );
+    await rpc(segments, 'deploySegment', { ref: segmentRef }, md);
     const res = await rpc(
       users,
       'identifyUsers',
@@ -47,6 +62,13 @@ describe('the generated gRPC clients', () => {
     });
     expect(one.profile!.aggregates!.windowSize).toBe(1);
     expect(one.profile!.aggregates!.sentimentTrend).toBe(SentimentTrend.SENTIMENT_TREND_STABLE);
+    // Extension: the user's current segments, as the segment's member list has them.
+    const members = await rpc(segments, 'listSegmentUsers', { ref: segmentRef }, md);
+    const g1 = members.users.find((u) => u.userId === 'g1')!;
+    expect(one.segments).toEqual([
+      { pipelineId: t.pipelineId, segmentId: 'everyone', name: 'Everyone', score: g1.score, since: g1.since },
+    ]);
+    expect(one.segments[0].since).toBeInstanceOf(Date);
     const tl = await rpc(profiles, 'getUserTimeline', { projectId: t.projectId, userId: 'g1' }, md);
     expect(tl.timeline).toHaveLength(1);
     expect(tl.timeline[0].timestamp).toEqual(new Date('2026-02-01T00:00:00Z'));

@@ -4,6 +4,8 @@ import path from 'node:path';
 import { call, newTenant, stack, waitFor, waitForBatch, withDb } from '../support/api.js';
 
 const PROFILE_KEYS = ['aggregates', 'attributes', 'created_at', 'source_label', 'updated_at', 'user_id'];
+const NEGATIVE = 'This is terrible. The app keeps crashing, support ignores me and I want to cancel my subscription.';
+const POSITIVE = 'Wonderful update! Everything is fast now and the team was so helpful, I recommend you to everyone.';
 
 async function submit(key: string, body: unknown, headers: Record<string, string> = {}) {
   const res = await call('POST', '/api/v1/users', { key, body, headers });
@@ -31,7 +33,11 @@ describe('identify users -> batch workflow -> profiles (JSON gateway)', () => {
 
     const p = await call('GET', `/api/v1/profiles/u1?project_id=${t.projectId}`, { key: t.key });
     expect(p.status).toBe(200);
-    expect(Object.keys(p.body).sort()).toEqual(PROFILE_KEYS);
+    // Extension `segments`: on the single read only (no segment is deployed here); the list keeps its fields.
+    expect(Object.keys(p.body).sort()).toEqual([...PROFILE_KEYS, 'segments'].sort());
+    expect(p.body.segments).toEqual([]);
+    const listed = await call('GET', `/api/v1/profiles?project_id=${t.projectId}`, { key: t.key });
+    expect(listed.body.users.map((u: object) => Object.keys(u).sort())).toEqual(Array(3).fill(PROFILE_KEYS));
     expect(p.body).toMatchObject({ user_id: 'u1', source_label: 'api', attributes: { plan: 'pro', country: 'DE' } });
     expect(p.body.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     const a = p.body.aggregates;
@@ -56,6 +62,62 @@ describe('identify users -> batch workflow -> profiles (JSON gateway)', () => {
       'timestamp',
       'topics',
     ]);
+  });
+
+  it('lists the segments a user is in, with their scores, by pipeline then segment id, and drops one the user leaves', async () => {
+    const t = await newTenant();
+    const other = await newTenant('other');
+    const second = await call('POST', `/projects/${t.projectId}/pipelines`, { key: t.key, body: { name: 'second' } });
+    expect(second.status).toBe(201);
+    const unhappy = { field: 'avg_sentiment', op: '<', value: 0 };
+    // Created out of id order, so the answer's order is not the creation order.
+    const segments: [number, string, string, unknown][] = [
+      [t.pipelineId, 'unhappy', 'Unhappy users', unhappy],
+      [t.pipelineId, 'everyone', 'Everyone', { field: 'window_size', op: '>=', value: 1 }],
+      [second.body.id, 'also-unhappy', 'Unhappy too', unhappy],
+    ];
+    for (const [pipeline, id, name, rule] of segments) {
+      const base = `/projects/${t.projectId}/pipelines/${pipeline}/segments`;
+      expect((await call('POST', base, { key: t.key, body: { id, name, rule } })).status).toBe(201);
+      expect((await call('POST', `${base}/${id}/deploy`, { key: t.key })).status).toBe(200);
+    }
+    // What the segment's own member list says of the user, to compare the profile with.
+    const member = async (pipeline: number, id: string, name: string) => {
+      const res = await call('GET', `/projects/${t.projectId}/pipelines/${pipeline}/segments/${id}/users`, {
+        key: t.key,
+      });
+      const m = res.body.users.find((u: { user_id: string }) => u.user_id === 'grumpy');
+      return { pipeline_id: pipeline, segment_id: id, name, score: m.score, since: m.since };
+    };
+    const profile = async () =>
+      (await call('GET', `/api/v1/profiles/grumpy?project_id=${t.projectId}`, { key: t.key })).body;
+
+    const first = await submit(t.key, { project_id: t.projectId, users: [{ user_id: 'grumpy', text: NEGATIVE }] });
+    await waitForBatch(first.source_id);
+    const entered = await profile();
+    expect(entered.segments).toEqual([
+      await member(t.pipelineId, 'everyone', 'Everyone'),
+      await member(t.pipelineId, 'unhappy', 'Unhappy users'),
+      await member(second.body.id, 'also-unhappy', 'Unhappy too'),
+    ]);
+    for (const m of entered.segments) {
+      expect(m.score).toBeGreaterThan(0);
+      expect(Date.parse(m.since)).toBeGreaterThanOrEqual(Date.parse(entered.created_at));
+    }
+
+    // Two positive messages pull the average above zero: the user leaves both unhappy segments.
+    for (let i = 0; i < 2; i++) {
+      const b = await submit(t.key, { project_id: t.projectId, users: [{ user_id: 'grumpy', text: POSITIVE }] });
+      await waitForBatch(b.source_id);
+    }
+    const left = await profile();
+    expect(left.aggregates.avg_sentiment).toBeGreaterThan(0);
+    expect(left.segments).toEqual([await member(t.pipelineId, 'everyone', 'Everyone')]);
+    expect(left.segments[0].since).toBe(entered.segments[0].since); // still a member since the first message
+
+    // Another tenant's key: 404, as for a missing project.
+    const foreign = await call('GET', `/api/v1/profiles/grumpy?project_id=${t.projectId}`, { key: other.key });
+    expect(foreign.status).toBe(404);
   });
 
   it('updates a repeated user: merges attributes, moves source_label, adds to the history, refolds the aggregates', async () => {

@@ -169,6 +169,8 @@ describe('webhook operations', () => {
       expect(w.disabled_reason).toMatch(/410 Gone/);
       const rows = await deliveriesOf(t, id);
       expect(rows.map((d) => [d.status, d.status_code])).toEqual([['failed', 410]]);
+      // The delivery's last attempt: no next one is due.
+      expect(rows[0]).toMatchObject({ attempt: 1, final: true, next_attempt_at: null });
       const back = await call('PUT', `${hooks(t)}/${id}`, { key: t.key, body: { is_active: true } });
       expect(back.body).toMatchObject({ is_active: true, disabled_reason: null });
     } finally {
@@ -195,6 +197,11 @@ describe('webhook operations', () => {
         ['success', 200, null],
         ['failed', 429, 3_000],
       ]);
+      // The next attempt was due Retry-After after the 429, not the schedule's 1 s, and came no earlier.
+      const [ok, held] = rows;
+      expect(Date.parse(held.next_attempt_at) - Date.parse(held.created_at)).toBe(3_000);
+      expect(Date.parse(ok.created_at)).toBeGreaterThanOrEqual(Date.parse(held.next_attempt_at));
+      expect(ok.next_attempt_at).toBeNull();
     } finally {
       await rx.close();
     }
@@ -405,6 +412,18 @@ describe('auto-disable (5 days of failures, backdated with SQL; an instance of i
         [wh.body.id],
       );
       expect(rows.at(-1)).toMatchObject({ status: 'failed', status_code: 0, final: true });
+      // Over the API: the attempts that were sent show their headers and when the next was due
+      // (this instance's schedule: 1 s); the one not sent has no headers and no next attempt.
+      const listed = (await inst.call('GET', `${base}/${wh.body.id}/deliveries?limit=200`, { key })).body;
+      expect(listed).toHaveLength(rows.length);
+      const [notSent, ...sent] = listed;
+      expect(notSent).toMatchObject({ status_code: 0, final: true, next_attempt_at: null, request_headers: null });
+      expect(notSent.response_body).toMatch(/^not sent: the webhook is inactive/);
+      for (const d of sent) {
+        expect(d).toMatchObject({ status: 'failed', status_code: 500, final: false });
+        expect(d.request_headers).toMatchObject({ 'X-Event-ID': String(d.event_id), 'webhook-id': String(d.event_id) });
+        expect(Date.parse(d.next_attempt_at) - Date.parse(d.created_at)).toBe(1_000);
+      }
       const warning = readFileSync(inst.logFile, 'utf8')
         .split('\n')
         .filter((l) => l.includes('"webhook deactivated"'));

@@ -93,16 +93,45 @@ describe('segments and signed webhooks', () => {
       response_body: 'thanks',
     });
     expect(Object.keys(deliveries.body[0]).sort()).toEqual([
+      'attempt', // extensions of the timeline (docs/api.md)
       'created_at',
       'duration_ms',
       'event_id',
+      'final',
       'id',
+      'next_attempt_at',
+      'request_headers',
       'response_body',
       'retry_after_ms', // extension: null unless a 429/503 asked to wait
       'status',
       'status_code',
       'webhook_id',
     ]);
+    // The headers each attempt sent, as the receiver got them, with the signatures redacted.
+    expect(deliveries.body).toHaveLength(2);
+    for (const [r, type] of [
+      [added, 'user_added'],
+      [removed, 'user_removed'],
+    ] as const) {
+      const row = deliveries.body.find((d: { event_id: number }) => String(d.event_id) === r.headers['x-event-id']);
+      expect(row).toMatchObject({ attempt: 1, final: false, next_attempt_at: null });
+      expect(row.request_headers).toEqual({
+        'Content-Type': 'application/json',
+        'User-Agent': r.headers['user-agent'],
+        'X-Event-ID': r.headers['x-event-id'],
+        'X-Event-Type': type,
+        'X-Webhook-Signature': '(redacted)',
+        'webhook-id': r.headers['webhook-id'],
+        'webhook-timestamp': r.headers['webhook-timestamp'],
+        'webhook-signature': '(redacted)',
+      });
+    }
+    const answered = JSON.stringify(deliveries.body);
+    expect(answered).not.toContain(SECRET);
+    for (const r of [added, removed]) {
+      expect(answered).not.toContain(r.headers['x-webhook-signature']);
+      expect(answered).not.toContain(String(r.headers['webhook-signature']).slice('v1,'.length));
+    }
   });
 
   it('retries a failing receiver at the configured delays, recording every attempt', async () => {
@@ -121,11 +150,19 @@ describe('segments and signed webhooks', () => {
         const r = await call('GET', `${base}/webhooks/${webhookId}/deliveries`, { key: t.key });
         return r.body.length === 3 && r.body;
       });
-      expect(list.map((d: any) => [d.status, d.status_code])).toEqual([
-        ['success', 200],
-        ['failed', 500],
-        ['failed', 500],
+      expect(list.map((d: any) => [d.status, d.status_code, d.attempt, d.final])).toEqual([
+        ['success', 200, 3, false],
+        ['failed', 500, 2, false],
+        ['failed', 500, 1, false],
       ]);
+      // The timeline: a failed attempt's next one is due the schedule's delay after it (1 s after
+      // attempt 1, 2 s after attempt 2), and came no earlier; a success has no next attempt.
+      const [third, second, first] = list;
+      expect(Date.parse(first.next_attempt_at) - Date.parse(first.created_at)).toBe(1_000);
+      expect(Date.parse(second.next_attempt_at) - Date.parse(second.created_at)).toBe(2_000);
+      expect(third.next_attempt_at).toBeNull();
+      expect(Date.parse(second.created_at)).toBeGreaterThanOrEqual(Date.parse(first.next_attempt_at));
+      expect(Date.parse(third.created_at)).toBeGreaterThanOrEqual(Date.parse(second.next_attempt_at));
       expect(list[1].response_body).toContain('failing on purpose');
       const limited = await call('GET', `${base}/webhooks/${webhookId}/deliveries?limit=1`, { key: t.key });
       expect(limited.body).toHaveLength(1);

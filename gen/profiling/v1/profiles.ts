@@ -104,7 +104,26 @@ export interface GetProfileRequest {
 }
 
 export interface GetProfileResponse {
-  profile?: Profile | undefined;
+  profile?:
+    | Profile
+    | undefined;
+  /**
+   * Extension: the segments the user is a member of now, by pipeline_id then segment_id. Only on
+   * this read, not in ListProfiles.
+   */
+  segments: SegmentMembership[];
+}
+
+/** Extension: a segment a user is a member of. */
+export interface SegmentMembership {
+  pipelineId: number;
+  /** The segment's id, as SegmentsService names it. */
+  segmentId: string;
+  name: string;
+  /** The rule's score at the user's latest evaluation. */
+  score: number;
+  /** When the user entered the segment. */
+  since?: Date | undefined;
 }
 
 export interface TimelineEntry {
@@ -1257,13 +1276,16 @@ export const GetProfileRequest: MessageFns<GetProfileRequest> = {
 };
 
 function createBaseGetProfileResponse(): GetProfileResponse {
-  return { profile: undefined };
+  return { profile: undefined, segments: [] };
 }
 
 export const GetProfileResponse: MessageFns<GetProfileResponse> = {
   encode(message: GetProfileResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.profile !== undefined) {
       Profile.encode(message.profile, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.segments) {
+      SegmentMembership.encode(v!, writer.uint32(18).fork()).join();
     }
     return writer;
   },
@@ -1289,6 +1311,14 @@ export const GetProfileResponse: MessageFns<GetProfileResponse> = {
             message.profile = Profile.decode(reader, reader.uint32());
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.segments.push(SegmentMembership.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1302,13 +1332,21 @@ export const GetProfileResponse: MessageFns<GetProfileResponse> = {
   },
 
   fromJSON(object: any): GetProfileResponse {
-    return { profile: isSet(object.profile) ? Profile.fromJSON(object.profile) : undefined };
+    return {
+      profile: isSet(object.profile) ? Profile.fromJSON(object.profile) : undefined,
+      segments: globalThis.Array.isArray(object?.segments)
+        ? object.segments.map((e: any) => SegmentMembership.fromJSON(e))
+        : [],
+    };
   },
 
   toJSON(message: GetProfileResponse): unknown {
     const obj: any = {};
     if (message.profile !== undefined) {
       obj.profile = Profile.toJSON(message.profile);
+    }
+    if (message.segments?.length) {
+      obj.segments = message.segments.map((e) => SegmentMembership.toJSON(e));
     }
     return obj;
   },
@@ -1321,6 +1359,148 @@ export const GetProfileResponse: MessageFns<GetProfileResponse> = {
     message.profile = (object.profile !== undefined && object.profile !== null)
       ? Profile.fromPartial(object.profile)
       : undefined;
+    message.segments = object.segments?.map((e) => SegmentMembership.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseSegmentMembership(): SegmentMembership {
+  return { pipelineId: 0, segmentId: "", name: "", score: 0, since: undefined };
+}
+
+export const SegmentMembership: MessageFns<SegmentMembership> = {
+  encode(message: SegmentMembership, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.pipelineId !== 0) {
+      writer.uint32(8).int64(message.pipelineId);
+    }
+    if (message.segmentId !== "") {
+      writer.uint32(18).string(message.segmentId);
+    }
+    if (message.name !== "") {
+      writer.uint32(26).string(message.name);
+    }
+    if (message.score !== 0) {
+      writer.uint32(33).double(message.score);
+    }
+    if (message.since !== undefined) {
+      Timestamp.encode(toTimestamp(message.since), writer.uint32(42).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SegmentMembership {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSegmentMembership();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.pipelineId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.segmentId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 33) {
+              break;
+            }
+
+            message.score = reader.double();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.since = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SegmentMembership {
+    return {
+      pipelineId: isSet(object.pipelineId)
+        ? globalThis.Number(object.pipelineId)
+        : isSet(object.pipeline_id)
+        ? globalThis.Number(object.pipeline_id)
+        : 0,
+      segmentId: isSet(object.segmentId)
+        ? globalThis.String(object.segmentId)
+        : isSet(object.segment_id)
+        ? globalThis.String(object.segment_id)
+        : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      score: isSet(object.score) ? globalThis.Number(object.score) : 0,
+      since: isSet(object.since) ? fromJsonTimestamp(object.since) : undefined,
+    };
+  },
+
+  toJSON(message: SegmentMembership): unknown {
+    const obj: any = {};
+    if (message.pipelineId !== 0) {
+      obj.pipelineId = Math.round(message.pipelineId);
+    }
+    if (message.segmentId !== "") {
+      obj.segmentId = message.segmentId;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.score !== 0) {
+      obj.score = floatToJson(message.score);
+    }
+    if (message.since !== undefined) {
+      obj.since = message.since.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SegmentMembership>, I>>(base?: I): SegmentMembership {
+    return SegmentMembership.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SegmentMembership>, I>>(object: I): SegmentMembership {
+    const message = createBaseSegmentMembership();
+    message.pipelineId = object.pipelineId ?? 0;
+    message.segmentId = object.segmentId ?? "";
+    message.name = object.name ?? "";
+    message.score = object.score ?? 0;
+    message.since = object.since ?? undefined;
     return message;
   },
 };

@@ -98,7 +98,34 @@ export interface Delivery {
     | Date
     | undefined;
   /** Extension: the receiver's Retry-After (429/503) that held back the next attempt, in ms. */
-  retryAfterMs?: number | undefined;
+  retryAfterMs?:
+    | number
+    | undefined;
+  /** Extension: the attempt's number in its delivery, from 1. */
+  attempt: number;
+  /**
+   * Extension: the delivery's last attempt (the schedule ended, 410 Gone, or the webhook was
+   * inactive or unsubscribed); recover re-sends the failed ones.
+   */
+  final: boolean;
+  /**
+   * Extension: after a failed attempt that is not final, the earliest time the next attempt is
+   * due: the retry schedule's delay after this attempt, or Retry-After when longer. A failing
+   * webhook's turn may make it later. Unset after a success or a final attempt.
+   */
+  nextAttemptAt?:
+    | Date
+    | undefined;
+  /**
+   * Extension: the headers the attempt sent, signature values replaced by "(redacted)". Empty for
+   * an attempt that was not sent, and for attempts recorded before this field existed.
+   */
+  requestHeaders: { [key: string]: string };
+}
+
+export interface Delivery_RequestHeadersEntry {
+  key: string;
+  value: string;
 }
 
 export interface WebhookRef {
@@ -547,6 +574,10 @@ function createBaseDelivery(): Delivery {
     durationMs: 0,
     createdAt: undefined,
     retryAfterMs: undefined,
+    attempt: 0,
+    final: false,
+    nextAttemptAt: undefined,
+    requestHeaders: {},
   };
 }
 
@@ -579,6 +610,18 @@ export const Delivery: MessageFns<Delivery> = {
     if (message.retryAfterMs !== undefined) {
       writer.uint32(72).int32(message.retryAfterMs);
     }
+    if (message.attempt !== 0) {
+      writer.uint32(80).int32(message.attempt);
+    }
+    if (message.final !== false) {
+      writer.uint32(88).bool(message.final);
+    }
+    if (message.nextAttemptAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.nextAttemptAt), writer.uint32(98).fork()).join();
+    }
+    globalThis.Object.entries(message.requestHeaders).forEach(([key, value]: [string, string]) => {
+      Delivery_RequestHeadersEntry.encode({ key: key as any, value }, writer.uint32(106).fork()).join();
+    });
     return writer;
   },
 
@@ -667,6 +710,41 @@ export const Delivery: MessageFns<Delivery> = {
             message.retryAfterMs = reader.int32();
             continue;
           }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.attempt = reader.int32();
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.final = reader.bool();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.nextAttemptAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            const entry13 = Delivery_RequestHeadersEntry.decode(reader, reader.uint32());
+            if (entry13.value !== undefined) {
+              message.requestHeaders[entry13.key] = entry13.value;
+            }
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -718,6 +796,40 @@ export const Delivery: MessageFns<Delivery> = {
         : isSet(object.retry_after_ms)
         ? globalThis.Number(object.retry_after_ms)
         : undefined,
+      attempt: isSet(object.attempt) ? globalThis.Number(object.attempt) : 0,
+      final: isSet(object.final) ? globalThis.Boolean(object.final) : false,
+      nextAttemptAt: isSet(object.nextAttemptAt)
+        ? fromJsonTimestamp(object.nextAttemptAt)
+        : isSet(object.next_attempt_at)
+        ? fromJsonTimestamp(object.next_attempt_at)
+        : undefined,
+      requestHeaders: isObject(object.requestHeaders)
+        ? (globalThis.Object.entries(object.requestHeaders) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : isObject(object.request_headers)
+        ? (globalThis.Object.entries(object.request_headers) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
     };
   },
 
@@ -750,6 +862,24 @@ export const Delivery: MessageFns<Delivery> = {
     if (message.retryAfterMs !== undefined) {
       obj.retryAfterMs = Math.round(message.retryAfterMs);
     }
+    if (message.attempt !== 0) {
+      obj.attempt = Math.round(message.attempt);
+    }
+    if (message.final !== false) {
+      obj.final = message.final;
+    }
+    if (message.nextAttemptAt !== undefined) {
+      obj.nextAttemptAt = message.nextAttemptAt.toISOString();
+    }
+    if (message.requestHeaders) {
+      const entries = globalThis.Object.entries(message.requestHeaders) as [string, string][];
+      if (entries.length > 0) {
+        obj.requestHeaders = {};
+        entries.forEach(([k, v]) => {
+          obj.requestHeaders[k] = v;
+        });
+      }
+    }
     return obj;
   },
 
@@ -767,6 +897,103 @@ export const Delivery: MessageFns<Delivery> = {
     message.durationMs = object.durationMs ?? 0;
     message.createdAt = object.createdAt ?? undefined;
     message.retryAfterMs = object.retryAfterMs ?? undefined;
+    message.attempt = object.attempt ?? 0;
+    message.final = object.final ?? false;
+    message.nextAttemptAt = object.nextAttemptAt ?? undefined;
+    message.requestHeaders = (globalThis.Object.entries(object.requestHeaders ?? {}) as [string, string][]).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    return message;
+  },
+};
+
+function createBaseDelivery_RequestHeadersEntry(): Delivery_RequestHeadersEntry {
+  return { key: "", value: "" };
+}
+
+export const Delivery_RequestHeadersEntry: MessageFns<Delivery_RequestHeadersEntry> = {
+  encode(message: Delivery_RequestHeadersEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Delivery_RequestHeadersEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDelivery_RequestHeadersEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Delivery_RequestHeadersEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: Delivery_RequestHeadersEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Delivery_RequestHeadersEntry>, I>>(base?: I): Delivery_RequestHeadersEntry {
+    return Delivery_RequestHeadersEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Delivery_RequestHeadersEntry>, I>>(object: I): Delivery_RequestHeadersEntry {
+    const message = createBaseDelivery_RequestHeadersEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
     return message;
   },
 };
@@ -3416,6 +3643,10 @@ function longToNumber(int64: { toString(): string }): number {
     throw new globalThis.Error("Value is smaller than Number.MIN_SAFE_INTEGER");
   }
   return num;
+}
+
+function isObject(value: any): boolean {
+  return typeof value === "object" && value !== null;
 }
 
 function isSet(value: any): boolean {

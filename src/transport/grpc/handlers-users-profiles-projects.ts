@@ -6,7 +6,7 @@ import { createPipeline, createProject, listPipelines, listProjects } from '../.
 import { getProfile, getTimeline, listProfiles } from '../../profiles/read-profiles.js';
 import { identifyUsers } from '../../users/identify-users.js';
 import type { Pipeline, Project } from '../../projects/projects.js';
-import { profileToProto, timelineEntryToProto, trendFromProto } from './mappers.js';
+import { membershipToProto, profileToProto, timelineEntryToProto, trendFromProto } from './mappers.js';
 import { unary } from './unary.js';
 
 export function usersService(ctx: AppContext): UsersServiceServer {
@@ -39,9 +39,10 @@ export function profilesService(ctx: AppContext): ProfilesServiceServer {
       const r = await listProfiles(ctx.db, caller, { ...req, sentimentTrend: trendFromProto(req.sentimentTrend) });
       return { users: r.users.map(profileToProto), total: r.total, nextAfter: r.next_after ?? '' };
     }),
-    getProfile: unary(ctx, async (caller, req) => ({
-      profile: profileToProto(await getProfile(ctx.db, caller, req)),
-    })),
+    getProfile: unary(ctx, async (caller, req) => {
+      const p = await getProfile(ctx.db, caller, req);
+      return { profile: profileToProto(p), segments: p.segments.map(membershipToProto) };
+    }),
     getUserTimeline: unary(ctx, async (caller, req) => {
       const r = await getTimeline(ctx.db, caller, req);
       return { userId: r.user_id, timeline: r.timeline.map(timelineEntryToProto) };

@@ -39,7 +39,8 @@ export function webhooksService(ctx: AppContext): WebhooksServiceServer {
     }),
     listDeliveries: unary(ctx, async (caller, req) => {
       const input = { ...req, status: deliveryStatusFromProto(req.status) };
-      const page = await webhooks.listDeliveries(db, caller, ref(req.ref), input);
+      const schedule = ctx.config.webhooks.retryScheduleMs;
+      const page = await webhooks.listDeliveries(db, caller, ref(req.ref), input, schedule);
       return { deliveries: page.deliveries.map(deliveryToProto), nextBefore: page.nextBefore };
     }),
     rotateWebhookSecret: unary(ctx, async (caller, req) => {

@@ -1,9 +1,9 @@
 import { EventType, SentimentTrend } from '../../../gen/profiling/v1/common.js';
-import type { Profile, TimelineEntry } from '../../../gen/profiling/v1/profiles.js';
+import type { Profile, SegmentMembership, TimelineEntry } from '../../../gen/profiling/v1/profiles.js';
 import { SegmentStatus, type Segment } from '../../../gen/profiling/v1/segments.js';
 import { DeliveryStatus, type Delivery, type Webhook } from '../../../gen/profiling/v1/webhooks.js';
 import { invalid } from '../../errors.js';
-import type { ProfileView, TimelineEntryView } from '../../profiles/read-profiles.js';
+import type { ProfileView, SegmentMembershipView, TimelineEntryView } from '../../profiles/read-profiles.js';
 import type { SegmentView } from '../../segments/manage-segments.js';
 import type { DeliveryView, WebhookView } from '../../webhooks/manage-webhooks.js';
 
@@ -63,6 +63,10 @@ export function profileToProto(p: ProfileView): Profile {
   };
 }
 
+export function membershipToProto(m: SegmentMembershipView): SegmentMembership {
+  return { pipelineId: m.pipeline_id, segmentId: m.segment_id, name: m.name, score: m.score, since: m.since };
+}
+
 export function timelineEntryToProto(e: TimelineEntryView): TimelineEntry {
   return {
     timestamp: e.timestamp,
@@ -107,6 +111,10 @@ export function deliveryToProto(d: DeliveryView): Delivery {
     durationMs: d.duration_ms,
     createdAt: d.created_at,
     retryAfterMs: d.retry_after_ms ?? undefined,
+    attempt: d.attempt,
+    final: d.final,
+    nextAttemptAt: d.next_attempt_at ?? undefined,
+    requestHeaders: d.request_headers ?? {},
   };
 }
 

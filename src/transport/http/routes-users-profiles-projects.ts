@@ -81,7 +81,10 @@ export function addApiRoutes(router: Router, ctx: AppContext): void {
       tag: 'Profiles',
       auth: 'apiKey',
       query: projectIdQuery,
-      responses: { 200: { description: 'The profile', body: out.profile }, ...errors(400, 404) },
+      responses: {
+        200: { description: 'The profile, with its current segments', body: out.profileWithSegments },
+        ...errors(400, 404),
+      },
     }),
   );
 

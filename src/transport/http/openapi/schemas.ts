@@ -57,6 +57,25 @@ export const profile = z
   })
   .meta({ id: 'Profile' });
 
+const segmentMembership = z
+  .object({
+    pipeline_id: z.int(),
+    segment_id: z.string().meta({ description: "The segment's id, as the segments routes name it" }),
+    name: z.string(),
+    score: z.number().meta({ description: "The rule's score at the user's latest evaluation" }),
+    since: timestamp.meta({ description: 'When the user entered the segment' }),
+  })
+  .meta({ id: 'SegmentMembership' });
+
+export const profileWithSegments = profile
+  .extend({
+    segments: z.array(segmentMembership).meta({
+      description:
+        'Extension: the segments the user is a member of now, by pipeline_id then segment_id (not in the profile list)',
+    }),
+  })
+  .meta({ id: 'ProfileWithSegments' });
+
 export const profileList = z.object({
   users: z.array(profile),
   total: z.int().meta({ description: 'All matching profiles, not the page' }),
@@ -141,6 +160,19 @@ export const delivery = z
       .nullable()
       .meta({ description: "Extension: the receiver's Retry-After that held back the next attempt" }),
     created_at: timestamp,
+    attempt: z.int().min(1).meta({ description: "Extension: the attempt's number in its delivery, from 1" }),
+    final: z.boolean().meta({
+      description:
+        "Extension: the delivery's last attempt (the schedule ended, 410 Gone, or the webhook was inactive or unsubscribed)",
+    }),
+    next_attempt_at: timestamp.nullable().meta({
+      description:
+        "Extension: after a failed attempt that is not final, the earliest time the next attempt is due: the retry schedule's delay after this attempt, or `retry_after_ms` when longer. A failing webhook's turn can make it later (docs/fairness.md). null after a success or a final attempt",
+    }),
+    request_headers: z.record(z.string(), z.string()).nullable().meta({
+      description:
+        'Extension: the headers the attempt sent, each signature replaced by "(redacted)"; null for an attempt that was not sent, or recorded before this field existed',
+    }),
   })
   .meta({ id: 'Delivery' });
 
