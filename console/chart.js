@@ -10,7 +10,9 @@ import uPlot from 'uplot';
 export function SentimentChart({ points, windowSize, summary }) {
   const box = useRef(null);
   useEffect(() => {
-    if (!box.current || points.length === 0) return undefined;
+    // The element itself, not the ref: the resize callback may run after the ref was cleared.
+    const el = box.current;
+    if (!el || points.length === 0) return undefined;
     const xs = points.map((p) => p.t);
     const ys = points.map((p) => p.sentiment);
     const avg = ys.map((_, i) => {
@@ -18,7 +20,7 @@ export function SentimentChart({ points, windowSize, summary }) {
       const w = ys.slice(from, i + 1);
       return w.reduce((a, b) => a + b, 0) / w.length;
     });
-    const width = () => Math.max(280, box.current.clientWidth);
+    const width = () => Math.max(280, el.clientWidth);
     const plot = new uPlot(
       {
         width: width(),
@@ -44,10 +46,10 @@ export function SentimentChart({ points, windowSize, summary }) {
         ],
       },
       [xs, ys, avg],
-      box.current,
+      el,
     );
     const resize = new ResizeObserver(() => plot.setSize({ width: width(), height: 260 }));
-    resize.observe(box.current);
+    resize.observe(el);
     return () => {
       resize.disconnect();
       plot.destroy();

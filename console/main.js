@@ -46,7 +46,7 @@ function KeyForm({ onKey }) {
     </p>
     <form onSubmit=${submit}>
       <label for="key">API key</label>
-      <input id="key" name="key" type="password" autocomplete="off" required spellcheck="false" />
+      <input id="key" name="key" type="password" autocomplete="off" required spellcheck=${false} />
       <button type="submit" disabled=${busy}>Open the console</button>
     </form>
     <${ErrorNote} error=${error} />
@@ -142,4 +142,6 @@ function App() {
   </div>`;
 }
 
-render(html`<${App} />`, document.getElementById('app'));
+const root = document.getElementById('app');
+root.textContent = ''; // the "Loading" placeholder of index.html: render adds, it does not replace
+render(html`<${App} />`, root);

@@ -152,14 +152,14 @@ export function SegmentForm({ place, segment, onDone, onCancel }) {
         <input id="seg-id" name="id" pattern="[a-z0-9][a-z0-9_-]*" />`
     }
     <label for="seg-name">Name</label>
-    <input id="seg-name" name="name" required value=${segment?.name ?? ''} />
+    <input id="seg-name" name="name" required defaultValue=${segment?.name ?? ''} />
     <label for="seg-desc">Description</label>
-    <input id="seg-desc" name="description" value=${segment?.description ?? ''} />
+    <input id="seg-desc" name="description" defaultValue=${segment?.description ?? ''} />
     <label for="seg-rule">Rule (JSON; see the rule language in the API reference)</label>
     <textarea
       id="seg-rule"
       rows="10"
-      spellcheck="false"
+      spellcheck=${false}
       value=${rule}
       onInput=${(e) => setRule(e.currentTarget.value)}
       aria-invalid=${error && (textError || errorPath) ? 'true' : undefined}

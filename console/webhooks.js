@@ -70,7 +70,7 @@ function CreateWebhook({ place, onCreated }) {
         name="secret"
         value=${secret}
         onInput=${(e) => setSecret(e.currentTarget.value)}
-        spellcheck="false"
+        spellcheck=${false}
         autocomplete="off"
       />
       <button type="button" class="secondary" onClick=${() => setSecret(newSecret())}>New secret</button>
