@@ -267,6 +267,35 @@ describe('the console in headless chromium', () => {
       expect(headers).not.toContain(secret);
       await audit('attempts');
 
+      // The webhook's own controls: rotate (the new secret shown once, the overlap stated, then
+      // ended), deactivate and activate, recover since an hour ago (nothing finally failed: 0).
+      await page.getByRole('link', { name: '← All deliveries' }).click();
+      await page.getByRole('heading', { name: 'Recent deliveries' }).waitFor();
+      await page.getByRole('button', { name: 'Rotate the secret' }).click();
+      const rotation = page.locator('section:has(#rot-h)');
+      await expect
+        .poll(() => rotation.innerText())
+        .toContain('Rotation under way: the previous secret also signs until');
+      const rotated = await rotation.locator('.secret-value').innerText();
+      expect(rotated).not.toBe(secret);
+      expect(rotated.length).toBeGreaterThanOrEqual(24);
+      await page.getByRole('button', { name: 'End the overlap now' }).click();
+      await expect.poll(() => rotation.innerText()).toContain('One secret signs every request');
+      await page.getByRole('button', { name: 'Deactivate' }).click();
+      await expect.poll(() => page.locator('h1 .state').innerText()).toBe('inactive');
+      await page.getByRole('button', { name: 'Activate' }).click();
+      await expect.poll(() => page.locator('h1 .state').innerText()).toBe('active');
+      const hourAgo = await page.evaluate(() => {
+        const d = new Date(Date.now() - 3_600_000); // datetime-local takes the browser's local time
+        return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+      });
+      await page.getByLabel('Send again every event that failed since').fill(hourAgo);
+      await page.getByRole('button', { name: 'Recover' }).click();
+      await expect
+        .poll(() => page.locator('.recover [role=status]').innerText())
+        .toBe('0 events queued again; 0 already being re-sent.');
+      await audit('webhook-controls');
+
       // A phone's width: nothing wider than the screen, the same page readable.
       await page.setViewportSize({ width: 390, height: 844 });
       await page.goto(`${origin}/console#/profiles/dana`);
@@ -274,6 +303,11 @@ describe('the console in headless chromium', () => {
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow).toBeLessThanOrEqual(0);
       await audit('profile-phone');
+
+      // Undeploy from the segment's page: a draft again.
+      await page.goto(`${origin}/console#/segments/at-risk`);
+      await page.getByRole('button', { name: 'Undeploy' }).click();
+      await expect.poll(() => page.locator('h1 .state').innerText()).toBe('draft');
 
       expect(violations).toEqual({});
       // Chromium logs every answer over 399 as a console error: the two the test asked for (a wrong
