@@ -27,11 +27,18 @@ export class ApiError extends Error {
   }
 }
 
+let onUnauthenticated = () => {};
+/** What to do when the stored key stops working (the app shows the key form again). */
+export function whenUnauthenticated(fn) {
+  onUnauthenticated = fn;
+}
+
 /** Calls the API: `query` values that are '' or undefined are left out. Resolves to the parsed JSON. */
 export async function api(method, path, { body, query, key = session.key() } = {}) {
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== '' && v !== null) params.set(k, v);
-  const url = params.size ? `${path}?${params}` : path;
+  const qs = params.toString(); // not params.size: older browsers lack it
+  const url = qs ? `${path}?${qs}` : path;
   const res = await fetch(url, {
     method,
     headers: { 'X-API-Key': key ?? '', ...(body !== undefined && { 'Content-Type': 'application/json' }) },
@@ -44,7 +51,12 @@ export async function api(method, path, { body, query, key = session.key() } = {
   } catch {
     data = null;
   }
-  if (!res.ok) throw new ApiError(res.status, data);
+  if (!res.ok) {
+    const err = new ApiError(res.status, data);
+    // A key revoked while the page is open: back to the key form, with the reason.
+    if (res.status === 401 && key === session.key()) onUnauthenticated(err);
+    throw err;
+  }
   return data;
 }
 

@@ -3,7 +3,7 @@ import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
 import 'uplot/dist/uPlot.min.css';
 import './style.css';
-import { api, session, ApiError } from './api.js';
+import { api, session, ApiError, whenUnauthenticated } from './api.js';
 import { ErrorNote, Loading, useLoad } from './ui.js';
 import { ProfileList, ProfilePage } from './profiles.js';
 import { SegmentList, SegmentPage } from './segments.js';
@@ -11,7 +11,14 @@ import { WebhookList, WebhookPage } from './webhooks.js';
 
 /** The page from the URL's hash: `#/profiles`, `#/profiles/<user id>`, `#/segments/<id>`, … */
 function useRoute() {
-  const read = () => (location.hash.replace(/^#\/?/, '') || 'profiles').split('/').map(decodeURIComponent);
+  const decode = (part) => {
+    try {
+      return decodeURIComponent(part);
+    } catch {
+      return part; // a malformed escape in a hand-typed URL: shown as typed, never a blank page
+    }
+  };
+  const read = () => (location.hash.replace(/^#\/?/, '') || 'profiles').split('/').map(decode);
   const [route, setRoute] = useState(read);
   useEffect(() => {
     const on = () => setRoute(read());
@@ -21,8 +28,8 @@ function useRoute() {
   return route;
 }
 
-function KeyForm({ onKey }) {
-  const [error, setError] = useState();
+function KeyForm({ onKey, reason }) {
+  const [error, setError] = useState(reason);
   const [busy, setBusy] = useState(false);
   const submit = async (e) => {
     e.preventDefault();
@@ -56,18 +63,25 @@ function KeyForm({ onKey }) {
 /** The project and pipeline every page works in, remembered for the tab. */
 function PlacePicker({ place, setPlace }) {
   const projects = useLoad(() => api('GET', '/api/v1/projects'), []);
+  // The answer names its project: while another project's list is still shown, nothing is picked from it.
   const pipelines = useLoad(
-    () => (place.project ? api('GET', `/projects/${place.project}/pipelines`) : Promise.resolve({ pipelines: [] })),
+    async () =>
+      place.project
+        ? { project: place.project, ...(await api('GET', `/projects/${place.project}/pipelines`)) }
+        : { project: undefined, pipelines: [] },
     [place.project],
   );
   const list = projects.data?.projects ?? [];
-  const pls = pipelines.data?.pipelines ?? [];
+  const current = pipelines.data?.project === place.project ? pipelines.data : undefined;
+  const pls = current?.pipelines ?? [];
   useEffect(() => {
-    if (!place.project && list.length) setPlace({ project: list[0].id });
-  }, [list.length]);
+    if (list.length && !list.some((p) => p.id === place.project)) setPlace({ project: list[0].id });
+  }, [list.length, place.project]);
   useEffect(() => {
-    if (place.project && !place.pipeline && pls.length) setPlace({ ...place, pipeline: pls[0].id });
-  }, [pls.length, place.project]);
+    // A pipeline of this project, or none: never one remembered from another project.
+    if (current && !pls.some((p) => p.id === place.pipeline))
+      setPlace({ project: place.project, pipeline: pls[0]?.id });
+  }, [current, place.pipeline]);
   return html`<div class="place">
     <label for="project">Project</label>
     <select
@@ -101,13 +115,17 @@ function Page({ route, place }) {
   const [section, id, sub] = route;
   if (!place.project) return html`<${Loading} what="projects" />`;
   if (section === 'profiles')
-    return id ? html`<${ProfilePage} place=${place} userId=${id} />` : html`<${ProfileList} place=${place} />`;
+    return id
+      ? html`<${ProfilePage} key=${id} place=${place} userId=${id} />`
+      : html`<${ProfileList} place=${place} />`;
   if (!place.pipeline) return html`<p>This project has no pipeline yet: segments and webhooks live in a pipeline.</p>`;
   if (section === 'segments')
-    return id ? html`<${SegmentPage} place=${place} segmentId=${id} />` : html`<${SegmentList} place=${place} />`;
+    return id
+      ? html`<${SegmentPage} key=${id} place=${place} segmentId=${id} />`
+      : html`<${SegmentList} place=${place} />`;
   if (section === 'webhooks')
     return id
-      ? html`<${WebhookPage} place=${place} webhookId=${Number(id)} eventId=${sub} />`
+      ? html`<${WebhookPage} key=${id} place=${place} webhookId=${Number(id)} eventId=${sub} />`
       : html`<${WebhookList} place=${place} />`;
   return html`<p>No such page. <a href="#/profiles">Profiles</a></p>`;
 }
@@ -115,17 +133,20 @@ function Page({ route, place }) {
 function App() {
   const [key, setKey] = useState(session.key());
   const [place, setPlaceState] = useState(session.place());
+  const [reason, setReason] = useState();
   const route = useRoute();
   const setPlace = (p) => {
     session.setPlace(p);
     setPlaceState(p);
   };
-  if (!key) return html`<${KeyForm} onKey=${setKey} />`;
-  const forget = () => {
+  const forget = (why) => {
     session.clear();
     setKey(null);
     setPlaceState({});
+    setReason(why);
   };
+  whenUnauthenticated(() => forget(new Error('The key stopped working (revoked?): paste a valid one.')));
+  if (!key) return html`<${KeyForm} onKey=${(k) => (setReason(undefined), setKey(k))} reason=${reason} />`;
   return html`<div class="shell">
     <a class="skip" href="#main">Skip to content</a>
     <header>
@@ -136,7 +157,7 @@ function App() {
         )}
       </nav>
       <${PlacePicker} place=${place} setPlace=${setPlace} />
-      <button type="button" class="link" onClick=${forget}>Forget the key</button>
+      <button type="button" class="link" onClick=${() => forget()}>Forget the key</button>
     </header>
     <main id="main" tabindex="-1"><${Page} route=${route} place=${place} /></main>
   </div>`;

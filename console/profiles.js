@@ -1,5 +1,5 @@
 import { html } from 'htm/preact';
-import { useState } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import { api } from './api.js';
 import { SentimentChart } from './chart.js';
 import { Chips, ErrorNote, Loading, Pager, fmt, tone, useLoad } from './ui.js';
@@ -17,10 +17,12 @@ const churnLevel = (x) => (x >= 0.6 ? 'high' : x >= 0.3 ? 'medium' : 'low');
 export function ProfileList({ place }) {
   const [filters, setFilters] = useState({});
   const [offset, setOffset] = useState(0);
-  const [sort, setSort] = useState('none');
+  // The API's orders: the latest change first (its default), or the highest churn risk first.
+  const [sort, setSort] = useState('updated_at');
   const list = useLoad(
-    () => api('GET', '/api/v1/profiles', { query: { project_id: place.project, limit: PAGE, offset, ...filters } }),
-    [place.project, offset, JSON.stringify(filters)],
+    () =>
+      api('GET', '/api/v1/profiles', { query: { project_id: place.project, limit: PAGE, offset, sort, ...filters } }),
+    [place.project, offset, sort, JSON.stringify(filters)],
   );
   const apply = (e) => {
     e.preventDefault();
@@ -28,12 +30,12 @@ export function ProfileList({ place }) {
     setFilters(f);
     setOffset(0);
   };
-  const users = [...(list.data?.users ?? [])];
-  if (sort !== 'none') {
-    const dir = sort === 'desc' ? -1 : 1;
-    users.sort((a, b) => dir * (a.aggregates.churn_risk_score - b.aggregates.churn_risk_score));
-  }
-  const nextSort = { none: 'desc', desc: 'asc', asc: 'none' }[sort];
+  const users = list.data?.users ?? [];
+  const byChurn = sort === 'churn_risk';
+  const toggle = () => {
+    setSort(byChurn ? 'updated_at' : 'churn_risk');
+    setOffset(0);
+  };
   return html`<section aria-labelledby="profiles-h">
     <h1 id="profiles-h">Profiles</h1>
     <form class="filters" onSubmit=${apply} aria-label="Filters">
@@ -62,11 +64,14 @@ export function ProfileList({ place }) {
     ${list.loading && !list.data && html`<${Loading} what="profiles" />`}
     ${
       list.data &&
-      html`<p class="total" role="status"><strong>${list.data.total.toLocaleString('en')}</strong> profiles match.</p>
+      html`<p class="total" role="status">
+          <strong>${list.data.total.toLocaleString('en')}</strong>
+          ${list.data.total === 1 ? 'profile matches' : 'profiles match'}.
+        </p>
         <div class="scroll">
           <table>
             <caption class="sr-only">
-              Profiles, newest change first
+              Profiles, ${byChurn ? 'highest churn risk first' : 'latest change first'}
             </caption>
             <thead>
               <tr>
@@ -74,12 +79,15 @@ export function ProfileList({ place }) {
                 <th scope="col">Messages</th>
                 <th scope="col">Avg sentiment</th>
                 <th scope="col">Trend</th>
-                <th scope="col" aria-sort=${{ none: 'none', desc: 'descending', asc: 'ascending' }[sort]}>
-                  <button type="button" class="sort" onClick=${() => setSort(nextSort)}>
-                    Churn risk <span aria-hidden="true">${{ none: '↕', desc: '↓', asc: '↑' }[sort]}</span>
+                <th scope="col" aria-sort=${byChurn ? 'descending' : 'none'}>
+                  <button type="button" class="sort" aria-pressed=${byChurn} onClick=${toggle}>
+                    Churn risk <span aria-hidden="true">${byChurn ? '↓' : '↕'}</span>
+                    <span class="sr-only"
+                      >${byChurn ? '(sorted, highest first; press for the latest change first)' : '(press to sort, highest first)'}</span
+                    >
                   </button>
                 </th>
-                <th scope="col">Updated</th>
+                <th scope="col" aria-sort=${byChurn ? 'none' : 'descending'}>Updated</th>
               </tr>
             </thead>
             <tbody>
@@ -101,9 +109,6 @@ export function ProfileList({ place }) {
             </tbody>
           </table>
         </div>
-        <p class="muted small">
-          Sorting by churn risk orders this page; filter by churn risk to find the riskiest profiles among all of them.
-        </p>
         <${Pager}
           offset=${offset}
           limit=${PAGE}
@@ -114,6 +119,13 @@ export function ProfileList({ place }) {
     }
   </section>`;
 }
+
+/** The intentions the churn factor counts (CHURN_INTENT_WEIGHTS in src/profiles/aggregates.ts), in words. */
+const CHURN_INTENTIONS = [
+  ['churn', 'cancel'],
+  ['refund', 'get a refund'],
+  ['downgrade', 'downgrade'],
+];
 
 /** The churn score factor by factor, in words (weights from src/profiles/aggregates.ts). */
 function churnExplanation(a) {
@@ -137,7 +149,11 @@ function churnExplanation(a) {
       weight: 0.4,
       text:
         f.churn_intent > 0
-          ? `Churn intent: messages say they want to cancel, get a refund or downgrade (factor ${f.churn_intent.toFixed(2)}).`
+          ? `Churn intent: the window's messages ask to ${CHURN_INTENTIONS.filter(([i]) =>
+              a.intentions_summary.includes(i),
+            )
+              .map(([, words]) => words)
+              .join(', ')} (factor ${f.churn_intent.toFixed(2)}).`
           : 'No message says they want to cancel, get a refund or downgrade.',
     },
   ];
@@ -158,16 +174,22 @@ export function ProfilePage({ place, userId }) {
       }),
     [place.project, userId],
   );
+  // Computed once per timeline: the chart is rebuilt only when its points change.
+  const chronological = useMemo(
+    () => [...(timeline.data?.timeline ?? [])].sort((x, y) => Date.parse(x.timestamp) - Date.parse(y.timestamp)),
+    [timeline.data],
+  );
+  const points = useMemo(
+    () => chronological.map((m) => ({ t: Date.parse(m.timestamp) / 1000, sentiment: m.sentiment })),
+    [chronological],
+  );
   if (profile.error)
     return html`<p><a href="#/profiles">← Profiles</a></p>
       <${ErrorNote} error=${profile.error} />`;
   if (!profile.data) return html`<${Loading} what="the profile" />`;
   const p = profile.data;
   const a = p.aggregates;
-  const entries = timeline.data?.timeline ?? [];
-  const chronological = [...entries].sort((x, y) => Date.parse(x.timestamp) - Date.parse(y.timestamp));
   const newestFirst = [...chronological].reverse();
-  const points = chronological.map((m) => ({ t: Date.parse(m.timestamp) / 1000, sentiment: m.sentiment }));
   const level = churnLevel(a.churn_risk_score);
   const first = chronological[0];
   const last = chronological[chronological.length - 1];

@@ -16,10 +16,16 @@ export function SegmentList({ place }) {
   const base = `${pipelinePath(place)}/segments`;
   const list = useLoad(async () => {
     const { segments } = await api('GET', base);
+    // One page of one member per segment, for its total; a count that fails shows a dash, not an empty list.
     const counts = await Promise.all(
-      segments.map((s) => api('GET', `${base}/${encodeURIComponent(s.id)}/users`, { query: { limit: 1 } })),
+      segments.map((s) =>
+        api('GET', `${base}/${encodeURIComponent(s.id)}/users`, { query: { limit: 1 } }).then(
+          (page) => page.total,
+          () => undefined,
+        ),
+      ),
     );
-    return segments.map((s, i) => ({ ...s, members: counts[i].total }));
+    return segments.map((s, i) => ({ ...s, members: counts[i] }));
   }, [base]);
   const [creating, setCreating] = useState(false);
   return html`<section aria-labelledby="segments-h">
@@ -52,7 +58,7 @@ export function SegmentList({ place }) {
                   <th scope="row"><a href=${segHref(s.id)}>${s.name}</a></th>
                   <td><code>${s.id}</code></td>
                   <td><span class=${`state ${s.status}`}>${s.status}</span></td>
-                  <td>${s.members.toLocaleString('en')}</td>
+                  <td>${s.members === undefined ? '—' : s.members.toLocaleString('en')}</td>
                   <td>${fmt.time(s.updated_at)}</td>
                 </tr>`,
             )}

@@ -6,10 +6,14 @@ import { ErrorNote, Loading, fmt, useLoad } from './ui.js';
 const hookHref = (id, eventId) => `#/webhooks/${id}${eventId ? `/${eventId}` : ''}`;
 const EVENTS = ['user_added', 'user_removed'];
 
-/** A random signing secret made in the browser (the API stores it sealed and never shows it again). */
+/**
+ * A random signing secret made in the browser (the API stores it sealed and never shows it again).
+ * No `whsec_` prefix: the service keys its HMAC with the secret's own bytes, and a Standard
+ * Webhooks library would read such a prefix as base64 to decode (docs/api.md, signatures).
+ */
 function newSecret() {
   const bytes = crypto.getRandomValues(new Uint8Array(24));
-  return `whsec_${btoa(String.fromCharCode(...bytes)).replace(/[+/=]/g, '')}`;
+  return btoa(String.fromCharCode(...bytes)).replace(/[+/=]/g, '');
 }
 
 /** Shown once, right after the API took it: copy it now. */
@@ -27,17 +31,23 @@ function CreateWebhook({ place, onCreated }) {
   const [busy, setBusy] = useState(false);
   const submit = async (e) => {
     e.preventDefault();
-    const form = new FormData(e.currentTarget);
+    const el = e.currentTarget; // gone from the event once the handler awaits
+    const form = new FormData(el);
     const events = EVENTS.filter((ev) => form.get(ev));
+    // Sent as chosen: without `events` the API would subscribe the webhook to every event type.
+    if (events.length === 0) {
+      setError(new Error('Choose at least one event.'));
+      return;
+    }
     setBusy(true);
     try {
       const hook = await api('POST', `${pipelinePath(place)}/webhooks`, {
-        body: { url: form.get('url'), secret: secret || undefined, ...(events.length && { events }) },
+        body: { url: form.get('url'), secret: secret || undefined, events },
       });
       setError(undefined);
       onCreated(hook, secret);
       setSecret(newSecret());
-      e.currentTarget?.reset();
+      el.reset();
     } catch (err) {
       setError(err);
     } finally {

@@ -3,7 +3,7 @@ import { CONFIG_VARIABLES, ConfigError, loadConfig } from './config.js';
 import { FAIRNESS_MECHANISMS } from './fairness/mechanisms.js';
 
 describe('configuration', () => {
-  it('reads 33 variables', () => {
+  it('reads 32 variables', () => {
     expect(CONFIG_VARIABLES).toHaveLength(32);
     // Per-tenant limits share one prefix.
     expect(CONFIG_VARIABLES.filter((v) => v.startsWith('TENANT_'))).toEqual([

@@ -14,8 +14,9 @@ import { receiverLibrarySecret } from '../support/receiver-secret.js';
  * through the API: a key pasted, profiles filtered by churn risk, a user whose sentiment declines
  * read on the chart and in the churn explanation, a segment created (its rule error shown at the
  * node) and deployed, a webhook created in the page (its secret shown once), a delivery's attempts
- * read as a timeline and resent. Every page is checked by axe-core (labels, contrast, roles), at
- * 1,280 px and at a phone's 390 px, with no console error and no request outside the origin.
+ * read as a timeline and resent, the webhook's controls, and a key revoked mid-session. Every page
+ * is checked by axe-core (labels, contrast, roles) at 1,280 px, and the profile page again at a
+ * phone's 390 px; no console error, no request outside the origin, the key in no URL.
  * CONSOLE_SCREENSHOTS=<folder> also saves the profile and deliveries pages there (docs/images).
  */
 // Evaluated through the DevTools protocol, which the page's content security policy does not
@@ -98,8 +99,10 @@ describe('the console in headless chromium', () => {
     const outside: string[] = [];
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
     page.on('pageerror', (e) => errors.push(e.message));
+    const requested: string[] = [];
     page.on('request', (r) => {
       const url = r.url();
+      requested.push(url);
       if (!url.startsWith('data:') && new URL(url).origin !== origin) outside.push(url);
     });
     const violations: Record<string, string[]> = {};
@@ -122,9 +125,16 @@ describe('the console in headless chromium', () => {
 
       // All three profiles, then only the risky one.
       await expect.poll(() => page.locator('.total').innerText()).toContain('3 profiles match');
+      // Sorted by the API, highest churn risk first: Dana on top, the header says so.
+      await page.getByRole('button', { name: /Churn risk/ }).click();
+      await expect.poll(() => page.locator('th[aria-sort="descending"]').innerText()).toContain('Churn risk');
+      await expect.poll(() => page.locator('tbody tr').first().innerText()).toMatch(/^dana/);
+      expect(requested.some((u) => u.includes('sort=churn_risk'))).toBe(true);
+      const risks = await page.locator('tbody tr .risk').allInnerTexts();
+      expect(risks.map(Number)).toEqual([...risks.map(Number)].sort((x, y) => y - x));
       await page.getByLabel('Churn risk at least').fill('0.3');
       await page.getByRole('button', { name: 'Apply filters' }).click();
-      await expect.poll(() => page.locator('.total').innerText()).toContain('1 profiles match');
+      await expect.poll(() => page.locator('.total').innerText()).toContain('1 profile matches');
       const rows = page.locator('tbody tr');
       expect(await rows.count()).toBe(1);
       expect(await rows.first().innerText()).toContain('dana');
@@ -137,11 +147,15 @@ describe('the console in headless chromium', () => {
       const caption = await page.locator('.chart figcaption').innerText();
       expect(caption).toMatch(/Sentiment of 6 messages from \+\d\.\d\d \(first\) to -\d\.\d\d \(latest\)/);
       expect(caption).toContain('trend declining');
+      // The window average's line ends at the profile's avg_sentiment (6 messages: the window is all of them).
+      const read = await call('GET', `/api/v1/profiles/dana?project_id=${t.projectId}`, { key: t.key });
+      const avg = read.body.aggregates.avg_sentiment as number;
+      expect(caption).toContain(`window average ${avg > 0 ? '+' : ''}${avg.toFixed(2)};`);
       expect(await page.locator('.chart').innerText()).toContain('Window average (last 20 messages)');
       const churn = await page.locator('section', { has: page.locator('#churn-h') }).innerText();
       expect(churn).toMatch(/Why the churn risk is 0\.\d\d \((medium|high)\)/);
       expect(churn).toContain('Declining trend: the newer half of the window is');
-      expect(churn).toContain('Churn intent: messages say they want to cancel');
+      expect(churn).toMatch(/Churn intent: the window's messages ask to (cancel|get a refund)/);
       expect(churn).toMatch(/of the last 6 messages are negative/);
       const timeline = page.locator('.timeline > li');
       expect(await timeline.count()).toBe(6);
@@ -309,12 +323,33 @@ describe('the console in headless chromium', () => {
       await page.getByRole('button', { name: 'Undeploy' }).click();
       await expect.poll(() => page.locator('h1 .state').innerText()).toBe('draft');
 
+      // The key revoked while the page is open: the next call sends the user back to the key form.
+      const revoked = await call('POST', '/admin/v1/api-keys/revoke', {
+        body: { api_key: t.key },
+        headers: { 'X-Admin-Token': stack().adminToken },
+      });
+      expect(revoked.status).toBe(200);
+      await expect
+        .poll(
+          async () => {
+            if (await page.getByLabel('API key').isVisible()) return page.getByRole('alert').innerText();
+            await page.getByRole('link', { name: 'Profiles' }).click();
+            return '';
+          },
+          { timeout: 30_000, interval: 1_000 },
+        )
+        .toContain('The key stopped working');
+      expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+
       expect(violations).toEqual({});
-      // Chromium logs every answer over 399 as a console error: the two the test asked for (a wrong
-      // key, a wrong rule) are expected; anything else (a script error included) is not.
+      // Chromium logs every answer over 399 as a console error: the refusals the test asked for (a
+      // wrong key, a wrong rule, the revoked key) are expected; anything else (a script error
+      // included) is not.
       const expected = [/status of 401 \(Unauthorized\)/, /status of 400 \(Bad Request\)/];
       expect(errors.filter((e) => !expected.some((x) => x.test(e)))).toEqual([]);
-      expect(errors.filter((e) => /Failed to load resource/.test(e))).toHaveLength(2);
+      expect(errors.filter((e) => /status of 400/.test(e))).toHaveLength(1);
+      expect(errors.filter((e) => /status of 401/.test(e)).length).toBeGreaterThanOrEqual(2);
+      expect(requested.filter((u) => u.includes(t.key))).toEqual([]);
       expect(outside).toEqual([]);
     } finally {
       await context.close();
