@@ -75,7 +75,7 @@ if (only?.has('floor')) {
   results.floor = floor;
   for (const r of floor)
     report(
-      `floor: real server, ${r.workflow} (${r.workflows} workflows, 50 starts at once)`,
+      `floor: real server (${r.shards} history shards), ${r.workflow} (${r.workflows} workflows, 50 starts at once)`,
       `${r.perSecond.toFixed(1)}/s`,
       `${r.cpuMsPerWorkflow} ms CPU per workflow (CPU s ${Object.entries(r.cpuSeconds)
         .map(([k, v]) => `${k} ${v}`)

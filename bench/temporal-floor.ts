@@ -20,6 +20,7 @@ import type { FloorSinks } from './floor/workflows.js';
  */
 export interface FloorRow {
   workflow: string;
+  shards: number;
   workflows: number;
   perSecond: number;
   cpuMsPerWorkflow: number;
@@ -29,6 +30,8 @@ export interface FloorRow {
 }
 
 export async function temporalFloor(opts: { n: number; log: (m: string) => void }): Promise<FloorRow[]> {
+  // The server's history shards (STACK_TEMPORAL_SHARDS, as the test stack reads it; default 4).
+  const shards = Number(process.env.STACK_TEMPORAL_SHARDS ?? 4);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'floor-'));
   const database = await startTestDatabase(path.join(dir, 'pg'), {});
   const dbName = `temporal_floor_${process.pid}`;
@@ -53,6 +56,7 @@ export async function temporalFloor(opts: { n: number; log: (m: string) => void 
     },
     namespace: 'default',
     searchAttributes: SEARCH_ATTRIBUTES,
+    historyShards: shards,
     log: () => undefined,
   });
   const out: FloorRow[] = [];
@@ -91,6 +95,7 @@ export async function temporalFloor(opts: { n: number; log: (m: string) => void 
       const total = Object.values(cpu).reduce((a, b) => a + b, 0);
       const row: FloorRow = {
         workflow,
+        shards,
         workflows: opts.n,
         perSecond: Math.round((opts.n / seconds) * 10) / 10,
         cpuMsPerWorkflow: Math.round(((total * 1000) / opts.n) * 10) / 10,

@@ -92,6 +92,9 @@ export async function startStack(project: TestProject, opts: StackOptions = {}) 
       },
       namespace: 'default',
       searchAttributes: SEARCH_ATTRIBUTES,
+      // STACK_TEMPORAL_SHARDS: the real server's history shards (fixed when its databases are
+      // created; 4 by default, as `npm run temporal:server`), for a bench comparing them.
+      historyShards: process.env.STACK_TEMPORAL_SHARDS ? Number(process.env.STACK_TEMPORAL_SHARDS) : undefined,
       log: () => undefined,
     }).catch(async (err: unknown) => {
       // Leave nothing behind a failed start (the test database).
