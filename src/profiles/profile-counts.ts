@@ -107,38 +107,60 @@ export function countSql(projectId: number, f: ProfileFilters): { sql: string; b
   return { sql: `SELECT (0 ${terms.join(' ')})::bigint AS total`, bindings };
 }
 
-/** One page of a project's profiles: which, how many, and the columns to read. */
+/** The list's orders (extension `sort`); `updated_at` is the documented one and the default. */
+export const PROFILE_SORTS = ['updated_at', 'churn_risk'] as const;
+export type ProfileSort = (typeof PROFILE_SORTS)[number];
+
+/**
+ * Each order is the key of a covering index, then user_id so pages never overlap: users_list for
+ * `updated_at`, users_churn_page (migration 014) for `churn_risk`, so a page reads its ids in order
+ * from the index instead of sorting the project.
+ */
+const SORT_KEYS: Record<ProfileSort, { column: string; direction: string }> = {
+  updated_at: { column: 'updated_at', direction: 'DESC' },
+  churn_risk: { column: 'churn_risk_score', direction: 'DESC NULLS LAST' },
+};
+
+function orderBy(sort: ProfileSort, key: string, userId: string): string {
+  return `${key} ${SORT_KEYS[sort].direction}, ${userId} ASC`;
+}
+
+/** One page of a project's profiles: which, how many, in which order, and the columns to read. */
 export interface ProfilePage {
   projectId: number;
   filters: ProfileFilters;
   limit: number;
   offset: number;
   columns: string[];
-  /** Keyset paging: the page starts after this profile in the list's order (offset is then 0). */
+  /** Default `updated_at`. */
+  sort?: ProfileSort;
+  /** Keyset paging, `updated_at` order only: the page starts after this profile (offset is then 0). */
   after?: { updatedAtMicros: number; userId: string };
 }
 
 /**
  * Page of profile ids from the covering index, then the rows; same order as the index. Each row
- * carries its `updated_at` in microseconds (`after_micros`), exact, for the next page's cursor.
- * After a cursor, `updated_at <= t` bounds the index scan (it starts at t, however deep), and the
- * rows at exactly t up to the cursor's user id are left out.
+ * carries its sort key (`sort_key`) for the list's final order, and its `updated_at` in
+ * microseconds (`after_micros`), exact, for the next page's cursor. After a cursor,
+ * `updated_at <= t` bounds the index scan (it starts at t, however deep), and the rows at exactly
+ * t up to the cursor's user id are left out.
  */
-function pageSql({ projectId, filters, limit, offset, columns, after }: ProfilePage): {
+function pageSql({ projectId, filters, limit, offset, columns, sort = 'updated_at', after }: ProfilePage): {
   sql: string;
   bindings: Knex.Value[];
 } {
   const where = filterSql(projectId, filters);
+  const key = SORT_KEYS[sort].column;
   const cols = columns.map((c) => `u.${c}`).join(', ');
   const at = `('epoch'::timestamptz + ?::bigint * interval '1 microsecond')`;
   const keyset = after ? ` AND updated_at <= ${at} AND NOT (updated_at = ${at} AND user_id <= ?)` : '';
   const keysetBindings = after ? [after.updatedAtMicros, after.updatedAtMicros, after.userId] : [];
   return {
     sql:
-      `SELECT ${cols}, (extract(epoch FROM u.updated_at) * 1000000)::bigint AS after_micros ` +
-      `FROM (SELECT id, updated_at, user_id FROM users WHERE ${where.sql}${keyset} ` +
-      `ORDER BY updated_at DESC, user_id ASC LIMIT ? OFFSET ?) page JOIN users u ON u.id = page.id ` +
-      `ORDER BY page.updated_at DESC, page.user_id ASC`,
+      `SELECT ${cols}, page.${key} AS sort_key, (extract(epoch FROM u.updated_at) * 1000000)::bigint AS after_micros ` +
+      `FROM (SELECT id, ${key}, user_id FROM users WHERE ${where.sql}${keyset} ` +
+      `ORDER BY ${orderBy(sort, key, 'user_id')} LIMIT ? OFFSET ?) page JOIN users u ON u.id = page.id ` +
+      `ORDER BY ${orderBy(sort, `page.${key}`, 'page.user_id')}`,
     bindings: [...where.bindings, ...keysetBindings, limit, offset],
   };
 }
@@ -175,7 +197,7 @@ export function listSql(tenantId: number, q: ProfilePage): { sql: string; bindin
   return {
     sql:
       `SELECT c.total, p.* FROM (${count.sql}) c LEFT JOIN LATERAL (${page.sql}) p ON true ` +
-      `WHERE EXISTS (SELECT 1 FROM projects WHERE id = ? AND tenant_id = ?) ORDER BY p.updated_at DESC, p.user_id ASC`,
+      `WHERE EXISTS (SELECT 1 FROM projects WHERE id = ? AND tenant_id = ?) ORDER BY ${orderBy(q.sort ?? 'updated_at', 'p.sort_key', 'p.user_id')}`,
     bindings: [...count.bindings, ...page.bindings, projectId, tenantId],
   };
 }

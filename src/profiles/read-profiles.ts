@@ -4,7 +4,7 @@ import type { Caller } from '../auth/api-keys.js';
 import { invalid, notFound } from '../errors.js';
 import { optionalInt, optionalNumber, requireId, requireStorable } from '../validation.js';
 import { SENTIMENT_TRENDS, type Aggregates } from './aggregates.js';
-import { listSql, type ProfileFilters } from './profile-counts.js';
+import { listSql, PROFILE_SORTS, type ProfileFilters, type ProfileSort } from './profile-counts.js';
 
 export interface ProfileView {
   user_id: string;
@@ -70,6 +70,8 @@ export interface ListProfilesInput {
   minMessages?: number;
   /** Keyset paging (extension): the `next_after` of the previous page. */
   after?: string;
+  /** Extension: `updated_at` (default) or `churn_risk` (highest churn_risk_score first). */
+  sort?: string;
 }
 
 export interface ProfileRef {
@@ -90,7 +92,11 @@ export async function listProfiles(
   const projectId = requireId(q.projectId, 'project_id');
   const limit = optionalInt(q.limit, 'limit', 1, 100) ?? 20;
   const offset = optionalInt(q.offset, 'offset', 0, 1_000_000_000) ?? 0;
+  const sort = readSort(q.sort);
   const after = q.after === undefined || q.after === '' ? undefined : decodeCursor(q.after);
+  if (after && sort !== 'updated_at') {
+    throw invalid('after', 'after pages the updated_at order only; page sort=churn_risk with offset');
+  }
   if (after && offset > 0) throw invalid('offset', 'offset cannot be combined with after (the cursor is the position)');
   const gte = optionalNumber(q.churnRiskGte, 'churn_risk_gte', 0, 1);
   const lte = optionalNumber(q.churnRiskLte, 'churn_risk_lte', 0, 1);
@@ -103,18 +109,27 @@ export async function listProfiles(
     trend = q.sentimentTrend;
   }
   const filters: ProfileFilters = { churnGte: gte, churnLte: lte, trend, minMessages };
-  const list = listSql(caller.tenantId, { projectId, filters, limit, offset, after, columns: PROFILE_COLUMNS });
+  const list = listSql(caller.tenantId, { projectId, filters, limit, offset, sort, after, columns: PROFILE_COLUMNS });
   const rows = await preparedQuery<Record<string, any>>(db, list.sql, list.bindings);
   // No row at all: the project is missing or another tenant's (404 either way, nothing read).
   if (rows.length === 0) throw notFound('project');
   const users = rows[0].user_id === null ? [] : rows;
-  const last = users.length === limit ? users[users.length - 1] : undefined;
+  // Only when the page is full, and in the order the cursor pages: the documented answer is
+  // unchanged otherwise.
+  const last = users.length === limit && sort === 'updated_at' ? users[users.length - 1] : undefined;
   return {
     users: users.map(toProfile),
     total: Number(rows[0].total),
-    // Only when the page is full: the documented answer is unchanged otherwise.
     ...(last && { next_after: encodeCursor(Number(last.after_micros), last.user_id) }),
   };
+}
+
+function readSort(value: string | undefined): ProfileSort {
+  if (value === undefined || value === '') return 'updated_at';
+  if (!(PROFILE_SORTS as readonly string[]).includes(value)) {
+    throw invalid('sort', `sort must be one of ${PROFILE_SORTS.join(', ')}`);
+  }
+  return value as ProfileSort;
 }
 
 /** The cursor of keyset paging: the last profile's exact `updated_at` and user id, opaque to clients. */

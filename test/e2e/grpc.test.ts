@@ -1,6 +1,7 @@
 import { status } from '@grpc/grpc-js';
 import { describe, expect, it } from 'vitest';
 import { EventType, SentimentTrend } from '../../gen/profiling/v1/common.js';
+import { ProfileSort } from '../../gen/profiling/v1/profiles.js';
 import { SegmentStatus } from '../../gen/profiling/v1/segments.js';
 import { newTenant, waitForBatch } from '../support/api.js';
 import { grpcClients, keyMetadata, rpc } from '../support/grpc.js';
@@ -54,6 +55,18 @@ describe('the generated gRPC clients', () => {
     );
     expect(list.total).toBe(2);
     expect(list.users.map((u) => u.userId).sort()).toEqual(['g1', 'g2']);
+    // Extension: highest churn risk first (ties by user id).
+    const byChurn = await rpc(
+      profiles,
+      'listProfiles',
+      { projectId: t.projectId, sentimentTrend: 0, sort: ProfileSort.PROFILE_SORT_CHURN_RISK },
+      md,
+    );
+    const churn = (u: (typeof byChurn.users)[number]) => u.aggregates!.churnRiskScore;
+    expect(byChurn.users.map((u) => u.userId)).toEqual(
+      [...list.users].sort((x, y) => churn(y) - churn(x) || (x.userId < y.userId ? -1 : 1)).map((u) => u.userId),
+    );
+    expect(churn(byChurn.users[0])).toBeGreaterThan(churn(byChurn.users[1]));
     const one = await rpc(profiles, 'getProfile', { projectId: t.projectId, userId: 'g1' }, md);
     expect(one.profile).toMatchObject({
       userId: 'g1',
@@ -97,6 +110,13 @@ describe('the generated gRPC clients', () => {
       keyMetadata(a.key),
     ).catch((e) => e);
     expect(badLimit.code).toBe(status.INVALID_ARGUMENT);
+    const badSort = await rpc(
+      profiles,
+      'listProfiles',
+      { projectId: a.projectId, sentimentTrend: 0, sort: 7 as ProfileSort },
+      keyMetadata(a.key),
+    ).catch((e) => e);
+    expect([badSort.code, badSort.metadata.get('error-field')]).toEqual([status.INVALID_ARGUMENT, ['sort']]);
   });
 
   it('manages webhooks and segments', async () => {

@@ -300,6 +300,86 @@ describe('identify users -> batch workflow -> profiles (JSON gateway)', () => {
     expect([both.status, both.body.error.field]).toEqual([400, 'offset']);
   });
 
+  it('sorts profiles by churn risk (extension): highest first, ties by user_id, paged by offset, filters and total unchanged', async () => {
+    const t = await newTenant();
+    const texts = [
+      'Cancel my account, this is too expensive and support never answers.',
+      'Love it, the reports are great and the team is helpful.',
+      'The mobile app crashes every day, I am thinking of switching to a competitor.',
+      'Fine product, nothing to add.',
+    ];
+    // Scores set with SQL (column and answer alike) so the order is known. b and c tie: c was
+    // updated last (a second message), so only the user_id tie-break puts b first.
+    const scores: Record<string, number> = { a: 0.9, b: 0.55, c: 0.55, d: 0.2, e: 0.75, f: 0.1, g: 0.4 };
+    const ids = Object.keys(scores);
+    const b1 = await submit(t.key, {
+      project_id: t.projectId,
+      users: ids.map((id, i) => ({ user_id: id, text: texts[i % texts.length] })),
+    });
+    await waitForBatch(b1.source_id);
+    const b2 = await submit(t.key, { project_id: t.projectId, users: [{ user_id: 'c', text: texts[1] }] });
+    await waitForBatch(b2.source_id);
+    await withDb((db) =>
+      db.query(
+        `UPDATE users u SET churn_risk_score = s.score,
+                aggregates = jsonb_set(u.aggregates, '{churn_risk_score}', to_jsonb(s.score))
+           FROM (SELECT key AS user_id, value::float8 AS score FROM jsonb_each_text($2::jsonb)) s
+          WHERE u.project_id = $1 AND u.user_id = s.user_id`,
+        [t.projectId, JSON.stringify(scores)],
+      ),
+    );
+    const list = (q: string) => call('GET', `/api/v1/profiles?project_id=${t.projectId}${q}`, { key: t.key });
+    const byChurn = ['a', 'e', 'b', 'c', 'g', 'd', 'f'];
+
+    const full = await list('&sort=churn_risk&limit=7');
+    expect(full.status).toBe(200);
+    expect(full.body.users.map((u: any) => u.user_id)).toEqual(byChurn);
+    expect(full.body.users.map((u: any) => u.aggregates.churn_risk_score)).toEqual(byChurn.map((id) => scores[id]));
+    expect(full.body.total).toBe(7);
+    // A full page, but the cursor pages the updated_at order only.
+    expect(full.body.next_after).toBeUndefined();
+
+    const pages: string[] = [];
+    for (let offset = 0; offset < 7; offset += 3) {
+      const page = await list(`&sort=churn_risk&limit=3&offset=${offset}`);
+      expect(page.body.total).toBe(7);
+      expect(page.body.next_after).toBeUndefined();
+      pages.push(...page.body.users.map((u: any) => u.user_id));
+    }
+    expect(pages).toEqual(byChurn);
+
+    const everyone: any[] = (await list('&limit=100')).body.users;
+    expect(everyone[0].user_id).toBe('c'); // the default order has c before b
+    const cases: [string, (u: any) => boolean][] = [
+      ['churn_risk_gte=0.5', (u) => u.aggregates.churn_risk_score >= 0.5],
+      [
+        'churn_risk_gte=0.3&churn_risk_lte=0.6',
+        (u) => u.aggregates.churn_risk_score >= 0.3 && u.aggregates.churn_risk_score <= 0.6,
+      ],
+      ['min_messages=2', (u) => u.aggregates.message_count >= 2],
+      ['sentiment_trend=stable', (u) => u.aggregates.sentiment_trend === 'stable'],
+    ];
+    for (const [query, keep] of cases) {
+      const sorted = await list(`&limit=100&sort=churn_risk&${query}`);
+      const expected = byChurn.filter((id) => keep(everyone.find((u) => u.user_id === id)));
+      expect(
+        sorted.body.users.map((u: any) => u.user_id),
+        query,
+      ).toEqual(expected);
+      expect(sorted.body.total, query).toBe(expected.length);
+      expect((await list(`&limit=100&${query}`)).body.total, query).toBe(expected.length);
+    }
+
+    // The default order is unchanged, and `sort=updated_at` names it.
+    const byUpdate = await list('&limit=5&sort=updated_at');
+    expect(byUpdate.body).toEqual((await list('&limit=5')).body);
+    expect(byUpdate.body.next_after).toEqual(expect.any(String));
+    const bad = await list('&sort=churn');
+    expect([bad.status, bad.body.error.field]).toEqual([400, 'sort']);
+    const withCursor = await list(`&sort=churn_risk&after=${byUpdate.body.next_after}`);
+    expect([withCursor.status, withCursor.body.error.field]).toEqual([400, 'after']);
+  });
+
   it('keeps both messages when two batches touch the same user at once, and pages the timeline', async () => {
     const t = await newTenant();
     const texts = [
@@ -342,6 +422,7 @@ describe('identify users -> batch workflow -> profiles (JSON gateway)', () => {
       ['churn_risk_gte=1.5', 'churn_risk_gte'],
       ['churn_risk_lte=-0.1', 'churn_risk_lte'],
       ['min_messages=-2', 'min_messages'],
+      ['sort=newest', 'sort'],
     ];
     for (const [query, field] of bad) {
       const res = await call('GET', `/api/v1/profiles?project_id=${t.projectId}&${query}`, { key: t.key });

@@ -26,6 +26,48 @@ export const protobufPackage = "profiling.v1";
 
 export const protobufFileName = "profiling/v1/profiles.proto";
 
+/** Extension: orders of ListProfiles. Ties are ordered by user_id, so pages never overlap. */
+export enum ProfileSort {
+  PROFILE_SORT_UNSPECIFIED = 0,
+  /** PROFILE_SORT_UPDATED_AT - Most recently updated first (the default). */
+  PROFILE_SORT_UPDATED_AT = 1,
+  /** PROFILE_SORT_CHURN_RISK - Highest churn_risk_score first. Page it with offset: `after` is refused with this order. */
+  PROFILE_SORT_CHURN_RISK = 2,
+  UNRECOGNIZED = -1,
+}
+
+export function profileSortFromJSON(object: any): ProfileSort {
+  switch (object) {
+    case 0:
+    case "PROFILE_SORT_UNSPECIFIED":
+      return ProfileSort.PROFILE_SORT_UNSPECIFIED;
+    case 1:
+    case "PROFILE_SORT_UPDATED_AT":
+      return ProfileSort.PROFILE_SORT_UPDATED_AT;
+    case 2:
+    case "PROFILE_SORT_CHURN_RISK":
+      return ProfileSort.PROFILE_SORT_CHURN_RISK;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return ProfileSort.UNRECOGNIZED;
+  }
+}
+
+export function profileSortToJSON(object: ProfileSort): string {
+  switch (object) {
+    case ProfileSort.PROFILE_SORT_UNSPECIFIED:
+      return "PROFILE_SORT_UNSPECIFIED";
+    case ProfileSort.PROFILE_SORT_UPDATED_AT:
+      return "PROFILE_SORT_UPDATED_AT";
+    case ProfileSort.PROFILE_SORT_CHURN_RISK:
+      return "PROFILE_SORT_CHURN_RISK";
+    case ProfileSort.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
 export interface Profile {
   userId: string;
   sourceLabel: string;
@@ -85,16 +127,23 @@ export interface ListProfilesRequest {
     | undefined;
   /**
    * Extension: keyset paging. The `next_after` of the previous page; the next page starts after
-   * it, however deep (offset must then be 0). Opaque.
+   * it, however deep (offset must then be 0). Opaque. Only with the updated_at order.
    */
-  after?: string | undefined;
+  after?:
+    | string
+    | undefined;
+  /** Extension: the order of the list. Unset or UNSPECIFIED: PROFILE_SORT_UPDATED_AT. */
+  sort?: ProfileSort | undefined;
 }
 
 export interface ListProfilesResponse {
   users: Profile[];
   /** Number of all profiles matching the filters, not only this page. */
   total: number;
-  /** Extension: set when the page is full; pass it as `after` for the next page. */
+  /**
+   * Extension: set when the page is full, in the updated_at order; pass it as `after` for the
+   * next page.
+   */
   nextAfter: string;
 }
 
@@ -877,6 +926,7 @@ function createBaseListProfilesRequest(): ListProfilesRequest {
     sentimentTrend: 0,
     minMessages: undefined,
     after: undefined,
+    sort: undefined,
   };
 }
 
@@ -905,6 +955,9 @@ export const ListProfilesRequest: MessageFns<ListProfilesRequest> = {
     }
     if (message.after !== undefined) {
       writer.uint32(66).string(message.after);
+    }
+    if (message.sort !== undefined) {
+      writer.uint32(72).int32(message.sort);
     }
     return writer;
   },
@@ -986,6 +1039,14 @@ export const ListProfilesRequest: MessageFns<ListProfilesRequest> = {
             message.after = reader.string();
             continue;
           }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.sort = reader.int32() as any;
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1028,6 +1089,7 @@ export const ListProfilesRequest: MessageFns<ListProfilesRequest> = {
         ? globalThis.Number(object.min_messages)
         : undefined,
       after: isSet(object.after) ? globalThis.String(object.after) : undefined,
+      sort: isSet(object.sort) ? profileSortFromJSON(object.sort) : undefined,
     };
   },
 
@@ -1057,6 +1119,9 @@ export const ListProfilesRequest: MessageFns<ListProfilesRequest> = {
     if (message.after !== undefined) {
       obj.after = message.after;
     }
+    if (message.sort !== undefined) {
+      obj.sort = profileSortToJSON(message.sort);
+    }
     return obj;
   },
 
@@ -1073,6 +1138,7 @@ export const ListProfilesRequest: MessageFns<ListProfilesRequest> = {
     message.sentimentTrend = object.sentimentTrend ?? 0;
     message.minMessages = object.minMessages ?? undefined;
     message.after = object.after ?? undefined;
+    message.sort = object.sort ?? undefined;
     return message;
   },
 };

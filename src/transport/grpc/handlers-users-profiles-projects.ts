@@ -6,7 +6,7 @@ import { createPipeline, createProject, listPipelines, listProjects } from '../.
 import { getProfile, getTimeline, listProfiles } from '../../profiles/read-profiles.js';
 import { identifyUsers } from '../../users/identify-users.js';
 import type { Pipeline, Project } from '../../projects/projects.js';
-import { membershipToProto, profileToProto, timelineEntryToProto, trendFromProto } from './mappers.js';
+import { membershipToProto, profileToProto, sortFromProto, timelineEntryToProto, trendFromProto } from './mappers.js';
 import { unary } from './unary.js';
 
 export function usersService(ctx: AppContext): UsersServiceServer {
@@ -36,7 +36,11 @@ export function usersService(ctx: AppContext): UsersServiceServer {
 export function profilesService(ctx: AppContext): ProfilesServiceServer {
   return {
     listProfiles: unary(ctx, async (caller, req) => {
-      const r = await listProfiles(ctx.db, caller, { ...req, sentimentTrend: trendFromProto(req.sentimentTrend) });
+      const r = await listProfiles(ctx.db, caller, {
+        ...req,
+        sentimentTrend: trendFromProto(req.sentimentTrend),
+        sort: sortFromProto(req.sort),
+      });
       return { users: r.users.map(profileToProto), total: r.total, nextAfter: r.next_after ?? '' };
     }),
     getProfile: unary(ctx, async (caller, req) => {

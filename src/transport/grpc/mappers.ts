@@ -1,5 +1,10 @@
 import { EventType, SentimentTrend } from '../../../gen/profiling/v1/common.js';
-import type { Profile, SegmentMembership, TimelineEntry } from '../../../gen/profiling/v1/profiles.js';
+import {
+  ProfileSort,
+  type Profile,
+  type SegmentMembership,
+  type TimelineEntry,
+} from '../../../gen/profiling/v1/profiles.js';
 import { SegmentStatus, type Segment } from '../../../gen/profiling/v1/segments.js';
 import { DeliveryStatus, type Delivery, type Webhook } from '../../../gen/profiling/v1/webhooks.js';
 import { invalid } from '../../errors.js';
@@ -19,6 +24,19 @@ export function trendFromProto(t: SentimentTrend | undefined): string | undefine
   const found = Object.entries(TREND_TO_PROTO).find(([, v]) => v === t);
   if (!found) throw invalid('sentiment_trend', `sentiment_trend ${t} is not a known SentimentTrend`);
   return found[0];
+}
+
+const SORT_FROM_PROTO: Partial<Record<ProfileSort, string>> = {
+  [ProfileSort.PROFILE_SORT_UPDATED_AT]: 'updated_at',
+  [ProfileSort.PROFILE_SORT_CHURN_RISK]: 'churn_risk',
+};
+
+/** ListProfiles' order, as the gateway's `sort` names it; an unknown number is refused. */
+export function sortFromProto(s: ProfileSort | undefined): string | undefined {
+  if (s === undefined || s === ProfileSort.PROFILE_SORT_UNSPECIFIED) return undefined;
+  const found = SORT_FROM_PROTO[s];
+  if (!found) throw invalid('sort', `sort ${s} is not a known ProfileSort`);
+  return found;
 }
 
 const EVENT_TO_PROTO = {

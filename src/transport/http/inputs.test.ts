@@ -62,6 +62,10 @@ describe('gateway inputs', () => {
       churnRiskGte: 0.5,
       minMessages: 2,
     });
+    expect(read(listProfilesQuery, { project_id: '3', sort: 'churn_risk' })).toEqual({
+      projectId: 3,
+      sort: 'churn_risk',
+    });
     expect(() => read(listProfilesQuery, { project_id: '3', limit: '1e3' })).toThrow(refused('limit'));
     expect(() => read(listProfilesQuery, { project_id: '3', churn_risk_lte: 'high' })).toThrow(
       refused('churn_risk_lte'),

@@ -3,6 +3,7 @@ import { invalid } from '../../errors.js';
 import type { CreateSegmentInput, PageInput, UpdateSegmentInput } from '../../segments/manage-segments.js';
 import type { IdentifyUsersInput } from '../../users/validate-batch.js';
 import type { ListProfilesInput } from '../../profiles/read-profiles.js';
+import { PROFILE_SORTS } from '../../profiles/profile-counts.js';
 import type { CreateWebhookInput, ListDeliveriesInput, UpdateWebhookInput } from '../../webhooks/manage-webhooks.js';
 import type { RotateSecretInput } from '../../webhooks/rotate-secret.js';
 import { requireId } from '../../validation.js';
@@ -130,12 +131,22 @@ export const listProfilesQuery: z.ZodType<ListProfilesInput> = z
     sentiment_trend: z.string().optional(),
     min_messages: queryInt('min_messages'),
     after: z.string().optional(),
+    sort: z
+      .string()
+      .optional()
+      .meta({
+        enum: [...PROFILE_SORTS],
+        description:
+          'Extension: `updated_at` (default: most recently updated first) or `churn_risk` (highest ' +
+          'churn_risk_score first); ties by user_id. `after` works with `updated_at` only.',
+      }),
   })
   .transform((q) => ({
     projectId: q.project_id,
     limit: q.limit,
     offset: q.offset,
     after: q.after,
+    sort: q.sort,
     churnRiskGte: q.churn_risk_gte,
     churnRiskLte: q.churn_risk_lte,
     sentimentTrend: q.sentiment_trend,

@@ -61,6 +61,7 @@ export function addApiRoutes(router: Router, ctx: AppContext): void {
     routeDoc({
       operationId: 'listProfiles',
       summary: 'List Profiles, filtered and paged',
+      description: 'Most recently updated first, or highest churn risk first with `sort=churn_risk`.',
       tag: 'Profiles',
       auth: 'apiKey',
       query: listProfilesQuery,

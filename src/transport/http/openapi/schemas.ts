@@ -79,7 +79,10 @@ export const profileWithSegments = profile
 export const profileList = z.object({
   users: z.array(profile),
   total: z.int().meta({ description: 'All matching profiles, not the page' }),
-  next_after: z.string().optional().meta({ description: 'Extension: on a full page, the `after` of the next page' }),
+  next_after: z
+    .string()
+    .optional()
+    .meta({ description: 'Extension: on a full page in the `updated_at` order, the `after` of the next page' }),
 });
 
 export const timeline = z.object({
