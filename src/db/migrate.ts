@@ -14,7 +14,15 @@ import * as m012 from './migrations/012_outbox_awaiting_attempt.js';
 import * as m013 from './migrations/013_auth_failures.js';
 import * as m014 from './migrations/014_console_reads.js';
 
-const MIGRATIONS: Record<string, Knex.Migration> = {
+/**
+ * A migration module. knex reads `config.transaction` from what the source's getMigration answers
+ * (the module itself): `false` runs that migration outside a transaction (014: CREATE INDEX
+ * CONCURRENTLY), and then every migration of the same run gets a transaction of its own instead
+ * of one for all.
+ */
+type MigrationModule = Knex.Migration & { config?: { transaction?: boolean } };
+
+const MIGRATIONS: Record<string, MigrationModule> = {
   '001_init': m001,
   '002_profile_counts': m002,
   '003_installation_identity': m003,
@@ -39,15 +47,24 @@ const source: Knex.MigrationSource<string> = {
 };
 
 const MIGRATION_LOCK = 7_270_001;
+/** How often a process waiting for another's migrations asks for the lock again. */
+const LOCK_POLL_MS = 200;
 
 /**
  * Several processes (api and worker) may start at once: a session-level advisory lock makes one
  * migrate while the others wait, since knex's own lock table does not exist before the first run.
+ *
+ * The others ask for the lock again and again instead of waiting in one statement: a waiting
+ * statement holds a snapshot, and CREATE INDEX CONCURRENTLY (014) waits for every older snapshot,
+ * so the build and the waiter would wait for each other until the statement timeout. Between two
+ * asks the waiting session is idle, and it can wait longer than a statement may.
  */
 export async function migrateLatest(db: Knex): Promise<string[]> {
   const conn = await db.client.acquireConnection();
   try {
-    await conn.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    while (!(await conn.query('SELECT pg_try_advisory_lock($1) AS locked', [MIGRATION_LOCK])).rows[0].locked) {
+      await new Promise((r) => setTimeout(r, LOCK_POLL_MS));
+    }
     const [, applied] = (await db.migrate.latest({ migrationSource: source })) as [number, string[]];
     return applied;
   } finally {

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { createIndexConcurrently, dropIndexConcurrently } from '../concurrent-index.js';
 
 /**
  * Issue 27 (what the console shows):
@@ -9,20 +10,29 @@ import type { Knex } from 'knex';
  *   Null for an attempt that was not sent, and for attempts recorded before this migration.
  * - users: the profile list's `sort=churn_risk` order (profile-counts.ts), covering like users_list,
  *   so a page reads its ids in order from the index instead of sorting the whole project.
+ *
+ * The indexes are built CONCURRENTLY, so writes to segment_memberships and users go on while they
+ * build on big tables. That cannot run in a transaction: knex runs this migration outside one
+ * (`config`, honoured with our migration source, src/db/migrate.ts). Every step is idempotent, so
+ * a run that died half-way is run again from the top at the next start.
  */
+export const config = { transaction: false };
+
 export async function up(knex: Knex): Promise<void> {
-  await knex.raw(`
-    CREATE INDEX memberships_by_user ON segment_memberships (user_pk) WHERE is_member;
-    CREATE INDEX users_churn_page ON users (project_id, churn_risk_score DESC NULLS LAST, user_id)
-      INCLUDE (id, updated_at, sentiment_trend, message_count) WHERE aggregates IS NOT NULL;
-    ALTER TABLE webhook_deliveries ADD COLUMN request_headers jsonb;
-  `);
+  // A nullable column without a default is a catalog change: instant whatever the table's size,
+  // so it needs no transaction of its own.
+  await knex.raw('ALTER TABLE webhook_deliveries ADD COLUMN IF NOT EXISTS request_headers jsonb');
+  await createIndexConcurrently(knex, 'memberships_by_user', 'segment_memberships (user_pk) WHERE is_member');
+  await createIndexConcurrently(
+    knex,
+    'users_churn_page',
+    `users (project_id, churn_risk_score DESC NULLS LAST, user_id)
+       INCLUDE (id, updated_at, sentiment_trend, message_count) WHERE aggregates IS NOT NULL`,
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {
-  await knex.raw(`
-    ALTER TABLE webhook_deliveries DROP COLUMN request_headers;
-    DROP INDEX users_churn_page;
-    DROP INDEX memberships_by_user;
-  `);
+  await dropIndexConcurrently(knex, 'users_churn_page');
+  await dropIndexConcurrently(knex, 'memberships_by_user');
+  await knex.raw('ALTER TABLE webhook_deliveries DROP COLUMN IF EXISTS request_headers');
 }

@@ -1,0 +1,162 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createIndexConcurrently } from '../../src/db/concurrent-index.js';
+import { createDb, type Db } from '../../src/db/knex.js';
+import { migrateLatest } from '../../src/db/migrate.js';
+import * as m014 from '../../src/db/migrations/014_console_reads.js';
+import { testDatabaseUrl } from '../support/database.js';
+
+/**
+ * Migration 014 builds its indexes CONCURRENTLY, outside a transaction: writes go on while an index
+ * waits and builds, and a run that died half-way is run again. On a database of its own, migrated
+ * from empty as the service migrates.
+ */
+describe('migration 014 (concurrent index builds)', () => {
+  const name = `profiling_migrate_${process.pid}_${Date.now()}`;
+  let url: string;
+  let db: Db;
+  let projectId: number;
+
+  const sql = async (text: string, values: unknown[] = [], opts: pg.ClientConfig = {}) => {
+    const c = new pg.Client({ connectionString: url, ...opts });
+    await c.connect();
+    try {
+      return (await c.query(text, values)).rows;
+    } finally {
+      await c.end();
+    }
+  };
+  const validity = (index: string) =>
+    sql('SELECT indisvalid AS valid FROM pg_index WHERE indexrelid = to_regclass($1)', [index]).then((r) =>
+      r.map((x) => x.valid),
+    );
+  /** Until the users_churn_page build waits for a lock (an open writer, or an older snapshot). */
+  const waitForBuild = async () => {
+    for (let n = 0; ; n++) {
+      const waiting = await sql(
+        `SELECT 1 FROM pg_stat_activity WHERE datname = $1 AND query ILIKE '%INDEX%users_churn_page%'
+            AND wait_event_type = 'Lock'`,
+        [name],
+      );
+      if (waiting.length > 0) return;
+      if (n > 200) throw new Error('the users_churn_page build never waited');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  /** Undoes 014 as if it had never run (its row too), so the next migrateLatest runs it again. */
+  const forget014 = () => sql(`DELETE FROM knex_migrations WHERE name = '014_console_reads'`);
+
+  beforeAll(async () => {
+    const admin = new pg.Client({ connectionString: testDatabaseUrl() });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const u = new URL(testDatabaseUrl());
+    u.pathname = `/${name}`;
+    url = u.toString();
+    db = createDb(url, 2);
+    expect(await migrateLatest(db)).toContain('014_console_reads');
+    const [tenant] = await db('tenants').insert({ name: 'migrate' }).returning('id');
+    [{ id: projectId }] = await db('projects').insert({ tenant_id: tenant.id, name: 'migrate' }).returning('id');
+  });
+
+  afterAll(async () => {
+    await db?.destroy();
+    const admin = new pg.Client({ connectionString: testDatabaseUrl() });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  });
+
+  it('lets writes to users go on while users_churn_page waits for an open writer', async () => {
+    await m014.down(db);
+    await forget014();
+    expect(await validity('users_churn_page')).toEqual([]);
+    // A transaction that wrote to users and stays open: a plain CREATE INDEX would queue behind it
+    // for its SHARE lock, and every later write to users behind that.
+    const holder = new pg.Client({ connectionString: url });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query(`INSERT INTO users (project_id, user_id, source_label) VALUES ($1, 'held', 'api')`, [
+        projectId,
+      ]);
+      const running = migrateLatest(db);
+      await waitForBuild();
+      // Answered at once, while the build still waits (a blocked insert would hit the timeout).
+      await sql(`INSERT INTO users (project_id, user_id, source_label) VALUES ($1, 'written', 'api')`, [projectId], {
+        statement_timeout: 5_000,
+      });
+      expect(await validity('memberships_by_user')).toEqual([true]);
+      await holder.query('COMMIT');
+      expect(await running).toEqual(['014_console_reads']);
+    } finally {
+      await holder.end();
+    }
+    expect(await validity('users_churn_page')).toEqual([true]);
+    expect(await sql(`SELECT count(*)::int AS n FROM users WHERE project_id = $1`, [projectId])).toEqual([{ n: 2 }]);
+  });
+
+  it('runs again after a crash half-way: the invalid index a failed concurrent build left is built anew', async () => {
+    // Half-way: the column and memberships_by_user are there, the users_churn_page build failed and
+    // left an INVALID index of that name (here a unique build over two rows of one project).
+    await forget014();
+    await sql('DROP INDEX users_churn_page');
+    await expect(sql('CREATE UNIQUE INDEX CONCURRENTLY users_churn_page ON users (project_id)')).rejects.toThrow(
+      /could not create unique index/,
+    );
+    expect(await validity('users_churn_page')).toEqual([false]);
+
+    expect(await migrateLatest(db)).toEqual(['014_console_reads']);
+    expect(await validity('users_churn_page')).toEqual([true]);
+    expect(await validity('memberships_by_user')).toEqual([true]);
+    const [def] = await sql(`SELECT pg_get_indexdef('users_churn_page'::regclass) AS text`);
+    expect(def.text).toContain('(project_id, churn_risk_score DESC NULLS LAST, user_id)');
+    expect(
+      await sql(`SELECT 1 FROM information_schema.columns WHERE table_name = 'webhook_deliveries'
+                        AND column_name = 'request_headers'`),
+    ).toHaveLength(1);
+    expect(await migrateLatest(db)).toEqual([]);
+  });
+
+  it('migrates once while a second process waits for the lock, without holding up the builds', async () => {
+    await m014.down(db);
+    await forget014();
+    const other = createDb(url, 2);
+    const holder = new pg.Client({ connectionString: url });
+    await holder.connect();
+    try {
+      // The first process's users_churn_page build waits for an open writer, long enough for the
+      // second process to be waiting for the migration lock when the build takes its snapshot.
+      await holder.query('BEGIN');
+      await holder.query(`INSERT INTO users (project_id, user_id, source_label) VALUES ($1, 'held-2', 'api')`, [
+        projectId,
+      ]);
+      const first = migrateLatest(db);
+      await waitForBuild();
+      const second = migrateLatest(other);
+      await new Promise((r) => setTimeout(r, 500));
+      await holder.query('COMMIT');
+      // A waiter inside one statement holds a snapshot the build waits for: both would wait until
+      // the waiter's statement timeout (30 s) failed it.
+      const started = Date.now();
+      expect((await Promise.all([first, second])).flat()).toEqual(['014_console_reads']);
+      expect(Date.now() - started).toBeLessThan(10_000);
+    } finally {
+      await holder.end();
+      await other.destroy();
+    }
+    expect(await validity('users_churn_page')).toEqual([true]);
+  });
+
+  it("gives the build's connection back with the pool's statement_timeout", async () => {
+    const one = createDb(url, 1);
+    try {
+      await createIndexConcurrently(one, 'users_by_source_label', 'users (source_label)');
+      const { rows } = await one.raw('SHOW statement_timeout');
+      expect(rows[0].statement_timeout).toBe('30s');
+    } finally {
+      await one.destroy();
+    }
+  });
+});
