@@ -6,7 +6,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../src/temporal/activities.js';
-import { leastRetryWaitMs, nextRetryDelayMs } from './retry-delay.js';
+import { nextRetryDelayMs, retryWaitMs } from './retry-delay.js';
 import { DeliveryAttempt } from './search-attributes.js';
 
 export interface DeliveryInput {
@@ -91,8 +91,9 @@ async function deliver(input: DeliveryInput, local: boolean): Promise<DeliveryOu
     if (delay === null) return { outcome: 'exhausted', attempts: attempt, lastStatusCode: r.statusCode };
     // A 429 or 503 with Retry-After (capped at 24 h by the activity) waits at least that long, and
     // so does the next attempt's turn while other tenants deliver; neither adds an attempt.
-    // Histories from before these fields have none: the same timers replay.
-    await sleep(Math.max(leastRetryWaitMs(delay, r.retryAfterMs), r.nextTurnInMs ?? 0));
+    // Histories from before these fields have none: the same timers replay. The attempt's row
+    // records this wait as its next_attempt_at.
+    await sleep(retryWaitMs(delay, r.retryAfterMs, r.nextTurnInMs));
     turnAt = r.nextTurnAt;
   }
 }

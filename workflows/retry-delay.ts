@@ -22,11 +22,16 @@ export function nextRetryDelayMs(failedAttempt: number, scheduleMs: readonly num
 }
 
 /**
- * The least the workflow waits after a failed attempt that has a next one: the schedule's delay,
- * or the receiver's Retry-After (already capped at 24 h) when that is longer. A failing webhook's
- * turn (src/fairness/failing-turns.ts) may make it wait longer still. The deliveries list answers
- * the same figure as `next_attempt_at` (src/webhooks/retry-schedule.ts).
+ * How long the delivery workflow sleeps after a failed attempt that has a next one: the schedule's
+ * delay, or the receiver's Retry-After (already capped at 24 h) when that is longer, or until the
+ * turn booked for the next attempt to a failing webhook (src/fairness/failing-turns.ts) when that
+ * is later still. The attempt records the same figure on its row as `next_attempt_at`
+ * (src/webhooks/deliver-attempt.ts), with the delay the workflow gave it (`nextDelayMs`).
  */
-export function leastRetryWaitMs(delayMs: number, retryAfterMs: number | null | undefined): number {
-  return Math.max(delayMs, retryAfterMs ?? 0);
+export function retryWaitMs(
+  delayMs: number,
+  retryAfterMs: number | null | undefined,
+  nextTurnInMs: number | undefined,
+): number {
+  return Math.max(delayMs, retryAfterMs ?? 0, nextTurnInMs ?? 0);
 }

@@ -2,6 +2,7 @@ import type { Db } from '../db/knex.js';
 import { isDatabaseDown } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { sendWebhook, type AttemptResult, type ResolveTarget } from './http-attempt.js';
+import { retryWaitMs } from './retry-schedule.js';
 import { redactSignatures, signBody, standardWebhookHeaders } from './signing.js';
 import type { DeliveryLimits } from '../fairness/in-flight.js';
 import type { FailingTurns } from '../fairness/failing-turns.js';
@@ -176,14 +177,27 @@ export async function deliverAttempt(deps: DeliverDeps, input: DeliverAttemptInp
   }
   const status = result.ok ? 'success' : 'failed';
   const gone = result.statusCode === 410;
+  const final = !result.ok && (gone || input.last === true);
+  // A failure makes (or keeps) the webhook failing: the retry takes its turn, booked now, before
+  // the row is written, so that the row says when the workflow retries.
+  const t = Date.now();
+  const next =
+    !result.ok && !final && deps.turns ? deps.turns.bookNext(tenantId, t + (input.nextDelayMs ?? 0)) : undefined;
+  const nextTurnInMs = next && Math.max(0, next.turnAt - t);
   await recordSent(deps, input, attemptKey, {
     status,
     status_code: result.statusCode,
     response_body: result.responseBody,
     duration_ms: result.durationMs,
-    final: !result.ok && (gone || input.last === true),
+    final,
     retry_after_ms: result.retryAfterMs ?? null,
     request_headers: redactSignatures(headers),
+    // What the workflow sleeps after this answer (workflows/delivery.ts). Unknown for an attempt
+    // scheduled before inputs carried nextDelayMs.
+    next_attempt_in_ms:
+      !result.ok && !final && input.nextDelayMs !== undefined
+        ? retryWaitMs(input.nextDelayMs, result.retryAfterMs, nextTurnInMs)
+        : null,
   });
   const disabled = gone
     ? await disable(db, webhook.id, `the receiver answered 410 Gone (event ${input.eventId})`)
@@ -203,16 +217,12 @@ export async function deliverAttempt(deps: DeliverDeps, input: DeliverAttemptInp
     duration_ms: result.durationMs,
   });
   if (gone) return { outcome: 'stopped', statusCode: 410, reason: 'the receiver answered 410 Gone' };
-  // A failure makes (or keeps) the webhook failing: the retry takes its turn, booked now.
-  const t = Date.now();
-  const next =
-    !result.ok && !input.last && deps.turns ? deps.turns.bookNext(tenantId, t + (input.nextDelayMs ?? 0)) : undefined;
   return {
     outcome: status,
     statusCode: result.statusCode,
     reason: result.ok ? undefined : (result.error ?? result.responseBody.slice(0, 200)),
     ...(result.retryAfterMs !== undefined && { retryAfterMs: result.retryAfterMs }),
-    ...(next && { nextTurnAt: next.turnAt, nextTurnInMs: Math.max(0, next.turnAt - t) }),
+    ...(next && { nextTurnAt: next.turnAt, nextTurnInMs }),
   };
 }
 
@@ -352,18 +362,23 @@ async function record(
     retry_after_ms?: number | null;
     /** What was sent, signatures redacted; absent for an attempt that was not sent. */
     request_headers?: Record<string, string>;
+    /** After a failed attempt with a next one: how long after this row the workflow retries. */
+    next_attempt_in_ms?: number | null;
   },
 ): Promise<void> {
+  const { next_attempt_in_ms: nextInMs, ...columns } = row;
   await db('webhook_deliveries')
     .insert({
       event_id: input.eventId,
       webhook_id: input.webhookId,
       attempt: input.attempt,
       attempt_key: attemptKey,
-      ...row,
+      ...columns,
       // PostgreSQL text cannot hold NUL bytes a receiver might send back.
       response_body: row.response_body.replaceAll('\u0000', ''),
       request_headers: row.request_headers ? JSON.stringify(row.request_headers) : null,
+      // From the row's own created_at (the same now()), so the two differ by exactly the wait.
+      next_attempt_at: nextInMs == null ? null : db.raw(`now() + ? * interval '1 millisecond'`, [nextInMs]),
     })
     .onConflict('attempt_key')
     .ignore();

@@ -4,7 +4,6 @@ import { AppError, invalid, notFound } from '../errors.js';
 import { requirePipeline, type PipelineRef } from '../projects/projects.js';
 import { holdPipelineQuota, type Quotas } from '../quotas.js';
 import { optionalInt, requireId } from '../validation.js';
-import { nextAttemptAt } from './retry-schedule.js';
 import { validateWebhookUrl } from './url.js';
 
 export const EVENT_TYPES = ['user_added', 'user_removed'] as const;
@@ -44,7 +43,10 @@ export interface DeliveryView {
   attempt: number;
   /** Extension: the delivery's last attempt (schedule ended, 410, or the webhook stopped it). */
   final: boolean;
-  /** Extension: after a failed attempt that is not final, the earliest the next one is due (retry-schedule.ts). */
+  /**
+   * Extension: after a failed attempt that is not final, when the delivery's workflow retries
+   * (recorded by the attempt, deliver-attempt.ts); null otherwise and for older rows.
+   */
   next_attempt_at: Date | null;
   /** Extension: the headers the attempt sent, signatures redacted; null when not sent or recorded before migration 014. */
   request_headers: Record<string, string> | null;
@@ -312,13 +314,11 @@ export interface DeliveryPage {
   nextBefore?: number;
 }
 
-/** `retryScheduleMs`: the configured WEBHOOK_RETRY_SCHEDULE, which dates the next attempts. */
 export async function listDeliveries(
   db: Db,
   caller: Caller,
   ref: WebhookRef,
   q: ListDeliveriesInput,
-  retryScheduleMs: readonly number[],
 ): Promise<DeliveryPage> {
   const limit = optionalInt(q.limit, 'limit', 1, 200) ?? 50;
   if (q.status !== undefined && q.status !== 'success' && q.status !== 'failed') {
@@ -350,12 +350,10 @@ export async function listDeliveries(
       'created_at',
       'attempt',
       'final',
+      'next_attempt_at',
       'request_headers',
     );
-  const deliveries = rows.slice(0, limit).map((row: Omit<DeliveryView, 'next_attempt_at'>) => ({
-    ...row,
-    next_attempt_at: nextAttemptAt(row, retryScheduleMs),
-  }));
+  const deliveries: DeliveryView[] = rows.slice(0, limit);
   return { deliveries, nextBefore: rows.length > limit ? deliveries[deliveries.length - 1].id : undefined };
 }
 

@@ -1,7 +1,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
-import { nextAttemptAt, nextRetryDelayMs, parseRetrySchedule, type RecordedAttempt } from './retry-schedule.js';
+import { nextRetryDelayMs, parseRetrySchedule, retryWaitMs } from './retry-schedule.js';
 
 describe('retry schedule', () => {
   // The schedule the service ships with: the configuration's default, not a copy of it.
@@ -44,31 +44,18 @@ describe('retry schedule', () => {
   });
 });
 
-describe('nextAttemptAt', () => {
-  const at = new Date('2026-03-01T12:00:00.250Z');
-  const failed = (attempt: number, more: Partial<RecordedAttempt> = {}): RecordedAttempt => ({
-    attempt,
-    status: 'failed',
-    final: false,
-    retry_after_ms: null,
-    created_at: at,
-    ...more,
-  });
-  const schedule = [1_000, 2_000, 5_000];
-
-  it("is the row's time plus the schedule's delay after that attempt", () => {
-    expect(nextAttemptAt(failed(1), schedule)).toEqual(new Date('2026-03-01T12:00:01.250Z'));
-    expect(nextAttemptAt(failed(3), schedule)).toEqual(new Date('2026-03-01T12:00:05.250Z'));
+describe("retryWaitMs (the workflow's sleep after a failure, recorded as next_attempt_at)", () => {
+  it("is the schedule's delay without Retry-After or a turn", () => {
+    expect(retryWaitMs(1_000, null, undefined)).toBe(1_000);
   });
 
   it("waits for the receiver's Retry-After when it is longer than the delay, not when shorter", () => {
-    expect(nextAttemptAt(failed(1, { retry_after_ms: 3_000 }), schedule)).toEqual(new Date('2026-03-01T12:00:03.250Z'));
-    expect(nextAttemptAt(failed(3, { retry_after_ms: 3_000 }), schedule)).toEqual(new Date('2026-03-01T12:00:05.250Z'));
+    expect(retryWaitMs(1_000, 3_000, undefined)).toBe(3_000);
+    expect(retryWaitMs(5_000, 3_000, undefined)).toBe(5_000);
   });
 
-  it('is null after a success, a final attempt, or an attempt the schedule has no delay after', () => {
-    expect(nextAttemptAt(failed(1, { status: 'success' }), schedule)).toBeNull();
-    expect(nextAttemptAt(failed(2, { final: true }), schedule)).toBeNull();
-    expect(nextAttemptAt(failed(4), schedule)).toBeNull();
+  it("waits until a failing webhook's booked turn when that is later still", () => {
+    expect(retryWaitMs(1_000, 3_000, 4_500)).toBe(4_500);
+    expect(retryWaitMs(1_000, null, 0)).toBe(1_000);
   });
 });

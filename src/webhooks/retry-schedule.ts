@@ -1,7 +1,7 @@
 /** Retry delays of webhook deliveries: a pure function of the attempt number and the schedule. */
-import { leastRetryWaitMs, nextRetryDelayMs } from '../../workflows/retry-delay.js';
+import { nextRetryDelayMs, retryWaitMs } from '../../workflows/retry-delay.js';
 
-export { nextRetryDelayMs };
+export { nextRetryDelayMs, retryWaitMs };
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
@@ -20,26 +20,4 @@ export function parseDuration(p: string): number {
   const m = /^(\d+)(ms|s|m|h|d)$/.exec(p.trim());
   if (!m) throw new Error(`"${p}" is not a duration (use ms, s, m, h or d, e.g. 30s)`);
   return Number(m[1]) * UNIT_MS[m[2]];
-}
-
-/** What an attempt's row says about what came after it. */
-export interface RecordedAttempt {
-  attempt: number;
-  status: 'success' | 'failed';
-  final: boolean;
-  retry_after_ms: number | null;
-  created_at: Date;
-}
-
-/**
- * When the attempt after this one is due at the earliest, as the delivery workflow waits
- * (workflows/delivery.ts): the row's time plus the schedule's delay after it, or plus Retry-After
- * when longer. A failing webhook's turn may make it later. Null after a success or a final attempt,
- * and when the schedule has no delay after this attempt (a worker on a longer schedule).
- */
-export function nextAttemptAt(row: RecordedAttempt, scheduleMs: readonly number[]): Date | null {
-  if (row.status === 'success' || row.final) return null;
-  const delay = nextRetryDelayMs(row.attempt, scheduleMs);
-  if (delay === null) return null;
-  return new Date(row.created_at.getTime() + leastRetryWaitMs(delay, row.retry_after_ms));
 }

@@ -1,7 +1,9 @@
 import { createHmac } from 'node:crypto';
+import { Client, Connection } from '@temporalio/client';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, newTenant, waitFor, waitForBatch, withDb, type Tenant } from '../support/api.js';
+import type { deliveryV2Workflow } from '../../workflows/delivery.js';
+import { call, newTenant, stack, waitFor, waitForBatch, withDb, type Tenant } from '../support/api.js';
 import { startReceiver } from '../support/receiver.js';
 
 const SECRET = 'whsec-test-secret-0123456789';
@@ -168,6 +170,58 @@ describe('segments and signed webhooks', () => {
       expect(limited.body).toHaveLength(1);
     } finally {
       await flaky.close();
+    }
+  });
+
+  it("dates next_attempt_at by the schedule its delivery started with, not the api's", async () => {
+    // A delivery started before WEBHOOK_RETRY_SCHEDULE changed keeps the schedule it was started
+    // with: one started here through Temporal with 1.5 s, where the stack's schedule says 1 s.
+    const failing = await startReceiver(() => 500);
+    const connection = await Connection.connect({ address: stack().temporalAddress });
+    const t = await newTenant();
+    const base = `/projects/${t.projectId}/pipelines/${t.pipelineId}`;
+    const wh = await call('POST', `${base}/webhooks`, { key: t.key, body: { url: failing.url } });
+    const webhookId: number = wh.body.id;
+    try {
+      const ping = await call('POST', `${base}/webhooks/${webhookId}/test`, { key: t.key });
+      const eventId: number = ping.body.event_id;
+      const installation = await withDb(async (db) => (await db.query('SELECT id FROM installation')).rows[0].id);
+      const workflowId = `delivery-${installation}-${eventId}-${webhookId}-earlier-schedule`;
+      const out = await new Client({ connection, namespace: 'default' }).workflow.execute<typeof deliveryV2Workflow>(
+        'deliveryV2Workflow',
+        {
+          taskQueue: `${stack().taskQueue}-${installation}-deliveries`,
+          workflowId,
+          args: [{ eventId, webhookId, pipelineId: t.pipelineId, retryScheduleMs: [1_500], timeoutMs: 5_000 }],
+        },
+      );
+      expect(out).toEqual({ outcome: 'exhausted', attempts: 2, lastStatusCode: 500 });
+      const ids = await withDb(async (db) =>
+        (
+          await db.query('SELECT id FROM webhook_deliveries WHERE attempt_key LIKE $1 ORDER BY attempt', [
+            `${workflowId}:%`,
+          ])
+        ).rows.map((r) => Number(r.id)),
+      );
+      // The stack's own delivery of the same event runs on the api's schedule beside it.
+      const list: any[] = await waitFor('both deliveries of the ping', async () => {
+        const r = await call('GET', `${base}/webhooks/${webhookId}/deliveries?event_id=${eventId}&limit=200`, {
+          key: t.key,
+        });
+        return r.body.some((d: any) => !ids.includes(d.id) && d.attempt === 1) && r.body;
+      });
+      const [first, last] = ids.map((id) => list.find((d) => d.id === id));
+      expect([first.attempt, first.final, last.attempt, last.final]).toEqual([1, false, 2, true]);
+      expect(Date.parse(first.next_attempt_at) - Date.parse(first.created_at)).toBe(1_500);
+      expect(Date.parse(last.created_at)).toBeGreaterThanOrEqual(Date.parse(first.next_attempt_at));
+      expect(last.next_attempt_at).toBeNull();
+      const own = list.find((d) => !ids.includes(d.id) && d.attempt === 1);
+      expect(Date.parse(own.next_attempt_at) - Date.parse(own.created_at)).toBe(1_000);
+    } finally {
+      // Deleting the webhook stops the stack's delivery of the ping.
+      await call('DELETE', `${base}/webhooks/${webhookId}`, { key: t.key });
+      await connection.close();
+      await failing.close();
     }
   });
 

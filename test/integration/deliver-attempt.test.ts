@@ -2,6 +2,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../../src/db/knex.js';
 import { createLogger } from '../../src/logger.js';
+import type { FailingTurns } from '../../src/fairness/failing-turns.js';
 import { deliverAttempt } from '../../src/webhooks/deliver-attempt.js';
 import { testDatabaseUrl } from '../support/database.js';
 import { insertEventFixture } from '../support/event-fixture.js';
@@ -58,5 +59,59 @@ describe('delivery activity SSRF guard', () => {
     expect(
       await db('webhook_deliveries').where({ webhook_id: webhook.id }).count<{ count: string }[]>('* as count'),
     ).toEqual([{ count: 1 }]);
+  });
+});
+
+/**
+ * A failed attempt with a next one records when its workflow retries (workflows/delivery.ts sleeps
+ * retryWaitMs): from the delay the workflow gave it, not from the api's schedule.
+ */
+describe('delivery activity next_attempt_at', () => {
+  let db: Db;
+  let eventId = 0;
+  let pipelineId = 0;
+
+  beforeAll(async () => {
+    db = createDb(testDatabaseUrl(), 2);
+    ({ pipelineId, eventId } = await insertEventFixture(db, 'next-attempt'));
+  });
+
+  afterAll(async () => {
+    await db.destroy();
+  });
+
+  /** One attempt to a new webhook on a private address: refused, so a failure without a network. */
+  const attempt = async (input: { nextDelayMs?: number; last?: boolean }, turns?: FailingTurns) => {
+    const [webhook] = await db('webhooks')
+      .insert({ pipeline_id: pipelineId, url: 'https://127.0.0.1:9/hook', events: ['user_added'] })
+      .returning('id');
+    const out = await deliverAttempt(
+      { db, openSecret: (s) => s, timeoutMs: 2_000, allowPrivateNetworks: false, log: createLogger('silent'), turns },
+      { workflowId: `test-next-${webhook.id}`, eventId, webhookId: webhook.id, attempt: 1, ...input },
+    );
+    const row = await db('webhook_deliveries').where({ webhook_id: webhook.id }).first();
+    expect(row.status).toBe('failed');
+    return { out, waitMs: row.next_attempt_at && row.next_attempt_at.getTime() - row.created_at.getTime() };
+  };
+
+  it('is created_at plus the delay the workflow gave the attempt', async () => {
+    expect((await attempt({ nextDelayMs: 1_500 })).waitMs).toBe(1_500);
+    expect((await attempt({ nextDelayMs: 90_000 })).waitMs).toBe(90_000);
+  });
+
+  it('is the booked turn of a failing webhook when that is later, exactly what the workflow sleeps', async () => {
+    const turns = {
+      started: () => undefined,
+      take: () => ({ waitMs: 0 }),
+      bookNext: (_tenant: number, earliest: number) => ({ turnAt: earliest + 4_000 }),
+    } as unknown as FailingTurns;
+    const { out, waitMs } = await attempt({ nextDelayMs: 1_500 }, turns);
+    expect(out.nextTurnInMs).toBe(5_500);
+    expect(waitMs).toBe(5_500);
+  });
+
+  it('is null for a last attempt, and when the input has no delay (scheduled before it carried one)', async () => {
+    expect((await attempt({ last: true })).waitMs).toBeNull();
+    expect((await attempt({})).waitMs).toBeNull();
   });
 });

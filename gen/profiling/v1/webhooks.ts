@@ -109,9 +109,11 @@ export interface Delivery {
    */
   final: boolean;
   /**
-   * Extension: after a failed attempt that is not final, the earliest time the next attempt is
-   * due: the retry schedule's delay after this attempt, or Retry-After when longer. A failing
-   * webhook's turn may make it later. Unset after a success or a final attempt.
+   * Extension: after a failed attempt that is not final, the time the delivery's workflow sleeps
+   * until before the next attempt, recorded with the attempt: the delay of the schedule the
+   * delivery started with, or Retry-After when longer, or a failing webhook's booked turn when
+   * later still. The attempt can come later when it must take a failing webhook's turn then.
+   * Unset after a success or a final attempt, and for attempts recorded before this field existed.
    */
   nextAttemptAt?:
     | Date

@@ -6,8 +6,10 @@ import { createIndexConcurrently, dropIndexConcurrently } from '../concurrent-in
  * - segment_memberships: a profile read lists the user's current segments; the primary key and
  *   segment_members lead with the segment, so the user's rows get an index of their own, holding
  *   only current memberships;
- * - webhook_deliveries: the headers an attempt sent, signatures redacted (deliver-attempt.ts).
- *   Null for an attempt that was not sent, and for attempts recorded before this migration.
+ * - webhook_deliveries: the headers an attempt sent, signatures redacted, and after a failed
+ *   attempt with a next one, when its workflow retries (deliver-attempt.ts). Null for an attempt
+ *   that was not sent (and after a success or a final attempt), and for attempts recorded before
+ *   this migration.
  * - users: the profile list's `sort=churn_risk` order (profile-counts.ts), covering like users_list,
  *   so a page reads its ids in order from the index instead of sorting the whole project.
  *
@@ -19,9 +21,10 @@ import { createIndexConcurrently, dropIndexConcurrently } from '../concurrent-in
 export const config = { transaction: false };
 
 export async function up(knex: Knex): Promise<void> {
-  // A nullable column without a default is a catalog change: instant whatever the table's size,
-  // so it needs no transaction of its own.
-  await knex.raw('ALTER TABLE webhook_deliveries ADD COLUMN IF NOT EXISTS request_headers jsonb');
+  // Nullable columns without a default are a catalog change: instant whatever the table's size,
+  // so they need no transaction of their own.
+  await knex.raw(`ALTER TABLE webhook_deliveries ADD COLUMN IF NOT EXISTS request_headers jsonb,
+                    ADD COLUMN IF NOT EXISTS next_attempt_at timestamptz`);
   await createIndexConcurrently(knex, 'memberships_by_user', 'segment_memberships (user_pk) WHERE is_member');
   await createIndexConcurrently(
     knex,
@@ -34,5 +37,7 @@ export async function up(knex: Knex): Promise<void> {
 export async function down(knex: Knex): Promise<void> {
   await dropIndexConcurrently(knex, 'users_churn_page');
   await dropIndexConcurrently(knex, 'memberships_by_user');
-  await knex.raw('ALTER TABLE webhook_deliveries DROP COLUMN IF EXISTS request_headers');
+  await knex.raw(
+    'ALTER TABLE webhook_deliveries DROP COLUMN IF EXISTS request_headers, DROP COLUMN IF EXISTS next_attempt_at',
+  );
 }

@@ -39,8 +39,7 @@ export function webhooksService(ctx: AppContext): WebhooksServiceServer {
     }),
     listDeliveries: unary(ctx, async (caller, req) => {
       const input = { ...req, status: deliveryStatusFromProto(req.status) };
-      const schedule = ctx.config.webhooks.retryScheduleMs;
-      const page = await webhooks.listDeliveries(db, caller, ref(req.ref), input, schedule);
+      const page = await webhooks.listDeliveries(db, caller, ref(req.ref), input);
       return { deliveries: page.deliveries.map(deliveryToProto), nextBefore: page.nextBefore };
     }),
     rotateWebhookSecret: unary(ctx, async (caller, req) => {

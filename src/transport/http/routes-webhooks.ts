@@ -125,7 +125,7 @@ export function addWebhookRoutes(router: Router, ctx: AppContext): void {
     `${BASE}/:webhook_id/deliveries`,
     authenticated(ctx, async (who, req) => {
       const q = read(deliveriesQuery, req.query);
-      const page = await webhooks.listDeliveries(db, who, webhookRef(req), q, ctx.config.webhooks.retryScheduleMs);
+      const page = await webhooks.listDeliveries(db, who, webhookRef(req), q);
       // The body stays the documented array; the next page is in a Link header (RFC 8288), with
       // the same filters and limit and the cursor `before`.
       return { status: 200, body: page.deliveries, headers: nextLink(req, page.nextBefore) };

@@ -170,7 +170,7 @@ export const delivery = z
     }),
     next_attempt_at: timestamp.nullable().meta({
       description:
-        "Extension: after a failed attempt that is not final, the earliest time the next attempt is due: the retry schedule's delay after this attempt, or `retry_after_ms` when longer. A failing webhook's turn can make it later (docs/fairness.md). null after a success or a final attempt",
+        "Extension: after a failed attempt that is not final, the time the delivery's workflow sleeps until before the next attempt, recorded with the attempt: the delay of the schedule the delivery started with, or `retry_after_ms` when longer, or a failing webhook's booked turn when later still. The attempt can come later when it must take a failing webhook's turn then (docs/fairness.md). null after a success or a final attempt, and for attempts recorded before this field existed",
     }),
     request_headers: z.record(z.string(), z.string()).nullable().meta({
       description:
