@@ -65,8 +65,7 @@ export function ProfileList({ place }) {
     ${
       list.data &&
       html`<p class="total" role="status">
-          <strong>${list.data.total.toLocaleString('en')}</strong>
-          ${list.data.total === 1 ? 'profile matches' : 'profiles match'}.
+          ${`${list.data.total.toLocaleString('en')} ${list.data.total === 1 ? 'profile matches' : 'profiles match'}.`}
         </p>
         <div class="scroll">
           <table>
