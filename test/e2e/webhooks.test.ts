@@ -356,8 +356,11 @@ describe('segments and signed webhooks', () => {
       const t = await newTenant();
       const { base, webhookId } = await setup(t, rx.url);
       await identify(t, 'resend-twice', NEGATIVE);
-      await waitFor('first delivery', async () => rx.received.length >= 1);
-      const [first] = (await call('GET', `${base}/webhooks/${webhookId}/deliveries`, { key: t.key })).body;
+      // The row, not the receiver: the attempt records it after the receiver has answered.
+      const [first] = await waitFor('first delivery row', async () => {
+        const rows = (await call('GET', `${base}/webhooks/${webhookId}/deliveries`, { key: t.key })).body;
+        return rows.length >= 1 && rows;
+      });
       const path = `${base}/webhooks/${webhookId}/deliveries/${first.id}/resend`;
       // 20 retries of one request, 10 of them at once.
       const answers = await Promise.all(
@@ -371,7 +374,10 @@ describe('segments and signed webhooks', () => {
       expect(new Set(answers.map((a) => a.body.workflow_id)).size).toBe(1);
       await waitFor('the resend', async () => rx.received.length >= 2);
       // The same key for another request (the resend's own delivery row) is refused.
-      const rows = (await call('GET', `${base}/webhooks/${webhookId}/deliveries`, { key: t.key })).body;
+      const rows = await waitFor('the resend row', async () => {
+        const xs = (await call('GET', `${base}/webhooks/${webhookId}/deliveries`, { key: t.key })).body;
+        return xs.length >= 2 && xs;
+      });
       const second = rows.find((d: { id: number }) => d.id !== first.id);
       const other = await call('POST', `${base}/webhooks/${webhookId}/deliveries/${second.id}/resend`, {
         key: t.key,
