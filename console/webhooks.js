@@ -274,7 +274,7 @@ function AttemptTimeline({ base, eventId }) {
               <code class="body">${d.response_body.slice(0, 500) || '(empty)'}</code>
             </div>
             ${d.retry_after_ms != null && html`<p>The receiver asked to wait ${Math.round(d.retry_after_ms / 1000)} s (Retry-After).</p>`}
-            ${d.next_attempt_at && html`<p>Next attempt at the earliest: <strong>${fmt.time(d.next_attempt_at)}</strong></p>`}
+            ${d.next_attempt_at && html`<p>Next attempt at: <strong>${fmt.time(d.next_attempt_at)}</strong></p>`}
           </li>`,
       )}
     </ol>
