@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
 
 /** Listens on `port` (0 = any) on loopback and returns the port it got, or null if it is taken. */
@@ -16,7 +17,32 @@ export async function isPortFree(port: number): Promise<boolean> {
   return (await tryListen(port)) !== null;
 }
 
-/** A free port: `preferred` when it is free, else one the OS picks. */
+/**
+ * Where free ports are handed out: below the kernel's ephemeral range. A port is free when it is
+ * handed out and bound by a child process a while later (after its migrations); one from the
+ * ephemeral range can meanwhile become the local port of any outgoing connection (a cold CI run
+ * lost an api's gRPC port that way: EADDRINUSE). Ports below the range are never taken so.
+ */
+function handOutRange(): [number, number] | undefined {
+  try {
+    const [low] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+    if (low > 12_000) return [10_000, low - 1];
+  } catch {
+    // not Linux: the OS's pick below
+  }
+  return undefined;
+}
+
+/** A free port: `preferred` when it is free, else one below the ephemeral range, else one the OS picks. */
 export async function freePort(preferred = 0): Promise<number> {
-  return (await tryListen(preferred)) ?? (await tryListen(0))!;
+  if (preferred) {
+    const got = await tryListen(preferred);
+    if (got !== null) return got;
+  }
+  const range = handOutRange();
+  for (let i = 0; range && i < 50; i++) {
+    const port = range[0] + Math.floor(Math.random() * (range[1] - range[0] + 1));
+    if ((await tryListen(port)) !== null) return port;
+  }
+  return (await tryListen(0))!;
 }
