@@ -7,7 +7,7 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker, type InjectedSinks } from '@temporalio/worker';
 import { startRealTemporalServer } from '../src/temporal/real-server.js';
 import { SEARCH_ATTRIBUTES } from '../src/temporal/search-attributes.js';
-import { freePort } from '../src/free-port.js';
+import { freePort, membershipPorts } from '../src/free-port.js';
 import { startTestDatabase } from '../test/support/test-database.js';
 import { cpuSeconds } from './procs.js';
 import type { FloorSinks } from './floor/workflows.js';
@@ -35,11 +35,6 @@ export async function temporalFloor(opts: { n: number; log: (m: string) => void 
   const dir = mkdtempSync(path.join(os.tmpdir(), 'floor-'));
   const database = await startTestDatabase(path.join(dir, 'pg'), {});
   const dbName = `temporal_floor_${process.pid}`;
-  const membership: number[] = [];
-  while (membership.length < 4) {
-    const p = 20_000 + Math.floor(Math.random() * 12_000);
-    if (!membership.includes(p)) membership.push(p);
-  }
   const server = await startRealTemporalServer({
     databaseUrl: database.url,
     database: dbName,
@@ -51,7 +46,7 @@ export async function temporalFloor(opts: { n: number; log: (m: string) => void 
       history: await freePort(),
       matching: await freePort(),
       worker: await freePort(),
-      membership: membership as [number, number, number, number],
+      membership: await membershipPorts(),
       metrics: await freePort(),
     },
     namespace: 'default',

@@ -46,3 +46,16 @@ export async function freePort(preferred = 0): Promise<number> {
   }
   return (await tryListen(0))!;
 }
+
+/**
+ * Four free ports for the real Temporal server's membership, which it stores as smallint: below
+ * 32768 whatever the kernel's ephemeral range (the test stack's and the floor bench's servers).
+ */
+export async function membershipPorts(): Promise<[number, number, number, number]> {
+  const ports: number[] = [];
+  while (ports.length < 4) {
+    const p = 20_000 + Math.floor(Math.random() * 12_000);
+    if (!ports.includes(p) && (await isPortFree(p))) ports.push(p);
+  }
+  return ports as [number, number, number, number];
+}

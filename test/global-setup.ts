@@ -10,7 +10,7 @@ import pg from 'pg';
 import { startBalancer } from './support/balancer.js';
 import { SEARCH_ATTRIBUTES } from '../src/temporal/search-attributes.js';
 import { makeCerts } from './support/certs.js';
-import { freePort, isPortFree } from '../src/free-port.js';
+import { freePort, membershipPorts } from '../src/free-port.js';
 import { spawnService, waitForLogLine, type ServiceProcess } from './support/service-process.js';
 import type { StackInfo } from './support/stack-info.js';
 import { startTestDatabase, type Restartable } from './support/test-database.js';
@@ -32,16 +32,6 @@ export interface StackOptions {
   temporal?: 'dev' | 'real';
   workers?: 'one' | 'split';
   apis?: 1 | 2;
-}
-
-/** Free ports for the real server's membership, which it stores as smallint (ephemeral ports are above). */
-async function freePortsBelow32768(n: number): Promise<[number, number, number, number]> {
-  const ports: number[] = [];
-  while (ports.length < n) {
-    const p = 20_000 + Math.floor(Math.random() * 12_000);
-    if (!ports.includes(p) && (await isPortFree(p))) ports.push(p);
-  }
-  return ports as [number, number, number, number];
 }
 
 export default function setup(project: TestProject) {
@@ -87,7 +77,7 @@ export async function startStack(project: TestProject, opts: StackOptions = {}) 
         history: await freePort(),
         matching: await freePort(),
         worker: await freePort(),
-        membership: await freePortsBelow32768(4),
+        membership: await membershipPorts(),
         metrics: await freePort(),
       },
       namespace: 'default',
