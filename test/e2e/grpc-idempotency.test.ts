@@ -73,7 +73,11 @@ describe('idempotency keys over gRPC', () => {
       await ping(t, webhookId);
       await waitFor('the test event delivered', async () => rx.received.length >= 1);
       const ref = { projectId: t.projectId, pipelineId: t.pipelineId, webhookId };
-      const listed = await rpc(clients.webhooks, 'listDeliveries', { ref }, md);
+      // The row, not the receiver: the attempt records it after the receiver has answered.
+      const listed = await waitFor('the delivery row', async () => {
+        const r = await rpc(clients.webhooks, 'listDeliveries', { ref }, md);
+        return r.deliveries.length >= 1 && r;
+      });
       expect(listed.deliveries).toHaveLength(1);
       const deliveryId = listed.deliveries[0].id;
 

@@ -336,7 +336,11 @@ describe('segments and signed webhooks', () => {
       const { base, webhookId } = await setup(t, rx.url);
       await identify(t, 'resend-me', NEGATIVE);
       await waitFor('first delivery', async () => rx.received.length >= 1);
-      const [first] = (await call('GET', `${base}/webhooks/${webhookId}/deliveries`, { key: t.key })).body;
+      // The row, not the receiver: the attempt records it after the receiver has answered.
+      const [first] = await waitFor('first delivery row', async () => {
+        const rows = (await call('GET', `${base}/webhooks/${webhookId}/deliveries`, { key: t.key })).body;
+        return rows.length >= 1 && rows;
+      });
       const resend = await call('POST', `${base}/webhooks/${webhookId}/deliveries/${first.id}/resend`, { key: t.key });
       expect(resend.status).toBe(202);
       await waitFor('resent delivery', async () => rx.received.length >= 2);
