@@ -91,7 +91,9 @@ export async function deliverAttempt(deps: DeliverDeps, input: DeliverAttemptInp
   // One round trip for what an attempt reads: its own row if a retry already recorded it, the
   // webhook as it is now, and the event with its tenant.
   const { rows } = await db.raw(
-    `SELECT d.status AS recorded_status, d.status_code AS recorded_code,
+    `SELECT d.status AS recorded_status, d.status_code AS recorded_code, d.final AS recorded_final,
+            d.retry_after_ms AS recorded_retry_after_ms,
+            greatest(0, ceil(extract(epoch FROM d.next_attempt_at - now()) * 1000))::bigint AS recorded_next_in_ms,
             w.id AS webhook_id, w.url, w.secret_sealed, w.events, w.segments, w.is_active, w.failing_since,
             w.previous_secret_sealed, w.previous_secret_expires_at > now() AS previous_secret_valid,
             e.id AS event_id, e.event_type, e.created_at, e.pipeline_id, e.segment_slug, e.segment_name,
@@ -104,7 +106,7 @@ export async function deliverAttempt(deps: DeliverDeps, input: DeliverAttemptInp
     [attemptKey, input.webhookId, input.eventId],
   );
   const r = rows[0];
-  if (r.recorded_status) return { outcome: r.recorded_status, statusCode: r.recorded_code };
+  if (r.recorded_status) return recordedOutcome(r, input);
   if (r.webhook_id === null) return { outcome: 'stopped', statusCode: 0, reason: 'webhook deleted' };
   if (r.event_id === null) return { outcome: 'stopped', statusCode: 0, reason: 'event deleted' };
   const webhook = {
@@ -223,6 +225,23 @@ export async function deliverAttempt(deps: DeliverDeps, input: DeliverAttemptInp
     reason: result.ok ? undefined : (result.error ?? result.responseBody.slice(0, 200)),
     ...(result.retryAfterMs !== undefined && { retryAfterMs: result.retryAfterMs }),
     ...(next && { nextTurnAt: next.turnAt, nextTurnInMs }),
+  };
+}
+
+/**
+ * What a retried activity answers when its attempt is already recorded (it crashed after the insert):
+ * the same outcome, and a wait that ends no earlier than the row's `next_attempt_at`, so the
+ * workflow never retries before the time the row shows, and a receiver's Retry-After still holds.
+ * A final row on an attempt that was not the schedule's last is a stop (410 Gone, or not sent).
+ */
+function recordedOutcome(r: Record<string, any>, input: DeliverAttemptInput): DeliverAttemptOutput {
+  const statusCode = r.recorded_code as number;
+  if (r.recorded_final && !input.last) return { outcome: 'stopped', statusCode, reason: 'recorded as final' };
+  return {
+    outcome: r.recorded_status,
+    statusCode,
+    ...(r.recorded_retry_after_ms != null && { retryAfterMs: Number(r.recorded_retry_after_ms) }),
+    ...(r.recorded_next_in_ms != null && { nextTurnInMs: Number(r.recorded_next_in_ms) }),
   };
 }
 

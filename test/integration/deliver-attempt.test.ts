@@ -4,6 +4,7 @@ import { createDb, type Db } from '../../src/db/knex.js';
 import { createLogger } from '../../src/logger.js';
 import type { FailingTurns } from '../../src/fairness/failing-turns.js';
 import { deliverAttempt } from '../../src/webhooks/deliver-attempt.js';
+import { retryWaitMs } from '../../src/webhooks/retry-schedule.js';
 import { testDatabaseUrl } from '../support/database.js';
 import { insertEventFixture } from '../support/event-fixture.js';
 
@@ -108,6 +109,59 @@ describe('delivery activity next_attempt_at', () => {
     const { out, waitMs } = await attempt({ nextDelayMs: 1_500 }, turns);
     expect(out.nextTurnInMs).toBe(5_500);
     expect(waitMs).toBe(5_500);
+  });
+
+  it('is kept by a retried activity: the wait it answers ends no earlier than the recorded time', async () => {
+    const turns = {
+      started: () => undefined,
+      take: () => ({ waitMs: 0 }),
+      bookNext: (_tenant: number, earliest: number) => ({ turnAt: earliest + 4_000 }),
+    } as unknown as FailingTurns;
+    const [webhook] = await db('webhooks')
+      .insert({ pipeline_id: pipelineId, url: 'https://127.0.0.1:9/hook', events: ['user_added'] })
+      .returning('id');
+    const deps = {
+      db,
+      openSecret: (x: string) => x,
+      timeoutMs: 2_000,
+      allowPrivateNetworks: false,
+      log: createLogger('silent'),
+      turns,
+    };
+    const input = { workflowId: `test-again-${webhook.id}`, eventId, webhookId: webhook.id, attempt: 1 };
+    await deliverAttempt(deps, { ...input, nextDelayMs: 1_500 });
+    // The activity again, as after a crash between the insert and its completion.
+    const again = await deliverAttempt(deps, { ...input, nextDelayMs: 1_500 });
+    const rows = await db('webhook_deliveries').where({ webhook_id: webhook.id });
+    expect(rows).toHaveLength(1);
+    expect(again.outcome).toBe('failed');
+    const sleepsUntil = Date.now() + retryWaitMs(1_500, again.retryAfterMs, again.nextTurnInMs);
+    expect(sleepsUntil).toBeGreaterThanOrEqual(rows[0].next_attempt_at.getTime());
+    // Without the recorded time it would sleep only the schedule's 1.5 s, before the 5.5 s recorded.
+    expect(again.nextTurnInMs).toBeGreaterThan(1_500);
+  });
+
+  it('is a stop again for a retried activity whose attempt recorded a stop', async () => {
+    const [webhook] = await db('webhooks')
+      .insert({ pipeline_id: pipelineId, url: 'https://127.0.0.1:9/hook', events: ['user_added'], is_active: false })
+      .returning('id');
+    const deps = {
+      db,
+      openSecret: (x: string) => x,
+      timeoutMs: 2_000,
+      allowPrivateNetworks: false,
+      log: createLogger('silent'),
+    };
+    const input = {
+      workflowId: `test-stop-${webhook.id}`,
+      eventId,
+      webhookId: webhook.id,
+      attempt: 1,
+      nextDelayMs: 1_000,
+    };
+    expect((await deliverAttempt(deps, input)).outcome).toBe('stopped');
+    expect((await deliverAttempt(deps, input)).outcome).toBe('stopped');
+    expect(await db('webhook_deliveries').where({ webhook_id: webhook.id })).toMatchObject([{ final: true }]);
   });
 
   it('is null for a last attempt, and when the input has no delay (scheduled before it carried one)', async () => {
