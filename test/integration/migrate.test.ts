@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withBriefLock } from '../../src/db/brief-lock.js';
 import { createIndexConcurrently } from '../../src/db/concurrent-index.js';
 import { createDb, type Db } from '../../src/db/knex.js';
 import { migrateLatest } from '../../src/db/migrate.js';
@@ -147,6 +148,70 @@ describe('migration 014 (concurrent index builds)', () => {
       await other.destroy();
     }
     expect(await validity('users_churn_page')).toEqual([true]);
+  });
+
+  it('waits for the deliveries table in short tries: reads behind it go on while a long transaction holds it', async () => {
+    await m014.down(db);
+    await forget014();
+    // A long transaction that read webhook_deliveries: the ALTER cannot have the table until it ends.
+    const holder = new pg.Client({ connectionString: url });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT count(*) FROM webhook_deliveries');
+      const running = migrateLatest(db);
+      // The ALTER is queued for the lock at least once...
+      for (let n = 0; ; n++) {
+        const waiting = await sql(
+          `SELECT 1 FROM pg_stat_activity WHERE datname = $1 AND query ILIKE 'ALTER TABLE webhook_deliveries%'
+              AND wait_event_type = 'Lock'`,
+          [name],
+        );
+        if (waiting.length > 0) break;
+        if (n > 200) throw new Error('the ALTER never waited');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      // ...and a read that arrives behind it is answered while the holder is still open (with one
+      // unbounded wait it would queue behind the ALTER until the holder ends, and time out here).
+      for (let k = 0; k < 3; k++) {
+        expect(
+          await sql('SELECT count(*)::int AS n FROM webhook_deliveries', [], { statement_timeout: 10_000 }),
+        ).toEqual([{ n: 0 }]);
+      }
+      await holder.query('COMMIT');
+      expect(await running).toEqual(['014_console_reads']);
+    } finally {
+      await holder.end();
+    }
+    expect(
+      await sql(`SELECT column_name AS c FROM information_schema.columns WHERE table_name = 'webhook_deliveries'
+                    AND column_name IN ('request_headers', 'next_attempt_at') ORDER BY 1`),
+    ).toEqual([{ c: 'next_attempt_at' }, { c: 'request_headers' }]);
+  });
+
+  it('gives up after its tries with a clear error, and leaves the table as it was', async () => {
+    const holder = new pg.Client({ connectionString: url });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT count(*) FROM webhook_deliveries');
+      await expect(
+        withBriefLock(db, 'ALTER TABLE webhook_deliveries ADD COLUMN never_added int', {
+          lockTimeoutMs: 100,
+          tries: 3,
+          pauseMs: 10,
+        }),
+      ).rejects.toThrow(/no lock for "ALTER TABLE webhook_deliveries…" in 3 tries of 100 ms/);
+    } finally {
+      await holder.query('ROLLBACK');
+      await holder.end();
+    }
+    expect(
+      await sql(`SELECT 1 FROM information_schema.columns WHERE table_name = 'webhook_deliveries'
+                    AND column_name = 'never_added'`),
+    ).toEqual([]);
+    // Other errors are the statement's own, at once.
+    await expect(withBriefLock(db, 'ALTER TABLE no_such_table ADD COLUMN x int')).rejects.toThrow(/does not exist/);
   });
 
   it("gives the build's connection back with the pool's statement_timeout", async () => {

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { withBriefLock } from '../brief-lock.js';
 import { createIndexConcurrently, dropIndexConcurrently } from '../concurrent-index.js';
 
 /**
@@ -21,10 +22,13 @@ import { createIndexConcurrently, dropIndexConcurrently } from '../concurrent-in
 export const config = { transaction: false };
 
 export async function up(knex: Knex): Promise<void> {
-  // Nullable columns without a default are a catalog change: instant whatever the table's size,
-  // so they need no transaction of their own.
-  await knex.raw(`ALTER TABLE webhook_deliveries ADD COLUMN IF NOT EXISTS request_headers jsonb,
-                    ADD COLUMN IF NOT EXISTS next_attempt_at timestamptz`);
+  // Nullable columns without a default are a catalog change: instant whatever the table's size.
+  // Its lock is waited for in short tries, so deliveries are not queued behind a long transaction.
+  await withBriefLock(
+    knex,
+    `ALTER TABLE webhook_deliveries ADD COLUMN IF NOT EXISTS request_headers jsonb,
+       ADD COLUMN IF NOT EXISTS next_attempt_at timestamptz`,
+  );
   await createIndexConcurrently(knex, 'memberships_by_user', 'segment_memberships (user_pk) WHERE is_member');
   await createIndexConcurrently(
     knex,
