@@ -3,10 +3,11 @@ import { useMemo, useState } from 'preact/hooks';
 import { api } from './api.js';
 import { SentimentChart } from './chart.js';
 import { Chips, ErrorNote, Loading, Pager, fmt, tone, useLoad } from './ui.js';
+// The server's own constants (a pure module without imports), bundled in, so the explanation can
+// never drift from the score it explains.
+import { CHURN_FACTOR_WEIGHTS, CHURN_INTENT_WEIGHTS, WINDOW_SIZE } from '../src/profiles/aggregates.ts';
 
 const PAGE = 25;
-/** A profile is computed over its latest 20 messages (WINDOW_SIZE in src/profiles/aggregates.ts). */
-const WINDOW = 20;
 const TRENDS = ['improving', 'stable', 'declining'];
 const userHref = (id) => `#/profiles/${encodeURIComponent(id)}`;
 
@@ -19,9 +20,12 @@ export function ProfileList({ place }) {
   const [offset, setOffset] = useState(0);
   // The API's orders: the latest change first (its default), or the highest churn risk first.
   const [sort, setSort] = useState('updated_at');
+  // Each page carries the offset it was asked with, for the pager to describe the rows on screen.
   const list = useLoad(
     () =>
-      api('GET', '/api/v1/profiles', { query: { project_id: place.project, limit: PAGE, offset, sort, ...filters } }),
+      api('GET', '/api/v1/profiles', {
+        query: { project_id: place.project, limit: PAGE, offset, sort, ...filters },
+      }).then((page) => ({ ...page, offset })),
     [place.project, offset, sort, JSON.stringify(filters)],
   );
   const apply = (e) => {
@@ -109,7 +113,7 @@ export function ProfileList({ place }) {
           </table>
         </div>
         <${Pager}
-          offset=${offset}
+          offset=${list.data.offset}
           limit=${PAGE}
           total=${list.data.total}
           onChange=${setOffset}
@@ -119,25 +123,25 @@ export function ProfileList({ place }) {
   </section>`;
 }
 
-/** The intentions the churn factor counts (CHURN_INTENT_WEIGHTS in src/profiles/aggregates.ts), in words. */
-const CHURN_INTENTIONS = [
-  ['churn', 'cancel'],
-  ['refund', 'get a refund'],
-  ['downgrade', 'downgrade'],
-];
+/** The intentions the churn factor counts, in words; one the words do not know shows as its name. */
+const INTENTION_WORDS = { churn: 'cancel', refund: 'get a refund', downgrade: 'downgrade' };
+const CHURN_INTENTIONS = Object.keys(CHURN_INTENT_WEIGHTS).map((i) => [i, INTENTION_WORDS[i] ?? fmt.label(i)]);
 
-/** The churn score factor by factor, in words (weights from src/profiles/aggregates.ts). */
+/** "a, b or c". */
+const orList = (xs) => (xs.length < 2 ? xs.join('') : `${xs.slice(0, -1).join(', ')} or ${xs.at(-1)}`);
+
+/** The churn score factor by factor, in words, with the server's weights. */
 function churnExplanation(a) {
   const f = a.churn_risk_factors;
   const parts = [
     {
       key: 'negative_sentiment',
-      weight: 0.4,
+      weight: CHURN_FACTOR_WEIGHTS.negative_sentiment,
       text: `Negative sentiment: ${fmt.pct(a.negative_ratio)} of the last ${a.window_size} messages are negative and their average is ${fmt.sentiment(a.avg_sentiment)}.`,
     },
     {
       key: 'declining_trend',
-      weight: 0.2,
+      weight: CHURN_FACTOR_WEIGHTS.declining_trend,
       text:
         f.declining_trend > 0
           ? `Declining trend: the newer half of the window is ${f.declining_trend.toFixed(2)} lower than the older half.`
@@ -145,7 +149,7 @@ function churnExplanation(a) {
     },
     {
       key: 'churn_intent',
-      weight: 0.4,
+      weight: CHURN_FACTOR_WEIGHTS.churn_intent,
       text:
         f.churn_intent > 0
           ? `Churn intent: the window's messages ask to ${CHURN_INTENTIONS.filter(([i]) =>
@@ -153,7 +157,7 @@ function churnExplanation(a) {
             )
               .map(([, words]) => words)
               .join(', ')} (factor ${f.churn_intent.toFixed(2)}).`
-          : 'No message says they want to cancel, get a refund or downgrade.',
+          : `No message says they want to ${orList(CHURN_INTENTIONS.map(([, words]) => words))}.`,
     },
   ];
   return parts
@@ -239,7 +243,7 @@ export function ProfilePage({ place, userId }) {
       <h2 id="sent-h">Sentiment over time</h2>
       ${timeline.loading && !timeline.data && html`<${Loading} what="the timeline" />`}
       <${ErrorNote} error=${timeline.error} />
-      ${points.length > 0 && html`<${SentimentChart} points=${points} windowSize=${WINDOW} summary=${summary} />`}
+      ${points.length > 0 && html`<${SentimentChart} points=${points} windowSize=${WINDOW_SIZE} summary=${summary} />`}
     </section>
 
     <div class="columns">

@@ -190,7 +190,12 @@ export function SegmentPage({ place, segmentId }) {
   const base = `${pipelinePath(place)}/segments/${encodeURIComponent(segmentId)}`;
   const seg = useLoad(() => api('GET', base), [base]);
   const [offset, setOffset] = useState(0);
-  const members = useLoad(() => api('GET', `${base}/users`, { query: { limit: 25, offset } }), [base, offset]);
+  // The page carries the offset it was asked with: the pager describes the rows on screen, not the
+  // page still loading.
+  const members = useLoad(
+    () => api('GET', `${base}/users`, { query: { limit: 25, offset } }).then((page) => ({ ...page, offset })),
+    [base, offset],
+  );
   const [editing, setEditing] = useState(false);
   const [actionError, setActionError] = useState();
   const [busy, setBusy] = useState(false);
@@ -275,7 +280,7 @@ export function SegmentPage({ place, segmentId }) {
             </table>
           </div>
           <${Pager}
-            offset=${offset}
+            offset=${members.data.offset}
             limit=${25}
             total=${members.data.total}
             onChange=${setOffset}

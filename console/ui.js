@@ -1,5 +1,6 @@
 import { html } from 'htm/preact';
 import { useEffect, useState, useCallback } from 'preact/hooks';
+import { NEGATIVE_THRESHOLD } from '../src/profiles/aggregates.ts';
 
 /**
  * Loads something and re-loads when `deps` change: `{ data, error, loading, reload }`. The last
@@ -41,10 +42,13 @@ export const fmt = {
   label: (s) => String(s).replace(/_/g, ' '),
 };
 
-/** The tone of a sentiment value, in words as well as colour (colour is never the only cue). */
+/**
+ * The tone of a sentiment value, in words as well as colour (colour is never the only cue):
+ * negative where the server counts a message as negative, positive symmetrically.
+ */
 export function tone(x) {
-  if (x <= -0.2) return { cls: 'neg', word: 'negative' };
-  if (x >= 0.2) return { cls: 'pos', word: 'positive' };
+  if (x <= NEGATIVE_THRESHOLD) return { cls: 'neg', word: 'negative' };
+  if (x >= -NEGATIVE_THRESHOLD) return { cls: 'pos', word: 'positive' };
   return { cls: 'neu', word: 'neutral' };
 }
 
@@ -58,6 +62,11 @@ export function Chips({ items, kind }) {
 
 /** Offset paging with the exact total: "21–40 of 1,234", previous and next. */
 export function Pager({ offset, limit, total, onChange, label }) {
+  // A list that shrank under the page on screen (members re-evaluated, profiles deleted): back to
+  // its last page rather than an empty one.
+  useEffect(() => {
+    if (total > 0 && offset >= total) onChange(Math.floor((total - 1) / limit) * limit);
+  }, [offset, limit, total]);
   const first = total === 0 ? 0 : offset + 1;
   const last = Math.min(offset + limit, total);
   return html`<nav class="pager" aria-label=${label}>

@@ -356,4 +356,133 @@ describe('the console in headless chromium', () => {
       await rx.close();
     }
   }, 240_000);
+
+  it('pages and filters profiles, pages the members of a segment, and edits a deployed rule', async () => {
+    // 27 users with one happy message each and one who turns unhappy over 4 messages: 28 profiles,
+    // more than a page of 25, and one declining trend.
+    const other = await newTenant('console-paging');
+    const fans = Array.from({ length: 27 }, (_, i) => ({
+      user_id: `fan-${String(i).padStart(2, '0')}`,
+      text: HAPPY[i % 2],
+    }));
+    await submit(other, [...fans, { user_id: 'erin', text: DANA[0] }]);
+    for (const text of [DANA[1], DANA[3], DANA[4]]) await submit(other, [{ user_id: 'erin', text }]);
+    const segments = `/projects/${other.projectId}/pipelines/${other.pipelineId}/segments`;
+    const everyone = { field: 'window_size', op: '>=', value: 1 };
+    const made = await call('POST', segments, {
+      key: other.key,
+      body: { id: 'everyone', name: 'Everyone', rule: everyone },
+    });
+    expect(made.status).toBe(201);
+    expect((await call('POST', `${segments}/everyone/deploy`, { key: other.key })).status).toBe(200);
+
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    page.on('pageerror', (e) => errors.push(e.message));
+    try {
+      await page.goto(`${origin}/console`);
+      await page.getByLabel('API key').fill(other.key);
+      await page.getByLabel('API key').press('Enter');
+      await page.getByRole('heading', { name: 'Profiles', level: 1 }).waitFor();
+
+      // Offset paging with the exact total: 25, then the last 3, then back.
+      const rows = page.locator('tbody tr');
+      const pager = page.getByRole('navigation', { name: 'Profile pages' });
+      await expect.poll(() => page.locator('.total').innerText()).toContain('28 profiles match');
+      expect(await rows.count()).toBe(25);
+      expect(await pager.getByRole('status').innerText()).toBe('1–25 of 28');
+      expect(await pager.getByRole('button', { name: 'Previous' }).isDisabled()).toBe(true);
+      const firstPage = await rows.allInnerTexts();
+      await pager.getByRole('button', { name: 'Next' }).click();
+      await expect.poll(() => pager.getByRole('status').innerText()).toBe('26–28 of 28');
+      expect(await rows.count()).toBe(3);
+      expect(await pager.getByRole('button', { name: 'Next' }).isDisabled()).toBe(true);
+      const users = (texts: string[]) => texts.map((r) => r.split(/\s/)[0]);
+      const all = [...users(firstPage), ...users(await rows.allInnerTexts())];
+      expect(new Set(all).size).toBe(28);
+      await pager.getByRole('button', { name: 'Previous' }).click();
+      await expect.poll(() => pager.getByRole('status').innerText()).toBe('1–25 of 28');
+
+      // The other two filters: the trend, and a minimum number of messages; each alone, then none.
+      const filter = async (trend: string, min: string) => {
+        await page.getByLabel('Sentiment trend').selectOption(trend);
+        await page.getByLabel('At least messages').fill(min);
+        await page.getByRole('button', { name: 'Apply filters' }).click();
+      };
+      await filter('declining', '');
+      await expect.poll(() => page.locator('.total').innerText()).toContain('1 profile matches');
+      expect(await rows.first().innerText()).toMatch(/^erin\s+4\s/);
+      expect(await rows.first().innerText()).toContain('declining');
+      await filter('improving', '');
+      await expect.poll(() => page.locator('.total').innerText()).toContain('0 profiles match');
+      expect(await pager.getByRole('status').innerText()).toBe('0–0 of 0');
+      await filter('', '2');
+      await expect.poll(() => page.locator('.total').innerText()).toContain('1 profile matches');
+      expect(await rows.first().innerText()).toMatch(/^erin/);
+      await filter('', '');
+      await expect.poll(() => page.locator('.total').innerText()).toContain('28 profiles match');
+
+      // The deployed segment: its member count in the list, its members a page at a time.
+      await page.getByRole('link', { name: 'Segments' }).click();
+      const listed = page.locator('tbody tr', { has: page.getByRole('link', { name: 'Everyone' }) });
+      await expect
+        .poll(
+          async () => {
+            await page.reload();
+            return listed.innerText();
+          },
+          { timeout: 60_000, interval: 1_000 },
+        )
+        .toMatch(/everyone\s+deployed\s+28\s/);
+      await listed.getByRole('link', { name: 'Everyone' }).click();
+      await page.getByRole('heading', { name: /Everyone/, level: 1 }).waitFor();
+      const members = page.locator('section:has(#members-h) tbody tr');
+      const memberPager = page.getByRole('navigation', { name: 'Member pages' });
+      await expect.poll(() => memberPager.getByRole('status').innerText()).toBe('1–25 of 28');
+      expect(await members.count()).toBe(25);
+      await memberPager.getByRole('button', { name: 'Next' }).click();
+      await expect.poll(() => memberPager.getByRole('status').innerText()).toBe('26–28 of 28');
+      expect(await members.count()).toBe(3);
+
+      // Edit the rule (the members on their second page): a wrong value is shown at its node and
+      // changes nothing; the right one is saved, shown as the segment's rule, and re-evaluates the
+      // members down to Erin, the pager back on the one page left.
+      await page.getByRole('button', { name: 'Edit the rule' }).click();
+      const edited = (trend: string) =>
+        JSON.stringify({ all: [everyone, { field: 'sentiment_trend', op: '==', value: trend }] });
+      await page.getByLabel(/^Rule/).fill(edited('falling'));
+      await page.getByRole('button', { name: 'Save' }).click();
+      const bad = page.locator('[data-path="rule.all[1]"]');
+      await expect.poll(() => bad.getAttribute('aria-invalid')).toBe('true');
+      expect(await bad.locator('.node-error').innerText()).toMatch(/improving|stable|declining/);
+      const stored = await call('GET', `${segments}/everyone`, { key: other.key });
+      expect(stored.body.rule).toEqual(everyone);
+      await page.getByLabel(/^Rule/).fill(edited('declining'));
+      await page.getByRole('button', { name: 'Save' }).click();
+      const tree = page.getByRole('list', { name: 'Rule' });
+      await expect.poll(() => tree.innerText()).toContain('sentiment_trend == "declining"');
+      expect(await tree.innerText()).toContain('All of');
+      expect((await call('GET', `${segments}/everyone`, { key: other.key })).body.rule).toEqual(
+        JSON.parse(edited('declining')),
+      );
+      await expect
+        .poll(
+          async () => {
+            await page.getByRole('button', { name: 'Refresh members' }).click();
+            return members.allInnerTexts();
+          },
+          { timeout: 60_000, interval: 1_000 },
+        )
+        .toEqual([expect.stringMatching(/^erin\s+\d\.\d\d/)]);
+      expect(await memberPager.getByRole('status').innerText()).toBe('1–1 of 1');
+
+      // The one refusal asked for (the wrong rule value) is the only console error.
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatch(/status of 400 \(Bad Request\)/);
+    } finally {
+      await context.close();
+    }
+  }, 240_000);
 });
