@@ -81,16 +81,39 @@ describe('delivery activity next_attempt_at', () => {
     await db.destroy();
   });
 
-  /** One attempt to a new webhook on a private address: refused, so a failure without a network. */
-  const attempt = async (input: { nextDelayMs?: number; last?: boolean }, turns?: FailingTurns) => {
+  /** A new webhook on a private address: every attempt is refused, a failure without a network. */
+  const newWebhook = async (columns: { is_active?: boolean } = {}): Promise<number> => {
     const [webhook] = await db('webhooks')
-      .insert({ pipeline_id: pipelineId, url: 'https://127.0.0.1:9/hook', events: ['user_added'] })
+      .insert({ pipeline_id: pipelineId, url: 'https://127.0.0.1:9/hook', events: ['user_added'], ...columns })
       .returning('id');
-    const out = await deliverAttempt(
-      { db, openSecret: (s) => s, timeoutMs: 2_000, allowPrivateNetworks: false, log: createLogger('silent'), turns },
-      { workflowId: `test-next-${webhook.id}`, eventId, webhookId: webhook.id, attempt: 1, ...input },
-    );
-    const row = await db('webhook_deliveries').where({ webhook_id: webhook.id }).first();
+    return webhook.id;
+  };
+  const depsWith = (turns?: FailingTurns) => ({
+    db,
+    openSecret: (x: string) => x,
+    timeoutMs: 2_000,
+    allowPrivateNetworks: false,
+    log: createLogger('silent'),
+    turns,
+  });
+  /** Turns that book a failing webhook's next attempt 4 s after the schedule would. */
+  const laterTurns = {
+    started: () => undefined,
+    take: () => ({ waitMs: 0 }),
+    bookNext: (_tenant: number, earliest: number) => ({ turnAt: earliest + 4_000 }),
+  } as unknown as FailingTurns;
+
+  /** One refused attempt to a new webhook. */
+  const attempt = async (input: { nextDelayMs?: number; last?: boolean }, turns?: FailingTurns) => {
+    const webhookId = await newWebhook();
+    const out = await deliverAttempt(depsWith(turns), {
+      workflowId: `test-next-${webhookId}`,
+      eventId,
+      webhookId,
+      attempt: 1,
+      ...input,
+    });
+    const row = await db('webhook_deliveries').where({ webhook_id: webhookId }).first();
     expect(row.status).toBe('failed');
     return { out, waitMs: row.next_attempt_at && row.next_attempt_at.getTime() - row.created_at.getTime() };
   };
@@ -101,38 +124,18 @@ describe('delivery activity next_attempt_at', () => {
   });
 
   it('is the booked turn of a failing webhook when that is later, exactly what the workflow sleeps', async () => {
-    const turns = {
-      started: () => undefined,
-      take: () => ({ waitMs: 0 }),
-      bookNext: (_tenant: number, earliest: number) => ({ turnAt: earliest + 4_000 }),
-    } as unknown as FailingTurns;
-    const { out, waitMs } = await attempt({ nextDelayMs: 1_500 }, turns);
+    const { out, waitMs } = await attempt({ nextDelayMs: 1_500 }, laterTurns);
     expect(out.nextTurnInMs).toBe(5_500);
     expect(waitMs).toBe(5_500);
   });
 
   it('is kept by a retried activity: the wait it answers ends no earlier than the recorded time', async () => {
-    const turns = {
-      started: () => undefined,
-      take: () => ({ waitMs: 0 }),
-      bookNext: (_tenant: number, earliest: number) => ({ turnAt: earliest + 4_000 }),
-    } as unknown as FailingTurns;
-    const [webhook] = await db('webhooks')
-      .insert({ pipeline_id: pipelineId, url: 'https://127.0.0.1:9/hook', events: ['user_added'] })
-      .returning('id');
-    const deps = {
-      db,
-      openSecret: (x: string) => x,
-      timeoutMs: 2_000,
-      allowPrivateNetworks: false,
-      log: createLogger('silent'),
-      turns,
-    };
-    const input = { workflowId: `test-again-${webhook.id}`, eventId, webhookId: webhook.id, attempt: 1 };
-    await deliverAttempt(deps, { ...input, nextDelayMs: 1_500 });
+    const webhookId = await newWebhook();
+    const input = { workflowId: `test-again-${webhookId}`, eventId, webhookId, attempt: 1, nextDelayMs: 1_500 };
+    await deliverAttempt(depsWith(laterTurns), input);
     // The activity again, as after a crash between the insert and its completion.
-    const again = await deliverAttempt(deps, { ...input, nextDelayMs: 1_500 });
-    const rows = await db('webhook_deliveries').where({ webhook_id: webhook.id });
+    const again = await deliverAttempt(depsWith(laterTurns), input);
+    const rows = await db('webhook_deliveries').where({ webhook_id: webhookId });
     expect(rows).toHaveLength(1);
     expect(again.outcome).toBe('failed');
     const sleepsUntil = Date.now() + retryWaitMs(1_500, again.retryAfterMs, again.nextTurnInMs);
@@ -142,26 +145,11 @@ describe('delivery activity next_attempt_at', () => {
   });
 
   it('is a stop again for a retried activity whose attempt recorded a stop', async () => {
-    const [webhook] = await db('webhooks')
-      .insert({ pipeline_id: pipelineId, url: 'https://127.0.0.1:9/hook', events: ['user_added'], is_active: false })
-      .returning('id');
-    const deps = {
-      db,
-      openSecret: (x: string) => x,
-      timeoutMs: 2_000,
-      allowPrivateNetworks: false,
-      log: createLogger('silent'),
-    };
-    const input = {
-      workflowId: `test-stop-${webhook.id}`,
-      eventId,
-      webhookId: webhook.id,
-      attempt: 1,
-      nextDelayMs: 1_000,
-    };
-    expect((await deliverAttempt(deps, input)).outcome).toBe('stopped');
-    expect((await deliverAttempt(deps, input)).outcome).toBe('stopped');
-    expect(await db('webhook_deliveries').where({ webhook_id: webhook.id })).toMatchObject([{ final: true }]);
+    const webhookId = await newWebhook({ is_active: false });
+    const input = { workflowId: `test-stop-${webhookId}`, eventId, webhookId, attempt: 1, nextDelayMs: 1_000 };
+    expect((await deliverAttempt(depsWith(), input)).outcome).toBe('stopped');
+    expect((await deliverAttempt(depsWith(), input)).outcome).toBe('stopped');
+    expect(await db('webhook_deliveries').where({ webhook_id: webhookId })).toMatchObject([{ final: true }]);
   });
 
   it('is null for a last attempt, and when the input has no delay (scheduled before it carried one)', async () => {

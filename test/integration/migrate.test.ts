@@ -31,19 +31,20 @@ describe('migration 014 (concurrent index builds)', () => {
     sql('SELECT indisvalid AS valid FROM pg_index WHERE indexrelid = to_regclass($1)', [index]).then((r) =>
       r.map((x) => x.valid),
     );
-  /** Until the users_churn_page build waits for a lock (an open writer, or an older snapshot). */
-  const waitForBuild = async () => {
+  /** Until a statement of the migration (its text ILIKE `pattern`) waits for a lock. */
+  const waitForLockWait = async (pattern: string) => {
     for (let n = 0; ; n++) {
       const waiting = await sql(
-        `SELECT 1 FROM pg_stat_activity WHERE datname = $1 AND query ILIKE '%INDEX%users_churn_page%'
-            AND wait_event_type = 'Lock'`,
-        [name],
+        `SELECT 1 FROM pg_stat_activity WHERE datname = $1 AND query ILIKE $2 AND wait_event_type = 'Lock'`,
+        [name, pattern],
       );
       if (waiting.length > 0) return;
-      if (n > 200) throw new Error('the users_churn_page build never waited');
+      if (n > 200) throw new Error(`no statement like ${pattern} waited`);
       await new Promise((r) => setTimeout(r, 50));
     }
   };
+  /** Until the users_churn_page build waits for a lock (an open writer, or an older snapshot). */
+  const waitForBuild = () => waitForLockWait('%INDEX%users_churn_page%');
   /** Undoes 014 as if it had never run (its row too), so the next migrateLatest runs it again. */
   const forget014 = () => sql(`DELETE FROM knex_migrations WHERE name = '014_console_reads'`);
 
@@ -161,16 +162,7 @@ describe('migration 014 (concurrent index builds)', () => {
       await holder.query('SELECT count(*) FROM webhook_deliveries');
       const running = migrateLatest(db);
       // The ALTER is queued for the lock at least once...
-      for (let n = 0; ; n++) {
-        const waiting = await sql(
-          `SELECT 1 FROM pg_stat_activity WHERE datname = $1 AND query ILIKE 'ALTER TABLE webhook_deliveries%'
-              AND wait_event_type = 'Lock'`,
-          [name],
-        );
-        if (waiting.length > 0) break;
-        if (n > 200) throw new Error('the ALTER never waited');
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      await waitForLockWait('ALTER TABLE webhook_deliveries%');
       // ...and a read that arrives behind it is answered while the holder is still open (with one
       // unbounded wait it would queue behind the ALTER until the holder ends, and time out here).
       for (let k = 0; k < 3; k++) {
