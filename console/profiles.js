@@ -5,10 +5,14 @@ import { SentimentChart } from './chart.js';
 import { Chips, ErrorNote, Loading, Pager, fmt, tone, useLoad } from './ui.js';
 // The server's own constants (a pure module without imports), bundled in, so the explanation can
 // never drift from the score it explains.
-import { CHURN_FACTOR_WEIGHTS, CHURN_INTENT_WEIGHTS, WINDOW_SIZE } from '../src/profiles/aggregates.ts';
+import {
+  CHURN_FACTOR_WEIGHTS,
+  CHURN_INTENT_WEIGHTS,
+  SENTIMENT_TRENDS,
+  WINDOW_SIZE,
+} from '../src/profiles/aggregates.ts';
 
 const PAGE = 25;
-const TRENDS = ['improving', 'stable', 'declining'];
 const userHref = (id) => `#/profiles/${encodeURIComponent(id)}`;
 
 /** Churn risk in three words: the levels the rule examples in docs/aggregates-and-rules.md use. */
@@ -55,7 +59,7 @@ export function ProfileList({ place }) {
         <label for="f-trend">Sentiment trend</label>
         <select id="f-trend" name="sentiment_trend">
           <option value="">any</option>
-          ${TRENDS.map((t) => html`<option value=${t}>${t}</option>`)}
+          ${SENTIMENT_TRENDS.map((t) => html`<option value=${t}>${t}</option>`)}
         </select>
       </div>
       <div>

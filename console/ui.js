@@ -63,9 +63,9 @@ export function Chips({ items, kind }) {
 /** Offset paging with the exact total: "21–40 of 1,234", previous and next. */
 export function Pager({ offset, limit, total, onChange, label }) {
   // A list that shrank under the page on screen (members re-evaluated, profiles deleted): back to
-  // its last page rather than an empty one.
+  // its last page rather than an empty one (the first, when it is empty).
   useEffect(() => {
-    if (total > 0 && offset >= total) onChange(Math.floor((total - 1) / limit) * limit);
+    if (offset > 0 && offset >= total) onChange(Math.max(0, Math.floor((total - 1) / limit) * limit));
   }, [offset, limit, total]);
   const first = total === 0 ? 0 : offset + 1;
   const last = Math.min(offset + limit, total);

@@ -91,9 +91,13 @@ export async function deliverAttempt(deps: DeliverDeps, input: DeliverAttemptInp
   // One round trip for what an attempt reads: its own row if a retry already recorded it, the
   // webhook as it is now, and the event with its tenant.
   const { rows } = await db.raw(
-    `SELECT d.status AS recorded_status, d.status_code AS recorded_code, d.final AS recorded_final,
+    `SELECT d.status AS recorded_status, d.status_code AS recorded_code,
+            d.final AND (d.status_code = 410 OR (d.status_code = 0 AND d.response_body LIKE 'not sent:%'))
+              AS recorded_stop,
             d.retry_after_ms AS recorded_retry_after_ms,
-            greatest(0, ceil(extract(epoch FROM d.next_attempt_at - now()) * 1000))::bigint AS recorded_next_in_ms,
+            CASE WHEN d.next_attempt_at IS NOT NULL
+                 THEN greatest(0, ceil(extract(epoch FROM d.next_attempt_at - now()) * 1000))::bigint END
+              AS recorded_next_in_ms,
             w.id AS webhook_id, w.url, w.secret_sealed, w.events, w.segments, w.is_active, w.failing_since,
             w.previous_secret_sealed, w.previous_secret_expires_at > now() AS previous_secret_valid,
             e.id AS event_id, e.event_type, e.created_at, e.pipeline_id, e.segment_slug, e.segment_name,
@@ -106,7 +110,7 @@ export async function deliverAttempt(deps: DeliverDeps, input: DeliverAttemptInp
     [attemptKey, input.webhookId, input.eventId],
   );
   const r = rows[0];
-  if (r.recorded_status) return recordedOutcome(r, input);
+  if (r.recorded_status) return recordedOutcome(r);
   if (r.webhook_id === null) return { outcome: 'stopped', statusCode: 0, reason: 'webhook deleted' };
   if (r.event_id === null) return { outcome: 'stopped', statusCode: 0, reason: 'event deleted' };
   const webhook = {
@@ -232,11 +236,14 @@ export async function deliverAttempt(deps: DeliverDeps, input: DeliverAttemptInp
  * What a retried activity answers when its attempt is already recorded (it crashed after the insert):
  * the same outcome, and a wait that ends no earlier than the row's `next_attempt_at`, so the
  * workflow never retries before the time the row shows, and a receiver's Retry-After still holds.
- * A final row on an attempt that was not the schedule's last is a stop (410 Gone, or not sent).
+ * A row that records a stop (410 Gone, or not sent: whyNotSent) is a stop again, as the first time.
+ * The turn booked for the next attempt is not carried (the row keeps its time, not the turn): the
+ * next attempt to a failing webhook asks for a turn again, so after this rare retry it can wait
+ * one turn more, never less.
  */
-function recordedOutcome(r: Record<string, any>, input: DeliverAttemptInput): DeliverAttemptOutput {
+function recordedOutcome(r: Record<string, any>): DeliverAttemptOutput {
   const statusCode = r.recorded_code as number;
-  if (r.recorded_final && !input.last) return { outcome: 'stopped', statusCode, reason: 'recorded as final' };
+  if (r.recorded_stop) return { outcome: 'stopped', statusCode, reason: 'recorded as a stop' };
   return {
     outcome: r.recorded_status,
     statusCode,

@@ -150,6 +150,22 @@ describe('delivery activity next_attempt_at', () => {
     expect((await deliverAttempt(depsWith(), input)).outcome).toBe('stopped');
     expect((await deliverAttempt(depsWith(), input)).outcome).toBe('stopped');
     expect(await db('webhook_deliveries').where({ webhook_id: webhookId })).toMatchObject([{ final: true }]);
+    // On the schedule's last attempt too: a stop, not an exhausted schedule.
+    const last = { ...input, workflowId: `test-stop-last-${webhookId}`, last: true, nextDelayMs: undefined };
+    expect((await deliverAttempt(depsWith(), last)).outcome).toBe('stopped');
+    expect((await deliverAttempt(depsWith(), last)).outcome).toBe('stopped');
+  });
+
+  it('is a failure again, with no wait of its own, for a retried last attempt that failed', async () => {
+    const webhookId = await newWebhook();
+    const input = { workflowId: `test-last-${webhookId}`, eventId, webhookId, attempt: 1, last: true };
+    expect(await deliverAttempt(depsWith(), input)).toMatchObject({ outcome: 'failed' });
+    const again = await deliverAttempt(depsWith(), input);
+    expect(again.outcome).toBe('failed');
+    expect(again).not.toHaveProperty('nextTurnInMs');
+    expect(await db('webhook_deliveries').where({ webhook_id: webhookId })).toMatchObject([
+      { final: true, next_attempt_at: null },
+    ]);
   });
 
   it('is null for a last attempt, and when the input has no delay (scheduled before it carried one)', async () => {
