@@ -19,6 +19,9 @@ export interface BriefLockOptions {
  */
 export async function withBriefLock(knex: Knex, statement: string, options: BriefLockOptions = {}): Promise<void> {
   const { lockTimeoutMs = 2_000, tries = 30, pauseMs = 1_000 } = options;
+  // Inside a migration's transaction each try would be a savepoint, and the lock, once granted,
+  // held to the migration's end: the migration must say `config = { transaction: false }`.
+  if (knex.isTransaction) throw new Error('withBriefLock runs outside a transaction (config = { transaction: false })');
   for (let n = 1; ; n++) {
     try {
       await knex.transaction(async (trx) => {

@@ -204,6 +204,10 @@ describe('migration 014 (concurrent index builds)', () => {
     ).toEqual([]);
     // Other errors are the statement's own, at once.
     await expect(withBriefLock(db, 'ALTER TABLE no_such_table ADD COLUMN x int')).rejects.toThrow(/does not exist/);
+    // Inside a transaction it refuses: a granted lock would be held to the transaction's end.
+    await expect(
+      db.transaction((trx) => withBriefLock(trx, 'ALTER TABLE webhook_deliveries ADD COLUMN never_added int')),
+    ).rejects.toThrow(/outside a transaction/);
   });
 
   it("gives the build's connection back with the pool's statement_timeout", async () => {
