@@ -45,6 +45,14 @@ describe('migration 014 (concurrent index builds)', () => {
   };
   /** Until the users_churn_page build waits for a lock (an open writer, or an older snapshot). */
   const waitForBuild = () => waitForLockWait('%INDEX%users_churn_page%');
+  /** A session with a transaction left open after `statement`: what the migration must not queue behind. */
+  const openTransaction = async (statement: string, values: unknown[] = []): Promise<pg.Client> => {
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    await c.query('BEGIN');
+    await c.query(statement, values);
+    return c;
+  };
   /** Undoes 014 as if it had never run (its row too), so the next migrateLatest runs it again. */
   const forget014 = () => sql(`DELETE FROM knex_migrations WHERE name = '014_console_reads'`);
 
@@ -76,13 +84,11 @@ describe('migration 014 (concurrent index builds)', () => {
     expect(await validity('users_churn_page')).toEqual([]);
     // A transaction that wrote to users and stays open: a plain CREATE INDEX would queue behind it
     // for its SHARE lock, and every later write to users behind that.
-    const holder = new pg.Client({ connectionString: url });
-    await holder.connect();
+    const holder = await openTransaction(
+      `INSERT INTO users (project_id, user_id, source_label) VALUES ($1, 'held', 'api')`,
+      [projectId],
+    );
     try {
-      await holder.query('BEGIN');
-      await holder.query(`INSERT INTO users (project_id, user_id, source_label) VALUES ($1, 'held', 'api')`, [
-        projectId,
-      ]);
       const running = migrateLatest(db);
       await waitForBuild();
       // Answered at once, while the build still waits (a blocked insert would hit the timeout).
@@ -125,15 +131,13 @@ describe('migration 014 (concurrent index builds)', () => {
     await m014.down(db);
     await forget014();
     const other = createDb(url, 2);
-    const holder = new pg.Client({ connectionString: url });
-    await holder.connect();
+    // The first process's users_churn_page build waits for an open writer, long enough for the
+    // second process to be waiting for the migration lock when the build takes its snapshot.
+    const holder = await openTransaction(
+      `INSERT INTO users (project_id, user_id, source_label) VALUES ($1, 'held-2', 'api')`,
+      [projectId],
+    );
     try {
-      // The first process's users_churn_page build waits for an open writer, long enough for the
-      // second process to be waiting for the migration lock when the build takes its snapshot.
-      await holder.query('BEGIN');
-      await holder.query(`INSERT INTO users (project_id, user_id, source_label) VALUES ($1, 'held-2', 'api')`, [
-        projectId,
-      ]);
       const first = migrateLatest(db);
       await waitForBuild();
       const second = migrateLatest(other);
@@ -155,11 +159,8 @@ describe('migration 014 (concurrent index builds)', () => {
     await m014.down(db);
     await forget014();
     // A long transaction that read webhook_deliveries: the ALTER cannot have the table until it ends.
-    const holder = new pg.Client({ connectionString: url });
-    await holder.connect();
+    const holder = await openTransaction('SELECT count(*) FROM webhook_deliveries');
     try {
-      await holder.query('BEGIN');
-      await holder.query('SELECT count(*) FROM webhook_deliveries');
       const running = migrateLatest(db);
       // The ALTER is queued for the lock at least once...
       await waitForLockWait('ALTER TABLE webhook_deliveries%');
@@ -182,11 +183,8 @@ describe('migration 014 (concurrent index builds)', () => {
   });
 
   it('gives up after its tries with a clear error, and leaves the table as it was', async () => {
-    const holder = new pg.Client({ connectionString: url });
-    await holder.connect();
+    const holder = await openTransaction('SELECT count(*) FROM webhook_deliveries');
     try {
-      await holder.query('BEGIN');
-      await holder.query('SELECT count(*) FROM webhook_deliveries');
       await expect(
         withBriefLock(db, 'ALTER TABLE webhook_deliveries ADD COLUMN never_added int', {
           lockTimeoutMs: 100,
@@ -195,8 +193,7 @@ describe('migration 014 (concurrent index builds)', () => {
         }),
       ).rejects.toThrow(/no lock for "ALTER TABLE webhook_deliveries…" in 3 tries of 100 ms/);
     } finally {
-      await holder.query('ROLLBACK');
-      await holder.end();
+      await holder.end(); // its transaction rolls back
     }
     expect(
       await sql(`SELECT 1 FROM information_schema.columns WHERE table_name = 'webhook_deliveries'
