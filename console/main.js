@@ -5,6 +5,7 @@ import 'uplot/dist/uPlot.min.css';
 import './style.css';
 import { api, session, ApiError, whenUnauthenticated } from './api.js';
 import { ErrorNote, Loading, useLoad } from './ui.js';
+import { visibleText } from './visible.js';
 import { ProfileList, ProfilePage } from './profiles.js';
 import { SegmentList, SegmentPage } from './segments.js';
 import { WebhookList, WebhookPage } from './webhooks.js';
@@ -90,7 +91,7 @@ function PlacePicker({ place, setPlace }) {
       onChange=${(e) => setPlace({ project: Number(e.currentTarget.value) })}
     >
       ${list.length === 0 && html`<option value="">no project</option>`}
-      ${list.map((p) => html`<option value=${p.id}>${p.name}</option>`)}
+      ${list.map((p) => html`<option value=${p.id}>${visibleText(p.name)}</option>`)}
     </select>
     <label for="pipeline">Pipeline</label>
     <select
@@ -99,7 +100,7 @@ function PlacePicker({ place, setPlace }) {
       onChange=${(e) => setPlace({ ...place, pipeline: Number(e.currentTarget.value) })}
     >
       ${pls.length === 0 && html`<option value="">no pipeline</option>`}
-      ${pls.map((p) => html`<option value=${p.id}>${p.name}</option>`)}
+      ${pls.map((p) => html`<option value=${p.id}>${visibleText(p.name)}</option>`)}
     </select>
     <${ErrorNote} error=${projects.error || pipelines.error} />
   </div>`;

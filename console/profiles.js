@@ -3,6 +3,7 @@ import { useMemo, useState } from 'preact/hooks';
 import { api } from './api.js';
 import { SentimentChart } from './chart.js';
 import { Chips, ErrorNote, Loading, Pager, fmt, tone, useLoad } from './ui.js';
+import { UserId, Visible } from './visible.js';
 // The server's own constants (a pure module without imports), bundled in, so the explanation can
 // never drift from the score it explains.
 import {
@@ -102,7 +103,9 @@ export function ProfileList({ place }) {
                 const a = u.aggregates;
                 const t = tone(a.avg_sentiment);
                 return html`<tr>
-                  <th scope="row"><a href=${userHref(u.user_id)}>${u.user_id}</a></th>
+                  <th scope="row">
+                    <a href=${userHref(u.user_id)}><${UserId} id=${u.user_id} /></a>
+                  </th>
                   <td>${a.message_count}</td>
                   <td class=${t.cls}>${fmt.sentiment(a.avg_sentiment)}</td>
                   <td>${a.sentiment_trend}</td>
@@ -207,7 +210,7 @@ export function ProfilePage({ place, userId }) {
   const attributes = Object.entries(p.attributes ?? {});
   return html`<article aria-labelledby="profile-h">
     <p><a href="#/profiles">← Profiles</a></p>
-    <h1 id="profile-h">${p.user_id}</h1>
+    <h1 id="profile-h"><${UserId} id=${p.user_id} /></h1>
     <dl class="facts">
       <div>
         <dt>Messages</dt>
@@ -235,7 +238,7 @@ export function ProfilePage({ place, userId }) {
       </div>
       <div>
         <dt>Source</dt>
-        <dd>${p.source_label ?? '—'}</dd>
+        <dd><${Visible} text=${p.source_label ?? '—'} /></dd>
       </div>
       <div>
         <dt>Updated</dt>
@@ -308,8 +311,10 @@ export function ProfilePage({ place, userId }) {
                           <th scope="row">
                             ${
                               s.pipeline_id === place.pipeline
-                                ? html`<a href=${`#/segments/${encodeURIComponent(s.segment_id)}`}>${s.name}</a>`
-                                : s.name
+                                ? html`<a href=${`#/segments/${encodeURIComponent(s.segment_id)}`}
+                                    ><${Visible} text=${s.name}
+                                  /></a>`
+                                : html`<${Visible} text=${s.name} />`
                             }
                           </th>
                           <td>${fmt.score(s.score)}</td>
@@ -329,8 +334,8 @@ export function ProfilePage({ place, userId }) {
                 ${attributes.map(
                   ([k, v]) =>
                     html`<div>
-                      <dt>${k}</dt>
-                      <dd>${JSON.stringify(v)}</dd>
+                      <dt><${Visible} text=${k} /></dt>
+                      <dd><${Visible} text=${JSON.stringify(v)} /></dd>
                     </div>`,
                 )}
               </dl>`
@@ -350,7 +355,7 @@ export function ProfilePage({ place, userId }) {
             <div class="labels">
               <span class="muted">Intentions</span> <${Chips} items=${m.intentions} kind="intentions" />
             </div>
-            ${m.source_label && html`<div class="muted small">from ${m.source_label}</div>`}
+            ${m.source_label && html`<div class="muted small">from <${Visible} text=${m.source_label} /></div>`}
           </li>`;
         })}
       </ol>

@@ -2,6 +2,7 @@ import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 import { api, pipelinePath } from './api.js';
 import { ErrorNote, Loading, Pager, fmt, useLoad } from './ui.js';
+import { UserId, Visible, visibleJson } from './visible.js';
 
 const segHref = (id) => `#/segments/${encodeURIComponent(id)}`;
 const EXAMPLE = {
@@ -55,8 +56,12 @@ export function SegmentList({ place }) {
             ${list.data.map(
               (s) =>
                 html`<tr>
-                  <th scope="row"><a href=${segHref(s.id)}>${s.name}</a></th>
-                  <td><code>${s.id}</code></td>
+                  <th scope="row">
+                    <a href=${segHref(s.id)}><${Visible} text=${s.name} /></a>
+                  </th>
+                  <td>
+                    <code><${Visible} text=${s.id} /></code>
+                  </td>
                   <td><span class=${`state ${s.status}`}>${s.status}</span></td>
                   <td>${s.members === undefined ? '—' : s.members.toLocaleString('en')}</td>
                   <td>${fmt.time(s.updated_at)}</td>
@@ -88,7 +93,9 @@ export function nodePathOf(field) {
 /** The rule as a tree; the node an error points to carries the error, announced and outlined. */
 function RuleTree({ node, path = 'rule', error, errorPath }) {
   const here = errorPath === path;
-  const note = here ? html`<p class="error node-error" role="alert" id="rule-error">${error.message}</p>` : null;
+  const note = here
+    ? html`<p class="error node-error" role="alert" id="rule-error"><${Visible} text=${error.message} /></p>`
+    : null;
   const cls = `node${here ? ' invalid' : ''}`;
   if (
     node &&
@@ -111,13 +118,14 @@ function RuleTree({ node, path = 'rule', error, errorPath }) {
     text = `${node.field} ${node.op} ${JSON.stringify(node.value)}`;
   else text = JSON.stringify(node);
   return html`<li class=${cls} data-path=${path} aria-invalid=${here ? 'true' : undefined}>
-    <code>${text}</code>${note}
+    <code><${Visible} text=${text} /></code>${note}
   </li>`;
 }
 
 /** Create (no `segment`) or edit a segment; the API's validation error is shown at its rule node. */
 export function SegmentForm({ place, segment, onDone, onCancel }) {
-  const [rule, setRule] = useState(JSON.stringify(segment?.rule ?? EXAMPLE, null, 2));
+  // Hidden characters of a stored rule as JSON escapes: the text box shows them, the value is the same.
+  const [rule, setRule] = useState(visibleJson(segment?.rule ?? EXAMPLE));
   const [error, setError] = useState();
   const [tried, setTried] = useState(segment?.rule ?? EXAMPLE);
   const [busy, setBusy] = useState(false);
@@ -171,7 +179,7 @@ export function SegmentForm({ place, segment, onDone, onCancel }) {
       aria-invalid=${error && (textError || errorPath) ? 'true' : undefined}
       aria-describedby=${error ? 'rule-error' : undefined}
     ></textarea>
-    ${textError && html`<p class="error" role="alert" id="rule-error">${error.message}</p>`}
+    ${textError && html`<p class="error" role="alert" id="rule-error"><${Visible} text=${error.message} /></p>`}
     ${error && !textError && !errorPath && html`<${ErrorNote} error=${error} />`}
     <div class="rule-preview">
       <h3>The rule as a tree</h3>
@@ -219,8 +227,8 @@ export function SegmentPage({ place, segmentId }) {
   const s = seg.data;
   return html`<article aria-labelledby="seg-h">
     <p><a href="#/segments">← Segments</a></p>
-    <h1 id="seg-h">${s.name} <span class=${`state ${s.status}`}>${s.status}</span></h1>
-    ${s.description && html`<p>${s.description}</p>`}
+    <h1 id="seg-h"><${Visible} text=${s.name} /> <span class=${`state ${s.status}`}>${s.status}</span></h1>
+    ${s.description && html`<p><${Visible} text=${s.description} /></p>`}
     <div class="actions">
       ${
         s.status === 'deployed'
@@ -271,7 +279,9 @@ export function SegmentPage({ place, segmentId }) {
                 ${members.data.users.map(
                   (u) =>
                     html`<tr>
-                      <th scope="row"><a href=${`#/profiles/${encodeURIComponent(u.user_id)}`}>${u.user_id}</a></th>
+                      <th scope="row">
+                        <a href=${`#/profiles/${encodeURIComponent(u.user_id)}`}><${UserId} id=${u.user_id} /></a>
+                      </th>
                       <td>${fmt.score(u.score)}</td>
                       <td>${fmt.time(u.since)}</td>
                     </tr>`,

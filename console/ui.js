@@ -1,6 +1,7 @@
 import { html } from 'htm/preact';
 import { useEffect, useState, useCallback } from 'preact/hooks';
 import { NEGATIVE_THRESHOLD } from '../src/profiles/aggregates.ts';
+import { Visible } from './visible.js';
 
 /**
  * Loads something and re-loads when `deps` change: `{ data, error, loading, reload }`. The last
@@ -22,11 +23,11 @@ export function useLoad(load, deps) {
   return { ...state, reload };
 }
 
-/** An API error in words, announced to screen readers. */
+/** An API error in words, announced to screen readers (it may quote a value the tenant sent). */
 export function ErrorNote({ error }) {
   if (!error) return null;
-  const where = error.field ? html` <span class="field">(${error.field})</span>` : '';
-  return html`<p class="error" role="alert">${error.message}${where}</p>`;
+  const where = error.field ? html` <span class="field">(<${Visible} text=${error.field} />)</span>` : '';
+  return html`<p class="error" role="alert"><${Visible} text=${error.message} />${where}</p>`;
 }
 
 export function Loading({ what = '' }) {

@@ -2,6 +2,7 @@ import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 import { api, pipelinePath } from './api.js';
 import { ErrorNote, Loading, fmt, useLoad } from './ui.js';
+import { Visible } from './visible.js';
 
 const hookHref = (id, eventId) => `#/webhooks/${id}${eventId ? `/${eventId}` : ''}`;
 const EVENTS = ['user_added', 'user_removed'];
@@ -21,7 +22,7 @@ function SecretOnce({ secret, what }) {
   if (!secret) return null;
   return html`<div class="secret" role="status">
     <p><strong>${what}</strong> It is shown only now: the service keeps it sealed and never returns it.</p>
-    <code class="secret-value">${secret}</code>
+    <code class="secret-value"><${Visible} text=${secret} /></code>
   </div>`;
 }
 
@@ -123,7 +124,7 @@ export function WebhookList({ place }) {
               (w) =>
                 html`<tr>
                   <th scope="row"><a href=${hookHref(w.id)}>Webhook ${w.id}</a></th>
-                  <td class="url">${w.url}</td>
+                  <td class="url"><${Visible} text=${w.url} /></td>
                   <td>${w.events.join(', ')}</td>
                   <td>
                     <span class=${`state ${w.is_active ? 'active' : 'inactive'}`}
@@ -221,7 +222,9 @@ function DeliveryRow({ d, base, onResent }) {
     <td><span class=${`status ${d.status}`}>${d.status}</span></td>
     <td>${d.status_code || '—'}</td>
     <td>${d.duration_ms} ms</td>
-    <td class="body"><code>${d.response_body.slice(0, 120) || '—'}</code></td>
+    <td class="body">
+      <code><${Visible} text=${d.response_body.slice(0, 120) || '—'} multiline /></code>
+    </td>
     <td>
       <button type="button" class="secondary" aria-label=${`Resend event ${d.event_id}`} onClick=${resend}>
         Resend
@@ -242,7 +245,7 @@ function AttemptTimeline({ base, eventId }) {
   if (!attempts.data) return html`<${Loading} what="attempts" />`;
   const list = [...attempts.data].reverse();
   return html`<section aria-labelledby="att-h">
-    <h2 id="att-h">Event ${eventId}: ${list.length} attempt${list.length === 1 ? '' : 's'}</h2>
+    <h2 id="att-h">Event <${Visible} text=${eventId} />: ${list.length} attempt${list.length === 1 ? '' : 's'}</h2>
     <p><a href=${hookHref(list[0]?.webhook_id ?? '')}>← All deliveries</a></p>
     <ol class="attempts">
       ${list.map(
@@ -262,8 +265,10 @@ function AttemptTimeline({ base, eventId }) {
                   ${Object.entries(d.request_headers).map(
                     ([k, v]) =>
                       html`<div>
-                        <dt>${k}</dt>
-                        <dd><code>${v}</code></dd>
+                        <dt><${Visible} text=${k} /></dt>
+                        <dd>
+                          <code><${Visible} text=${v} /></code>
+                        </dd>
                       </div>`,
                   )}
                 </dl>
@@ -271,7 +276,7 @@ function AttemptTimeline({ base, eventId }) {
             }
             <div>
               <span class="muted">Response body</span>
-              <code class="body">${d.response_body.slice(0, 500) || '(empty)'}</code>
+              <code class="body"><${Visible} text=${d.response_body.slice(0, 500) || '(empty)'} multiline /></code>
             </div>
             ${d.retry_after_ms != null && html`<p>The receiver asked to wait ${Math.round(d.retry_after_ms / 1000)} s (Retry-After).</p>`}
             ${d.next_attempt_at && html`<p>Next attempt at: <strong>${fmt.time(d.next_attempt_at)}</strong></p>`}
@@ -319,8 +324,8 @@ export function WebhookPage({ place, webhookId, eventId }) {
       Webhook ${w.id}
       <span class=${`state ${w.is_active ? 'active' : 'inactive'}`}>${w.is_active ? 'active' : 'inactive'}</span>
     </h1>
-    <p class="url">${w.url}</p>
-    ${w.disabled_reason && html`<p class="error">Deactivated by the service: ${w.disabled_reason}</p>`}
+    <p class="url"><${Visible} text=${w.url} /></p>
+    ${w.disabled_reason && html`<p class="error">Deactivated by the service: <${Visible} text=${w.disabled_reason} /></p>`}
     <div class="actions">
       ${
         w.is_active

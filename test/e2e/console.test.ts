@@ -6,8 +6,10 @@ import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, newTenant, stack, waitFor, waitForBatch, type Tenant } from '../support/api.js';
 import { launchChromium } from '../support/docs-browser.js';
+import { startBodyReceiver } from '../support/body-receiver.js';
 import { startReceiver } from '../support/receiver.js';
 import { receiverLibrarySecret } from '../support/receiver-secret.js';
+import { makeHook, ping } from '../support/webhooks.js';
 
 /**
  * The console (issue 27) in Debian's headless chromium against the stack, with data submitted
@@ -16,7 +18,8 @@ import { receiverLibrarySecret } from '../support/receiver-secret.js';
  * node) and deployed, a webhook created in the page (its secret shown once), a delivery's attempts
  * read as a timeline and resent, the webhook's controls, and a key revoked mid-session. Every page
  * is checked by axe-core (labels, contrast, roles) at 1,280 px, and the profile page again at a
- * phone's 390 px; no console error, no request outside the origin, the key in no URL.
+ * phone's 390 px; no console error, no request outside the origin, the key in no URL. Look-alike
+ * ids and a receiver's ANSI body (issue 34) are shown isolated, their hidden characters written out.
  * CONSOLE_SCREENSHOTS=<folder> also saves the profile and deliveries pages there (docs/images).
  */
 // Evaluated through the DevTools protocol, which the page's content security policy does not
@@ -486,4 +489,76 @@ describe('the console in headless chromium', () => {
       await context.close();
     }
   }, 240_000);
+
+  it('shows look-alike ids and a receiver body with their hidden characters written out, each id isolated', async () => {
+    // Distinct users that render alike (issue 34): a right-to-left override that makes the first
+    // read `adminexe.png`, a zero-width space and a byte order mark in `bob`, and é composed (NFC)
+    // and decomposed (NFD). An attribute hides the same characters, and the receiver answers in
+    // terminal colours (ANSI escapes) with an override.
+    const ids = ['admin\u202Egnp.exe', 'bob', 'bo\u200Bb', '\uFEFFbob', '\u00e9', 'e\u0301'];
+    const other = await newTenant('console-lookalike');
+    await submit(
+      other,
+      ids.map((user_id) => ({ user_id, text: HAPPY[0], attributes: { 'ro\u202Ele': 'ad\u200Bmin' } })),
+    );
+    const rx = await startBodyReceiver('\u001b[31mrejected\u001b[0m\nsee \u202Etxt.exe');
+    const hook = await makeHook(other, rx.url);
+    await ping(other, hook);
+    await waitFor('the test delivery', async () => rx.received() >= 1, 60_000);
+    // What must not reach the screen raw: format characters and controls (but the line breaks and
+    // tabs that innerText puts between rows and cells, and a body's own).
+    const HIDDEN = /[\p{Cf}\p{Cc}]/gu;
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const hiddenShown = async () =>
+      ((await page.locator('main').innerText()).match(HIDDEN) ?? []).filter((c) => c !== '\n' && c !== '\t');
+    try {
+      await page.goto(`${origin}/console`);
+      await page.getByLabel('API key').fill(other.key);
+      await page.getByLabel('API key').press('Enter');
+      await expect.poll(() => page.locator('.total').innerText()).toContain('6 profiles match');
+      const links = page.locator('tbody th a');
+      // Each id in a <bdi> of its own, each hidden character written out with its name in a title.
+      expect(await page.locator('tbody th a bdi').count()).toBe(6);
+      expect(await hiddenShown()).toEqual([]);
+      const shown = await links.allInnerTexts();
+      for (const code of ['U+202E', 'U+200B', 'U+FEFF']) expect(shown.join(' ')).toContain(code);
+      expect(await page.locator('[title*="RIGHT-TO-LEFT OVERRIDE"]').count()).toBe(1);
+      // Six users, six different lines to a reader: é in NFD carries a visible mark.
+      expect(new Set(shown.map((s) => s.normalize('NFC'))).size).toBe(6);
+      expect(shown.filter((s) => s.includes('not NFC'))).toEqual(['e\u0301 not NFC']);
+      expect(await axeViolations(page)).toEqual([]);
+
+      await links.filter({ hasText: 'U+202E' }).click();
+      await expect.poll(() => page.locator('h1 bdi').innerText()).toMatch(/^admin.*U\+202E.*gnp\.exe$/);
+      const attrs = await page.locator('.attrs').innerText();
+      expect(attrs).toMatch(/ro.*U\+202E.*le/);
+      expect(attrs).toMatch(/ad.*U\+200B.*min/);
+      expect(await hiddenShown()).toEqual([]);
+
+      await page.goto(`${origin}/console#/webhooks/${hook}`);
+      const body = page.locator('table.deliveries td.body');
+      await expect
+        .poll(
+          async () => {
+            await page.getByRole('button', { name: 'Refresh' }).click();
+            return body.count();
+          },
+          { timeout: 30_000, interval: 500 },
+        )
+        .toBe(1);
+      expect(await body.innerText()).toMatch(/U\+001B.*\[31mrejected.*U\+001B.*\[0m/);
+      expect(await hiddenShown()).toEqual([]);
+      await page.getByRole('link', { name: /^event \d+/ }).click();
+      const full = page.locator('.attempts code.body');
+      // The body's own newline stays a line break; the override is written out.
+      await expect.poll(() => full.innerText()).toMatch(/\[0m\nsee .*U\+202E.*txt\.exe$/);
+      expect(await full.locator('bdi').count()).toBe(1);
+      expect(await hiddenShown()).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
+    } finally {
+      await context.close();
+      await rx.close();
+    }
+  }, 180_000);
 });
