@@ -7,6 +7,7 @@ import type { Starters } from './temporal/starters.js';
 import type { SecretSealer } from './webhooks/manage-webhooks.js';
 import type { Embedder } from './analysis/embedder.js';
 import type { TrustProxy } from './transport/client-address.js';
+import type { TenantRequests } from './fairness/tenant-requests.js';
 
 /** What the transports need: the use cases take these as their dependencies. */
 export interface AppContext {
@@ -23,6 +24,8 @@ export interface AppContext {
   keyCache?: KeyCache;
   /** Embeds a rule's semantic conditions when a segment is created or its rule changes. */
   ruleEmbedder: Embedder;
-  /** True when the Temporal frontend answers. */
-  temporalReady: () => Promise<boolean>;
+  /** Each tenant's requests in flight in this process (TENANT_REQUESTS_IN_FLIGHT; fairness/tenant-requests.ts). */
+  tenantRequests: TenantRequests;
+  /** Undefined when the Temporal frontend answers and the namespace has our search attributes, else why not. */
+  whyTemporalNotReady: () => Promise<string | undefined>;
 }

@@ -3,8 +3,8 @@ import { CONFIG_VARIABLES, ConfigError, loadConfig } from './config.js';
 import { FAIRNESS_MECHANISMS } from './fairness/mechanisms.js';
 
 describe('configuration', () => {
-  it('reads 32 variables', () => {
-    expect(CONFIG_VARIABLES).toHaveLength(32);
+  it('reads 36 variables', () => {
+    expect(CONFIG_VARIABLES).toHaveLength(36);
     // Per-tenant limits share one prefix.
     expect(CONFIG_VARIABLES.filter((v) => v.startsWith('TENANT_'))).toEqual([
       'TENANT_DELIVERIES_IN_FLIGHT',
@@ -12,6 +12,10 @@ describe('configuration', () => {
       'TENANT_BATCHES_IN_FLIGHT',
       'TENANT_WEBHOOKS_PER_PIPELINE',
       'TENANT_SEGMENTS_PER_PIPELINE',
+      'TENANT_PROJECTS',
+      'TENANT_PIPELINES_PER_PROJECT',
+      'TENANT_DEPLOYED_SEGMENTS_PER_PROJECT',
+      'TENANT_REQUESTS_IN_FLIGHT',
     ]);
   });
 

@@ -14,7 +14,7 @@ const bool = z
 const port = z.coerce.number().int().min(0).max(65535);
 
 /**
- * Every variable the service reads (32). Tuning values that an operator has no reason to change
+ * Every variable the service reads (36). Tuning values that an operator has no reason to change
  * are constants next to the mechanism they tune; per-tenant limits are named TENANT_…; variables
  * of earlier versions are refused with what replaced them (RETIRED, below), never ignored.
  */
@@ -94,6 +94,12 @@ const schema = z.object({
   TENANT_BATCHES_IN_FLIGHT: z.coerce.number().int().min(1).max(100_000).default(50),
   TENANT_WEBHOOKS_PER_PIPELINE: z.coerce.number().int().min(1).max(10_000).default(50),
   TENANT_SEGMENTS_PER_PIPELINE: z.coerce.number().int().min(1).max(10_000).default(100),
+  TENANT_PROJECTS: z.coerce.number().int().min(1).max(100_000).default(100),
+  TENANT_PIPELINES_PER_PROJECT: z.coerce.number().int().min(1).max(10_000).default(10),
+  // Each message is matched against every deployed segment of its project: this bounds a fold's work.
+  TENANT_DEPLOYED_SEGMENTS_PER_PROJECT: z.coerce.number().int().min(1).max(10_000).default(100),
+  // Requests of one tenant an api process serves at once; a few more wait up to 2 s, then 429.
+  TENANT_REQUESTS_IN_FLIGHT: z.coerce.number().int().min(1).max(1_000).default(8),
   // Fairness mechanisms switched off (comma-separated; src/fairness/mechanisms.ts). Default: none.
   FAIRNESS_OFF: z
     .string()
@@ -174,6 +180,8 @@ export interface Config {
     /** Slots of the delivery worker (its own task queue). */
     deliveryConcurrency: number;
   };
+  /** Requests of one tenant served at once by one api process (fairness/tenant-requests.ts). */
+  tenantRequestsInFlight: number;
   /** In-flight delivery attempts allowed per webhook and per tenant, across all delivery workers. */
   deliveryLimits: { perWebhook: number; perTenant: number };
   quotas: Quotas;
@@ -226,12 +234,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       timeoutMs: c.WEBHOOK_TIMEOUT_MS,
       allowPrivateNetworks: c.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
     },
+    tenantRequestsInFlight: c.TENANT_REQUESTS_IN_FLIGHT,
     deliveryLimits: { perWebhook: c.WEBHOOK_MAX_IN_FLIGHT, perTenant: c.TENANT_DELIVERIES_IN_FLIGHT },
     quotas: {
       ...FIXED_QUOTAS,
       webhooksPerPipeline: c.TENANT_WEBHOOKS_PER_PIPELINE,
       segmentsPerPipeline: c.TENANT_SEGMENTS_PER_PIPELINE,
       batchesInFlight: c.TENANT_BATCHES_IN_FLIGHT,
+      projectsPerTenant: c.TENANT_PROJECTS,
+      pipelinesPerProject: c.TENANT_PIPELINES_PER_PROJECT,
+      deployedSegmentsPerProject: c.TENANT_DEPLOYED_SEGMENTS_PER_PROJECT,
       // Switched off, a tenant's batches all start at once (the bound stays a number for SQL).
       batchesRunning: off.has('batch-admission') ? 100_000 : c.TENANT_BATCHES_RUNNING,
     },

@@ -13,6 +13,7 @@ import { resolveTemporalCli } from './temporal/cli-binary.js';
 import { startTemporalDevServer } from './temporal/dev-server.js';
 import { SEARCH_ATTRIBUTES } from './temporal/search-attributes.js';
 import { createTemporalClient } from './temporal/client.js';
+import { watchSearchAttributes } from './temporal/search-attribute-watch.js';
 import { createStarters, installationTaskQueue } from './temporal/starters.js';
 import { readInstallationId } from './db/installation.js';
 import { createSecretBox } from './webhooks/secret-box.js';
@@ -153,6 +154,15 @@ try {
   }
   const { client, connection } = await createTemporalClient(temporalAddress, config.temporal.namespace);
   stops.unshift(() => connection.close());
+  // An external server may lack our search attributes, and then refuses every start that sets one:
+  // they are registered where it allows, else the reason is logged and the api's readiness says it.
+  const searchAttributes = watchSearchAttributes({
+    connection,
+    namespace: config.temporal.namespace,
+    wanted: SEARCH_ATTRIBUTES,
+    log,
+  });
+  stops.unshift(async () => searchAttributes.stop());
   const starters = createStarters(client, config, installation, log);
   const box = createSecretBox(resolveSecretsKey(config.secretsKey, config.dataDir, log));
 
@@ -173,7 +183,7 @@ try {
     lines.push(`worker:      task queues ${worker.taskQueues.map((q) => `"${q}"`).join(', ')} on ${temporalAddress}`);
   }
   if (role === 'api' || role === 'all') {
-    const api = await startApi({ config, db, databaseUrl, starters, box, log, client });
+    const api = await startApi({ config, db, databaseUrl, starters, box, log, client, searchAttributes });
     stops.unshift(api.stop);
     lines.push(`gateway:     http://localhost:${api.httpPort}`, `gRPC:        localhost:${api.grpcPort}`);
   }

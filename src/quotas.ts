@@ -13,6 +13,14 @@ export interface Quotas {
   batchesInFlight: number;
   /** Batch workflows of one tenant that run at once; more wait, stored, for a place (not an error). */
   batchesRunning: number;
+  projectsPerTenant: number;
+  pipelinesPerProject: number;
+  /**
+   * Deployed segments of one project, whatever their pipeline: each message is matched against
+   * every one of them in its fold, so this bounds the work (memberships, events, outbox rows) one
+   * message can cause, which segments per pipeline alone did not.
+   */
+  deployedSegmentsPerProject: number;
 }
 
 /**
@@ -27,27 +35,59 @@ export const FIXED_QUOTAS = {
 } satisfies Partial<Quotas>;
 
 /**
- * Serialises creations in one pipeline (its row held FOR NO KEY UPDATE until the caller's
- * transaction ends, which foreign-key checks elsewhere do not wait for) and refuses the one that
- * would go over `max`, so two concurrent creations cannot both take the last place.
+ * A count a tenant may not pass: rows of `table` matching `where`, owned by the `owner` row whose
+ * lock serialises the creations that count against it.
  */
-export async function holdPipelineQuota(trx: Knex.Transaction, what: PipelineQuota): Promise<void> {
-  await trx.raw('SELECT 1 FROM pipelines WHERE id = ? FOR NO KEY UPDATE', [what.pipelineId]);
-  await checkPipelineQuota(trx, what);
+export interface CountQuota {
+  owner: { table: 'tenants' | 'projects' | 'pipelines'; id: number };
+  table: 'projects' | 'pipelines' | 'segments' | 'webhooks';
+  where: Record<string, unknown>;
+  max: number;
+  /** What the refusal names: the field or resource (`segments`, `status`). */
+  field: string;
+  /** The refusal's sentence: `a pipeline may have at most 100 segments`. */
+  limit: string;
+  /** How to get a place: `delete one first`, `undeploy one first`. */
+  remedy: string;
+  setting: string;
 }
 
-type PipelineQuota = { table: 'segments' | 'webhooks'; pipelineId: number; max: number; setting: string };
+/**
+ * Serialises the creations counted against one owner (its row held FOR NO KEY UPDATE until the
+ * caller's transaction ends, which foreign-key checks elsewhere do not wait for) and refuses the one
+ * that would go over `max`, so two concurrent creations cannot both take the last place.
+ */
+export async function holdQuota(trx: Knex.Transaction, quota: CountQuota): Promise<void> {
+  await trx.raw(`SELECT 1 FROM ${quota.owner.table} WHERE id = ? FOR NO KEY UPDATE`, [quota.owner.id]);
+  await checkQuota(trx, quota);
+}
 
 /**
- * The same count without holding the pipeline: a cheap early refusal before costly work (embedding
+ * The same count without holding the owner: a cheap early refusal before costly work (embedding
  * a rule), so that a tenant at its quota cannot make the api embed for requests that will fail.
  */
-export async function checkPipelineQuota(db: Knex, what: PipelineQuota): Promise<void> {
-  const [{ n }] = await db(what.table).where({ pipeline_id: what.pipelineId }).count({ n: '*' });
-  if (Number(n) >= what.max) {
-    throw quotaExceeded(
-      what.table,
-      `a pipeline may have at most ${what.max} ${what.table}; delete one first, or raise ${what.setting}`,
-    );
+export async function checkQuota(db: Knex, quota: CountQuota): Promise<void> {
+  const [{ n }] = await db(quota.table).where(quota.where).count({ n: '*' });
+  if (Number(n) >= quota.max) {
+    throw quotaExceeded(quota.field, `${quota.limit}; ${quota.remedy}, or raise ${quota.setting}`);
   }
+}
+
+/** Segments or webhooks of one pipeline (TENANT_SEGMENTS_PER_PIPELINE, TENANT_WEBHOOKS_PER_PIPELINE). */
+export function pipelineQuota(what: {
+  table: 'segments' | 'webhooks';
+  pipelineId: number;
+  max: number;
+  setting: string;
+}): CountQuota {
+  return {
+    owner: { table: 'pipelines', id: what.pipelineId },
+    table: what.table,
+    where: { pipeline_id: what.pipelineId },
+    max: what.max,
+    field: what.table,
+    limit: `a pipeline may have at most ${what.max} ${what.table}`,
+    remedy: 'delete one first',
+    setting: what.setting,
+  };
 }

@@ -1,5 +1,6 @@
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
+import { watchPool } from './pool-health.js';
 
 // Ids are bigserial; they stay far below 2^53, so parse int8 as a number instead of a string.
 pg.types.setTypeParser(20, (v) => Number(v));
@@ -9,7 +10,7 @@ pg.types.setTypeParser(1700, (v) => Number(v));
 export type Db = Knex;
 
 export function createDb(url: string, poolMax: number): Db {
-  return knexFactory({
+  const db = knexFactory({
     client: 'pg',
     connection: {
       connectionString: url,
@@ -20,4 +21,6 @@ export function createDb(url: string, poolMax: number): Db {
     // A request must fail fast (503) when PostgreSQL is away, not hang.
     acquireConnectionTimeout: 5_000,
   });
+  watchPool(db);
+  return db;
 }

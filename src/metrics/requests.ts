@@ -1,13 +1,24 @@
 import type { RequestDone } from '../observability/access-log.js';
 import { grpcDuration, grpcRequests, httpDuration, httpRequests } from './registry.js';
 
+/** The methods the gateway serves or names in `Allow`; any other is counted as `other`. */
+const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+/**
+ * Answers that say only "no such key, route or method": counted, but without a latency histogram.
+ * Anyone can make them, with any method on any route shape, and each new label set of a histogram
+ * is a dozen series on every scrape: an unauthenticated client must not be able to grow the page.
+ */
+const UNTIMED_STATUSES = new Set([401, 404, 405]);
+
 /** Counts one finished request of either transport (labels are the route pattern, never the path). */
 export function countRequest(done: RequestDone): void {
   if (done.transport === 'grpc') {
     grpcRequests.inc({ method: done.route, code: String(done.status) });
     grpcDuration.observe({ method: done.route }, done.seconds);
   } else {
-    httpRequests.inc({ route: done.route, method: done.method, status: String(done.status) });
-    httpDuration.observe({ route: done.route, method: done.method }, done.seconds);
+    const method = KNOWN_METHODS.has(done.method) ? done.method : 'other';
+    httpRequests.inc({ route: done.route, method, status: String(done.status) });
+    if (!UNTIMED_STATUSES.has(Number(done.status))) httpDuration.observe({ route: done.route, method }, done.seconds);
   }
 }

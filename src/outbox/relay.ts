@@ -2,6 +2,7 @@ import { listenTo } from '../db/listen.js';
 import type { Db } from '../db/knex.js';
 import type { Logger } from '../logger.js';
 import type { Starters } from '../temporal/starters.js';
+import { grpcCause } from '../temporal/grpc-cause.js';
 import { startStoredBatch, unstartedBatches, type StoredBatch } from '../users/batch-lifecycle.js';
 import { startEvaluation } from '../segments/evaluation-start.js';
 import {
@@ -82,7 +83,11 @@ export function startRelay(deps: {
             });
             done.push([Number(r.id), workflowId]);
           } catch (err) {
-            log.warn('outbox dispatch failed; will retry', { outbox_id: r.id, err: (err as Error).message });
+            log.warn('outbox dispatch failed; will retry', {
+              outbox_id: r.id,
+              err: (err as Error).message,
+              cause: grpcCause(err),
+            });
           }
         }),
       );
@@ -110,7 +115,11 @@ export function startRelay(deps: {
       try {
         await startStoredBatch(db, starters, s);
       } catch (err) {
-        log.warn('batch start failed; will retry', { source_id: s.id, err: (err as Error).message });
+        log.warn('batch start failed; will retry', {
+          source_id: s.id,
+          err: (err as Error).message,
+          cause: grpcCause(err),
+        });
         return;
       }
     }
@@ -124,7 +133,11 @@ export function startRelay(deps: {
       try {
         await startEvaluation(db, { starters, log }, s);
       } catch (err) {
-        log.warn('segment evaluation start failed; will retry', { segment_pk: s.pk, err: (err as Error).message });
+        log.warn('segment evaluation start failed; will retry', {
+          segment_pk: s.pk,
+          err: (err as Error).message,
+          cause: grpcCause(err),
+        });
         return;
       }
     }

@@ -2,6 +2,7 @@ import type { Db } from '../db/knex.js';
 import type { Caller } from '../auth/api-keys.js';
 import { notFound } from '../errors.js';
 import { requireId, requireName } from '../validation.js';
+import { holdQuota, type Quotas } from '../quotas.js';
 
 export interface Project {
   id: number;
@@ -49,25 +50,62 @@ export interface NamedInput {
   name: string;
 }
 
-export async function createProject(db: Db, caller: Caller, input: NamedInput): Promise<Project> {
+export async function createProject(
+  db: Db,
+  caller: Caller,
+  input: NamedInput,
+  quotas: Pick<Quotas, 'projectsPerTenant'>,
+): Promise<Project> {
   const name = requireName(input.name);
-  const [row] = await db('projects')
-    .insert({ tenant_id: caller.tenantId, name })
-    .returning(['id', 'name', 'created_at']);
-  return row as Project;
+  const max = quotas.projectsPerTenant;
+  return db.transaction(async (trx) => {
+    await holdQuota(trx, {
+      owner: { table: 'tenants', id: caller.tenantId },
+      table: 'projects',
+      where: { tenant_id: caller.tenantId },
+      max,
+      field: 'projects',
+      limit: `a tenant may have at most ${max} projects`,
+      remedy: 'use an existing one',
+      setting: 'TENANT_PROJECTS',
+    });
+    const [row] = await trx('projects')
+      .insert({ tenant_id: caller.tenantId, name })
+      .returning(['id', 'name', 'created_at']);
+    return row as Project;
+  });
 }
 
 export async function listProjects(db: Db, caller: Caller): Promise<Project[]> {
   return db('projects').where({ tenant_id: caller.tenantId }).orderBy('id').select('id', 'name', 'created_at');
 }
 
-export async function createPipeline(db: Db, caller: Caller, projectId: number, input: NamedInput): Promise<Pipeline> {
+export async function createPipeline(
+  db: Db,
+  caller: Caller,
+  projectId: number,
+  input: NamedInput,
+  quotas: Pick<Quotas, 'pipelinesPerProject'>,
+): Promise<Pipeline> {
   const name = requireName(input.name);
   await requireProject(db, caller, requireId(projectId, 'project_id'));
-  const [row] = await db('pipelines')
-    .insert({ project_id: projectId, name })
-    .returning(['id', 'project_id', 'name', 'created_at']);
-  return row as Pipeline;
+  const max = quotas.pipelinesPerProject;
+  return db.transaction(async (trx) => {
+    await holdQuota(trx, {
+      owner: { table: 'projects', id: projectId },
+      table: 'pipelines',
+      where: { project_id: projectId },
+      max,
+      field: 'pipelines',
+      limit: `a project may have at most ${max} pipelines`,
+      remedy: 'use an existing one',
+      setting: 'TENANT_PIPELINES_PER_PROJECT',
+    });
+    const [row] = await trx('pipelines')
+      .insert({ project_id: projectId, name })
+      .returning(['id', 'project_id', 'name', 'created_at']);
+    return row as Pipeline;
+  });
 }
 
 export async function listPipelines(db: Db, caller: Caller, projectId: number): Promise<Pipeline[]> {

@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/knex.js';
 import type { Logger } from '../logger.js';
 import type { Starters } from '../temporal/starters.js';
+import type { SearchAttributeWatch } from '../temporal/search-attribute-watch.js';
 import type { SecretSealer } from '../webhooks/manage-webhooks.js';
 import type { AppContext } from '../app.js';
 import { AUTH_FAILURE_WINDOW_MS, AuthFailureLimiter } from '../auth/failure-limiter.js';
@@ -14,6 +15,7 @@ import { startGrpcServer } from '../transport/grpc/server.js';
 import { compactProfileCounts } from '../profiles/profile-counts.js';
 import { createEmbedder } from '../analysis/embedder.js';
 import { MODEL_THREAD_NICE_STEPS, workerNice } from '../fairness/niceness.js';
+import { TenantRequests } from '../fairness/tenant-requests.js';
 
 export async function startApi(deps: {
   config: Config;
@@ -23,6 +25,8 @@ export async function startApi(deps: {
   box: SecretSealer;
   log: Logger;
   client: Client;
+  /** The namespace's search attributes, checked from the start (temporal/search-attribute-watch.ts). */
+  searchAttributes: SearchAttributeWatch;
 }) {
   const { config, client } = deps;
   const keyCache = new KeyCache(KEY_CACHE_TTL_MS);
@@ -37,6 +41,7 @@ export async function startApi(deps: {
     }),
     trustProxy: compileTrustedProxies(config.trustedProxies),
     keyCache,
+    tenantRequests: new TenantRequests(config.tenantRequestsInFlight),
     // One model thread, started on the first rule with semantic conditions. It runs as far below
     // the api's priority as the worker's model threads run below theirs' (niceness.ts), so that
     // the api's embedding never goes before a tenant's analysis on a shared machine.
@@ -45,9 +50,14 @@ export async function startApi(deps: {
       threads: 1,
       threadNiceOffset: Math.min(19, workerNice(config.fairnessOff) + MODEL_THREAD_NICE_STEPS),
     }),
-    temporalReady: async () => {
-      await client.connection.withDeadline(Date.now() + 2_000, () => client.workflowService.getSystemInfo({}));
-      return true;
+    whyTemporalNotReady: async () => {
+      try {
+        await client.connection.withDeadline(Date.now() + 2_000, () => client.workflowService.getSystemInfo({}));
+      } catch {
+        // Not the gRPC message: /readyz is unauthenticated, and that names internal addresses.
+        return 'the Temporal frontend does not answer';
+      }
+      return deps.searchAttributes.problem();
     },
   };
   const http = createHttpServer(ctx);

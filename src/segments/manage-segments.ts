@@ -2,7 +2,7 @@ import type { Db } from '../db/knex.js';
 import type { Caller } from '../auth/api-keys.js';
 import { AppError, invalid, notFound } from '../errors.js';
 import { requirePipeline, type PipelineRef } from '../projects/projects.js';
-import { checkPipelineQuota, holdPipelineQuota, type Quotas } from '../quotas.js';
+import { checkQuota, holdQuota, pipelineQuota, type Quotas } from '../quotas.js';
 import { isStorableText, optionalInt, requireName } from '../validation.js';
 import { semanticDescriptions, validateRule } from './rules.js';
 import type { Embedder } from '../analysis/embedder.js';
@@ -135,24 +135,24 @@ export async function createSegment(
   else if (isValidSlug(input.id)) slug = input.id;
   else throw invalid('id', 'id must match [a-z0-9_-]{1,64}');
   await requirePipeline(db, caller, pipeline);
-  const quota = {
-    table: 'segments' as const,
+  const quota = pipelineQuota({
+    table: 'segments',
     pipelineId: pipeline.pipelineId,
     max: quotas.segmentsPerPipeline,
     setting: 'TENANT_SEGMENTS_PER_PIPELINE',
-  };
+  });
   const taken = () => new AppError('already_exists', `segment "${slug}" already exists in this pipeline`, 'id');
   if (semanticDescriptions(rule).length > 0) {
     // Refused before the embedding when full or taken (checked again under the pipeline's lock
     // below): a tenant at its quota cannot make the api embed for requests that fail.
-    await checkPipelineQuota(db, quota);
+    await checkQuota(db, quota);
     if (await db('segments').where({ pipeline_id: pipeline.pipelineId, slug }).first('pk')) throw taken();
   }
   // Embedded before the transaction (the model may take a moment), stored within it, with the rule.
   const vectors = await embedRuleConditions(db, deps.embedder, rule, { lane: caller.tenantId });
   return db.transaction(async (trx) => {
     const { pipelineId } = pipeline;
-    await holdPipelineQuota(trx, quota);
+    await holdQuota(trx, quota);
     const [row] = await trx('segments')
       .insert({
         pipeline_id: pipelineId,
@@ -218,10 +218,26 @@ export async function updateSegment(
   return toView(row);
 }
 
-export async function deploySegment(db: Db, caller: Caller, ref: SegmentRef): Promise<SegmentView> {
+export async function deploySegment(
+  db: Db,
+  caller: Caller,
+  ref: SegmentRef,
+  quotas: Pick<Quotas, 'deployedSegmentsPerProject'>,
+): Promise<SegmentView> {
   const current = await requireSegment(db, caller, ref);
   if (current.status === 'deployed') return toView(current);
   const row = await db.transaction(async (trx) => {
+    const max = quotas.deployedSegmentsPerProject;
+    await holdQuota(trx, {
+      owner: { table: 'projects', id: ref.projectId },
+      table: 'segments',
+      where: { project_id: ref.projectId, status: 'deployed' },
+      max,
+      field: 'status',
+      limit: `a project may have at most ${max} deployed segments (each message is matched against all of them)`,
+      remedy: 'undeploy one first',
+      setting: 'TENANT_DEPLOYED_SEGMENTS_PER_PROJECT',
+    });
     const [updated] = await trx('segments')
       .where({ pk: current.pk })
       .update({ status: 'deployed', ...bumpVersion(trx), evaluation_pending: true })

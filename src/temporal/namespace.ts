@@ -1,19 +1,8 @@
 import { Connection } from '@temporalio/client';
 import { status as grpcStatus } from '@grpc/grpc-js';
-import proto from '@temporalio/proto';
 import { msToTs } from '@temporalio/common/lib/time.js';
 import type { SearchAttributeType } from './search-attributes.js';
-
-// A CommonJS package: its namespace object is the default export under ESM.
-const { temporal } = proto;
-const INDEXED: Record<SearchAttributeType, proto.temporal.api.enums.v1.IndexedValueType> = {
-  Text: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_TEXT,
-  Keyword: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
-  Int: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_INT,
-  Double: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_DOUBLE,
-  Bool: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_BOOL,
-  Datetime: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_DATETIME,
-};
+import { ensureSearchAttributes } from './ensure-search-attributes.js';
 
 /** How long Temporal keeps a closed workflow's history. */
 const RETENTION = '3 days';
@@ -64,13 +53,7 @@ async function ensure(
     // Registered; the next round checks it is visible and adds the attributes.
     throw new Error('namespace registered; waiting for it to be visible');
   }
-  const existing = await connection.operatorService.listSearchAttributes({ namespace });
-  const missing = Object.entries(searchAttributes).filter(([name]) => !(name in (existing.customAttributes ?? {})));
-  if (missing.length) {
-    await connection.operatorService.addSearchAttributes({
-      namespace,
-      searchAttributes: Object.fromEntries(missing.map(([name, type]) => [name, INDEXED[type]])),
-    });
-    throw new Error(`search attributes added (${missing.map(([n]) => n).join(', ')}); checking them`);
-  }
+  // A problem may be a registration not listed yet: the next round checks again.
+  const { problem } = await ensureSearchAttributes(connection, namespace, searchAttributes);
+  if (problem) throw new Error(problem);
 }

@@ -4,7 +4,7 @@ import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { BatchStarter } from '../users/batch-lifecycle.js';
 import type { SegmentEvaluationStarter } from '../segments/manage-segments.js';
-import type { DeliveryStarter } from '../webhooks/manage-webhooks.js';
+import type { DeliveryStart, DeliveryStarter } from '../webhooks/manage-webhooks.js';
 import {
   DeliveryAttempt,
   EventId,
@@ -121,6 +121,14 @@ export function createStarters(client: Client, config: Config, installation: str
   });
   // Bounded: while Temporal is away the API still answers (202, 200) promptly; the relay starts it later.
   const bounded = <T>(fn: () => Promise<T>) => client.connection.withDeadline(Date.now() + 3_000, fn);
+  // A resend is its own record: one per request, or one per Idempotency-Key; a recovery one per
+  // outbox row. Both are named by the row's token (a uuid), so the api and the relay derive one id.
+  const deliveryWorkflowId = ({ eventId, webhookId, resend }: DeliveryStart) => {
+    const base = `delivery-${installation}-${eventId}-${webhookId}`;
+    if (!resend) return base;
+    const token = resend.token.replace(/-/g, '').slice(0, 16);
+    return resend.recovery ? `${base}-recovery-${token}` : `${base}-resend-${resend.deliveryId}-${token}`;
+  };
   return {
     startBatch({ sourceId, sourceUid, projectId, tenantId, userCount }) {
       return bounded(() =>
@@ -174,18 +182,13 @@ export function createStarters(client: Client, config: Config, installation: str
         }),
       );
     },
-    startDelivery({ eventId, eventUid, webhookId, pipelineId, tenantId, resend }) {
-      const base = `delivery-${installation}-${eventId}-${webhookId}`;
+    deliveryWorkflowId,
+    startDelivery(start) {
+      const { eventId, eventUid, webhookId, pipelineId, tenantId, resend } = start;
       // Bounded too: a resend holds its webhook's row while it starts (webhooks/redeliver.ts).
       return bounded(() =>
         owned({
-          // A resend is its own record: one per request, or one per Idempotency-Key; a recovery one
-          // per outbox row.
-          workflowId: !resend
-            ? base
-            : resend.recovery
-              ? `${base}-recovery-${resend.token.replace(/-/g, '').slice(0, 16)}`
-              : `${base}-resend-${resend.deliveryId}-${resend.token.slice(0, 16)}`,
+          workflowId: deliveryWorkflowId(start),
           record: resend ? resend.token : `${eventUid}/${webhookId}`,
           start: (workflowId, memo) =>
             client.workflow.start<typeof deliveryV2Workflow>('deliveryV2Workflow', {

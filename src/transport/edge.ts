@@ -3,7 +3,7 @@ import type { Metadata } from '@grpc/grpc-js';
 import { clientAddress, type TrustProxy } from './client-address.js';
 import type { AppContext } from '../app.js';
 import { authenticateClient, type Caller } from '../auth/api-keys.js';
-import { AppError, isDatabaseDown } from '../errors.js';
+import { AppError, databaseFault } from '../errors.js';
 import type { Logger } from '../logger.js';
 
 /**
@@ -19,11 +19,14 @@ export function authenticateCall(
   return authenticateClient(ctx, address, key);
 }
 
-/** A domain error as it is; a lost database as 503-and-retry; anything else logged and hidden. */
+/**
+ * A domain error as it is; a transient database fault (away, refusing sessions, or our pool busy)
+ * as 503 with Retry-After and its cause in words; anything else logged and hidden.
+ */
 export function toAppError(err: unknown, log: Logger): AppError {
   if (err instanceof AppError) return err;
-  if (isDatabaseDown(err))
-    return new AppError('unavailable', 'the database is unavailable; retry shortly', undefined, 5);
+  const fault = databaseFault(err);
+  if (fault) return new AppError('unavailable', fault.message, undefined, fault.retryAfterSeconds);
   log.error('unhandled error', { err });
   return new AppError('internal', 'internal error');
 }

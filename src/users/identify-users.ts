@@ -10,6 +10,7 @@ import { idempotencyScope, lockIdempotencyKey, rememberAnswer } from '../idempot
 import { AppError } from '../errors.js';
 import type { Quotas } from '../quotas.js';
 import { batchesAccepted } from '../metrics/registry.js';
+import { checkMergedAttributes } from './attribute-bounds.js';
 
 export type { IdentifyUsersInput } from './validate-batch.js';
 
@@ -43,6 +44,7 @@ export async function identifyUsers(
   // The request as the client sent it (before defaults such as the submission time are filled in).
   const scope = idempotencyScope(caller, idempotencyKey, { operation: 'identify_users', body: documentedShape(input) });
   await requireProject(deps.db, caller, batch.projectId);
+  await checkMergedAttributes(deps.db, batch.projectId, batch.items);
 
   const stored = await deps.db.transaction(
     async (

@@ -13,6 +13,7 @@ import type { ConditionVectors } from '../segments/condition-vectors.js';
 import { isDatabaseDown } from '../errors.js';
 import { keepBeating } from '../temporal/keep-beating.js';
 import { stampBatchProgress } from '../fairness/admission.js';
+import { MAX_USER_ATTRIBUTE_BYTES, MAX_USER_ATTRIBUTES } from './attribute-bounds.js';
 
 export interface ProcessChunkInput {
   sourceId: number;
@@ -103,7 +104,7 @@ export async function processChunk(deps: ProcessChunkDeps, input: ProcessChunkIn
     const item = pending[k];
     deps.heartbeat?.();
     try {
-      await foldMessage(db, { source, item, analysis: analyses[k], ...current });
+      await foldMessage(db, { source, item, analysis: analyses[k], ...current, log: deps.log });
       out.processed++;
     } catch (err) {
       if (err instanceof SegmentsChanged && reloads < MAX_SEGMENT_RELOADS) {
@@ -136,26 +137,47 @@ interface FoldArgs {
   analysis: MessageAnalysis;
   segments: LoadedSegment[];
   semanticEmbeddings: Map<string, number[]>;
+  log: Logger;
 }
 
 async function foldMessage(db: Db, a: FoldArgs): Promise<void> {
   await db.transaction(async (trx) => {
     // The upsert takes the user's row lock until commit: two batches touching the same user serialise here.
     // Attributes merge in submission order, so an older batch processed late cannot overwrite newer values.
+    // A merge past the bounds (possible only for batches in flight together: the api refuses the
+    // rest, attribute-bounds.ts) leaves the stored attributes as they were; the message still folds.
     const { rows } = await trx.raw(
       `INSERT INTO users (project_id, user_id, attributes, source_label, last_source_id)
        VALUES (?, ?, ?::jsonb, ?, ?)
        ON CONFLICT (project_id, user_id) DO UPDATE SET
-         attributes = CASE WHEN EXCLUDED.last_source_id >= users.last_source_id
-                           THEN users.attributes || EXCLUDED.attributes ELSE EXCLUDED.attributes || users.attributes END,
+         attributes = (
+           SELECT CASE WHEN (SELECT count(*) <= ? AND coalesce(sum(octet_length(key) + octet_length(value::text)), 0) <= ?
+                             FROM jsonb_each(m)) THEN m ELSE users.attributes END
+           FROM (SELECT CASE WHEN EXCLUDED.last_source_id >= users.last_source_id
+                             THEN users.attributes || EXCLUDED.attributes
+                             ELSE EXCLUDED.attributes || users.attributes END AS m) merged),
          source_label = CASE WHEN EXCLUDED.last_source_id >= users.last_source_id
                              THEN EXCLUDED.source_label ELSE users.source_label END,
          last_source_id = GREATEST(users.last_source_id, EXCLUDED.last_source_id),
          updated_at = now()
        RETURNING id, user_id, project_id, attributes`,
-      [a.source.project_id, a.item.user_id, JSON.stringify(a.item.attributes ?? {}), a.source.label, a.source.id],
+      [
+        a.source.project_id,
+        a.item.user_id,
+        JSON.stringify(a.item.attributes ?? {}),
+        a.source.label,
+        a.source.id,
+        MAX_USER_ATTRIBUTES,
+        MAX_USER_ATTRIBUTE_BYTES,
+      ],
     );
     const user = rows[0];
+    if (!Object.keys(a.item.attributes ?? {}).every((k) => k in user.attributes)) {
+      a.log.warn('attributes not merged: the user would pass its attribute bounds', {
+        source_id: a.source.id,
+        idx: a.item.idx,
+      });
+    }
     const inserted = await trx('messages')
       .insert({
         user_pk: user.id,

@@ -23,3 +23,25 @@ describe('validateBatch attributes', () => {
     expect(validateBatch(batch(attributes), now).items[1].attributes).toEqual(attributes);
   });
 });
+
+describe('validateBatch user ids', () => {
+  const ids = (userId: string) => ({
+    projectId: 1,
+    users: [
+      { userId: 'a', text: 'fine' },
+      { userId, text: 'fine' },
+    ],
+  });
+
+  it('refuses the dot segments "." and "..", which no URL path can carry, naming the field', () => {
+    for (const id of ['.', '..']) {
+      expect(() => validateBatch(ids(id), now)).toThrow(
+        expect.objectContaining({ code: 'invalid_argument', field: 'users[1].user_id' }),
+      );
+    }
+  });
+
+  it('keeps other dotted ids', () => {
+    for (const id of ['...', '.hidden', 'a.b', '.. ']) expect(validateBatch(ids(id), now).items[1].user_id).toBe(id);
+  });
+});

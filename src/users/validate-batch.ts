@@ -75,6 +75,10 @@ function validateUser(u: UserMessageInput, path: string, now: Date): BatchItem {
   }
   if (!isStorableText(userId))
     throw invalid(`${path}.user_id`, 'user_id must not contain NUL characters or unpaired surrogates');
+  // `.` and `..` are dot segments: every URL parser removes them from a path, so the profile of such a
+  // user could never be read at /api/v1/profiles/{user_id} (it would answer another route).
+  if (userId === '.' || userId === '..')
+    throw invalid(`${path}.user_id`, 'user_id must not be "." or ".." (they cannot appear in a URL path)');
   const text = u.text;
   if (text.trim() === '') throw invalid(`${path}.text`, 'text must be a non-empty string');
   if (text.length > MAX_TEXT_LENGTH)

@@ -2,7 +2,7 @@ import type { Db } from '../db/knex.js';
 import type { Caller } from '../auth/api-keys.js';
 import { AppError, invalid, notFound } from '../errors.js';
 import { requirePipeline, type PipelineRef } from '../projects/projects.js';
-import { holdPipelineQuota, type Quotas } from '../quotas.js';
+import { holdQuota, pipelineQuota, type Quotas } from '../quotas.js';
 import { optionalInt, requireId } from '../validation.js';
 import { validateWebhookUrl } from './url.js';
 
@@ -87,20 +87,24 @@ export interface SecretSealer {
 }
 
 /** Starts the delivery workflow of an event to a webhook (from the outbox), or a resend, and answers its id. */
+export interface DeliveryStart {
+  eventId: number;
+  eventUid: string;
+  webhookId: number;
+  pipelineId: number;
+  /** Temporal's fairness key: tenants' deliveries take turns in the task queue. */
+  tenantId: number;
+  /**
+   * A resend of a delivery, or one event of a recovery; `token` (the outbox row's) names it: one
+   * per request, per Idempotency-Key, or per recovery outbox row.
+   */
+  resend?: { deliveryId: number; token: string; recovery?: boolean };
+}
+
 export interface DeliveryStarter {
-  startDelivery(args: {
-    eventId: number;
-    eventUid: string;
-    webhookId: number;
-    pipelineId: number;
-    /** Temporal's fairness key: tenants' deliveries take turns in the task queue. */
-    tenantId: number;
-    /**
-     * A resend of a delivery, or one event of a recovery; `token` names it (one per request, per
-     * Idempotency-Key, or per recovery outbox row).
-     */
-    resend?: { deliveryId: number; token: string; recovery?: boolean };
-  }): Promise<string>;
+  startDelivery(args: DeliveryStart): Promise<string>;
+  /** The id `startDelivery` gives this delivery's workflow (unless a restored database's twin holds it). */
+  deliveryWorkflowId(args: DeliveryStart): string;
 }
 
 // Never select secret_sealed into a view: the secret must not be able to leak into an answer.
@@ -185,12 +189,15 @@ export async function createWebhook(
   await requirePipeline(db, caller, pipeline);
   const segments = input.segments?.length ? await validateSegments(db, pipeline.pipelineId, input.segments) : null;
   return db.transaction(async (trx) => {
-    await holdPipelineQuota(trx, {
-      table: 'webhooks',
-      pipelineId: pipeline.pipelineId,
-      max: quotas.webhooksPerPipeline,
-      setting: 'TENANT_WEBHOOKS_PER_PIPELINE',
-    });
+    await holdQuota(
+      trx,
+      pipelineQuota({
+        table: 'webhooks',
+        pipelineId: pipeline.pipelineId,
+        max: quotas.webhooksPerPipeline,
+        setting: 'TENANT_WEBHOOKS_PER_PIPELINE',
+      }),
+    );
     const [row] = await trx('webhooks')
       .insert({
         pipeline_id: pipeline.pipelineId,

@@ -7,6 +7,7 @@ import { idempotencyScope, lockIdempotencyKey, rememberAnswer } from '../idempot
 import type { Quotas } from '../quotas.js';
 import { parseStrictTimestamp } from '../users/timestamp.js';
 import { requireId } from '../validation.js';
+import type { Logger } from '../logger.js';
 import { requireWebhook, type DeliveryStarter, type WebhookRef } from './manage-webhooks.js';
 
 /**
@@ -117,6 +118,10 @@ export async function recoverWebhook(
  * request answers the first resend's workflow id and starts nothing (the workflow id is derived
  * from the key, so even a lost answer cannot start two). The run is recorded as an outbox row of
  * kind `resend` in the same transaction, so a recover leaves its event alone while it runs.
+ *
+ * When Temporal cannot start it (away, overloaded), the row is stored undispatched instead and the
+ * answer is the same 202 with the same workflow id: the relay starts it once Temporal answers, as
+ * it does test events and recoveries. The resend is accepted, never lost, never a 500.
  */
 export async function resendDelivery(
   db: Db,
@@ -126,6 +131,7 @@ export async function resendDelivery(
   deliveryIdInput: number,
   idempotencyKey: string | undefined,
   quotas: Pick<Quotas, 'resendsPerMinute'>,
+  log?: Logger,
 ): Promise<{ workflow_id: string }> {
   const deliveryId = requireId(deliveryIdInput, 'delivery_id');
   const scope = idempotencyScope(caller, idempotencyKey, { operation: 'resend_delivery', ...ref, deliveryId });
@@ -144,24 +150,31 @@ export async function resendDelivery(
     }
     await takeSlot(trx, ref.webhookId, 'resend', quotas.resendsPerMinute);
     const token = scope ? uuidFrom(scope.keyHash) : randomUUID();
-    const workflowId = await starter.startDelivery({
+    const start = {
       eventId: delivery.event_id,
       eventUid: delivery.event_uid,
       webhookId: ref.webhookId,
       pipelineId: ref.pipelineId,
       tenantId: caller.tenantId,
-      resend: { deliveryId, token: scope ? scope.keyHash : token },
-    });
+      resend: { deliveryId, token },
+    };
+    let started: string | undefined;
+    try {
+      started = await starter.startDelivery(start);
+    } catch (err) {
+      log?.warn('resend stored; workflow start deferred to the relay', { delivery_id: deliveryId, err });
+    }
     await trx('outbox').insert({
       event_id: delivery.event_id,
       webhook_id: ref.webhookId,
       kind: 'resend',
       resend_of: deliveryId,
       token,
-      workflow_id: workflowId,
-      dispatched_at: trx.fn.now(),
+      workflow_id: started ?? null,
+      dispatched_at: started ? trx.fn.now() : null,
     });
-    const answer = { workflow_id: workflowId };
+    if (!started) await trx.raw(`SELECT pg_notify('outbox', '')`);
+    const answer = { workflow_id: started ?? starter.deliveryWorkflowId(start) };
     if (scope) await rememberAnswer(trx, scope, answer);
     return answer;
   });

@@ -31,7 +31,7 @@ describe('Temporal server stopped during a batch and pending deliveries', () => 
       // The first attempt of each event fails, so deliveries are waiting on their retry timers.
       const rx = await restartableReceiver((r, seen) => (seen.some((s) => s.eventId === r.eventId) ? 200 : 503));
       const t = await newTenant('temporal-outage');
-      await wire(t, rx.url, [PRO]);
+      const { webhookId } = await wire(t, rx.url, [PRO]);
       const users = makeUsers('tmp', USERS);
       const lateUsers = makeUsers('tmp-late', LATE_USERS);
       const res = await submit(t, users);
@@ -95,6 +95,26 @@ describe('Temporal server stopped during a batch and pending deliveries', () => 
         ]),
       ).toEqual([{ status: 'deployed', evaluation_pending: true }]);
 
+      // A resend is accepted (202, with the workflow id it will run under) and stored for the relay,
+      // like a test event: it was a 500 after 3 to 6 s before.
+      const [attempt] = await sql<{ id: number; event_id: number }>(
+        'SELECT id, event_id FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY id LIMIT 1',
+        [webhookId],
+      );
+      const resent = await callBounded(
+        'POST',
+        `/projects/${t.projectId}/pipelines/${t.pipelineId}/webhooks/${webhookId}/deliveries/${attempt.id}/resend`,
+        { key: t.key },
+        15_000,
+      );
+      expect(resent.status, JSON.stringify(resent.body)).toBe(202);
+      const resendWorkflow: string = resent.body.workflow_id;
+      expect(
+        await sql(`SELECT dispatched_at, workflow_id FROM outbox WHERE kind = 'resend' AND resend_of = $1`, [
+          attempt.id,
+        ]),
+      ).toEqual([{ dispatched_at: null, workflow_id: null }]);
+
       await new Promise((r) => setTimeout(r, Math.max(0, OUTAGE_MS - (Date.now() - stoppedAt))));
       await chaos('temporal/start');
       const restartedAt = Date.now();
@@ -110,8 +130,21 @@ describe('Temporal server stopped during a batch and pending deliveries', () => 
 
       await expect.poll(() => undeliveredEvents(t.projectId), { timeout: 180_000, interval: 500 }).toBe(0);
       const deliveredAfter = (Date.now() - restartedAt) / 1000;
+      // The resend ran under the id it was answered with, once, and its event arrived once more.
+      await expect
+        .poll(
+          () =>
+            sql(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'success' AND attempt_key LIKE $1`, [
+              `${resendWorkflow}:%`,
+            ]),
+          { timeout: 120_000, interval: 500 },
+        )
+        .toEqual([{ n: 1 }]);
       await new Promise((r) => setTimeout(r, 3_000));
-      const events = await expectEachEventDeliveredOnce(t.projectId, rx.successes());
+      const successes = rx.successes();
+      expect(successes.get(String(attempt.event_id))).toBe(2);
+      successes.set(String(attempt.event_id), 1);
+      const events = await expectEachEventDeliveredOnce(t.projectId, successes);
       // Every pro user entered both segments: "pro" by the folds, "pro-again" by the evaluation started after the restart or by later folds.
       expect(events).toBe(2 * [...users, ...lateUsers].filter(isPro).length);
       const [again] = await sql(

@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, newTenant, stack, waitFor, waitForBatch } from '../support/api.js';
@@ -139,6 +140,43 @@ describe('metrics of the api and the workers', () => {
     expect(
       delta(before.delivery, after.delivery, 'temporal_local_activity_execution_latency_seconds_count'),
     ).toBeGreaterThan(0);
+  });
+
+  it('a probe with every method on every route shape grows the api page by a bounded count, without latency series', async () => {
+    // Methods Node's parser accepts beyond the ones the gateway serves or names in Allow.
+    const odd = ['PROPFIND', 'MKCOL', 'PURGE', 'LOCK', 'REPORT', 'SEARCH', 'UNLINK', 'NOTIFY'];
+    const shapes = ['/api/v1/users', '/api/v1/profiles/x', '/projects/1/pipelines/1/webhooks', '/nowhere/at/all'];
+    const send = (method: string, path: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = http.request(`${stack().gatewayUrl}${path}`, { method }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode!));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    const before = await scrape(apiUrl());
+    const statuses = [];
+    for (const method of odd) for (const path of shapes) statuses.push(await send(method, path));
+    // Known methods without a key: 401s, which have no latency series either.
+    for (const path of shapes.slice(0, 3)) statuses.push(await send('GET', path), await send('DELETE', path));
+    expect(new Set(statuses)).toEqual(new Set([401, 404, 405]));
+    const after = await scrape(apiUrl());
+    const known = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'other', 'unknown']);
+    const requests = after.filter((s) => s.name === 'profiling_http_requests_total');
+    expect(requests.filter((s) => !known.has(s.labels.method))).toEqual([]);
+    expect(total(after, 'profiling_http_requests_total', { method: 'other' })).toBeGreaterThanOrEqual(odd.length * 4);
+    // Counted: at most one new series per shape, status and folded method.
+    const series = (samples: Sample[], name: string) =>
+      new Set(samples.filter((s) => s.name === name).map((s) => JSON.stringify(s.labels)));
+    const added = [...series(after, 'profiling_http_requests_total')].filter(
+      (l) => !series(before, 'profiling_http_requests_total').has(l),
+    );
+    expect(added.length).toBeLessThanOrEqual(shapes.length * 3);
+    // Not timed: no latency series for a folded method, and none appeared for these answers.
+    const timed = (samples: Sample[]) => series(samples, 'profiling_http_request_duration_seconds_count');
+    expect([...timed(after)].filter((l) => JSON.parse(l).method === 'other')).toEqual([]);
+    expect([...timed(after)].filter((l) => !timed(before).has(l) && JSON.parse(l).route !== '/metrics')).toEqual([]);
   });
 
   it('serve only GET /metrics on the worker port', async () => {

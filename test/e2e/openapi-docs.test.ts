@@ -25,22 +25,63 @@ describe('the OpenAPI document and the reference page', () => {
     const base = `/projects/${t.projectId}/pipelines/${t.pipelineId}/webhooks`;
     const res = await call('PATCH', base, { key: t.key, body: { url: 'https://example.com/hook' } });
     expect(res.status).toBe(405);
-    expect(res.headers.get('allow')).toBe('POST, GET');
+    expect(res.headers.get('allow')).toBe('POST, GET, HEAD');
     expect(res.body.error).toEqual({
       code: 'method_not_allowed',
-      message: 'PATCH is not allowed here; allowed: POST, GET',
+      message: 'PATCH is not allowed here; allowed: POST, GET, HEAD',
     });
     expect((await call('GET', base, { key: t.key })).body).toEqual([]);
 
     const profile = await call('DELETE', `/api/v1/profiles/someone?project_id=${t.projectId}`, { key: t.key });
     expect(profile.status).toBe(405);
-    expect(profile.headers.get('allow')).toBe('GET');
+    expect(profile.headers.get('allow')).toBe('GET, HEAD');
     // An unknown path stays a 404.
     expect((await call('GET', '/api/v1/nothing-here', { key: t.key })).status).toBe(404);
     // A name of the page's files that is an Object.prototype key is not a file either.
     for (const name of ['constructor', '__proto__', 'toString', '..%2Fpackage.json']) {
       expect((await call('GET', `/docs/${name}`)).status, name).toBe(404);
     }
+  });
+
+  it('answers HEAD on every GET route like the GET, without a body; and every answer says nosniff', async () => {
+    const t = await newTenant('head');
+    const paths = [
+      '/healthz',
+      '/openapi.json',
+      '/docs',
+      '/console',
+      '/api/v1/projects',
+      `/api/v1/profiles?project_id=${t.projectId}`,
+      `/projects/${t.projectId}/pipelines/${t.pipelineId}/webhooks`,
+    ];
+    for (const path of paths) {
+      const get = await fetch(stack().gatewayUrl + path, { headers: { 'X-API-Key': t.key } });
+      const head = await fetch(stack().gatewayUrl + path, { method: 'HEAD', headers: { 'X-API-Key': t.key } });
+      expect(head.status, path).toBe(get.status);
+      expect(head.headers.get('content-type'), path).toBe(get.headers.get('content-type'));
+      expect(head.headers.get('content-length'), path).toBe(String(Buffer.byteLength(await get.text())));
+      expect(await head.text(), path).toBe('');
+      for (const res of [get, head]) expect(res.headers.get('x-content-type-options'), path).toBe('nosniff');
+    }
+    // Errors too, and a HEAD on a route with no GET is 405 naming the methods it has.
+    const missing = await call('GET', '/api/v1/profiles/nobody?project_id=' + t.projectId, { key: t.key });
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('x-content-type-options')).toBe('nosniff');
+    const headPost = await fetch(`${stack().gatewayUrl}/api/v1/users`, {
+      method: 'HEAD',
+      headers: { 'X-API-Key': t.key },
+    });
+    expect(headPost.status).toBe(405);
+    expect(headPost.headers.get('allow')).toBe('POST');
+  });
+
+  it('serves /docs with a policy that allows only its own origin and no framing', async () => {
+    const res = await fetch(`${stack().gatewayUrl}/docs`);
+    const csp = res.headers.get('content-security-policy') ?? '';
+    for (const directive of ["default-src 'none'", "script-src 'self'", "frame-ancestors 'none'", "base-uri 'none'"]) {
+      expect(csp).toContain(directive);
+    }
+    expect(csp).not.toContain('unsafe-inline');
   });
 
   it("refuses answers the document does not list: the check every e2e test's calls go through", async () => {

@@ -15,6 +15,9 @@ const LIMITS = {
   TENANT_WEBHOOKS_PER_PIPELINE: '2',
   TENANT_SEGMENTS_PER_PIPELINE: '2',
   TENANT_BATCHES_IN_FLIGHT: '2',
+  TENANT_PROJECTS: '3',
+  TENANT_PIPELINES_PER_PROJECT: '6',
+  TENANT_DEPLOYED_SEGMENTS_PER_PROJECT: '3',
 };
 
 let inst: Instance;
@@ -193,6 +196,72 @@ describe('quotas', () => {
       message: expect.stringContaining('at most 5 recovers per minute per webhook'),
     });
     expect(await queued()).toBe(1);
+  });
+
+  it('projects per tenant: five concurrent creations with room for three create exactly three; gRPC RESOURCE_EXHAUSTED', async () => {
+    const other = (await inst.call('POST', '/admin/v1/tenants', { body: { name: 'projects tenant' } })).body;
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        inst.call('POST', '/api/v1/projects', { key: other.api_key, body: { name: `p${i}` } }),
+      ),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 201, 201, 422, 422]);
+    const refused = answers.find((a) => a.status === 422)!;
+    expect(refused.body.error).toMatchObject({ code: 'quota_exceeded', field: 'projects' });
+    expect(refused.body.error.message).toContain('TENANT_PROJECTS');
+    expect(await count('SELECT count(*)::int AS n FROM projects WHERE tenant_id = $1', [other.tenant_id])).toBe(3);
+    const { projects } = grpcClients(inst.grpcAddress);
+    const err = await rpc(projects, 'createProject', { name: 'grpc' }, keyMetadata(other.api_key)).catch((e) => e);
+    projects.close();
+    expect(err.code).toBe(status.RESOURCE_EXHAUSTED);
+  });
+
+  it('pipelines per project: eight concurrent creations with room for six create exactly six', async () => {
+    const project = (await inst.call('POST', '/api/v1/projects', { key, body: { name: 'pipelines' } })).body.id;
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        inst.call('POST', `/projects/${project}/pipelines`, { key, body: { name: `pl${i}` } }),
+      ),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 201, 201, 201, 201, 201, 422, 422]);
+    expect(answers.find((a) => a.status === 422)!.body.error).toMatchObject({
+      code: 'quota_exceeded',
+      field: 'pipelines',
+      message: expect.stringContaining('TENANT_PIPELINES_PER_PROJECT'),
+    });
+    expect(await count('SELECT count(*)::int AS n FROM pipelines WHERE project_id = $1', [project])).toBe(6);
+  });
+
+  it('deployed segments per project, across its pipelines: four concurrent deploys with room for three deploy three; an undeploy frees a place', async () => {
+    const project = (await inst.call('POST', '/api/v1/projects', { key, body: { name: 'deployed' } })).body.id;
+    const bases: string[] = [];
+    for (const name of ['a', 'b']) {
+      const pl = await inst.call('POST', `/projects/${project}/pipelines`, { key, body: { name } });
+      bases.push(`/projects/${project}/pipelines/${pl.body.id}`);
+    }
+    const segments = [
+      `${bases[0]}/segments/s0`,
+      `${bases[0]}/segments/s1`,
+      `${bases[1]}/segments/s0`,
+      `${bases[1]}/segments/s1`,
+    ];
+    for (const path of segments) {
+      const [base, id] = [path.slice(0, path.lastIndexOf('/')), path.slice(path.lastIndexOf('/') + 1)];
+      expect((await inst.call('POST', base, { key, body: { id, name: id, rule } })).status).toBe(201);
+    }
+    const answers = await Promise.all(segments.map((p) => inst.call('POST', `${p}/deploy`, { key })));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 422]);
+    const refused = answers.findIndex((a) => a.status === 422);
+    expect(answers[refused].body.error).toMatchObject({
+      code: 'quota_exceeded',
+      message: expect.stringContaining('TENANT_DEPLOYED_SEGMENTS_PER_PROJECT'),
+    });
+    const deployed = () =>
+      count(`SELECT count(*)::int AS n FROM segments WHERE project_id = $1 AND status = 'deployed'`, [project]);
+    expect(await deployed()).toBe(3);
+    expect((await inst.call('POST', `${segments[(refused + 1) % 4]}/undeploy`, { key })).status).toBe(200);
+    expect((await inst.call('POST', `${segments[refused]}/deploy`, { key })).status).toBe(200);
+    expect(await deployed()).toBe(3);
   });
 
   it('batches in flight per tenant: the third is 429 with Retry-After and stores nothing; a completed batch frees a place', async () => {

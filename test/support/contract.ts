@@ -128,10 +128,11 @@ export async function checkAnswer(
     return checkBody(c, errorRef, what, answer.body);
   }
   const item = c.doc.paths[template];
-  const operation = item[method.toLowerCase()];
+  // A documented GET answers HEAD too (RFC 9110), with the GET's status and headers and no body.
+  const operation = item[method.toLowerCase()] ?? (method === 'HEAD' ? item.get : undefined);
   if (!operation) {
     const documented = Object.keys(item)
-      .map((m) => m.toUpperCase())
+      .flatMap((m) => (m === 'get' ? ['GET', 'HEAD'] : [m.toUpperCase()]))
       .sort();
     if (answer.status !== 405)
       fail(`${what}; the document has no ${method} on ${template} (expected 405)`, answer.body);

@@ -33,7 +33,7 @@ export function segmentsService(ctx: AppContext): SegmentsServiceServer {
       };
     }),
     deploySegment: unary(ctx, async (caller, req) => ({
-      segment: segmentToProto(await segments.deploySegment(db, caller, ref(req.ref))),
+      segment: segmentToProto(await segments.deploySegment(db, caller, ref(req.ref), ctx.config.quotas)),
     })),
     undeploySegment: unary(ctx, async (caller, req) => ({
       segment: segmentToProto(await segments.undeploySegment(db, caller, ref(req.ref))),

@@ -57,13 +57,15 @@ export function profilesService(ctx: AppContext): ProfilesServiceServer {
 export function projectsService(ctx: AppContext): ProjectsServiceServer {
   return {
     createProject: unary(ctx, async (caller, req) => ({
-      project: projectToProto(await createProject(ctx.db, caller, { name: req.name })),
+      project: projectToProto(await createProject(ctx.db, caller, { name: req.name }, ctx.config.quotas)),
     })),
     listProjects: unary(ctx, async (caller) => ({
       projects: (await listProjects(ctx.db, caller)).map(projectToProto),
     })),
     createPipeline: unary(ctx, async (caller, req) => ({
-      pipeline: pipelineToProto(await createPipeline(ctx.db, caller, req.projectId, { name: req.name })),
+      pipeline: pipelineToProto(
+        await createPipeline(ctx.db, caller, req.projectId, { name: req.name }, ctx.config.quotas),
+      ),
     })),
     listPipelines: unary(ctx, async (caller, req) => ({
       pipelines: (await listPipelines(ctx.db, caller, req.projectId)).map(pipelineToProto),

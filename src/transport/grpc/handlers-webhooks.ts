@@ -77,6 +77,7 @@ export function webhooksService(ctx: AppContext): WebhooksServiceServer {
         req.deliveryId,
         req.idempotencyKey,
         ctx.config.quotas,
+        ctx.log,
       );
       return { workflowId: r.workflow_id };
     }),

@@ -8,7 +8,8 @@ import { toServiceError } from './errors.js';
 /**
  * Wraps a use case as a unary handler: takes the caller the server's interceptor authenticated
  * from metadata `x-api-key` before the message was decoded (authenticate.ts), maps domain errors
- * once (errors.ts), and never leaks internals. A handler served without that interceptor
+ * once (errors.ts), and never leaks internals. The call runs in one of the tenant's places
+ * (fairness/tenant-requests.ts), as gateway routes do. A handler served without that interceptor
  * authenticates the call itself (failures counted per peer address all the same).
  */
 export function unary<Req, Res>(
@@ -26,7 +27,7 @@ export function unary<Req, Res>(
           typeof key === 'string' ? key : undefined,
         )
     )
-      .then((caller) => fn(caller, call.request, call))
+      .then((caller) => ctx.tenantRequests.run(caller.tenantId, () => fn(caller, call.request, call)))
       .then(
         (res) => callback(null, res),
         (err) => callback(toServiceError(toAppError(err, ctx.log))),

@@ -42,6 +42,8 @@ export function sendJson(
   headers: Record<string, string> = {},
 ): void {
   if (res.headersSent) return;
+  // Every answer is exactly the type it says: a browser must never sniff a JSON error into HTML.
+  res.setHeader('X-Content-Type-Options', 'nosniff');
   if (status === 204) {
     res.writeHead(204, headers).end();
     return;

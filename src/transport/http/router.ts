@@ -68,7 +68,7 @@ export class Router {
   ): { handler: Handler; params: Record<string, string>; pattern: string } | undefined {
     const segments = path.split('/').filter(Boolean);
     for (const route of this.routes) {
-      if (route.method !== method || route.parts.length !== segments.length) continue;
+      if (!answers(route.method, method) || route.parts.length !== segments.length) continue;
       const params: Record<string, string> = {};
       let ok = true;
       for (let i = 0; i < segments.length && ok; i++) {
@@ -84,9 +84,9 @@ export class Router {
       }
       if (ok) return { handler: route.handler, params, pattern: route.pattern };
     }
-    const allowed = this.routes.filter((r) => r.method !== method && sameShape(r.parts, segments));
+    const allowed = this.routes.filter((r) => !answers(r.method, method) && sameShape(r.parts, segments));
     if (allowed.length === 0) return undefined;
-    const allow = [...new Set(allowed.map((r) => r.method))].join(', ');
+    const allow = [...new Set(allowed.flatMap((r) => (r.method === 'GET' ? ['GET', 'HEAD'] : [r.method])))].join(', ');
     return {
       pattern: allowed[0].pattern,
       params: {},
@@ -97,6 +97,14 @@ export class Router {
       }),
     };
   }
+}
+
+/**
+ * Whether a route registered for `registered` answers `asked`: a GET route answers HEAD too (RFC 9110
+ * 9.3.2), with the same status and headers; Node sends no body in answer to HEAD.
+ */
+function answers(registered: string, asked: string): boolean {
+  return registered === asked || (asked === 'HEAD' && registered === 'GET');
 }
 
 /** Whether a registered pattern matches these raw path segments, whatever the method. */

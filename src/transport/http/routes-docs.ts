@@ -52,6 +52,17 @@ const INIT = `window.ui = SwaggerUIBundle({
 const open = { auth: 'none', tag: 'Operations' } as const;
 
 /**
+ * The reference page loads only its own files from this origin and may not be framed. swagger-ui
+ * sets element styles from its script (allowed: the policy governs style attributes in markup, not
+ * the DOM's style object) and draws its icons as data: images.
+ */
+const PAGE_HEADERS = {
+  'Content-Security-Policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'",
+  'Referrer-Policy': 'no-referrer',
+};
+
+/**
  * `GET /openapi.json` and the reference page `GET /docs`, open like the probes: the document
  * describes the routes of this router (the admin routes only when ADMIN_TOKEN made them), and is
  * rendered on its first request, after every route has been added.
@@ -83,7 +94,7 @@ export function addDocsRoutes(router: Router): void {
   router.add(
     'GET',
     '/docs',
-    async () => ({ status: 200, body: new RawBody('text/html; charset=utf-8', PAGE) }),
+    async () => ({ status: 200, body: new RawBody('text/html; charset=utf-8', PAGE), headers: PAGE_HEADERS }),
     routeDoc({
       ...open,
       operationId: 'getReferencePage',

@@ -39,12 +39,16 @@ export function addOpsRoutes(router: Router, ctx: AppContext): void {
     'GET',
     '/readyz',
     async () => {
-      const { ready, database, temporal } = await checkReadiness(ctx);
-      return { status: ready ? 200 : 503, body: { status: ready ? 'ready' : 'not ready', database, temporal } };
+      const { ready, database, temporal, reasons } = await checkReadiness(ctx);
+      return {
+        status: ready ? 200 : 503,
+        body: { status: ready ? 'ready' : 'not ready', database, temporal, ...(reasons && { reasons }) },
+      };
     },
     routeDoc({
       operationId: 'readyz',
-      summary: 'Readiness: PostgreSQL and Temporal answer (gRPC health follows the same checks)',
+      summary:
+        "Readiness: PostgreSQL and Temporal answer, and Temporal's namespace has the search attributes (gRPC health follows the same checks)",
       tag: 'Operations',
       auth: 'none',
       responses: {

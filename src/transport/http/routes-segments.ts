@@ -90,12 +90,13 @@ export function addSegmentRoutes(router: Router, ctx: AppContext): void {
     `${BASE}/:segment_id/deploy`,
     authenticated(ctx, async (who, req) => ({
       status: 200,
-      body: await segments.deploySegment(db, who, segmentRef(req)),
+      body: await segments.deploySegment(db, who, segmentRef(req), ctx.config.quotas),
     })),
     segmentDoc({
       operationId: 'deploySegment',
       summary: 'Deploy a segment: users are matched against it from now on',
-      responses: one('The deployed segment'),
+      description: 'A project has at most TENANT_DEPLOYED_SEGMENTS_PER_PROJECT (100) deployed segments: past it, 422.',
+      responses: { ...one('The deployed segment'), ...errors(422) },
     }),
   );
   router.add(

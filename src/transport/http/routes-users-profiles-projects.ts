@@ -39,7 +39,8 @@ export function addApiRoutes(router: Router, ctx: AppContext): void {
     routeDoc({
       operationId: 'identifyUsers',
       summary: 'Identify Users: submit a batch for analysis',
-      description: 'At most 1,000 users; processed in the background after the 202.',
+      description:
+        "At most 1,000 users; processed in the background after the 202. A user's attributes, merged with those stored, hold at most 200 keys and 32,768 bytes: past it, 422 naming `users[i].attributes`.",
       tag: 'Users',
       auth: 'apiKey',
       headers: idempotencyKey,
@@ -110,15 +111,16 @@ export function addApiRoutes(router: Router, ctx: AppContext): void {
     'POST',
     '/api/v1/projects',
     authenticated(ctx, async (who, req) => {
-      return { status: 201, body: await createProject(db, who, read(namedBody, await req.json())) };
+      return { status: 201, body: await createProject(db, who, read(namedBody, await req.json()), ctx.config.quotas) };
     }),
     routeDoc({
       operationId: 'createProject',
       summary: 'Create a project',
+      description: 'A tenant has at most TENANT_PROJECTS (100) projects: past it, 422.',
       tag: 'Projects',
       auth: 'apiKey',
       body: namedBody,
-      responses: { 201: { description: 'The project', body: out.project } },
+      responses: { 201: { description: 'The project', body: out.project }, ...errors(422) },
     }),
   );
 
@@ -143,15 +145,19 @@ export function addApiRoutes(router: Router, ctx: AppContext): void {
     '/projects/:project_id/pipelines',
     authenticated(ctx, async (who, req) => {
       const projectId = requireId(req.params.project_id, 'project_id');
-      return { status: 201, body: await createPipeline(db, who, projectId, read(namedBody, await req.json())) };
+      return {
+        status: 201,
+        body: await createPipeline(db, who, projectId, read(namedBody, await req.json()), ctx.config.quotas),
+      };
     }),
     routeDoc({
       operationId: 'createPipeline',
       summary: 'Create a pipeline in a project',
+      description: 'A project has at most TENANT_PIPELINES_PER_PROJECT (10) pipelines: past it, 422.',
       tag: 'Projects',
       auth: 'apiKey',
       body: namedBody,
-      responses: { 201: { description: 'The pipeline', body: out.pipeline }, ...errors(404) },
+      responses: { 201: { description: 'The pipeline', body: out.pipeline }, ...errors(404, 422) },
     }),
   );
 

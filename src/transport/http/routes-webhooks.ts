@@ -233,6 +233,7 @@ export function addWebhookRoutes(router: Router, ctx: AppContext): void {
         requireId(req.params.delivery_id, 'delivery_id'),
         req.header('idempotency-key'),
         ctx.config.quotas,
+        ctx.log,
       ),
     })),
     opDoc({

@@ -78,9 +78,15 @@ describe('a known path asked with another method', () => {
     const reply = await found!.handler({} as never);
     expect(reply).toEqual({
       status: 405,
-      headers: { Allow: 'GET, DELETE' },
-      body: { error: { code: 'method_not_allowed', message: 'PUT is not allowed here; allowed: GET, DELETE' } },
+      headers: { Allow: 'GET, HEAD, DELETE' },
+      body: {
+        error: { code: 'method_not_allowed', message: 'PUT is not allowed here; allowed: GET, HEAD, DELETE' },
+      },
     });
+  });
+
+  it('answers HEAD with the GET route', () => {
+    expect(router.match('HEAD', '/things/7')?.params).toEqual({ id: '7' });
   });
 
   it('leaves an unknown path to the 404', () => {

@@ -51,9 +51,9 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   409: 'Already exists, or the resource is in a state that forbids the change',
   413: 'Body over 5 MB or 100,000 JSON values',
   422: 'Idempotency key reused with another body, or a quota reached',
-  429: 'Too many requests (failed authentications from this address, batches in flight, recovers); see Retry-After',
+  429: "Too many requests (this tenant's concurrent requests, failed authentications from this address, batches in flight, recovers); see Retry-After",
   500: 'Internal error (no details)',
-  503: 'The database (or the embedding model) is unavailable; see Retry-After',
+  503: 'Busy or unavailable for a moment (no database connection free, the database refusing sessions or away, the embedding model); see Retry-After',
 };
 
 /** The request header of the routes that replay a retry's first answer (idempotency.ts). */

@@ -197,4 +197,16 @@ export const readiness = z.object({
   status: z.enum(['ready', 'not ready']),
   database: z.boolean(),
   temporal: z.boolean(),
+  reasons: z
+    .object({
+      database: z.string().optional().meta({
+        description: 'Why PostgreSQL is not ready: it does not answer, or it refuses new sessions (its message)',
+      }),
+      temporal: z.string().optional().meta({
+        description:
+          "Why Temporal is not ready: its frontend does not answer, or its namespace lacks search attributes the workflows set (each named, with the server's refusal; docs/operations.md)",
+      }),
+    })
+    .optional()
+    .meta({ description: 'Extension: why a dependency is not ready, when it can be said' }),
 });
