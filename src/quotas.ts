@@ -91,3 +91,39 @@ export function pipelineQuota(what: {
     setting: what.setting,
   };
 }
+
+/** Projects of one tenant (TENANT_PROJECTS). */
+export const projectsQuota = (tenantId: number, max: number): CountQuota => ({
+  owner: { table: 'tenants', id: tenantId },
+  table: 'projects',
+  where: { tenant_id: tenantId },
+  max,
+  field: 'projects',
+  limit: `a tenant may have at most ${max} projects`,
+  remedy: 'use an existing one',
+  setting: 'TENANT_PROJECTS',
+});
+
+/** Pipelines of one project (TENANT_PIPELINES_PER_PROJECT). */
+export const pipelinesQuota = (projectId: number, max: number): CountQuota => ({
+  owner: { table: 'projects', id: projectId },
+  table: 'pipelines',
+  where: { project_id: projectId },
+  max,
+  field: 'pipelines',
+  limit: `a project may have at most ${max} pipelines`,
+  remedy: 'use an existing one',
+  setting: 'TENANT_PIPELINES_PER_PROJECT',
+});
+
+/** Deployed segments of one project, all its pipelines together (TENANT_DEPLOYED_SEGMENTS_PER_PROJECT). */
+export const deployedSegmentsQuota = (projectId: number, max: number): CountQuota => ({
+  owner: { table: 'projects', id: projectId },
+  table: 'segments',
+  where: { project_id: projectId, status: 'deployed' },
+  max,
+  field: 'status',
+  limit: `a project may have at most ${max} deployed segments (each message is matched against all of them)`,
+  remedy: 'undeploy one first',
+  setting: 'TENANT_DEPLOYED_SEGMENTS_PER_PROJECT',
+});

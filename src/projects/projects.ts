@@ -2,7 +2,7 @@ import type { Db } from '../db/knex.js';
 import type { Caller } from '../auth/api-keys.js';
 import { notFound } from '../errors.js';
 import { requireId, requireName } from '../validation.js';
-import { holdQuota, type Quotas } from '../quotas.js';
+import { holdQuota, pipelinesQuota, projectsQuota, type Quotas } from '../quotas.js';
 
 export interface Project {
   id: number;
@@ -57,18 +57,8 @@ export async function createProject(
   quotas: Pick<Quotas, 'projectsPerTenant'>,
 ): Promise<Project> {
   const name = requireName(input.name);
-  const max = quotas.projectsPerTenant;
   return db.transaction(async (trx) => {
-    await holdQuota(trx, {
-      owner: { table: 'tenants', id: caller.tenantId },
-      table: 'projects',
-      where: { tenant_id: caller.tenantId },
-      max,
-      field: 'projects',
-      limit: `a tenant may have at most ${max} projects`,
-      remedy: 'use an existing one',
-      setting: 'TENANT_PROJECTS',
-    });
+    await holdQuota(trx, projectsQuota(caller.tenantId, quotas.projectsPerTenant));
     const [row] = await trx('projects')
       .insert({ tenant_id: caller.tenantId, name })
       .returning(['id', 'name', 'created_at']);
@@ -89,18 +79,8 @@ export async function createPipeline(
 ): Promise<Pipeline> {
   const name = requireName(input.name);
   await requireProject(db, caller, requireId(projectId, 'project_id'));
-  const max = quotas.pipelinesPerProject;
   return db.transaction(async (trx) => {
-    await holdQuota(trx, {
-      owner: { table: 'projects', id: projectId },
-      table: 'pipelines',
-      where: { project_id: projectId },
-      max,
-      field: 'pipelines',
-      limit: `a project may have at most ${max} pipelines`,
-      remedy: 'use an existing one',
-      setting: 'TENANT_PIPELINES_PER_PROJECT',
-    });
+    await holdQuota(trx, pipelinesQuota(projectId, quotas.pipelinesPerProject));
     const [row] = await trx('pipelines')
       .insert({ project_id: projectId, name })
       .returning(['id', 'project_id', 'name', 'created_at']);

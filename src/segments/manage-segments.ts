@@ -2,7 +2,7 @@ import type { Db } from '../db/knex.js';
 import type { Caller } from '../auth/api-keys.js';
 import { AppError, invalid, notFound } from '../errors.js';
 import { requirePipeline, type PipelineRef } from '../projects/projects.js';
-import { checkQuota, holdQuota, pipelineQuota, type Quotas } from '../quotas.js';
+import { checkQuota, deployedSegmentsQuota, holdQuota, pipelineQuota, type Quotas } from '../quotas.js';
 import { isStorableText, optionalInt, requireName } from '../validation.js';
 import { semanticDescriptions, validateRule } from './rules.js';
 import type { Embedder } from '../analysis/embedder.js';
@@ -227,17 +227,7 @@ export async function deploySegment(
   const current = await requireSegment(db, caller, ref);
   if (current.status === 'deployed') return toView(current);
   const row = await db.transaction(async (trx) => {
-    const max = quotas.deployedSegmentsPerProject;
-    await holdQuota(trx, {
-      owner: { table: 'projects', id: ref.projectId },
-      table: 'segments',
-      where: { project_id: ref.projectId, status: 'deployed' },
-      max,
-      field: 'status',
-      limit: `a project may have at most ${max} deployed segments (each message is matched against all of them)`,
-      remedy: 'undeploy one first',
-      setting: 'TENANT_DEPLOYED_SEGMENTS_PER_PROJECT',
-    });
+    await holdQuota(trx, deployedSegmentsQuota(ref.projectId, quotas.deployedSegmentsPerProject));
     const [updated] = await trx('segments')
       .where({ pk: current.pk })
       .update({ status: 'deployed', ...bumpVersion(trx), evaluation_pending: true })
