@@ -10,6 +10,8 @@ import { encodeTexts } from './features.js';
 import { applyHeads, DEFAULT_HEADS_OPTIONS, trainHeads, type HeadsOptions } from './heads.js';
 import { seededRandom, shuffled } from './linear.js';
 import { nearDuplicates } from './near-duplicates.js';
+import { wordFeatures } from './word-features.js';
+import { applyWordReader, trainWordReader } from './word-reader.js';
 
 /**
  * `npm run eval -- [labelled.jsonl] [--folds=5] [--repeats=3] [--calibrate=off] [--stack-pieces=off]
@@ -21,7 +23,8 @@ import { nearDuplicates } from './near-duplicates.js';
  *  2. The labelled file (default: the dev set beside the checkout), judged by heads trained on the
  *     whole corpus, which holds none of its texts: the near-duplicate count (character 5-gram
  *     Jaccard >= 0.5) between the two is printed and must be 0.
- * The flags train variants of the heads, so each choice in heads.ts can be compared by CV.
+ * The flags train variants of the heads, so each choice in heads.ts can be compared by CV;
+ * `--reader=words` judges the second reader alone (word-reader.ts) the same way.
  */
 const args = process.argv.slice(2);
 const flag = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
@@ -34,9 +37,15 @@ const options: HeadsOptions = {
   epochs: Number(flag('epochs') ?? DEFAULT_HEADS_OPTIONS.epochs),
   l2: Number(flag('l2') ?? DEFAULT_HEADS_OPTIONS.l2),
 };
+/** `embedding` (default): the trained heads the service runs; `words`: the second reader alone (word-reader.ts). */
+const reader = flag('reader') ?? 'embedding';
 const unknown = args.filter(
-  (a) => a.startsWith('--') && !/^--(folds|repeats|calibrate|stack-pieces|churn-beta|epochs|l2|corpus)=/.test(a),
+  (a) => a.startsWith('--') && !/^--(folds|repeats|calibrate|stack-pieces|churn-beta|epochs|l2|corpus|reader)=/.test(a),
 );
+if (reader !== 'embedding' && reader !== 'words') {
+  console.error(`--reader must be embedding or words (got ${reader})`);
+  process.exit(2);
+}
 if (unknown.length > 0) {
   console.error(`unknown flag ${unknown.join(' ')} (see src/analysis/eval-cli.ts)`);
   process.exit(2);
@@ -66,14 +75,10 @@ const embedder: Embedder = {
   },
 };
 let t = Date.now();
-const corpusEncoded = await encodeTexts(
-  embedder,
-  corpus.items.map((it) => it.text),
-);
-const evalEncoded = await encodeTexts(
-  embedder,
-  evalItems.map((it) => it.text),
-);
+// The word reader needs no vectors.
+const encode = (texts: string[]) => (reader === 'embedding' ? encodeTexts(embedder, texts) : Promise.resolve([]));
+const corpusEncoded = await encode(corpus.items.map((it) => it.text));
+const evalEncoded = await encode(evalItems.map((it) => it.text));
 // Texts embedded: short messages whole, long ones as their pieces.
 const embeddedTexts = [...corpusEncoded, ...evalEncoded].reduce((n, e) => n + Math.max(1, e.pieces.length), 0);
 const embeddedSeconds = (Date.now() - t) / 1000;
@@ -116,7 +121,7 @@ console.log(
     `corpus shape: mean ${(words.reduce((a, b) => a + b, 0) / words.length).toFixed(1)} words, ${share(words.filter((w) => w > 40).length)} over 40 words, ${share(corpus.items.filter((it) => it.intentions.length >= 2).length)} with 2+ intentions, ${share(corpus.items.filter((it) => Math.abs(it.sentiment) === 0.2).length)} at exactly ±0.2; registers: ${perRegister.join(', ')}`,
   );
 }
-console.log(`heads: ${JSON.stringify(options)}`);
+console.log(reader === 'words' ? 'reader: words (word-reader.ts)' : `heads: ${JSON.stringify(options)}`);
 console.log(
   `evaluation file: ${file} (${evalItems.length} messages); near-duplicates with the corpus (char 5-gram Jaccard >= 0.5): ${duplicates.length}${duplicates.length ? ` (corpus ids: ${duplicates.map(([i]) => corpus.items[i].id).join(', ')})` : ''}`,
 );
@@ -135,6 +140,33 @@ function stratifiedFolds(items: LabelledText[], seed: number): number[] {
   return fold;
 }
 
+/** Trains the chosen reader on these corpus items; its judge reads item `i` of the corpus or of the evaluation file. */
+async function trainJudge(idx: number[]): Promise<(set: 'corpus' | 'eval', i: number) => Predicted> {
+  if (reader === 'words') {
+    const words = await trainWordReader(
+      idx.map((i) => corpus.items[i]),
+      idx.map((i) => corpusRows[i]),
+    );
+    return (set, i) =>
+      set === 'corpus'
+        ? applyWordReader(words, corpus.items[i].text, corpusRows[i])
+        : applyWordReader(words, evalItems[i].text);
+  }
+  const heads = await trainHeads({
+    embedder: embedder.name,
+    corpusHash: idx.length === corpus.items.length ? corpus.hash : 'fold',
+    items: idx.map((i) => corpus.items[i]),
+    encoded: idx.map((i) => corpusEncoded[i]),
+    options,
+  });
+  return (set, i) =>
+    set === 'corpus'
+      ? applyHeads(heads, corpusEncoded[i], corpus.items[i].text)
+      : applyHeads(heads, evalEncoded[i], evalItems[i].text);
+}
+/** The word reader's rows of the corpus, made once for every fold. */
+const corpusRows = reader === 'words' ? corpus.items.map((it) => wordFeatures(it.text)) : [];
+
 t = Date.now();
 const cvItems: LabelledText[] = [];
 const cvPredictions: Predicted[] = [];
@@ -144,15 +176,9 @@ for (let r = 0; r < repeats; r++) {
   const predictions: Predicted[] = new Array(corpus.items.length);
   for (let k = 0; k < folds; k++) {
     const idx = corpus.items.map((_, i) => i).filter((i) => fold[i] !== k);
-    const heads = await trainHeads({
-      embedder: embedder.name,
-      corpusHash: 'fold',
-      items: idx.map((i) => corpus.items[i]),
-      encoded: idx.map((i) => corpusEncoded[i]),
-      options,
-    });
+    const judge = await trainJudge(idx);
     corpus.items.forEach((it, i) => {
-      if (fold[i] === k) predictions[i] = applyHeads(heads, corpusEncoded[i], it.text);
+      if (fold[i] === k) predictions[i] = judge('corpus', i);
     });
   }
   const m = evaluate(corpus.items, predictions, TOPICS, INTENTIONS);
@@ -167,7 +193,7 @@ for (let r = 0; r < repeats; r++) {
   cvPredictions.push(...predictions);
 }
 const cvReport = report(
-  `${repeats} x ${folds}-fold stratified cross-validation on the training corpus, nested thresholds (${((Date.now() - t) / 1000).toFixed(1)} s), pooled over the repeats`,
+  `${repeats} x ${folds}-fold stratified cross-validation on the training corpus, ${reader === 'words' ? 'labels over 0.5' : 'nested thresholds'} (${((Date.now() - t) / 1000).toFixed(1)} s), pooled over the repeats`,
   cvItems,
   cvPredictions,
 );
@@ -193,18 +219,12 @@ for (const reg of REGISTERS) {
 }
 
 t = Date.now();
-const heads = await trainHeads({
-  embedder: embedder.name,
-  corpusHash: corpus.hash,
-  items: corpus.items,
-  encoded: corpusEncoded,
-  options,
-});
+const judge = await trainJudge(corpus.items.map((_, i) => i));
 const trainedMs = Date.now() - t;
 const devReport = report(
-  `${path.basename(file)}: a read-only check, heads trained on the whole corpus (without it) in ${(trainedMs / 1000).toFixed(1)} s`,
+  `${path.basename(file)}: a read-only check, ${reader === 'words' ? 'the word reader' : 'heads'} trained on the whole corpus (without it) in ${(trainedMs / 1000).toFixed(1)} s`,
   evalItems,
-  evalItems.map((it, i) => applyHeads(heads, evalEncoded[i], it.text)),
+  evalItems.map((_, i) => judge('eval', i)),
 );
 
 console.log('\n== side by side');

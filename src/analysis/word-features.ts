@@ -1,0 +1,141 @@
+/**
+ * The second reader's features: what a message says in words, word order and spelling, as a
+ * hashed sparse vector (the fastText / Vowpal Wabbit idea: no vocabulary to store or grow; a
+ * collision costs a little accuracy, never a failure). A sentence embedding blurs exactly these
+ * facts: "not bad at all", a negated problem ("no more crashes"), a before/after, sarcasm in polite
+ * words.
+ *
+ * - word unigrams and bigrams, where a word inside a negation's scope (after a negator, up to the
+ *   next punctuation) is marked `NOT_` (Das & Chen; Pang, Lee & Vaithyanathan 2002);
+ * - character 2- to 5-grams inside each word padded with spaces, which carry inflections, typos and
+ *   the corpus' other languages without a tokenizer of their own.
+ *
+ * Counts are sublinear (1 + log tf), then the row is scaled to unit length, as TF-IDF readers do.
+ */
+
+/** 2^18 hashed features: collisions stay rare for a corpus of a few thousand short messages. */
+export const WORD_FEATURE_BITS = 18;
+const MASK = (1 << WORD_FEATURE_BITS) - 1;
+
+/** A sparse row: feature indices (ascending, unique) and their values. */
+export interface SparseRow {
+  index: Uint32Array;
+  value: Float32Array;
+}
+
+/**
+ * Negators of the corpus' languages. A word after one of these, up to the next punctuation, is
+ * read as negated. Contractions are split by the tokenizer (`don't` → `don` `t`), so their stems
+ * are here.
+ */
+const NEGATORS = new Set([
+  'not',
+  'no',
+  'never',
+  'nothing',
+  'nobody',
+  'none',
+  'nor',
+  'neither',
+  'without',
+  'cannot',
+  'cant',
+  'dont',
+  'doesnt',
+  'didnt',
+  'isnt',
+  'wasnt',
+  'arent',
+  'werent',
+  'wont',
+  'wouldnt',
+  'shouldnt',
+  'couldnt',
+  'hasnt',
+  'havent',
+  'hadnt',
+  'aint',
+  // es, pt, fr, de, it, nl
+  'nunca',
+  'nada',
+  'não',
+  'nao',
+  'nem',
+  'ne',
+  'pas',
+  'jamais',
+  'rien',
+  'nicht',
+  'kein',
+  'keine',
+  'nie',
+  'niemals',
+  'non',
+  'mai',
+  'niente',
+  'niet',
+  'geen',
+  'nooit',
+]);
+
+/** Tokens: words (letters, digits, apostrophes inside) and the punctuation that ends a negation. */
+const TOKEN = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*|[.,;:!?()]/gu;
+const SCOPE_END = /^[.,;:!?()]$/;
+
+/** Words of a text, lower-cased and NFKC-folded, with negation scope marked. */
+export function wordTokens(text: string): string[] {
+  const out: string[] = [];
+  let negated = false;
+  for (const m of text.normalize('NFKC').toLowerCase().matchAll(TOKEN)) {
+    const raw = m[0];
+    if (SCOPE_END.test(raw)) {
+      negated = false;
+      continue;
+    }
+    // "don't" → "dont", "isn’t" → "isnt": one negator, whichever apostrophe was typed.
+    const word = raw.replace(/['’]/g, '');
+    if (NEGATORS.has(word)) {
+      out.push(word);
+      negated = true;
+      continue;
+    }
+    out.push(negated ? `NOT_${word}` : word);
+  }
+  return out;
+}
+
+/** FNV-1a over the string's UTF-16 units: fast, stable across runs and machines. */
+function hash(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** The hashed sparse row of a text. */
+export function wordFeatures(text: string): SparseRow {
+  const counts = new Map<number, number>();
+  const add = (key: string) => {
+    const i = hash(key) & MASK;
+    counts.set(i, (counts.get(i) ?? 0) + 1);
+  };
+  const words = wordTokens(text);
+  words.forEach((w, i) => {
+    add(`w:${w}`);
+    if (i > 0) add(`b:${words[i - 1]} ${w}`);
+    const padded = ` ${w.startsWith('NOT_') ? w.slice(4) : w} `;
+    for (let n = 2; n <= 5; n++) for (let k = 0; k + n <= padded.length; k++) add(`c${n}:${padded.slice(k, k + n)}`);
+  });
+  const index = Uint32Array.from([...counts.keys()].sort((a, b) => a - b));
+  const value = new Float32Array(index.length);
+  let norm = 0;
+  index.forEach((i, k) => {
+    value[k] = 1 + Math.log(counts.get(i)!);
+    norm += value[k] * value[k];
+  });
+  norm = Math.sqrt(norm) || 1;
+  for (let k = 0; k < value.length; k++) value[k] /= norm;
+  return { index, value };
+}

@@ -1,0 +1,69 @@
+import type { LabelledText } from './corpus.js';
+import type { Predicted } from './eval.js';
+import { polarity } from './eval.js';
+import { DEFAULT_SPARSE_OPTIONS, predictSparse, trainSparse, type SparseModel } from './sparse-linear.js';
+import { INTENTIONS, TOPICS } from './taxonomy.js';
+import { wordFeatures, type SparseRow } from './word-features.js';
+
+/**
+ * The second reader (issue 35): sparse logistic models over a message's words, word pairs and
+ * characters (word-features.ts), one per task: polarity as a softmax over three classes, topics and
+ * intentions (churn among them) as independent sigmoids. It sees what the sentence embedding blurs
+ * (negation, word order, the exact word), and costs microseconds per message.
+ */
+export interface WordReader {
+  polarity: SparseModel;
+  topics: SparseModel;
+  intentions: SparseModel;
+  /** Mean sentiment of the training messages of each polarity: the value a class stands for. */
+  sentimentMeans: number[];
+}
+
+const POLARITY_CLASSES = ['negative', 'neutral', 'positive'] as const;
+const MAX_LABELS = 3;
+
+export async function trainWordReader(items: LabelledText[], rows = items.map((it) => wordFeatures(it.text))) {
+  const classOf = (it: LabelledText) => POLARITY_CLASSES.indexOf(polarity(it.sentiment));
+  const oneHot = items.map((it) => POLARITY_CLASSES.map((_, c) => (classOf(it) === c ? 1 : 0)));
+  const multi = (labels: readonly string[], pick: (it: LabelledText) => string[]) =>
+    items.map((it) => labels.map((l) => (pick(it).includes(l) ? 1 : 0)));
+  const sentimentMeans = POLARITY_CLASSES.map((_, c) => {
+    const members = items.filter((it) => classOf(it) === c);
+    return members.length ? members.reduce((s, it) => s + it.sentiment, 0) / members.length : 0;
+  });
+  return {
+    polarity: await trainSparse(rows, oneHot, { ...DEFAULT_SPARSE_OPTIONS, kind: 'softmax' }),
+    topics: await trainSparse(
+      rows,
+      multi(TOPICS, (it) => it.topics),
+      { ...DEFAULT_SPARSE_OPTIONS, kind: 'sigmoid' },
+    ),
+    intentions: await trainSparse(
+      rows,
+      multi(INTENTIONS, (it) => it.intentions),
+      { ...DEFAULT_SPARSE_OPTIONS, kind: 'sigmoid' },
+    ),
+    sentimentMeans,
+  } satisfies WordReader;
+}
+
+/** The labels over 0.5 (at most three, most probable first). */
+function picked(labels: readonly string[], p: number[]): string[] {
+  return labels
+    .map((label, i) => ({ label, p: p[i] }))
+    .filter((x) => x.p >= 0.5)
+    .sort((a, b) => b.p - a.p)
+    .slice(0, MAX_LABELS)
+    .map((x) => x.label);
+}
+
+/** The reader's own answer for a message: the mean sentiment of its most probable class. */
+export function applyWordReader(reader: WordReader, text: string, row: SparseRow = wordFeatures(text)): Predicted {
+  const p = predictSparse(reader.polarity, row);
+  const best = p.indexOf(Math.max(...p));
+  return {
+    sentiment: reader.sentimentMeans[best],
+    topics: picked(TOPICS, predictSparse(reader.topics, row)),
+    intentions: picked(INTENTIONS, predictSparse(reader.intentions, row)),
+  };
+}
