@@ -1,4 +1,5 @@
 import type { Db } from './knex.js';
+import { databaseFault } from '../errors.js';
 
 interface TarnEvents {
   on(event: 'createFail', fn: (eventId: number, err: Error) => void): void;
@@ -42,8 +43,15 @@ export async function whyPoolCannotConnect(db: Db): Promise<string | undefined> 
     return undefined;
   } catch (err) {
     state.err = err as Error;
-    // A fixed sentence and the SQLSTATE: /readyz is open, and messages name roles and addresses.
-    const code = (err as { code?: string }).code;
-    return `PostgreSQL refuses new sessions${code ? ` (SQLSTATE ${code})` : ''}`;
+    return whyNoSession(err);
   }
+}
+
+/**
+ * Why a query or a session failed, as a fixed sentence (/readyz is open, and PostgreSQL's messages
+ * name roles and addresses): refused sessions (class 53) say so with their SQLSTATE.
+ */
+export function whyNoSession(err: unknown): string {
+  if (databaseFault(err)?.kind !== 'refusing') return 'PostgreSQL does not answer';
+  return `PostgreSQL refuses new sessions (SQLSTATE ${(err as { code: string }).code})`;
 }

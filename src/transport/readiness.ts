@@ -1,5 +1,5 @@
 import type { AppContext } from '../app.js';
-import { whyPoolCannotConnect } from '../db/pool-health.js';
+import { whyNoSession, whyPoolCannotConnect } from '../db/pool-health.js';
 
 export interface Readiness {
   ready: boolean;
@@ -21,7 +21,7 @@ export async function checkReadiness(ctx: Pick<AppContext, 'db' | 'whyTemporalNo
     // A query on an idle pooled connection is not enough: the pool must be able to open more.
     ctx.db.raw('SELECT 1').then(
       () => whyPoolCannotConnect(ctx.db),
-      () => 'PostgreSQL does not answer',
+      (err: unknown) => whyNoSession(err),
     ),
     ctx.whyTemporalNotReady().catch(() => 'the Temporal check failed'),
   ]);

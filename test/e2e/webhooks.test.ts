@@ -212,11 +212,15 @@ describe('segments and signed webhooks', () => {
       });
       const [first, last] = ids.map((id) => list.find((d) => d.id === id));
       expect([first.attempt, first.final, last.attempt, last.final]).toEqual([1, false, 2, true]);
-      expect(Date.parse(first.next_attempt_at) - Date.parse(first.created_at)).toBe(1_500);
+      // At least the delay of the schedule the delivery started with (1.5 s; the api's is 1 s). A
+      // failing webhook's retry may wait longer for its turn while other tenants deliver (the stack
+      // is shared; fairness/failing-turns.ts), never less: an exact figure raced those turns.
+      const waited = (d: any) => Date.parse(d.next_attempt_at) - Date.parse(d.created_at);
+      expect(waited(first)).toBeGreaterThanOrEqual(1_500);
       expect(Date.parse(last.created_at)).toBeGreaterThanOrEqual(Date.parse(first.next_attempt_at));
       expect(last.next_attempt_at).toBeNull();
       const own = list.find((d) => !ids.includes(d.id) && d.attempt === 1);
-      expect(Date.parse(own.next_attempt_at) - Date.parse(own.created_at)).toBe(1_000);
+      expect(waited(own)).toBeGreaterThanOrEqual(1_000);
     } finally {
       // Deleting the webhook stops the stack's delivery of the ping.
       await call('DELETE', `${base}/webhooks/${webhookId}`, { key: t.key });
