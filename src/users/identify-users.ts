@@ -44,7 +44,6 @@ export async function identifyUsers(
   // The request as the client sent it (before defaults such as the submission time are filled in).
   const scope = idempotencyScope(caller, idempotencyKey, { operation: 'identify_users', body: documentedShape(input) });
   await requireProject(deps.db, caller, batch.projectId);
-  await checkMergedAttributes(deps.db, batch.projectId, batch.items);
 
   const stored = await deps.db.transaction(
     async (
@@ -56,6 +55,8 @@ export async function identifyUsers(
         const previous = await lockIdempotencyKey(trx, scope, now);
         if (previous) return { replay: previous as IdentifyUsersResult };
       }
+      // After the replay: a retry answers what the first request was answered, whatever came since.
+      await checkMergedAttributes(trx, batch.projectId, batch.items);
       const admitted = await holdBatchQuota(trx, caller.tenantId, deps.quotas);
       const [source] = await trx('sources')
         .insert({
