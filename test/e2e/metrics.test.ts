@@ -173,9 +173,9 @@ describe('metrics of the api and the workers', () => {
       (l) => !series(before, 'profiling_http_requests_total').has(l),
     );
     expect(added.length).toBeLessThanOrEqual(shapes.length * 3);
-    // Not timed: no latency series for a folded method, and none appeared for these answers.
+    // Not timed: no latency series appeared for these answers (a folded method is still timed when
+    // it is answered otherwise, a 400 say, as earlier files' fuzzers may have done on this api).
     const timed = (samples: Sample[]) => series(samples, 'profiling_http_request_duration_seconds_count');
-    expect([...timed(after)].filter((l) => JSON.parse(l).method === 'other')).toEqual([]);
     expect([...timed(after)].filter((l) => !timed(before).has(l) && JSON.parse(l).route !== '/metrics')).toEqual([]);
   });
 
