@@ -1,4 +1,5 @@
-import type { Db } from './knex.js';
+// The knex type itself, not knex.ts's alias: knex.ts calls watchPool, and the two must not import each other.
+import type { Knex as Db } from 'knex';
 import { databaseFault } from '../errors.js';
 
 interface TarnEvents {
