@@ -11,6 +11,8 @@ export interface MessageAnalysis {
   sentiment: number;
   topics: string[];
   intentions: string[];
+  /** The words that drove a churn reading (empty when the message was not read as churn). */
+  churnWords: string[];
   embedding: number[];
 }
 
@@ -27,7 +29,7 @@ function analyzerWithHeads(embedder: Embedder, heads: Heads): Analyzer {
     heads,
     async analyzeBatch(texts, lane) {
       if (texts.length === 0) return [];
-      const encoded = await encodeTexts(embedder, texts, lane);
+      const encoded = await encodeTexts(embedder, texts, lane, { pieces: heads.options.stackPieces });
       return texts.map((text, i) => ({ ...applyHeads(heads, encoded[i], text), embedding: encoded[i].vector }));
     },
   };

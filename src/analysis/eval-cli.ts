@@ -12,10 +12,12 @@ import { seededRandom, shuffled } from './linear.js';
 import { nearDuplicates } from './near-duplicates.js';
 import { wordFeatures } from './word-features.js';
 import { applyWordReader, trainWordReader } from './word-reader.js';
+import { featureNames, topNamed } from './word-explain.js';
 
 /**
  * `npm run eval -- [labelled.jsonl] [--folds=5] [--repeats=3] [--calibrate=off] [--stack-pieces=off]
- *  [--churn-beta=1.5] [--epochs=8] [--l2=0.001] [--corpus=dir]`: honest figures for the analysis.
+ *  [--stack-words=off] [--churn-precision=0.8] [--epochs=8] [--l2=0.001] [--corpus=dir]
+ *  [--reader=embedding|words] [--explain]`: honest figures for the analysis.
  *  1. Repeated stratified k-fold cross-validation on the training corpus: heads are trained on k-1
  *     folds (their own thresholds and calibration from an inner cross-validation of those folds:
  *     nested) and judged on the fold they never saw; folds are stratified by register, polarity and
@@ -23,8 +25,10 @@ import { applyWordReader, trainWordReader } from './word-reader.js';
  *  2. The labelled file (default: the dev set beside the checkout), judged by heads trained on the
  *     whole corpus, which holds none of its texts: the near-duplicate count (character 5-gram
  *     Jaccard >= 0.4, as .ci/run checks) between the two is printed and must be 0.
- * The flags train variants of the heads, so each choice in heads.ts can be compared by CV;
- * `--reader=words` judges the second reader alone (word-reader.ts) the same way.
+ * The flags train variants of the heads, so each choice in heads.ts can be compared by CV:
+ * the default is the stack the service runs; `--stack-words=off` the embedding reader alone;
+ * `--reader=words` the word reader alone (word-reader.ts, labels over 0.5). `--explain` prints the
+ * word reader's most weighted features per label, named from the corpus' texts.
  */
 const args = process.argv.slice(2);
 const flag = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
@@ -33,14 +37,18 @@ const repeats = Number(flag('repeats') ?? 3);
 const options: HeadsOptions = {
   calibrate: flag('calibrate') ? flag('calibrate') !== 'off' : DEFAULT_HEADS_OPTIONS.calibrate,
   stackPieces: flag('stack-pieces') ? flag('stack-pieces') !== 'off' : DEFAULT_HEADS_OPTIONS.stackPieces,
-  churnBeta: Number(flag('churn-beta') ?? DEFAULT_HEADS_OPTIONS.churnBeta),
+  stackWords: flag('stack-words') ? flag('stack-words') !== 'off' : DEFAULT_HEADS_OPTIONS.stackWords,
+  churnPrecision: Number(flag('churn-precision') ?? DEFAULT_HEADS_OPTIONS.churnPrecision),
   epochs: Number(flag('epochs') ?? DEFAULT_HEADS_OPTIONS.epochs),
   l2: Number(flag('l2') ?? DEFAULT_HEADS_OPTIONS.l2),
 };
 /** `embedding` (default): the trained heads the service runs; `words`: the second reader alone (word-reader.ts). */
 const reader = flag('reader') ?? 'embedding';
 const unknown = args.filter(
-  (a) => a.startsWith('--') && !/^--(folds|repeats|calibrate|stack-pieces|churn-beta|epochs|l2|corpus|reader)=/.test(a),
+  (a) =>
+    a.startsWith('--') &&
+    a !== '--explain' &&
+    !/^--(folds|repeats|calibrate|stack-pieces|stack-words|churn-precision|epochs|l2|corpus|reader)=/.test(a),
 );
 if (reader !== 'embedding' && reader !== 'words') {
   console.error(`--reader must be embedding or words (got ${reader})`);
@@ -77,7 +85,8 @@ const embedder: Embedder = {
 };
 let t = Date.now();
 // The word reader needs no vectors.
-const encode = (texts: string[]) => (reader === 'embedding' ? encodeTexts(embedder, texts) : Promise.resolve([]));
+const encode = (texts: string[]) =>
+  reader === 'embedding' ? encodeTexts(embedder, texts, undefined, { pieces: options.stackPieces }) : Promise.resolve([]);
 const corpusEncoded = await encode(corpus.items.map((it) => it.text));
 const evalEncoded = await encode(evalItems.map((it) => it.text));
 // Texts embedded: short messages whole, long ones as their pieces.
@@ -158,15 +167,16 @@ async function trainJudge(idx: number[]): Promise<(set: 'corpus' | 'eval', i: nu
     corpusHash: idx.length === corpus.items.length ? corpus.hash : 'fold',
     items: idx.map((i) => corpus.items[i]),
     encoded: idx.map((i) => corpusEncoded[i]),
+    wordRows: idx.map((i) => corpusRows[i]),
     options,
   });
   return (set, i) =>
     set === 'corpus'
-      ? applyHeads(heads, corpusEncoded[i], corpus.items[i].text)
+      ? applyHeads(heads, corpusEncoded[i], corpus.items[i].text, corpusRows[i])
       : applyHeads(heads, evalEncoded[i], evalItems[i].text);
 }
 /** The word reader's rows of the corpus, made once for every fold. */
-const corpusRows = reader === 'words' ? corpus.items.map((it) => wordFeatures(it.text)) : [];
+const corpusRows = corpus.items.map((it) => wordFeatures(it.text));
 
 t = Date.now();
 const cvItems: LabelledText[] = [];
@@ -237,6 +247,25 @@ for (const [name, r] of [
   console.log(
     `  ${name.padEnd(30)}${f(r.polarityAccuracy)}     ${f(r.sentimentMae)}  ${f(r.topics.micro.f1)}     ${f(r.intentions.micro.f1)}         ${f(r.churn.precision)} / ${f(r.churn.recall)}`,
   );
+if (args.includes('--explain')) {
+  // The word reader trained on the whole corpus, as the service's heads hold it.
+  const words = await trainWordReader(corpus.items, corpusRows);
+  const names = featureNames(corpus.items.map((it) => it.text));
+  const show = (title: string, labels: readonly string[], model: Parameters<typeof topNamed>[0]) => {
+    console.log(`\n== the word reader's most weighted features: ${title}`);
+    labels.forEach((label, o) =>
+      console.log(
+        `  ${label.padEnd(16)} ${topNamed(model, o, names, 8)
+          .map((x) => `${x.name} ${x.weight.toFixed(2)}`)
+          .join(' · ')}`,
+      ),
+    );
+  };
+  show('polarity', ['negative', 'neutral', 'positive'], words.polarity);
+  show('topics', TOPICS, words.topics);
+  show('intentions', INTENTIONS, words.intentions);
+}
+
 // A near-duplicate between the corpus and the evaluation file fails the command: the corpus line
 // (named at the top) must go.
 process.exit(duplicates.length > 0 ? 1 : 0);

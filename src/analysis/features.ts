@@ -16,10 +16,16 @@ export interface Encoded {
  * long message costs about what it cost whole (its pieces hold the same words, in shorter and
  * cheaper sequences). Embedding the long message whole as well was measured: 0.3 points better on
  * cross-validation, within noise; with the earlier cut (from 12 words) it ran at about half the
- * messages per second (docs/analysis.md).
+ * messages per second (docs/analysis.md). `pieces: false` embeds every message whole: one text per
+ * message, for heads that do not read pieces (HeadsOptions.stackPieces).
  */
-export async function encodeTexts(embedder: Embedder, texts: string[], lane?: Lane): Promise<Encoded[]> {
-  const pieces = texts.map(sentencesOf);
+export async function encodeTexts(
+  embedder: Embedder,
+  texts: string[],
+  lane?: Lane,
+  opts: { pieces: boolean } = { pieces: true },
+): Promise<Encoded[]> {
+  const pieces = texts.map((t) => (opts.pieces ? sentencesOf(t) : []));
   const whole = texts.filter((_, i) => pieces[i].length === 0);
   const vectors = await embedder.embed([...whole, ...pieces.flat()], lane);
   let nextWhole = 0;

@@ -6,7 +6,15 @@ import type { Logger } from '../logger.js';
 import { loadCorpus, type Corpus } from './corpus.js';
 import type { Embedder } from './embedder.js';
 import { encodeTexts, FEATURE_COUNT_BESIDE_VECTOR } from './features.js';
-import { HEADS_VERSION, trainHeads, type Heads, type LabelHead } from './heads.js';
+import {
+  DEFAULT_HEADS_OPTIONS,
+  HEADS_VERSION,
+  stackInputCount,
+  trainHeads,
+  wordReaderOf,
+  type Heads,
+  type LabelHead,
+} from './heads.js';
 import type { LinearModel } from './linear.js';
 
 /**
@@ -38,7 +46,7 @@ function validModel(m: LinearModel | undefined, inputs: number, outputs: number)
   );
 }
 
-function validHead(h: LabelHead | undefined, inputs: number): boolean {
+function validHead(h: LabelHead | undefined, inputs: number, stackWeights: number): boolean {
   return (
     !!h &&
     Array.isArray(h.labels) &&
@@ -47,7 +55,7 @@ function validHead(h: LabelHead | undefined, inputs: number): boolean {
     finite(h.calibration?.a, h.labels.length) &&
     finite(h.calibration?.b, h.labels.length) &&
     (h.stack === undefined ||
-      (Array.isArray(h.stack) && h.stack.length === h.labels.length && h.stack.every((w) => finite(w, 4))))
+      (Array.isArray(h.stack) && h.stack.length === h.labels.length && h.stack.every((w) => finite(w, stackWeights))))
   );
 }
 
@@ -58,15 +66,38 @@ function headsProblem(h: Heads, embedder: string, corpusHash: string): string | 
   if (h.corpusHash !== corpusHash) return 'trained on another corpus';
   const inputs = h.dimensions + FEATURE_COUNT_BESIDE_VECTOR;
   if (!(h.dimensions > 0) || !finite(h.mean, inputs) || !finite(h.scale, inputs)) return 'bad standardisation';
-  if (!validHead(h.topics, inputs) || !validHead(h.intentions, inputs) || !validHead(h.churn, inputs))
+  if (typeof h.options !== 'object' || h.options === null) return 'no options';
+  const stackWeights = stackInputCount(h.options) + 1;
+  if (
+    !validHead(h.topics, inputs, stackWeights) ||
+    !validHead(h.intentions, inputs, stackWeights) ||
+    !validHead(h.churn, inputs, stackWeights)
+  )
     return 'bad label head';
   if (
     !validModel(h.polarity?.model, inputs, 3) ||
     !finite(h.polarity.offsets, 3) ||
     !(h.polarity.temperature > 0) ||
+    !Number.isFinite(h.polarity.wordWeight) ||
     !finite(h.sentiment?.means, 3)
   )
     return 'bad sentiment head';
+  if (!!h.options.stackWords !== !!h.words) return 'word reader missing or unexpected';
+  if (h.words) {
+    try {
+      const r = wordReaderOf(h)!;
+      const all = [r.polarity, r.topics, r.intentions];
+      if (
+        r.polarity.outputs !== 3 ||
+        r.topics.outputs !== h.topics.labels.length ||
+        r.intentions.outputs !== h.intentions.labels.length + 1
+      )
+        return 'bad word reader';
+      if (all.some((m) => !m.bias.every(Number.isFinite) || !m.weights.every(Number.isFinite))) return 'bad word reader';
+    } catch {
+      return 'bad word reader';
+    }
+  }
   return undefined;
 }
 
@@ -129,6 +160,8 @@ export async function loadOrTrainHeads(opts: {
     const encoded = await encodeTexts(
       embedder,
       corpus.items.map((it) => it.text),
+      undefined,
+      { pieces: DEFAULT_HEADS_OPTIONS.stackPieces },
     );
     const embeddedMs = Date.now() - started;
     const heads = await trainHeads({ embedder: embedder.name, corpusHash: corpus.hash, items: corpus.items, encoded });

@@ -2,40 +2,66 @@ import type { LabelledText } from './corpus.js';
 import { featureRow, type Encoded } from './features.js';
 import { lexiconScore } from './lexicon.js';
 import { predict, seededRandom, shuffled, train, type LinearModel, type TrainOptions } from './linear.js';
+import {
+  bestThreshold,
+  logisticFit,
+  logit,
+  microF1,
+  plattFit,
+  sigmoid,
+  thresholdForPrecision,
+} from './second-stage.js';
 import { INTENTIONS, TOPICS } from './taxonomy.js';
+import { drivingWords } from './word-explain.js';
+import { wordFeatures, type SparseRow } from './word-features.js';
+import {
+  packWordReader,
+  trainWordReader,
+  unpackWordReader,
+  wordProbabilities,
+  type PackedWordReader,
+  type WordProbabilities,
+} from './word-reader.js';
 
 /**
- * Trained heads on the features of features.ts (the message's embedding and the domain cues):
- * topics and intentions are multi-label logistic regressions, polarity a softmax over three
- * classes, churn its own logistic head (it drives churn risk and most alerting segments), the
- * sentiment value the polarity head's expectation. A long message's sentences are read by the same
- * label heads, and a second stage per label weighs them against the message (stacking).
+ * Trained heads, two readers and a second stage:
+ * - the embedding reader: heads on the features of features.ts (the message's embedding and the
+ *   domain cues): topics and intentions are multi-label logistic regressions, polarity a softmax
+ *   over three classes, churn its own logistic head (it drives churn risk and most alerting
+ *   segments). A long message's pieces can be read by the same heads (HeadsOptions.stackPieces);
+ * - the word reader (word-reader.ts): sparse logistic models over words, word pairs and characters;
+ * - per label, a second stage (stacking) weighs the readers' out-of-fold probabilities; polarity
+ *   blends the two readers' log-probabilities. The sentiment value is the blended polarity's
+ *   expectation.
  * HeadsOptions holds the choices `npm run eval` can vary; variants measured worse and removed are
  * in docs/analysis.md.
  *
  * Everything that is chosen is chosen on out-of-fold predictions of the training corpus, never on
- * an evaluation set: each label's probability is calibrated (Platt scaling) and its threshold is
- * the one with the best F1 (churn: F1.5, recall weighs more); the polarity classes get calibrated
- * offsets.
- * `npm run eval` trains these heads inside each outer fold, so the thresholds are chosen by nested
+ * an evaluation set: each label's probability is calibrated (Platt scaling), stacked, and its
+ * threshold is the one with the best F1 (churn: the best recall at a precision target); polarity's
+ * blend weight and class offsets by out-of-fold accuracy.
+ * `npm run eval` trains these heads inside each outer fold, so these choices are made by nested
  * cross-validation there.
  *
  * Bump HEADS_VERSION whenever training or features change: it is part of the cache key.
  */
-export const HEADS_VERSION = 6;
+export const HEADS_VERSION = 7;
 
 /** The choices `npm run eval` compares by cross-validation; the defaults are the chosen ones. */
 export interface HeadsOptions {
   /** Platt scaling of each label and calibrated class offsets for polarity. */
   calibrate: boolean;
   /**
-   * Sentence-level reading by stacking: each label head also reads a long message's pieces, and a
-   * small second stage weighs the whole message's probability against the pieces' max and mean.
+   * Sentence-level reading: a long message is embedded by its pieces, each label head also reads
+   * them, and the second stage weighs the pieces' max and mean. Off: every message is embedded
+   * whole (one text per message, the fastest).
    */
   stackPieces: boolean;
-  /** The F-beta that picks churn's threshold (beta > 1 favours recall). */
-  churnBeta: number;
-  /** Passes over the corpus, and the L2 weight, of every head's training. */
+  /** The word reader's probabilities enter every label's second stage and polarity's blend. */
+  stackWords: boolean;
+  /** Churn's decision: the best out-of-fold recall at a precision of at least this. */
+  churnPrecision: number;
+  /** Passes over the corpus, and the L2 weight, of every embedding head's training. */
   epochs: number;
   l2: number;
 }
@@ -43,7 +69,8 @@ export interface HeadsOptions {
 export const DEFAULT_HEADS_OPTIONS: HeadsOptions = {
   calibrate: true,
   stackPieces: true,
-  churnBeta: 1.5,
+  stackWords: true,
+  churnPrecision: 0.8,
   epochs: 8,
   l2: 1e-3,
 };
@@ -61,8 +88,9 @@ export interface LabelHead {
   model: LinearModel;
   calibration: Calibration;
   /**
-   * Per label: weights of the logits of [the whole message, the pieces' max, the pieces' mean]
-   * (calibrated probabilities), then a bias. Absent: the whole message's probability is used alone.
+   * Per label: weights of the logits of the second stage's inputs (stackInputCount: the whole
+   * message's calibrated probability; with pieces, their max and mean; with words, the word
+   * reader's probability), then a bias. Absent: the whole message's probability is used alone.
    */
   stack?: number[][];
   /** On the final probability. */
@@ -83,7 +111,9 @@ export interface Heads {
   churn: LabelHead;
   polarity: {
     model: LinearModel;
-    /** Added to the log-probabilities before the class is picked (chosen on out-of-fold accuracy). */
+    /** Weight of the word reader's log-probabilities beside the embedding head's (0 without words). */
+    wordWeight: number;
+    /** Added to the blended log-probabilities before the class is picked (chosen on out-of-fold accuracy). */
     offsets: number[];
     /** Softmax temperature of the offset log-probabilities (chosen on out-of-fold log-loss). */
     temperature: number;
@@ -92,6 +122,8 @@ export interface Heads {
     /** Mean sentiment of the corpus' negative, neutral and positive messages. */
     means: number[];
   };
+  /** The word reader, trained on the whole corpus (present when options.stackWords). */
+  words?: PackedWordReader;
   /**
    * Out-of-fold figures on the training corpus, kept for the logs. Optimistic: calibration,
    * stacking and thresholds are fitted on the same out-of-fold rows they are scored on, over
@@ -111,7 +143,15 @@ export interface Prediction {
   sentiment: number;
   topics: string[];
   intentions: string[];
+  /** The words and pairs that pushed the word reader's churn reading up, when churn was read (at most CHURN_WORDS). */
+  churnWords: string[];
 }
+
+const CHURN_WORDS = 3;
+
+/** How many inputs each label's second stage weighs, for these options. */
+export const stackInputCount = (o: Pick<HeadsOptions, 'stackPieces' | 'stackWords'>) =>
+  1 + (o.stackPieces ? 2 : 0) + (o.stackWords ? 1 : 0);
 
 const MAX_LABELS = 3;
 /** Weight of the lexicon score added to the expected sentiment (expectation mode only). */
@@ -122,6 +162,8 @@ const FOLDS = 5;
 /** Cross-validations (on different folds) whose out-of-fold predictions choose calibration and thresholds. */
 const INNER_REPEATS = 2;
 const SEED = 20261124;
+const OTHER_INTENTIONS = INTENTIONS.filter((l) => l !== 'churn');
+const CHURN_INDEX = INTENTIONS.indexOf('churn');
 
 const TRAINING = (o: HeadsOptions): Omit<TrainOptions, 'kind' | 'seed' | 'positiveWeight'> => ({
   epochs: o.epochs,
@@ -151,11 +193,6 @@ function polarityOf(sentiment: number): (typeof POLARITIES)[number] {
 }
 
 const multiHot = (labels: readonly string[], have: string[]) => labels.map((l) => (have.includes(l) ? 1 : 0));
-const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
-const logit = (p: number) => {
-  const q = Math.min(1 - 1e-6, Math.max(1e-6, p));
-  return Math.log(q / (1 - q));
-};
 
 /** Positive examples of a rare label weigh more (capped), so a 3% label is not simply never predicted. */
 function positiveWeights(y: number[][]): number[] {
@@ -177,116 +214,66 @@ async function averaged(runs: number, fit: (seed: number) => Promise<LinearModel
   return { ...models[0], weights: mean((m) => m.weights), bias: mean((m) => m.bias) };
 }
 
-/**
- * Logistic regression on a few features by Newton's method (a tiny L2 keeps it finite when the
- * classes separate): Platt scaling is the one-feature case, the pieces' stage the three-feature one.
- * Returns the weights, then the bias.
- */
-function logisticFit(rows: number[][], gold: number[], l2 = 1e-3): number[] {
-  const k = rows[0].length + 1;
-  const w = new Array<number>(k).fill(0);
-  w[0] = 1;
-  for (let it = 0; it < 50; it++) {
-    const g = new Array<number>(k).fill(0);
-    const h = Array.from({ length: k }, (_, a) =>
-      Array.from({ length: k }, (_, b) => (a === b ? l2 * rows.length : 0)),
-    );
-    rows.forEach((r, i) => {
-      const x = [...r, 1];
-      const p = sigmoid(x.reduce((sum, v, c) => sum + v * w[c], 0));
-      for (let a = 0; a < k; a++) {
-        g[a] += (p - gold[i]) * x[a];
-        for (let b = 0; b < k; b++) h[a][b] += p * (1 - p) * x[a] * x[b];
-      }
-    });
-    for (let a = 0; a < k - 1; a++) g[a] += l2 * rows.length * w[a];
-    const step = solve(h, g);
-    if (!step) break;
-    let moved = 0;
-    for (let a = 0; a < k; a++) {
-      w[a] -= step[a];
-      moved += Math.abs(step[a]);
-    }
-    if (moved < 1e-7) break;
-  }
-  return w.every(Number.isFinite) ? w : [1, ...new Array<number>(k - 2).fill(0), 0];
-}
-
-/** Gaussian elimination with partial pivoting; undefined when singular. */
-function solve(a: number[][], b: number[]): number[] | undefined {
-  const n = b.length;
-  const m = a.map((row, i) => [...row, b[i]]);
-  for (let c = 0; c < n; c++) {
-    let p = c;
-    for (let r = c + 1; r < n; r++) if (Math.abs(m[r][c]) > Math.abs(m[p][c])) p = r;
-    if (Math.abs(m[p][c]) < 1e-12) return undefined;
-    [m[c], m[p]] = [m[p], m[c]];
-    for (let r = 0; r < n; r++) {
-      if (r === c) continue;
-      const f = m[r][c] / m[c][c];
-      for (let k = c; k <= n; k++) m[r][k] -= f * m[c][k];
-    }
-  }
-  return m.map((row, i) => row[n] / row[i]);
-}
-
-function plattFit(scores: number[], gold: number[]): { a: number; b: number } {
-  const [a, b] = logisticFit(
-    scores.map((s) => [logit(s)]),
-    gold,
-  );
-  return a > 0 ? { a, b } : { a: 1, b: 0 };
-}
-
 const calibrated = (c: Calibration, probs: number[]) => probs.map((p, o) => sigmoid(c.a[o] * logit(p) + c.b[o]));
 
-function bestThreshold(scores: number[], gold: number[], beta: number): number {
-  let best = 0.5;
-  let bestF = -1;
-  for (let t = 0.05; t <= 0.951; t += 0.025) {
-    let tp = 0;
-    let fp = 0;
-    let fn = 0;
-    scores.forEach((s, i) => {
-      if (s >= t && gold[i]) tp++;
-      else if (s >= t) fp++;
-      else if (gold[i]) fn++;
-    });
-    const p = tp + fp ? tp / (tp + fp) : 0;
-    const r = tp + fn ? tp / (tp + fn) : 0;
-    const f = p + r ? ((1 + beta ** 2) * p * r) / (beta ** 2 * p + r) : 0;
-    if (f > bestF + 1e-9) [best, bestF] = [Math.round(t * 1000) / 1000, f];
+/** The word reader's probabilities in the heads' label order. */
+interface WordScores {
+  topics: number[];
+  intentions: number[];
+  churn: number[];
+  polarity: number[];
+}
+
+function wordScores(p: WordProbabilities): WordScores {
+  return {
+    topics: p.topics,
+    intentions: OTHER_INTENTIONS.map((l) => p.intentions[INTENTIONS.indexOf(l)]),
+    churn: [p.intentions[CHURN_INDEX]],
+    polarity: p.polarity,
+  };
+}
+
+/** One label's second-stage inputs (logits), in the order of LabelHead.stack. */
+function stackRow(
+  o: Pick<HeadsOptions, 'stackPieces' | 'stackWords'>,
+  whole: number,
+  pieces: number[],
+  word: number | undefined,
+): number[] {
+  const row = [logit(whole)];
+  if (o.stackPieces) {
+    const max = pieces.length ? Math.max(...pieces) : whole;
+    const mean = pieces.length ? pieces.reduce((a, b) => a + b, 0) / pieces.length : whole;
+    row.push(logit(max), logit(mean));
   }
-  return best;
+  if (o.stackWords) row.push(logit(word ?? whole));
+  return row;
 }
 
-function microF1(gold: number[][], pred: number[][]): number {
-  let tp = 0;
-  let fp = 0;
-  let fn = 0;
-  gold.forEach((g, i) => g.forEach((v, o) => (v && pred[i][o] ? tp++ : pred[i][o] ? fp++ : v ? fn++ : 0)));
-  return tp ? (2 * tp) / (2 * tp + fp + fn) : 0;
-}
+const stacked = (w: number[], row: number[]) => sigmoid(row.reduce((sum, v, k) => sum + v * w[k], w[row.length]));
 
-/** A label head's final probabilities: calibrated, then weighed against the pieces' (stacked heads). */
-function labelProbs(head: LabelHead, x: ArrayLike<number>, pieces: ArrayLike<number>[]): number[] {
+/** A label head's final probabilities: calibrated, then (stacked heads) weighed against the pieces' and the words'. */
+function labelProbs(
+  head: LabelHead,
+  o: HeadsOptions,
+  x: ArrayLike<number>,
+  pieces: ArrayLike<number>[],
+  words: number[] | undefined,
+): number[] {
   const whole = calibrated(head.calibration, predict(head.model, x));
   if (!head.stack) return whole;
   const per = pieces.map((xp) => calibrated(head.calibration, predict(head.model, xp)));
-  return whole.map((p, o) =>
+  return whole.map((p, k) =>
     stacked(
-      head.stack![o],
-      p,
-      per.map((q) => q[o]),
+      head.stack![k],
+      stackRow(
+        o,
+        p,
+        per.map((q) => q[k]),
+        words?.[k],
+      ),
     ),
   );
-}
-
-/** One label's stacked probability from the whole message's and its pieces' probabilities. */
-function stacked(w: number[], whole: number, pieces: number[]): number {
-  const max = pieces.length ? Math.max(...pieces) : whole;
-  const mean = pieces.length ? pieces.reduce((a, b) => a + b, 0) / pieces.length : whole;
-  return sigmoid(w[0] * logit(whole) + w[1] * logit(max) + w[2] * logit(mean) + w[3]);
 }
 
 /** Keeps labels at or above their threshold, the MAX_LABELS furthest above it. */
@@ -299,9 +286,17 @@ function pickLabels(head: LabelHead, probs: number[]): string[] {
     .map((c) => c.label);
 }
 
-/** Calibrated class probabilities of the polarity head. */
-function polarityProbs(pol: { offsets: number[]; temperature: number }, raw: number[]): number[] {
-  const z = raw.map((p, c) => (Math.log(Math.max(p, 1e-9)) + pol.offsets[c]) / pol.temperature);
+type PolarityBlend = Pick<Heads['polarity'], 'wordWeight' | 'offsets' | 'temperature'>;
+
+/** Polarity's class probabilities: the two readers' log-probabilities blended, offset, tempered. */
+function polarityProbs(pol: PolarityBlend, embedding: number[], words: number[] | undefined): number[] {
+  const z = embedding.map(
+    (p, c) =>
+      (Math.log(Math.max(p, 1e-9)) +
+        (words ? pol.wordWeight * Math.log(Math.max(words[c], 1e-9)) : 0) +
+        pol.offsets[c]) /
+      pol.temperature,
+  );
   const max = Math.max(...z);
   const e = z.map((v) => Math.exp(v - max));
   const sum = e.reduce((a, b) => a + b, 0);
@@ -309,8 +304,7 @@ function polarityProbs(pol: { offsets: number[]; temperature: number }, raw: num
 }
 
 /** The sentiment value, kept inside the predicted class. */
-function sentimentValue(heads: Heads, x: ArrayLike<number>, text: string): number {
-  const p = polarityProbs(heads.polarity, predict(heads.polarity.model, x));
+function sentimentValue(heads: Heads, p: number[], text: string): number {
   const cls = POLARITIES[p.indexOf(Math.max(...p))];
   const raw =
     p.reduce((sum, prob, c) => sum + prob * heads.sentiment.means[c], 0) + LEXICON_INTENSITY * lexiconScore(text).score;
@@ -320,14 +314,33 @@ function sentimentValue(heads: Heads, x: ArrayLike<number>, text: string): numbe
   return Math.round(inClass * 1000) / 1000 || 0;
 }
 
+/** The unpacked word reader of stored heads: unpacked once per heads object, then shared. */
+const readers = new WeakMap<Heads, ReturnType<typeof unpackWordReader>>();
+export function wordReaderOf(heads: Heads) {
+  if (!heads.words) return undefined;
+  let r = readers.get(heads);
+  if (!r) readers.set(heads, (r = unpackWordReader(heads.words)));
+  return r;
+}
+
 /** The heads' reading of one message, from its encoding (features.ts). */
-export function applyHeads(heads: Heads, enc: Encoded, text: string): Prediction {
+export function applyHeads(heads: Heads, enc: Encoded, text: string, row?: SparseRow): Prediction {
+  const o = heads.options;
   const x = standardise(featureRow(enc.vector, text), heads);
-  const pieces = heads.options.stackPieces ? pieceRows(enc, heads) : [];
-  const topics = pickLabels(heads.topics, labelProbs(heads.topics, x, pieces));
-  const intentions = pickLabels(heads.intentions, labelProbs(heads.intentions, x, pieces));
-  if (pickLabels(heads.churn, labelProbs(heads.churn, x, pieces)).length > 0) intentions.unshift('churn');
-  return { sentiment: sentimentValue(heads, x, text), topics, intentions: intentions.slice(0, MAX_LABELS) };
+  const pieces = o.stackPieces ? pieceRows(enc, heads) : [];
+  const reader = wordReaderOf(heads);
+  const words = reader ? wordScores(wordProbabilities(reader, row ?? wordFeatures(text))) : undefined;
+  const topics = pickLabels(heads.topics, labelProbs(heads.topics, o, x, pieces, words?.topics));
+  const intentions = pickLabels(heads.intentions, labelProbs(heads.intentions, o, x, pieces, words?.intentions));
+  const churn = pickLabels(heads.churn, labelProbs(heads.churn, o, x, pieces, words?.churn)).length > 0;
+  if (churn) intentions.unshift('churn');
+  const polarity = polarityProbs(heads.polarity, predict(heads.polarity.model, x), words?.polarity);
+  return {
+    sentiment: sentimentValue(heads, polarity, text),
+    topics,
+    intentions: intentions.slice(0, MAX_LABELS),
+    churnWords: churn && reader ? drivingWords(reader.intentions, CHURN_INDEX, text, CHURN_WORDS) : [],
+  };
 }
 
 /** The feature rows of a message's pieces, each read as a message of its own. */
@@ -344,11 +357,10 @@ interface Prepared {
 }
 
 function prepare(items: LabelledText[], rows: Float64Array[]): Prepared {
-  const others = INTENTIONS.filter((l) => l !== 'churn');
   return {
     x: rows,
     topics: items.map((it) => multiHot(TOPICS, it.topics)),
-    intentions: items.map((it) => multiHot(others, it.intentions)),
+    intentions: items.map((it) => multiHot(OTHER_INTENTIONS, it.intentions)),
     churn: items.map((it) => [it.intentions.includes('churn') ? 1 : 0]),
     polarity: items.map((it) => POLARITIES.map((p) => (polarityOf(it.sentiment) === p ? 1 : 0))),
   };
@@ -374,39 +386,55 @@ async function fitAll(d: Prepared, options: HeadsOptions, runs: number): Promise
   };
 }
 
-/** Class offsets with the best out-of-fold accuracy (small ones first), then the temperature with the best log-loss. */
-function fitPolarity(probs: number[][], gold: number[][]): { offsets: number[]; temperature: number } {
-  const steps = [-1, -0.75, -0.5, -0.25, 0, 0.25, 0.5, 0.75, 1].sort((a, b) => Math.abs(a) - Math.abs(b));
-  let best = { offsets: [0, 0, 0], accuracy: -1 };
-  for (const n of steps)
-    for (const p of steps) {
-      const offsets = [0, n, p];
-      const accuracy = probs.filter((pr, i) => {
-        const z = pr.map((v, c) => Math.log(Math.max(v, 1e-9)) + offsets[c]);
-        return gold[i][z.indexOf(Math.max(...z))] === 1;
-      }).length;
-      if (accuracy > best.accuracy) best = { offsets, accuracy };
-    }
+const STEPS = [-1, -0.75, -0.5, -0.25, 0, 0.25, 0.5, 0.75, 1].sort((a, b) => Math.abs(a) - Math.abs(b));
+const WORD_WEIGHTS = [0, 0.25, 0.5, 0.75, 1, 1.25, 1.5, 2, 2.5, 3, 4];
+
+/**
+ * The word reader's weight and the class offsets with the best out-of-fold accuracy (small
+ * offsets first; the ratio of the readers' weights is what matters to the argmax, so the
+ * embedding's is 1), then the temperature with the best log-loss.
+ */
+function fitPolarity(emb: number[][], words: number[][] | undefined, gold: number[][]): PolarityBlend {
+  let best = { wordWeight: 0, offsets: [0, 0, 0], accuracy: -1 };
+  const ww = words ? WORD_WEIGHTS : [0];
+  const le = emb.map((p) => p.map((v) => Math.log(Math.max(v, 1e-9))));
+  const lw = words?.map((p) => p.map((v) => Math.log(Math.max(v, 1e-9))));
+  const truth = gold.map((g) => g.indexOf(1));
+  for (const wordWeight of ww) {
+    const base = le.map((p, i) => p.map((v, c) => v + (lw ? wordWeight * lw[i][c] : 0)));
+    for (const n of STEPS)
+      for (const p of STEPS) {
+        let accuracy = 0;
+        for (let i = 0; i < base.length; i++) {
+          const z0 = base[i][0];
+          const z1 = base[i][1] + n;
+          const z2 = base[i][2] + p;
+          const cls = z0 >= z1 && z0 >= z2 ? 0 : z1 >= z2 ? 1 : 2;
+          if (cls === truth[i]) accuracy++;
+        }
+        if (accuracy > best.accuracy) best = { wordWeight, offsets: [0, n, p], accuracy };
+      }
+  }
   let temperature = 1;
   let bestLoss = Infinity;
-  for (const t of [0.5, 0.75, 1, 1.25, 1.5, 2, 2.5, 3]) {
-    const pol = { offsets: best.offsets, temperature: t };
-    const loss = probs.reduce(
-      (sum, pr, i) => sum - Math.log(Math.max(1e-9, polarityProbs(pol, pr)[gold[i].indexOf(1)])),
+  for (const t of [0.5, 0.75, 1, 1.25, 1.5, 2, 2.5, 3, 4]) {
+    const pol = { wordWeight: best.wordWeight, offsets: best.offsets, temperature: t };
+    const loss = emb.reduce(
+      (sum, pr, i) => sum - Math.log(Math.max(1e-9, polarityProbs(pol, pr, words?.[i])[truth[i]])),
       0,
     );
     if (loss < bestLoss - 1e-9) [temperature, bestLoss] = [t, loss];
   }
-  return { offsets: best.offsets, temperature };
+  return { wordWeight: best.wordWeight, offsets: best.offsets, temperature };
 }
 
 /**
- * Trains every head on the corpus' encodings (from the embedder that will use them).
- * Deterministic: the same encodings and corpus give the same heads. Calibration and thresholds
- * come from the out-of-fold predictions of INNER_REPEATS FOLDS-fold cross-validations (single runs,
- * for time: the final heads average 3 runs, whose logits are close to a single run's; the eval
- * figures include that difference), then the heads are fitted once more on
- * everything (averaged runs).
+ * Trains every head on the corpus' encodings (from the embedder that will use them) and the word
+ * reader on its texts. Deterministic: the same encodings and corpus give the same heads.
+ * Calibration, stacks and thresholds come from the out-of-fold predictions of INNER_REPEATS
+ * FOLDS-fold cross-validations (single runs, for time: the final heads average 3 runs, whose
+ * logits are close to a single run's; the eval figures include that difference), then every model
+ * is fitted once more on everything.
  */
 export async function trainHeads(input: {
   embedder: string;
@@ -414,6 +442,8 @@ export async function trainHeads(input: {
   items: LabelledText[];
   encoded: Encoded[];
   options?: Partial<HeadsOptions>;
+  /** The items' word rows, when the caller has them (eval reuses them across folds). */
+  wordRows?: SparseRow[];
 }): Promise<Heads> {
   const options = { ...DEFAULT_HEADS_OPTIONS, ...input.options };
   const raw = input.items.map((it, i) => featureRow(input.encoded[i].vector, it.text));
@@ -427,6 +457,7 @@ export async function trainHeads(input: {
     Object.fromEntries(
       Object.entries(all).map(([k, rows]) => [k, idx.map((i) => (rows as unknown[])[i])]),
     ) as unknown as Prepared;
+  const wordRows = options.stackWords ? (input.wordRows ?? input.items.map((it) => wordFeatures(it.text))) : [];
 
   const oof = {
     topics: [] as number[][],
@@ -434,6 +465,7 @@ export async function trainHeads(input: {
     churn: [] as number[][],
     polarity: [] as number[][],
     pieces: { topics: [] as number[][][], intentions: [] as number[][][], churn: [] as number[][][] },
+    words: [] as WordScores[],
   };
   const pieces = input.items.map((_, i) => (options.stackPieces ? pieceRows(input.encoded[i], std) : []));
   // INNER_REPEATS cross-validations on different folds: every message has that many out-of-fold
@@ -442,7 +474,14 @@ export async function trainHeads(input: {
     const fold = new Array<number>(n);
     shuffled(n, seededRandom(SEED + 101 * r)).forEach((i, k) => (fold[i] = k % FOLDS));
     for (let f = 0; f < FOLDS; f++) {
-      const m = await fitAll(subset([...Array(n).keys()].filter((i) => fold[i] !== f)), options, 1);
+      const train = [...Array(n).keys()].filter((i) => fold[i] !== f);
+      const m = await fitAll(subset(train), options, 1);
+      const reader = options.stackWords
+        ? await trainWordReader(
+            train.map((i) => input.items[i]),
+            train.map((i) => wordRows[i]),
+          )
+        : undefined;
       for (let i = 0; i < n; i++) {
         if (fold[i] !== f) continue;
         const row = r * n + i;
@@ -453,6 +492,7 @@ export async function trainHeads(input: {
         oof.pieces.topics[row] = pieces[i].map((xp) => predict(m.topics, xp));
         oof.pieces.intentions[row] = pieces[i].map((xp) => predict(m.intentions, xp));
         oof.pieces.churn[row] = pieces[i].map((xp) => predict(m.churn, xp));
+        if (reader) oof.words[row] = wordScores(wordProbabilities(reader, wordRows[i]));
       }
     }
   }
@@ -475,56 +515,60 @@ export async function trainHeads(input: {
     );
     return { a: fits.map((f) => f.a), b: fits.map((f) => f.b) };
   };
-  const head = (labels: string[], scores: number[][], pieceScores: number[][][], gold: number[][], beta: number) => {
+  const head = (
+    labels: string[],
+    scores: number[][],
+    pieceScores: number[][][],
+    wordOf: (w: WordScores) => number[],
+    gold: number[][],
+    threshold: (scores: number[], gold: number[]) => number,
+  ) => {
     const calibration = calibrate(scores, gold);
     const whole = scores.map((s) => calibrated(calibration, s));
     const per = pieceScores.map((ps) => ps.map((s) => calibrated(calibration, s)));
-    // The second stage is fitted on out-of-fold probabilities too: 4 weights per label.
-    const stack = options.stackPieces
-      ? gold[0].map((_, o) =>
-          logisticFit(
-            whole.map((w, i) => {
-              const q = per[i].map((p) => p[o]);
-              const max = q.length ? Math.max(...q) : w[o];
-              const mean = q.length ? q.reduce((a, b) => a + b, 0) / q.length : w[o];
-              return [logit(w[o]), logit(max), logit(mean)];
-            }),
-            gold.map((g) => g[o]),
-          ),
-        )
-      : undefined;
-    const probs = stack
-      ? whole.map((w, i) =>
-          w.map((p, o) =>
-            stacked(
-              stack[o],
-              p,
-              per[i].map((q) => q[o]),
+    const rowOf = (i: number, o: number) =>
+      stackRow(
+        options,
+        whole[i][o],
+        per[i].map((p) => p[o]),
+        options.stackWords ? wordOf(oof.words[i])[o] : undefined,
+      );
+    // The second stage is fitted on out-of-fold probabilities too: stackInputCount + 1 weights per label.
+    const stack =
+      stackInputCount(options) > 1
+        ? gold[0].map((_, o) =>
+            logisticFit(
+              whole.map((_, i) => rowOf(i, o)),
+              gold.map((g) => g[o]),
             ),
-          ),
-        )
-      : whole;
+          )
+        : undefined;
+    const probs = stack ? whole.map((w, i) => w.map((_, o) => stacked(stack[o], rowOf(i, o)))) : whole;
     const thresholds = gold[0].map((_, o) =>
-      bestThreshold(
+      threshold(
         probs.map((s) => s[o]),
         gold.map((g) => g[o]),
-        beta,
       ),
     );
     return { labels, calibration, stack, thresholds, probs };
   };
-  const topics = head([...TOPICS], oof.topics, oof.pieces.topics, gold.topics, 1);
+  const f1 = (s: number[], g: number[]) => bestThreshold(s, g, 1);
+  const topics = head([...TOPICS], oof.topics, oof.pieces.topics, (w) => w.topics, gold.topics, f1);
   const intentions = head(
-    INTENTIONS.filter((l) => l !== 'churn'),
+    [...OTHER_INTENTIONS],
     oof.intentions,
     oof.pieces.intentions,
+    (w) => w.intentions,
     gold.intentions,
-    1,
+    f1,
   );
-  const churn = head(['churn'], oof.churn, oof.pieces.churn, gold.churn, options.churnBeta);
+  const churn = head(['churn'], oof.churn, oof.pieces.churn, (w) => w.churn, gold.churn, (s, g) =>
+    thresholdForPrecision(s, g, options.churnPrecision),
+  );
+  const wordPolarity = options.stackWords ? oof.words.map((w) => w.polarity) : undefined;
   const polarity = options.calibrate
-    ? fitPolarity(oof.polarity, gold.polarity)
-    : { offsets: [0, 0, 0], temperature: 1 };
+    ? fitPolarity(oof.polarity, wordPolarity, gold.polarity)
+    : { wordWeight: options.stackWords ? 1 : 0, offsets: [0, 0, 0], temperature: 1 };
   const means = POLARITIES.map((p) => {
     const of = input.items.filter((it) => polarityOf(it.sentiment) === p);
     return of.length ? of.reduce((sum, it) => sum + it.sentiment, 0) / of.length : 0;
@@ -533,10 +577,7 @@ export async function trainHeads(input: {
   const cut = (probs: number[][], t: number[]) => probs.map((s) => s.map((v, o) => (v >= t[o] ? 1 : 0)));
   const churnPred = cut(churn.probs, churn.thresholds).map((r) => r[0]);
   const churnTp = churnPred.filter((p, i) => p && gold.churn[i][0]).length;
-  const polarityPred = oof.polarity.map((p) => {
-    const q = polarityProbs(polarity, p);
-    return q.indexOf(Math.max(...q));
-  });
+  const polarityOof = oof.polarity.map((p, i) => polarityProbs(polarity, p, wordPolarity?.[i]));
   const crossValidation = {
     folds: FOLDS,
     topicF1: microF1(gold.topics, cut(topics.probs, topics.thresholds)),
@@ -544,10 +585,11 @@ export async function trainHeads(input: {
       gold.intentions.map((r, i) => [...r, gold.churn[i][0]]),
       cut(intentions.probs, intentions.thresholds).map((r, i) => [...r, churnPred[i]]),
     ),
-    polarityAccuracy: polarityPred.filter((c, i) => gold.polarity[i][c] === 1).length / gold.items.length,
+    polarityAccuracy:
+      polarityOof.filter((q, i) => gold.polarity[i][q.indexOf(Math.max(...q))] === 1).length / gold.items.length,
     sentimentMae:
       gold.items.reduce((sum, it, i) => {
-        const v = polarityProbs(polarity, oof.polarity[i]).reduce((s, p, c) => s + p * means[c], 0);
+        const v = polarityOof[i].reduce((s, p, c) => s + p * means[c], 0);
         return sum + Math.abs(Math.max(-1, Math.min(1, v)) - it.sentiment);
       }, 0) / gold.items.length,
     churn: {
@@ -557,6 +599,7 @@ export async function trainHeads(input: {
   };
 
   const m = await fitAll(all, options, LABEL_OPTIONS.ensemble);
+  const words = options.stackWords ? packWordReader(await trainWordReader(input.items, wordRows)) : undefined;
   const label = (h: typeof topics, model: LinearModel): LabelHead => ({
     labels: h.labels,
     model,
@@ -577,6 +620,7 @@ export async function trainHeads(input: {
     churn: label(churn, m.churn),
     polarity: { model: m.polarity, ...polarity },
     sentiment: { means },
+    ...(words ? { words } : {}),
     crossValidation,
   };
 }

@@ -151,3 +151,52 @@ export function topFeatures(m: SparseModel, output: number, count: number): { fe
   }
   return best.sort((a, b) => b.weight - a.weight).slice(0, count);
 }
+
+/**
+ * A model as it is stored (in the heads' JSON): only the features any training row touched, whose
+ * largest weight reaches `minWeight`, as base64 of their indices and weights. A dense 2^18 × outputs
+ * array would weigh tens of megabytes of JSON; the few tens of thousands of features a corpus
+ * touches weigh a few.
+ */
+export interface PackedSparse {
+  kind: SparseKind;
+  outputs: number;
+  bias: number[];
+  /** base64 of a Uint32Array of feature indices, ascending. */
+  features: string;
+  /** base64 of a Float32Array, features × outputs. */
+  weights: string;
+}
+
+export function packSparse(m: SparseModel, minWeight = 0): PackedSparse {
+  const kept: number[] = [];
+  for (let f = 0; f < FEATURES; f++) {
+    let max = 0;
+    for (let o = 0; o < m.outputs; o++) max = Math.max(max, Math.abs(m.weights[f * m.outputs + o]));
+    if (max > 0 && max >= minWeight) kept.push(f);
+  }
+  const features = Uint32Array.from(kept);
+  const weights = new Float32Array(kept.length * m.outputs);
+  kept.forEach((f, k) => weights.set(m.weights.subarray(f * m.outputs, (f + 1) * m.outputs), k * m.outputs));
+  const b64 = (a: Uint32Array | Float32Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString('base64');
+  return { kind: m.kind, outputs: m.outputs, bias: [...m.bias], features: b64(features), weights: b64(weights) };
+}
+
+/** The model back from its stored form; throws on a form that does not fit (heads-store.ts checks first). */
+export function unpackSparse(p: PackedSparse): SparseModel {
+  const bytes = (s: string) => {
+    const b = Buffer.from(s, 'base64');
+    // A copy, so that the typed array starts aligned whatever Buffer's pool offset.
+    return new Uint8Array(b).buffer;
+  };
+  const features = new Uint32Array(bytes(p.features));
+  const packed = new Float32Array(bytes(p.weights));
+  if (packed.length !== features.length * p.outputs || p.bias.length !== p.outputs)
+    throw new Error('packed sparse model has the wrong shape');
+  const weights = new Float32Array(FEATURES * p.outputs);
+  features.forEach((f, k) => {
+    if (f >= FEATURES) throw new Error('packed sparse model names a feature out of range');
+    weights.set(packed.subarray(k * p.outputs, (k + 1) * p.outputs), f * p.outputs);
+  });
+  return { kind: p.kind, outputs: p.outputs, weights, bias: Float64Array.from(p.bias) };
+}

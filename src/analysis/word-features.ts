@@ -114,20 +114,33 @@ function hash(s: string): number {
   return h >>> 0;
 }
 
+/**
+ * The named features of a text, before hashing: `w:` words, `b:` word pairs, `cN:` character
+ * n-grams. Kept apart from the hashing so that `npm run eval -- --explain` and the churn factors
+ * can name what a weight stands for.
+ */
+export function featureKeys(text: string): string[] {
+  const keys: string[] = [];
+  const words = wordTokens(text);
+  words.forEach((w, i) => {
+    keys.push(`w:${w}`);
+    if (i > 0) keys.push(`b:${words[i - 1]} ${w}`);
+    const padded = ` ${w.startsWith('NOT_') ? w.slice(4) : w} `;
+    for (let n = 2; n <= 5; n++) for (let k = 0; k + n <= padded.length; k++) keys.push(`c${n}:${padded.slice(k, k + n)}`);
+  });
+  return keys;
+}
+
+/** The hashed index of a named feature. */
+export const featureIndex = (key: string): number => hash(key) & MASK;
+
 /** The hashed sparse row of a text. */
 export function wordFeatures(text: string): SparseRow {
   const counts = new Map<number, number>();
-  const add = (key: string) => {
-    const i = hash(key) & MASK;
+  for (const key of featureKeys(text)) {
+    const i = featureIndex(key);
     counts.set(i, (counts.get(i) ?? 0) + 1);
-  };
-  const words = wordTokens(text);
-  words.forEach((w, i) => {
-    add(`w:${w}`);
-    if (i > 0) add(`b:${words[i - 1]} ${w}`);
-    const padded = ` ${w.startsWith('NOT_') ? w.slice(4) : w} `;
-    for (let n = 2; n <= 5; n++) for (let k = 0; k + n <= padded.length; k++) add(`c${n}:${padded.slice(k, k + n)}`);
-  });
+  }
   const index = Uint32Array.from([...counts.keys()].sort((a, b) => a - b));
   const value = new Float32Array(index.length);
   let norm = 0;

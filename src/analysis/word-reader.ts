@@ -1,7 +1,15 @@
 import type { LabelledText } from './corpus.js';
 import type { Predicted } from './eval.js';
 import { polarity } from './eval.js';
-import { DEFAULT_SPARSE_OPTIONS, predictSparse, trainSparse, type SparseModel } from './sparse-linear.js';
+import {
+  DEFAULT_SPARSE_OPTIONS,
+  packSparse,
+  predictSparse,
+  trainSparse,
+  unpackSparse,
+  type PackedSparse,
+  type SparseModel,
+} from './sparse-linear.js';
 import { INTENTIONS, TOPICS } from './taxonomy.js';
 import { wordFeatures, type SparseRow } from './word-features.js';
 
@@ -67,3 +75,43 @@ export function applyWordReader(reader: WordReader, text: string, row: SparseRow
     intentions: picked(INTENTIONS, predictSparse(reader.intentions, row)),
   };
 }
+
+/** The reader's probabilities for one message: polarity's three classes, each topic, each intention (churn among them). */
+export interface WordProbabilities {
+  polarity: number[];
+  topics: number[];
+  intentions: number[];
+}
+
+export function wordProbabilities(reader: Pick<WordReader, 'polarity' | 'topics' | 'intentions'>, row: SparseRow) {
+  return {
+    polarity: predictSparse(reader.polarity, row),
+    topics: predictSparse(reader.topics, row),
+    intentions: predictSparse(reader.intentions, row),
+  } satisfies WordProbabilities;
+}
+
+/** The reader as the heads store it (heads.ts): its three models packed. */
+export interface PackedWordReader {
+  polarity: PackedSparse;
+  topics: PackedSparse;
+  intentions: PackedSparse;
+}
+
+/**
+ * Weights below this are dropped when the reader is stored: they move no probability by more than
+ * a rounding error over a message's few hundred features, and the stored heads shrink severalfold.
+ */
+const STORED_MIN_WEIGHT = 1e-3;
+
+export const packWordReader = (r: WordReader): PackedWordReader => ({
+  polarity: packSparse(r.polarity, STORED_MIN_WEIGHT),
+  topics: packSparse(r.topics, STORED_MIN_WEIGHT),
+  intentions: packSparse(r.intentions, STORED_MIN_WEIGHT),
+});
+
+export const unpackWordReader = (p: PackedWordReader) => ({
+  polarity: unpackSparse(p.polarity),
+  topics: unpackSparse(p.topics),
+  intentions: unpackSparse(p.intentions),
+});

@@ -13,6 +13,7 @@ import * as m011 from './migrations/011_delivery_slots.js';
 import * as m012 from './migrations/012_outbox_awaiting_attempt.js';
 import * as m013 from './migrations/013_auth_failures.js';
 import * as m014 from './migrations/014_console_reads.js';
+import * as m015 from './migrations/015_churn_words.js';
 
 /**
  * A migration module. knex reads `config.transaction` from what the source's getMigration answers
@@ -37,6 +38,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '012_outbox_awaiting_attempt': m012,
   '013_auth_failures': m013,
   '014_console_reads': m014,
+  '015_churn_words': m015,
 };
 
 /** Migrations are imported, not discovered on disk, so they work from tsx, bundles and containers. */

@@ -39,7 +39,7 @@ describe('computeAggregates', () => {
       intentions_summary: ['price_sensitive', 'churn', 'refund', 'upgrade'],
       negative_ratio: 0.5,
       churn_risk_score: 0.6, // 0.4 * 0.3 + 0.2 * 1 + 0.4 * 0.7
-      churn_risk_factors: { negative_sentiment: 0.3, declining_trend: 1, churn_intent: 0.7 },
+      churn_risk_factors: { negative_sentiment: 0.3, declining_trend: 1, churn_intent: 0.7, churn_words: [] },
       price_sensitive_ratio: 0.5,
       message_frequency_days: 2, // (day 6 - day 0) / 3 gaps
     });
@@ -130,6 +130,20 @@ describe('computeAggregates', () => {
     expect(computeAggregates(window).churn_risk_factors.churn_intent).toBe(0.525);
     // downgrade weighs 0.6 in every message: 0.5 * 0.6 + 0.5 * 0.6
     expect(computeAggregates([msg(0, 0, [], ['downgrade', 'upgrade'])]).churn_risk_factors.churn_intent).toBe(0.6);
+  });
+
+  it('lists the churn words of the window: in most messages first, then the most recent, at most five', () => {
+    const said = (day: number, churnWords: string[]) => ({ ...msg(day, -0.5, [], ['churn']), churnWords });
+    const a = computeAggregates([
+      said(0, ['cancel', 'switching']),
+      said(1, ['cancel', 'not worth']),
+      msg(2, 0),
+      said(3, ['competitor', 'last month', 'leaving', 'goodbye']),
+      said(4, ['cancel']),
+    ]);
+    // cancel in 3 messages; then the newest of the rest (day 3's words, in their order), cut at five
+    expect(a.churn_risk_factors.churn_words).toEqual(['cancel', 'competitor', 'last month', 'leaving', 'goodbye']);
+    expect(computeAggregates([msg(0, 0)]).churn_risk_factors.churn_words).toEqual([]);
   });
 
   it('clamps out-of-range sentiments', () => {

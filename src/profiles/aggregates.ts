@@ -23,6 +23,8 @@ export interface WindowMessage {
   sentiment: number;
   topics: string[];
   intentions: string[];
+  /** The words that drove the message's churn reading (analysis); absent for messages analysed before they were kept. */
+  churnWords?: string[];
 }
 
 export const SENTIMENT_TRENDS = ['improving', 'stable', 'declining'] as const;
@@ -32,7 +34,15 @@ export interface ChurnRiskFactors {
   negative_sentiment: number;
   declining_trend: number;
   churn_intent: number;
+  /**
+   * What the user wrote that was read as churn: the words that drove the window's churn readings,
+   * most messages first, then newest first; at most MAX_CHURN_WORDS.
+   */
+  churn_words: string[];
 }
+
+/** Words listed in churn_risk_factors.churn_words. */
+export const MAX_CHURN_WORDS = 5;
 
 export interface Aggregates {
   window_size: number;
@@ -88,6 +98,7 @@ export function computeAggregates(window: WindowMessage[]): Aggregates {
     // Only a trend labelled `declining` counts, so the factor never contradicts the label.
     declining_trend: trend === 'declining' ? clamp(-(delta ?? 0), 0, 1) : 0,
     churn_intent: churnIntent(msgs.map((m) => m.intentions)),
+    churn_words: churnWords(msgs),
   };
   const score =
     CHURN_FACTOR_WEIGHTS.negative_sentiment * factors.negative_sentiment +
@@ -109,6 +120,7 @@ export function computeAggregates(window: WindowMessage[]): Aggregates {
       negative_sentiment: round4(factors.negative_sentiment),
       declining_trend: round4(factors.declining_trend),
       churn_intent: round4(factors.churn_intent),
+      churn_words: factors.churn_words,
     },
     price_sensitive_ratio: round4(msgs.filter((m) => distinct(m.intentions).includes('price_sensitive')).length / n),
     // The mean of consecutive gaps telescopes to (last - first) / (n - 1).
@@ -156,6 +168,18 @@ function rankByScore(scores: Record<string, number>): string[] {
 function churnIntent(intentionsPerMessage: string[][]): number {
   const weights = intentionsPerMessage.map((labels) => Math.max(0, ...labels.map((l) => CHURN_INTENT_WEIGHTS[l] ?? 0)));
   return clamp(0.5 * Math.max(...weights) + 0.5 * mean(weights), 0, 1);
+}
+
+/** The window's churn words (chronological messages): in most messages first, then the most recently said. */
+function churnWords(chronological: WindowMessage[]): string[] {
+  const seen = new Map<string, { messages: number; last: number }>();
+  chronological.forEach((m, i) => {
+    for (const w of new Set(m.churnWords ?? [])) seen.set(w, { messages: (seen.get(w)?.messages ?? 0) + 1, last: i });
+  });
+  return [...seen]
+    .sort((a, b) => b[1].messages - a[1].messages || b[1].last - a[1].last)
+    .slice(0, MAX_CHURN_WORDS)
+    .map(([w]) => w);
 }
 
 const distinct = (labels: string[] | null | undefined): string[] => [...new Set(labels ?? [])];

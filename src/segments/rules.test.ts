@@ -213,7 +213,7 @@ const aggregates: Aggregates = {
   intentions_summary: ['price_sensitive', 'churn', 'refund', 'upgrade'],
   negative_ratio: 0.5,
   churn_risk_score: 0.6,
-  churn_risk_factors: { negative_sentiment: 0.3, declining_trend: 1, churn_intent: 0.7 },
+  churn_risk_factors: { negative_sentiment: 0.3, declining_trend: 1, churn_intent: 0.7, churn_words: [] },
   price_sensitive_ratio: 0.5,
   message_frequency_days: 2,
 };

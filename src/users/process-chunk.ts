@@ -189,6 +189,7 @@ async function foldMessage(db: Db, a: FoldArgs): Promise<void> {
         sentiment: a.analysis.sentiment,
         topics: a.analysis.topics,
         intentions: a.analysis.intentions,
+        churn_words: a.analysis.churnWords ?? [],
         embedding: a.analysis.embedding,
       })
       .onConflict(['source_id', 'item_idx'])
@@ -203,13 +204,14 @@ async function foldMessage(db: Db, a: FoldArgs): Promise<void> {
         { column: 'id', order: 'desc' },
       ])
       .limit(WINDOW_SIZE)
-      .select('written_at', 'sentiment', 'topics', 'intentions', 'embedding');
+      .select('written_at', 'sentiment', 'topics', 'intentions', 'churn_words', 'embedding');
     const aggregates = computeAggregates(
       window.map((m) => ({
         timestamp: m.written_at,
         sentiment: m.sentiment,
         topics: m.topics,
         intentions: m.intentions,
+        churnWords: m.churn_words ?? [],
       })),
     );
     const profileEmbedding = meanEmbedding(window.map((m) => m.embedding as number[]));

@@ -106,6 +106,11 @@ export interface ChurnRiskFactors {
   negativeSentiment: number;
   decliningTrend: number;
   churnIntent: number;
+  /**
+   * What the user wrote that was read as churn: the words and word pairs that drove the window's
+   * churn readings, most messages first, at most 5. Empty when nothing was read as churn.
+   */
+  churnWords: string[];
 }
 
 export interface ListProfilesRequest {
@@ -804,7 +809,7 @@ export const Aggregates_TopicScoresEntry: MessageFns<Aggregates_TopicScoresEntry
 };
 
 function createBaseChurnRiskFactors(): ChurnRiskFactors {
-  return { negativeSentiment: 0, decliningTrend: 0, churnIntent: 0 };
+  return { negativeSentiment: 0, decliningTrend: 0, churnIntent: 0, churnWords: [] };
 }
 
 export const ChurnRiskFactors: MessageFns<ChurnRiskFactors> = {
@@ -817,6 +822,9 @@ export const ChurnRiskFactors: MessageFns<ChurnRiskFactors> = {
     }
     if (message.churnIntent !== 0) {
       writer.uint32(25).double(message.churnIntent);
+    }
+    for (const v of message.churnWords) {
+      writer.uint32(34).string(v!);
     }
     return writer;
   },
@@ -858,6 +866,14 @@ export const ChurnRiskFactors: MessageFns<ChurnRiskFactors> = {
             message.churnIntent = reader.double();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.churnWords.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -887,6 +903,11 @@ export const ChurnRiskFactors: MessageFns<ChurnRiskFactors> = {
         : isSet(object.churn_intent)
         ? globalThis.Number(object.churn_intent)
         : 0,
+      churnWords: globalThis.Array.isArray(object?.churnWords)
+        ? object.churnWords.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.churn_words)
+        ? object.churn_words.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -901,6 +922,9 @@ export const ChurnRiskFactors: MessageFns<ChurnRiskFactors> = {
     if (message.churnIntent !== 0) {
       obj.churnIntent = floatToJson(message.churnIntent);
     }
+    if (message.churnWords?.length) {
+      obj.churnWords = message.churnWords;
+    }
     return obj;
   },
 
@@ -912,6 +936,7 @@ export const ChurnRiskFactors: MessageFns<ChurnRiskFactors> = {
     message.negativeSentiment = object.negativeSentiment ?? 0;
     message.decliningTrend = object.decliningTrend ?? 0;
     message.churnIntent = object.churnIntent ?? 0;
+    message.churnWords = object.churnWords?.map((e) => e) || [];
     return message;
   },
 };

@@ -75,6 +75,8 @@ export function profileToProto(p: ProfileView): Profile {
         negativeSentiment: a.churn_risk_factors.negative_sentiment,
         decliningTrend: a.churn_risk_factors.declining_trend,
         churnIntent: a.churn_risk_factors.churn_intent,
+        // Profiles folded before churn words were kept have none stored.
+        churnWords: a.churn_risk_factors.churn_words ?? [],
       },
       messageCount: a.message_count,
     } as Profile['aggregates'],

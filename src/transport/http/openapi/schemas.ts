@@ -26,8 +26,16 @@ export const errorBody = z
   .meta({ id: 'Error', description: 'The body of every error answer' });
 
 const churnRiskFactors = z
-  .object({ negative_sentiment: z.number(), declining_trend: z.number(), churn_intent: z.number() })
-  .meta({ description: 'Extension: the churn score factor by factor' });
+  .object({
+    negative_sentiment: z.number(),
+    declining_trend: z.number(),
+    churn_intent: z.number(),
+    churn_words: z.array(z.string()).optional().meta({
+      description:
+        'The words and word pairs that drove the window\'s churn readings, most messages first, at most 5; absent on profiles last folded before they were kept',
+    }),
+  })
+  .meta({ description: 'Extension: the churn score factor by factor, and the words behind it' });
 
 const aggregates = z
   .object({
