@@ -31,9 +31,8 @@ describe('analysis with the local Universal Sentence Encoder', () => {
         'We have used the planner for two years and the team likes the board view a lot. The new pricing is another story though. Our contract ends in March and we will not renew it.',
       ];
       const out = await analyzer.analyzeBatch(texts);
-      // One call: the four short messages whole, then the three sentences of the long one (its
-      // vector is their normalised mean).
-      expect(calls.slice(before)).toEqual([7]);
+      // One call, one text per message: every message is read whole (heads.ts, stackPieces).
+      expect(calls.slice(before)).toEqual([5]);
       for (const a of out) {
         expect(a.sentiment).toBeGreaterThanOrEqual(-1);
         expect(a.sentiment).toBeLessThanOrEqual(1);
@@ -48,6 +47,13 @@ describe('analysis with the local Universal Sentence Encoder', () => {
       expect(out[1].sentiment).toBeGreaterThan(0.2);
       expect(out[2].intentions).toContain('support_request');
       expect(out[4].intentions).toContain('churn');
+      // A churn reading names words of its own message; a message not read as churn names none.
+      expect(out[0].churnWords.length).toBeGreaterThan(0);
+      // (Words as the reader tokenises them: lower case, apostrophes dropped, a negated word as "not …".)
+      const said = texts[0].toLowerCase().replace(/['’]/g, '');
+      for (const w of out[0].churnWords)
+        for (const part of w.replace(/\bnot /g, '').split(' ')) expect(said).toContain(part);
+      expect(out[2].churnWords).toEqual([]);
     },
   );
 });

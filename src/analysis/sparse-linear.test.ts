@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SPARSE_OPTIONS, predictSparse, trainSparse } from './sparse-linear.js';
+import { DEFAULT_SPARSE_OPTIONS, packSparse, predictSparse, trainSparse, unpackSparse } from './sparse-linear.js';
+import { drivingWords } from './word-explain.js';
 import { wordFeatures } from './word-features.js';
 
 const texts = [
@@ -32,5 +33,44 @@ describe('trainSparse', () => {
     const p = predictSparse(a, wordFeatures('love it'));
     expect(p[0] + p[1]).toBeCloseTo(1, 9);
     expect(p).toEqual(predictSparse(b, wordFeatures('love it')));
+  });
+});
+
+describe('packSparse', () => {
+  it('stores only the touched features and reads the same probabilities back through JSON', async () => {
+    const rows = texts.map(([t]) => wordFeatures(t));
+    const model = await trainSparse(
+      rows,
+      texts.map(([, y]) => [y, 1 - y]),
+      { ...DEFAULT_SPARSE_OPTIONS, kind: 'sigmoid' },
+    );
+    const packed = packSparse(model);
+    const back = unpackSparse(JSON.parse(JSON.stringify(packed)));
+    const touched = new Set(rows.flatMap((r) => [...r.index])).size;
+    expect(Buffer.from(packed.features, 'base64').length).toBe(touched * 4);
+    for (const t of ['great app', 'it crashes, not good', 'unseen words entirely'])
+      expect(predictSparse(back, wordFeatures(t))).toEqual(predictSparse(model, wordFeatures(t)));
+    // Pruning drops features, and a damaged form is refused.
+    expect(Buffer.from(packSparse(model, 0.5).features, 'base64').length).toBeLessThan(touched * 4);
+    expect(() => unpackSparse({ ...packed, bias: [0] })).toThrow(/shape/);
+  });
+});
+
+describe('drivingWords', () => {
+  it("names the text's own words that pushed an output up, most weighted first", async () => {
+    const rows = texts.map(([t]) => wordFeatures(t));
+    const model = await trainSparse(
+      rows,
+      texts.map(([, y]) => [1 - y]),
+      { ...DEFAULT_SPARSE_OPTIONS, kind: 'sigmoid' },
+    );
+    const words = drivingWords(model, 0, 'the update crashes and is not working', 3);
+    expect(words.length).toBeGreaterThan(0);
+    expect(words.length).toBeLessThanOrEqual(3);
+    // Only words and pairs of this text (negation read as "not ...").
+    const said = ['the', 'update', 'crashes', 'and', 'is', 'not', 'not working', 'the update', 'update crashes', 'crashes and', 'and is', 'is not', 'not not working'];
+    for (const w of words) expect(said).toContain(w);
+    expect(words).toContain('crashes');
+    expect(drivingWords(model, 0, 'love it', 3)).not.toContain('love');
   });
 });

@@ -9,7 +9,7 @@ import { createAnalyzer, INTENTIONS, TOPICS } from '../../src/analysis/analyze.j
 import { loadCorpus, type Corpus } from '../../src/analysis/corpus.js';
 import { createLocalEmbedder, createOpenAIEmbedder } from '../../src/analysis/embedder.js';
 import { encodeTexts } from '../../src/analysis/features.js';
-import { trainHeads } from '../../src/analysis/heads.js';
+import { DEFAULT_HEADS_OPTIONS, trainHeads } from '../../src/analysis/heads.js';
 import { sentencesOf } from '../../src/analysis/sentences.js';
 import { headsCacheKey, loadOrTrainHeads } from '../../src/analysis/heads-store.js';
 import { createDb, type Db } from '../../src/db/knex.js';
@@ -28,11 +28,17 @@ function sampleCorpus(n: number): Corpus {
   return { items, hash: `test-${randomUUID()}`, files: full.files };
 }
 
-/** What training embeds: the messages read whole, then the sentences of the long ones (one call). */
-const embeddedTexts = (c: Corpus) => [
-  ...c.items.map((it) => it.text).filter((t) => sentencesOf(t).length === 0),
-  ...c.items.flatMap((it) => sentencesOf(it.text)),
-];
+/**
+ * What training embeds, in one call: with sentence pieces, the messages read whole, then the
+ * sentences of the long ones; without, every message whole.
+ */
+const embeddedTexts = (c: Corpus) =>
+  DEFAULT_HEADS_OPTIONS.stackPieces
+    ? [
+        ...c.items.map((it) => it.text).filter((t) => sentencesOf(t).length === 0),
+        ...c.items.flatMap((it) => sentencesOf(it.text)),
+      ]
+    : c.items.map((it) => it.text);
 
 describe('analysis heads: trained per embedder, cached, checked', () => {
   let db: Db;
@@ -55,6 +61,8 @@ describe('analysis heads: trained per embedder, cached, checked', () => {
     const encoded = await encodeTexts(
       local,
       corpus.items.map((it) => it.text),
+      undefined,
+      { pieces: DEFAULT_HEADS_OPTIONS.stackPieces },
     );
     const input = { embedder: local.name, corpusHash: corpus.hash, items: corpus.items, encoded };
     const [a, b] = [await trainHeads(input), await trainHeads(input)];
@@ -123,6 +131,18 @@ describe('analysis heads: trained per embedder, cached, checked', () => {
       await db('analysis_heads')
         .where({ cache_key: key })
         .update({ heads: text, checksum: createHash('sha256').update(text).digest('hex') });
+      rmSync(file);
+      expect((await loadOrTrainHeads({ embedder, db, cacheDir, corpus, log })).from).toBe('trained');
+
+      // A stored word reader whose shape does not fit its labels (checksum kept): refused too.
+      expect(good.heads.words).toBeDefined();
+      const misshapen = JSON.stringify({
+        ...good.heads,
+        words: { ...good.heads.words!, topics: good.heads.words!.polarity },
+      });
+      await db('analysis_heads')
+        .where({ cache_key: key })
+        .update({ heads: misshapen, checksum: createHash('sha256').update(misshapen).digest('hex') });
       rmSync(file);
       expect((await loadOrTrainHeads({ embedder, db, cacheDir, corpus, log })).from).toBe('trained');
     },
