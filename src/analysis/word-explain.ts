@@ -16,11 +16,14 @@ export function featureNames(texts: string[]): Map<number, string> {
   return names;
 }
 
-/** A feature key as a reader would write it: `w:NOT_working` → `not working`, `c4:fund` → `~fund`. */
+/**
+ * A feature key as a reader would write it: `w:NOT_working` → `not working`; a character n-gram
+ * with `_` for a word's edge: `c5: wish` → `~_wish`, `c4:und ` → `~und_`.
+ */
 export function readable(key: string): string {
   const [kind, ...rest] = key.split(':');
-  const text = rest.join(':').replace(/NOT_/g, 'not ');
-  return kind.startsWith('c') ? `~${text.trim()}` : text;
+  const text = rest.join(':');
+  return kind.startsWith('c') ? `~${text.replace(/ /g, '_')}` : text.replace(/NOT_/g, 'not ');
 }
 
 /** The `count` most positively weighted named features of one output. */

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { EventType, SentimentTrend } from '../../gen/profiling/v1/common.js';
 import { ProfileSort } from '../../gen/profiling/v1/profiles.js';
 import { SegmentStatus } from '../../gen/profiling/v1/segments.js';
-import { newTenant, waitForBatch } from '../support/api.js';
+import { call, newTenant, waitForBatch } from '../support/api.js';
 import { grpcClients, keyMetadata, rpc } from '../support/grpc.js';
 
 describe('the generated gRPC clients', () => {
@@ -75,6 +75,15 @@ describe('the generated gRPC clients', () => {
     });
     expect(one.profile!.aggregates!.windowSize).toBe(1);
     expect(one.profile!.aggregates!.sentimentTrend).toBe(SentimentTrend.SENTIMENT_TREND_STABLE);
+    // The churn factors, words included, are the gateway's.
+    const viaHttp = await call('GET', `/api/v1/profiles/g1?project_id=${t.projectId}`, { key: t.key });
+    const f = viaHttp.body.aggregates.churn_risk_factors;
+    expect(one.profile!.aggregates!.churnRiskFactors).toEqual({
+      negativeSentiment: f.negative_sentiment,
+      decliningTrend: f.declining_trend,
+      churnIntent: f.churn_intent,
+      churnWords: f.churn_words,
+    });
     // Extension: the user's current segments, as the segment's member list has them.
     const members = await rpc(segments, 'listSegmentUsers', { ref: segmentRef }, md);
     const g1 = members.users.find((u) => u.userId === 'g1')!;

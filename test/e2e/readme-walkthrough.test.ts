@@ -72,6 +72,8 @@ describe('the README walk-through', () => {
     expect(profile.aggregates.avg_sentiment).toBeLessThan(0);
     expect(profile.aggregates.churn_risk_score).toBeGreaterThan(0);
     expect(profile.aggregates.churn_risk_factors).toEqual(expect.any(Object));
+    // "and churn_words, what in her message was read as churn"
+    expect(profile.aggregates.churn_risk_factors.churn_words.length).toBeGreaterThan(0);
 
     // The segment (draft) and the webhook's id.
     const [segmentLine, webhookLine] = out[3].split('\n');

@@ -15,6 +15,7 @@ async function submit(key: string, body: unknown, headers: Record<string, string
 
 describe('identify users -> batch workflow -> profiles (JSON gateway)', () => {
   it('accepts a batch, processes it in the background, and serves profile and timeline', async () => {
+    const u2text = 'This is way too expensive, I will cancel my subscription next month.';
     const t = await newTenant();
     const res = await submit(t.key, {
       project_id: t.projectId,
@@ -24,7 +25,7 @@ describe('identify users -> batch workflow -> profiles (JSON gateway)', () => {
           text: 'I love the new dashboard, it is fast and clear.',
           attributes: { plan: 'pro', country: 'DE' },
         },
-        { user_id: 'u2', text: 'This is way too expensive, I will cancel my subscription next month.' },
+        { user_id: 'u2', text: u2text },
         { user_id: 'u3', text: 'The app keeps crashing when I upload files. Please help.' },
       ],
     });
@@ -50,6 +51,13 @@ describe('identify users -> batch workflow -> profiles (JSON gateway)', () => {
     expect(u2.body.aggregates.avg_sentiment).toBeLessThan(0);
     expect(u2.body.aggregates.intentions_summary).toEqual(expect.arrayContaining(['churn']));
     expect(u2.body.aggregates.churn_risk_score).toBeGreaterThan(a.churn_risk_score);
+    // Extension: the words that drove the churn reading, each from u2's own message; none for u1.
+    const churnWords: string[] = u2.body.aggregates.churn_risk_factors.churn_words;
+    expect(churnWords.length).toBeGreaterThan(0);
+    expect(churnWords.length).toBeLessThanOrEqual(5);
+    for (const w of churnWords)
+      for (const part of w.replace(/\bnot /g, '').split(' ')) expect(u2text.toLowerCase()).toContain(part);
+    expect(a.churn_risk_factors.churn_words).toEqual([]);
 
     const tl = await call('GET', `/api/v1/profiles/u1/timeline?project_id=${t.projectId}`, { key: t.key });
     expect(tl.status).toBe(200);
