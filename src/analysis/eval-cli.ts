@@ -86,7 +86,9 @@ const embedder: Embedder = {
 let t = Date.now();
 // The word reader needs no vectors.
 const encode = (texts: string[]) =>
-  reader === 'embedding' ? encodeTexts(embedder, texts, undefined, { pieces: options.stackPieces }) : Promise.resolve([]);
+  reader === 'embedding'
+    ? encodeTexts(embedder, texts, undefined, { pieces: options.stackPieces })
+    : Promise.resolve([]);
 const corpusEncoded = await encode(corpus.items.map((it) => it.text));
 const evalEncoded = await encode(evalItems.map((it) => it.text));
 // Texts embedded: short messages whole, long ones as their pieces.

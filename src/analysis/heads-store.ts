@@ -93,7 +93,8 @@ function headsProblem(h: Heads, embedder: string, corpusHash: string): string | 
         r.intentions.outputs !== h.intentions.labels.length + 1
       )
         return 'bad word reader';
-      if (all.some((m) => !m.bias.every(Number.isFinite) || !m.weights.every(Number.isFinite))) return 'bad word reader';
+      if (all.some((m) => !m.bias.every(Number.isFinite) || !m.weights.every(Number.isFinite)))
+        return 'bad word reader';
     } catch {
       return 'bad word reader';
     }

@@ -563,8 +563,13 @@ export async function trainHeads(input: {
     gold.intentions,
     f1,
   );
-  const churn = head(['churn'], oof.churn, oof.pieces.churn, (w) => w.churn, gold.churn, (s, g) =>
-    thresholdForPrecision(s, g, options.churnPrecision),
+  const churn = head(
+    ['churn'],
+    oof.churn,
+    oof.pieces.churn,
+    (w) => w.churn,
+    gold.churn,
+    (s, g) => thresholdForPrecision(s, g, options.churnPrecision),
   );
   const wordPolarity = options.stackWords ? oof.words.map((w) => w.polarity) : undefined;
   const polarity = options.calibrate

@@ -23,7 +23,9 @@ export function logisticFit(rows: number[][], gold: number[], l2 = 1e-3): number
   const w = [...fallback];
   for (let it = 0; it < 50; it++) {
     const g = new Array<number>(k).fill(0);
-    const h = Array.from({ length: k }, (_, a) => Array.from({ length: k }, (_, b) => (a === b ? l2 * rows.length : 0)));
+    const h = Array.from({ length: k }, (_, a) =>
+      Array.from({ length: k }, (_, b) => (a === b ? l2 * rows.length : 0)),
+    );
     rows.forEach((r, i) => {
       const x = [...r, 1];
       const p = sigmoid(x.reduce((sum, v, c) => sum + v * w[c], 0));

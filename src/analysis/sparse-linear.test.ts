@@ -68,7 +68,21 @@ describe('drivingWords', () => {
     expect(words.length).toBeGreaterThan(0);
     expect(words.length).toBeLessThanOrEqual(3);
     // Only words and pairs of this text (negation read as "not ...").
-    const said = ['the', 'update', 'crashes', 'and', 'is', 'not', 'not working', 'the update', 'update crashes', 'crashes and', 'and is', 'is not', 'not not working'];
+    const said = [
+      'the',
+      'update',
+      'crashes',
+      'and',
+      'is',
+      'not',
+      'not working',
+      'the update',
+      'update crashes',
+      'crashes and',
+      'and is',
+      'is not',
+      'not not working',
+    ];
     for (const w of words) expect(said).toContain(w);
     expect(words).toContain('crashes');
     expect(drivingWords(model, 0, 'love it', 3)).not.toContain('love');

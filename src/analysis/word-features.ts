@@ -126,7 +126,8 @@ export function featureKeys(text: string): string[] {
     keys.push(`w:${w}`);
     if (i > 0) keys.push(`b:${words[i - 1]} ${w}`);
     const padded = ` ${w.startsWith('NOT_') ? w.slice(4) : w} `;
-    for (let n = 2; n <= 5; n++) for (let k = 0; k + n <= padded.length; k++) keys.push(`c${n}:${padded.slice(k, k + n)}`);
+    for (let n = 2; n <= 5; n++)
+      for (let k = 0; k + n <= padded.length; k++) keys.push(`c${n}:${padded.slice(k, k + n)}`);
   });
   return keys;
 }

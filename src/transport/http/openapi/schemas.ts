@@ -32,7 +32,7 @@ const churnRiskFactors = z
     churn_intent: z.number(),
     churn_words: z.array(z.string()).optional().meta({
       description:
-        'The words and word pairs that drove the window\'s churn readings, most messages first, at most 5; absent on profiles last folded before they were kept',
+        "The words and word pairs that drove the window's churn readings, most messages first, at most 5; absent on profiles last folded before they were kept",
     }),
   })
   .meta({ description: 'Extension: the churn score factor by factor, and the words behind it' });
