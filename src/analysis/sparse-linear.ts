@@ -36,7 +36,7 @@ export interface SparseTrainOptions {
 export const DEFAULT_SPARSE_OPTIONS: Omit<SparseTrainOptions, 'kind'> = {
   epochs: 12,
   learningRate: 0.5,
-  l2: 1e-5,
+  l2: 1e-3,
   seed: 7,
   balanced: true,
   maxPositiveWeight: 4,
