@@ -123,7 +123,7 @@ function report(title: string, items: LabelledText[], predictions: Predicted[]) 
 }
 
 console.log(
-  `corpus: ${corpus.items.length} messages in ${corpus.files.length} files (${corpus.hash.slice(0, 12)}); embedder ${embedder.name}; ${corpus.items.length + evalItems.length} messages embedded as ${embeddedTexts} texts (short ones whole, long ones by sentence) in ${embeddedSeconds.toFixed(1)} s (vectors cached in ${cacheFile})`,
+  `corpus: ${corpus.items.length} messages in ${corpus.files.length} files (${corpus.hash.slice(0, 12)}); embedder ${embedder.name}; ${corpus.items.length + evalItems.length} messages embedded as ${embeddedTexts} texts (${options.stackPieces ? 'short ones whole, long ones by sentence' : 'each message whole'}) in ${embeddedSeconds.toFixed(1)} s (vectors cached in ${cacheFile})`,
 );
 {
   const words = corpus.items.map((it) => it.text.split(/\s+/).filter(Boolean).length);
