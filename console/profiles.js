@@ -163,7 +163,9 @@ function churnExplanation(a) {
               a.intentions_summary.includes(i),
             )
               .map(([, words]) => words)
-              .join(', ')} (factor ${f.churn_intent.toFixed(2)}).`
+              .join(', ')} (factor ${f.churn_intent.toFixed(2)}).${
+              f.churn_words?.length ? ` What was read as churn: ${f.churn_words.map((w) => `“${w}”`).join(', ')}.` : ''
+            }`
           : `No message says they want to ${orList(CHURN_INTENTIONS.map(([, words]) => words))}.`,
     },
   ];

@@ -159,6 +159,10 @@ describe('the console in headless chromium', () => {
       expect(churn).toMatch(/Why the churn risk is 0\.\d\d \((medium|high)\)/);
       expect(churn).toContain('Declining trend: the newer half of the window is');
       expect(churn).toMatch(/Churn intent: the window's messages ask to (cancel|get a refund)/);
+      // The words behind the churn readings, as the profile answers them (churn_words).
+      const churnWords = read.body.aggregates.churn_risk_factors.churn_words as string[];
+      expect(churnWords.length).toBeGreaterThan(0);
+      expect(churn).toContain(`What was read as churn: ${churnWords.map((w) => `“${w}”`).join(', ')}.`);
       expect(churn).toMatch(/of the last 6 messages are negative/);
       const timeline = page.locator('.timeline > li');
       expect(await timeline.count()).toBe(6);
