@@ -1,7 +1,6 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import OpenAI from 'openai';
-import { instrumentEmbedder } from '../metrics/embedder.js';
 
 /** Who a call is for (a tenant): on a busy model, calls of different lanes take turns. */
 export type Lane = number | string;
@@ -184,10 +183,8 @@ export function createEmbedder(cfg: {
   /** Local model threads: nice steps below their process (see LocalEmbedderOptions). */
   threadNiceOffset?: number;
 }): Embedder {
-  // The embedder a process uses reports its calls (src/metrics/embedder.ts).
-  return instrumentEmbedder(
-    cfg.provider === 'openai'
-      ? createOpenAIEmbedder({ apiKey: cfg.openaiApiKey ?? '', baseURL: cfg.openaiBaseUrl, model: cfg.model })
-      : createLocalEmbedder({ threads: cfg.threads, callSize: cfg.callSize, threadNiceOffset: cfg.threadNiceOffset }),
-  );
+  // A role wraps it in its metrics (src/metrics/embedder.ts) where it composes the process.
+  return cfg.provider === 'openai'
+    ? createOpenAIEmbedder({ apiKey: cfg.openaiApiKey ?? '', baseURL: cfg.openaiBaseUrl, model: cfg.model })
+    : createLocalEmbedder({ threads: cfg.threads, callSize: cfg.callSize, threadNiceOffset: cfg.threadNiceOffset });
 }

@@ -1,5 +1,17 @@
-import type { RequestDone } from '../observability/access-log.js';
 import { grpcDuration, grpcRequests, httpDuration, httpRequests } from './registry.js';
+
+/** One finished request of either transport: what its access line and its metrics say. */
+export interface RequestDone {
+  transport: 'http' | 'grpc';
+  /** The route pattern (`/api/v1/profiles/:user_id`) or the gRPC method path; never a raw path. */
+  route: string;
+  /** The HTTP method, or `POST` for gRPC calls. */
+  method: string;
+  /** The HTTP status code, or the gRPC status name (`OK`, `INVALID_ARGUMENT`, ...). */
+  status: number | string;
+  seconds: number;
+  requestId: string;
+}
 
 /** The methods the gateway serves or names in `Allow`; any other is counted as `other`. */
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);

@@ -1,18 +1,7 @@
 import type { Logger } from '../logger.js';
-import { countRequest } from '../metrics/requests.js';
+import { countRequest, type RequestDone } from '../metrics/requests.js';
 
-/** One finished request of either transport: what its access line and its metrics say. */
-export interface RequestDone {
-  transport: 'http' | 'grpc';
-  /** The route pattern (`/api/v1/profiles/:user_id`) or the gRPC method path; never a raw path. */
-  route: string;
-  /** The HTTP method, or `POST` for gRPC calls. */
-  method: string;
-  /** The HTTP status code, or the gRPC status name (`OK`, `INVALID_ARGUMENT`, ...). */
-  status: number | string;
-  seconds: number;
-  requestId: string;
-}
+export type { RequestDone };
 
 /** The route of an HTTP request no route matched: one label, however many paths are probed. */
 export const UNMATCHED = 'unmatched';

@@ -14,6 +14,7 @@ import { createHttpServer } from '../transport/http/server.js';
 import { startGrpcServer } from '../transport/grpc/server.js';
 import { compactProfileCounts } from '../profiles/profile-counts.js';
 import { createEmbedder } from '../analysis/embedder.js';
+import { instrumentEmbedder } from '../metrics/embedder.js';
 import { MODEL_THREAD_NICE_STEPS, workerNice } from '../fairness/niceness.js';
 import { TenantRequests } from '../fairness/tenant-requests.js';
 
@@ -45,11 +46,13 @@ export async function startApi(deps: {
     // One model thread, started on the first rule with semantic conditions. It runs as far below
     // the api's priority as the worker's model threads run below theirs' (niceness.ts), so that
     // the api's embedding never goes before a tenant's analysis on a shared machine.
-    ruleEmbedder: createEmbedder({
-      ...config.embeddings,
-      threads: 1,
-      threadNiceOffset: Math.min(19, workerNice(config.fairnessOff) + MODEL_THREAD_NICE_STEPS),
-    }),
+    ruleEmbedder: instrumentEmbedder(
+      createEmbedder({
+        ...config.embeddings,
+        threads: 1,
+        threadNiceOffset: Math.min(19, workerNice(config.fairnessOff) + MODEL_THREAD_NICE_STEPS),
+      }),
+    ),
     whyTemporalNotReady: async () => {
       try {
         await client.connection.withDeadline(Date.now() + 2_000, () => client.workflowService.getSystemInfo({}));

@@ -5,6 +5,7 @@ import type { Logger } from '../logger.js';
 import type { Starters } from '../temporal/starters.js';
 import { createAnalyzer, type Analyzer } from '../analysis/analyze.js';
 import { createEmbedder } from '../analysis/embedder.js';
+import { instrumentEmbedder } from '../metrics/embedder.js';
 import { createConditionVectors } from '../segments/condition-vectors.js';
 import { createActivities } from '../temporal/activities.js';
 import { createWorkers } from '../temporal/worker.js';
@@ -43,7 +44,8 @@ export async function startWorkerRole(deps: {
   // The model and its heads (stored, or trained on this embedder's vectors of the corpus) are loaded
   // once per worker process, in the background, so the worker polls at once. A failed load (the
   // embedding API away, PostgreSQL restarting) is tried again by the next activity that needs it.
-  const embedder = createEmbedder(config.embeddings);
+  // It reports its calls in the worker's metrics.
+  const embedder = instrumentEmbedder(createEmbedder(config.embeddings));
   let analyzerPromise: Promise<Analyzer> | undefined;
   const analyzer = () =>
     (analyzerPromise ??= createAnalyzer(embedder, { db, cacheDir: defaultHeadsCacheDir(), log }).catch(
