@@ -7,7 +7,8 @@ import { loadCorpus, parseLabelled, REGISTERS, type LabelledText } from './corpu
 import { createLocalEmbedder, type Embedder } from './embedder.js';
 import { evaluate, polarity, polarityConfusion, type Predicted, type Prf } from './eval.js';
 import { encodeTexts } from './features.js';
-import { applyHeads, DEFAULT_HEADS_OPTIONS, trainHeads, type HeadsOptions } from './heads.js';
+import { applyHeads, DEFAULT_HEADS_OPTIONS, type HeadsOptions } from './heads.js';
+import { trainHeads } from './train-heads.js';
 import { seededRandom, shuffled } from './linear.js';
 import { nearDuplicates } from './near-duplicates.js';
 import { wordFeatures } from './word-features.js';

@@ -10,11 +10,11 @@ import {
   DEFAULT_HEADS_OPTIONS,
   HEADS_VERSION,
   stackInputCount,
-  trainHeads,
   wordReaderOf,
   type Heads,
   type LabelHead,
 } from './heads.js';
+import { trainHeads } from './train-heads.js';
 import type { LinearModel } from './linear.js';
 
 /**

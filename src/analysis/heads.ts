@@ -1,27 +1,11 @@
-import type { LabelledText } from './corpus.js';
 import { featureRow, type Encoded } from './features.js';
 import { lexiconScore } from './lexicon.js';
-import { predict, seededRandom, shuffled, train, type LinearModel, type TrainOptions } from './linear.js';
-import {
-  bestThreshold,
-  logisticFit,
-  logit,
-  microF1,
-  plattFit,
-  sigmoid,
-  thresholdForPrecision,
-} from './second-stage.js';
-import { INTENTIONS, TOPICS } from './taxonomy.js';
+import { predict, type LinearModel } from './linear.js';
+import { logit, sigmoid } from './second-stage.js';
+import { INTENTIONS } from './taxonomy.js';
 import { drivingWords } from './word-explain.js';
 import { wordFeatures, type SparseRow } from './word-features.js';
-import {
-  packWordReader,
-  trainWordReader,
-  unpackWordReader,
-  wordProbabilities,
-  type PackedWordReader,
-  type WordProbabilities,
-} from './word-reader.js';
+import { unpackWordReader, wordProbabilities, type PackedWordReader, type WordProbabilities } from './word-reader.js';
 
 /**
  * Trained heads, two readers and a second stage:
@@ -42,6 +26,9 @@ import {
  * blend weight and class offsets by out-of-fold accuracy.
  * `npm run eval` trains these heads inside each outer fold, so these choices are made by nested
  * cross-validation there.
+ *
+ * This file holds the heads' shape and their reading of a message; train-heads.ts trains them, and
+ * second-stage.ts holds the small fits of calibration and stacking.
  *
  * Bump HEADS_VERSION whenever training or features change: it is part of the cache key.
  */
@@ -157,75 +144,30 @@ export const stackInputCount = (o: Pick<HeadsOptions, 'stackPieces' | 'stackWord
 const MAX_LABELS = 3;
 /** Weight of the lexicon score added to the expected sentiment (expectation mode only). */
 const LEXICON_INTENSITY = 0.2;
-/** Positive-example weight cap for rare labels, and the runs averaged in the final fit. */
-const LABEL_OPTIONS = { maxPositiveWeight: 2, ensemble: 3 };
-const FOLDS = 5;
-/** Cross-validations (on different folds) whose out-of-fold predictions choose calibration and thresholds. */
-const INNER_REPEATS = 2;
-const SEED = 20261124;
-const OTHER_INTENTIONS = INTENTIONS.filter((l) => l !== 'churn');
+export const OTHER_INTENTIONS = INTENTIONS.filter((l) => l !== 'churn');
 const CHURN_INDEX = INTENTIONS.indexOf('churn');
 
-const TRAINING = (o: HeadsOptions): Omit<TrainOptions, 'kind' | 'seed' | 'positiveWeight'> => ({
-  epochs: o.epochs,
-  learningRate: 0.003,
-  l2: o.l2,
-  batchSize: 32,
-});
-
-function standardiser(rows: number[][]) {
-  const d = rows[0].length;
-  const mean = new Array<number>(d).fill(0);
-  const scale = new Array<number>(d).fill(0);
-  for (const r of rows) for (let k = 0; k < d; k++) mean[k] += r[k] / rows.length;
-  for (const r of rows) for (let k = 0; k < d; k++) scale[k] += (r[k] - mean[k]) ** 2 / rows.length;
-  for (let k = 0; k < d; k++) scale[k] = 1 / (Math.sqrt(scale[k]) || 1);
-  return { mean, scale };
-}
-
-const standardise = (row: number[], s: { mean: number[]; scale: number[] }) => {
+export const standardise = (row: number[], s: { mean: number[]; scale: number[] }) => {
   const out = new Float64Array(row.length);
   for (let k = 0; k < row.length; k++) out[k] = (row[k] - s.mean[k]) * s.scale[k];
   return out;
 };
 
-function polarityOf(sentiment: number): (typeof POLARITIES)[number] {
+export function polarityOf(sentiment: number): (typeof POLARITIES)[number] {
   return sentiment <= -0.2 ? 'negative' : sentiment >= 0.2 ? 'positive' : 'neutral';
 }
 
-const multiHot = (labels: readonly string[], have: string[]) => labels.map((l) => (have.includes(l) ? 1 : 0));
-
-/** Positive examples of a rare label weigh more (capped), so a 3% label is not simply never predicted. */
-function positiveWeights(y: number[][]): number[] {
-  return y[0].map((_, o) => {
-    const pos = y.filter((r) => r[o] > 0.5).length;
-    return Math.min(LABEL_OPTIONS.maxPositiveWeight, Math.max(1, Math.sqrt((y.length - pos) / Math.max(pos, 1))));
-  });
-}
-
-/**
- * A few models trained on different shuffles, weights averaged: a linear model's average is one
- * linear model (no extra cost at prediction) with less of the noise of a single SGD run.
- */
-async function averaged(runs: number, fit: (seed: number) => Promise<LinearModel>): Promise<LinearModel> {
-  const models: LinearModel[] = [];
-  for (let k = 0; k < runs; k++) models.push(await fit(SEED + k));
-  const mean = (pick: (m: LinearModel) => number[]) =>
-    pick(models[0]).map((_, i) => models.reduce((sum, m) => sum + pick(m)[i], 0) / models.length);
-  return { ...models[0], weights: mean((m) => m.weights), bias: mean((m) => m.bias) };
-}
-
-const calibrated = (c: Calibration, probs: number[]) => probs.map((p, o) => sigmoid(c.a[o] * logit(p) + c.b[o]));
+export const calibrated = (c: Calibration, probs: number[]) => probs.map((p, o) => sigmoid(c.a[o] * logit(p) + c.b[o]));
 
 /** The word reader's probabilities in the heads' label order. */
-interface WordScores {
+export interface WordScores {
   topics: number[];
   intentions: number[];
   churn: number[];
   polarity: number[];
 }
 
-function wordScores(p: WordProbabilities): WordScores {
+export function wordScores(p: WordProbabilities): WordScores {
   return {
     topics: p.topics,
     intentions: OTHER_INTENTIONS.map((l) => p.intentions[INTENTIONS.indexOf(l)]),
@@ -235,7 +177,7 @@ function wordScores(p: WordProbabilities): WordScores {
 }
 
 /** One label's second-stage inputs (logits), in the order of LabelHead.stack. */
-function stackRow(
+export function stackRow(
   o: Pick<HeadsOptions, 'stackPieces' | 'stackWords'>,
   whole: number,
   pieces: number[],
@@ -251,7 +193,8 @@ function stackRow(
   return row;
 }
 
-const stacked = (w: number[], row: number[]) => sigmoid(row.reduce((sum, v, k) => sum + v * w[k], w[row.length]));
+export const stacked = (w: number[], row: number[]) =>
+  sigmoid(row.reduce((sum, v, k) => sum + v * w[k], w[row.length]));
 
 /** A label head's final probabilities: calibrated, then (stacked heads) weighed against the pieces' and the words'. */
 function labelProbs(
@@ -287,10 +230,10 @@ function pickLabels(head: LabelHead, probs: number[]): string[] {
     .map((c) => c.label);
 }
 
-type PolarityBlend = Pick<Heads['polarity'], 'wordWeight' | 'offsets' | 'temperature'>;
+export type PolarityBlend = Pick<Heads['polarity'], 'wordWeight' | 'offsets' | 'temperature'>;
 
 /** Polarity's class probabilities: the two readers' log-probabilities blended, offset, tempered. */
-function polarityProbs(pol: PolarityBlend, embedding: number[], words: number[] | undefined): number[] {
+export function polarityProbs(pol: PolarityBlend, embedding: number[], words: number[] | undefined): number[] {
   const z = embedding.map(
     (p, c) =>
       (Math.log(Math.max(p, 1e-9)) +
@@ -345,288 +288,6 @@ export function applyHeads(heads: Heads, enc: Encoded, text: string, row?: Spars
 }
 
 /** The feature rows of a message's pieces, each read as a message of its own. */
-function pieceRows(enc: Encoded, std: { mean: number[]; scale: number[] }): Float64Array[] {
+export function pieceRows(enc: Encoded, std: { mean: number[]; scale: number[] }): Float64Array[] {
   return enc.pieces.map((vector, k) => standardise(featureRow(vector, enc.pieceTexts[k]), std));
-}
-
-interface Prepared {
-  x: Float64Array[];
-  topics: number[][];
-  intentions: number[][];
-  churn: number[][];
-  polarity: number[][];
-}
-
-function prepare(items: LabelledText[], rows: Float64Array[]): Prepared {
-  return {
-    x: rows,
-    topics: items.map((it) => multiHot(TOPICS, it.topics)),
-    intentions: items.map((it) => multiHot(OTHER_INTENTIONS, it.intentions)),
-    churn: items.map((it) => [it.intentions.includes('churn') ? 1 : 0]),
-    polarity: items.map((it) => POLARITIES.map((p) => (polarityOf(it.sentiment) === p ? 1 : 0))),
-  };
-}
-
-interface Fitted {
-  topics: LinearModel;
-  intentions: LinearModel;
-  churn: LinearModel;
-  polarity: LinearModel;
-}
-
-async function fitAll(d: Prepared, options: HeadsOptions, runs: number): Promise<Fitted> {
-  const labels = (y: number[][]) => {
-    const positiveWeight = positiveWeights(y);
-    return averaged(runs, (seed) => train(d.x, y, { kind: 'sigmoid', ...TRAINING(options), seed, positiveWeight }));
-  };
-  return {
-    topics: await labels(d.topics),
-    intentions: await labels(d.intentions),
-    churn: await labels(d.churn),
-    polarity: await averaged(runs, (seed) => train(d.x, d.polarity, { kind: 'softmax', ...TRAINING(options), seed })),
-  };
-}
-
-const STEPS = [-1, -0.75, -0.5, -0.25, 0, 0.25, 0.5, 0.75, 1].sort((a, b) => Math.abs(a) - Math.abs(b));
-const WORD_WEIGHTS = [0, 0.25, 0.5, 0.75, 1, 1.25, 1.5, 2, 2.5, 3, 4];
-
-/**
- * The word reader's weight and the class offsets with the best out-of-fold accuracy (small
- * offsets first; the ratio of the readers' weights is what matters to the argmax, so the
- * embedding's is 1), then the temperature with the best log-loss.
- */
-function fitPolarity(emb: number[][], words: number[][] | undefined, gold: number[][]): PolarityBlend {
-  let best = { wordWeight: 0, offsets: [0, 0, 0], accuracy: -1 };
-  const ww = words ? WORD_WEIGHTS : [0];
-  const le = emb.map((p) => p.map((v) => Math.log(Math.max(v, 1e-9))));
-  const lw = words?.map((p) => p.map((v) => Math.log(Math.max(v, 1e-9))));
-  const truth = gold.map((g) => g.indexOf(1));
-  for (const wordWeight of ww) {
-    const base = le.map((p, i) => p.map((v, c) => v + (lw ? wordWeight * lw[i][c] : 0)));
-    for (const n of STEPS)
-      for (const p of STEPS) {
-        let accuracy = 0;
-        for (let i = 0; i < base.length; i++) {
-          const z0 = base[i][0];
-          const z1 = base[i][1] + n;
-          const z2 = base[i][2] + p;
-          const cls = z0 >= z1 && z0 >= z2 ? 0 : z1 >= z2 ? 1 : 2;
-          if (cls === truth[i]) accuracy++;
-        }
-        if (accuracy > best.accuracy) best = { wordWeight, offsets: [0, n, p], accuracy };
-      }
-  }
-  let temperature = 1;
-  let bestLoss = Infinity;
-  for (const t of [0.5, 0.75, 1, 1.25, 1.5, 2, 2.5, 3, 4]) {
-    const pol = { wordWeight: best.wordWeight, offsets: best.offsets, temperature: t };
-    const loss = emb.reduce(
-      (sum, pr, i) => sum - Math.log(Math.max(1e-9, polarityProbs(pol, pr, words?.[i])[truth[i]])),
-      0,
-    );
-    if (loss < bestLoss - 1e-9) [temperature, bestLoss] = [t, loss];
-  }
-  return { wordWeight: best.wordWeight, offsets: best.offsets, temperature };
-}
-
-/**
- * Trains every head on the corpus' encodings (from the embedder that will use them) and the word
- * reader on its texts. Deterministic: the same encodings and corpus give the same heads.
- * Calibration, stacks and thresholds come from the out-of-fold predictions of INNER_REPEATS
- * FOLDS-fold cross-validations (single runs, for time: the final heads average 3 runs, whose
- * logits are close to a single run's; the eval figures include that difference), then every model
- * is fitted once more on everything.
- */
-export async function trainHeads(input: {
-  embedder: string;
-  corpusHash: string;
-  items: LabelledText[];
-  encoded: Encoded[];
-  options?: Partial<HeadsOptions>;
-  /** The items' word rows, when the caller has them (eval reuses them across folds). */
-  wordRows?: SparseRow[];
-}): Promise<Heads> {
-  const options = { ...DEFAULT_HEADS_OPTIONS, ...input.options };
-  const raw = input.items.map((it, i) => featureRow(input.encoded[i].vector, it.text));
-  const std = standardiser(raw);
-  const all = prepare(
-    input.items,
-    raw.map((r) => standardise(r, std)),
-  );
-  const n = input.items.length;
-  const subset = (idx: number[]): Prepared =>
-    Object.fromEntries(
-      Object.entries(all).map(([k, rows]) => [k, idx.map((i) => (rows as unknown[])[i])]),
-    ) as unknown as Prepared;
-  const wordRows = options.stackWords ? (input.wordRows ?? input.items.map((it) => wordFeatures(it.text))) : [];
-
-  const oof = {
-    topics: [] as number[][],
-    intentions: [] as number[][],
-    churn: [] as number[][],
-    polarity: [] as number[][],
-    pieces: { topics: [] as number[][][], intentions: [] as number[][][], churn: [] as number[][][] },
-    words: [] as WordScores[],
-  };
-  const pieces = input.items.map((_, i) => (options.stackPieces ? pieceRows(input.encoded[i], std) : []));
-  // INNER_REPEATS cross-validations on different folds: every message has that many out-of-fold
-  // predictions, so a threshold does not hang on one draw of the folds (row r * n + i).
-  for (let r = 0; r < INNER_REPEATS; r++) {
-    const fold = new Array<number>(n);
-    shuffled(n, seededRandom(SEED + 101 * r)).forEach((i, k) => (fold[i] = k % FOLDS));
-    for (let f = 0; f < FOLDS; f++) {
-      const train = [...Array(n).keys()].filter((i) => fold[i] !== f);
-      const m = await fitAll(subset(train), options, 1);
-      const reader = options.stackWords
-        ? await trainWordReader(
-            train.map((i) => input.items[i]),
-            train.map((i) => wordRows[i]),
-          )
-        : undefined;
-      for (let i = 0; i < n; i++) {
-        if (fold[i] !== f) continue;
-        const row = r * n + i;
-        oof.topics[row] = predict(m.topics, all.x[i]);
-        oof.intentions[row] = predict(m.intentions, all.x[i]);
-        oof.churn[row] = predict(m.churn, all.x[i]);
-        oof.polarity[row] = predict(m.polarity, all.x[i]);
-        oof.pieces.topics[row] = pieces[i].map((xp) => predict(m.topics, xp));
-        oof.pieces.intentions[row] = pieces[i].map((xp) => predict(m.intentions, xp));
-        oof.pieces.churn[row] = pieces[i].map((xp) => predict(m.churn, xp));
-        if (reader) oof.words[row] = wordScores(wordProbabilities(reader, wordRows[i]));
-      }
-    }
-  }
-  const rep = <T>(rows: T[]): T[] => Array.from({ length: INNER_REPEATS }, () => rows).flat();
-  const gold = {
-    topics: rep(all.topics),
-    intentions: rep(all.intentions),
-    churn: rep(all.churn),
-    polarity: rep(all.polarity),
-    items: rep(input.items),
-  };
-  const calibrate = (scores: number[][], gold: number[][]): Calibration => {
-    const fits = gold[0].map((_, o) =>
-      options.calibrate
-        ? plattFit(
-            scores.map((s) => s[o]),
-            gold.map((g) => g[o]),
-          )
-        : { a: 1, b: 0 },
-    );
-    return { a: fits.map((f) => f.a), b: fits.map((f) => f.b) };
-  };
-  const head = (
-    labels: string[],
-    scores: number[][],
-    pieceScores: number[][][],
-    wordOf: (w: WordScores) => number[],
-    gold: number[][],
-    threshold: (scores: number[], gold: number[]) => number,
-  ) => {
-    const calibration = calibrate(scores, gold);
-    const whole = scores.map((s) => calibrated(calibration, s));
-    const per = pieceScores.map((ps) => ps.map((s) => calibrated(calibration, s)));
-    const rowOf = (i: number, o: number) =>
-      stackRow(
-        options,
-        whole[i][o],
-        per[i].map((p) => p[o]),
-        options.stackWords ? wordOf(oof.words[i])[o] : undefined,
-      );
-    // The second stage is fitted on out-of-fold probabilities too: stackInputCount + 1 weights per label.
-    const stack =
-      stackInputCount(options) > 1
-        ? gold[0].map((_, o) =>
-            logisticFit(
-              whole.map((_, i) => rowOf(i, o)),
-              gold.map((g) => g[o]),
-            ),
-          )
-        : undefined;
-    const probs = stack ? whole.map((w, i) => w.map((_, o) => stacked(stack[o], rowOf(i, o)))) : whole;
-    const thresholds = gold[0].map((_, o) =>
-      threshold(
-        probs.map((s) => s[o]),
-        gold.map((g) => g[o]),
-      ),
-    );
-    return { labels, calibration, stack, thresholds, probs };
-  };
-  const f1 = (s: number[], g: number[]) => bestThreshold(s, g, 1);
-  const topics = head([...TOPICS], oof.topics, oof.pieces.topics, (w) => w.topics, gold.topics, f1);
-  const intentions = head(
-    [...OTHER_INTENTIONS],
-    oof.intentions,
-    oof.pieces.intentions,
-    (w) => w.intentions,
-    gold.intentions,
-    f1,
-  );
-  const churn = head(
-    ['churn'],
-    oof.churn,
-    oof.pieces.churn,
-    (w) => w.churn,
-    gold.churn,
-    (s, g) => thresholdForPrecision(s, g, options.churnPrecision),
-  );
-  const wordPolarity = options.stackWords ? oof.words.map((w) => w.polarity) : undefined;
-  const polarity = options.calibrate
-    ? fitPolarity(oof.polarity, wordPolarity, gold.polarity)
-    : { wordWeight: options.stackWords ? 1 : 0, offsets: [0, 0, 0], temperature: 1 };
-  const means = POLARITIES.map((p) => {
-    const of = input.items.filter((it) => polarityOf(it.sentiment) === p);
-    return of.length ? of.reduce((sum, it) => sum + it.sentiment, 0) / of.length : 0;
-  });
-
-  const cut = (probs: number[][], t: number[]) => probs.map((s) => s.map((v, o) => (v >= t[o] ? 1 : 0)));
-  const churnPred = cut(churn.probs, churn.thresholds).map((r) => r[0]);
-  const churnTp = churnPred.filter((p, i) => p && gold.churn[i][0]).length;
-  const polarityOof = oof.polarity.map((p, i) => polarityProbs(polarity, p, wordPolarity?.[i]));
-  const crossValidation = {
-    folds: FOLDS,
-    topicF1: microF1(gold.topics, cut(topics.probs, topics.thresholds)),
-    intentionF1: microF1(
-      gold.intentions.map((r, i) => [...r, gold.churn[i][0]]),
-      cut(intentions.probs, intentions.thresholds).map((r, i) => [...r, churnPred[i]]),
-    ),
-    polarityAccuracy:
-      polarityOof.filter((q, i) => gold.polarity[i][q.indexOf(Math.max(...q))] === 1).length / gold.items.length,
-    sentimentMae:
-      gold.items.reduce((sum, it, i) => {
-        const v = polarityOof[i].reduce((s, p, c) => s + p * means[c], 0);
-        return sum + Math.abs(Math.max(-1, Math.min(1, v)) - it.sentiment);
-      }, 0) / gold.items.length,
-    churn: {
-      precision: churnTp / Math.max(1, churnPred.filter(Boolean).length),
-      recall: churnTp / Math.max(1, gold.churn.filter((r) => r[0]).length),
-    },
-  };
-
-  const m = await fitAll(all, options, LABEL_OPTIONS.ensemble);
-  const words = options.stackWords ? packWordReader(await trainWordReader(input.items, wordRows)) : undefined;
-  const label = (h: typeof topics, model: LinearModel): LabelHead => ({
-    labels: h.labels,
-    model,
-    calibration: h.calibration,
-    ...(h.stack ? { stack: h.stack } : {}),
-    thresholds: h.thresholds,
-  });
-  return {
-    version: HEADS_VERSION,
-    embedder: input.embedder,
-    dimensions: input.encoded[0]?.vector.length ?? 0,
-    options,
-    corpusHash: input.corpusHash,
-    mean: std.mean,
-    scale: std.scale,
-    topics: label(topics, m.topics),
-    intentions: label(intentions, m.intentions),
-    churn: label(churn, m.churn),
-    polarity: { model: m.polarity, ...polarity },
-    sentiment: { means },
-    ...(words ? { words } : {}),
-    crossValidation,
-  };
 }

@@ -9,7 +9,8 @@ import { createAnalyzer, INTENTIONS, TOPICS } from '../../src/analysis/analyze.j
 import { loadCorpus, type Corpus } from '../../src/analysis/corpus.js';
 import { createLocalEmbedder, createOpenAIEmbedder } from '../../src/analysis/embedder.js';
 import { encodeTexts } from '../../src/analysis/features.js';
-import { DEFAULT_HEADS_OPTIONS, trainHeads } from '../../src/analysis/heads.js';
+import { DEFAULT_HEADS_OPTIONS } from '../../src/analysis/heads.js';
+import { trainHeads } from '../../src/analysis/train-heads.js';
 import { sentencesOf } from '../../src/analysis/sentences.js';
 import { headsCacheKey, loadOrTrainHeads } from '../../src/analysis/heads-store.js';
 import { createDb, type Db } from '../../src/db/knex.js';
