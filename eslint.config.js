@@ -44,6 +44,18 @@ export default tseslint.config(
       'no-empty': ['error', { allowEmptyCatch: true }],
     },
   },
+  {
+    // The service's settings are read once, through the schema of src/config.ts, so that the
+    // README's table of variables is every variable. Tests may set up their own environment.
+    files: ['src/**/*.ts'],
+    ignores: ['src/config.ts', 'src/**/*.test.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'read settings through src/config.ts (its zod schema)' },
+      ],
+    },
+  },
   // Plain JavaScript (the embedder thread): no type information to lint with.
   { files: ['**/*.mjs'], ...tseslint.configs.disableTypeChecked },
   {

@@ -3,8 +3,8 @@ import { CONFIG_VARIABLES, ConfigError, loadConfig } from './config.js';
 import { FAIRNESS_MECHANISMS } from './fairness/mechanisms.js';
 
 describe('configuration', () => {
-  it('reads 36 variables', () => {
-    expect(CONFIG_VARIABLES).toHaveLength(36);
+  it('reads 37 variables', () => {
+    expect(CONFIG_VARIABLES).toHaveLength(37);
     // Per-tenant limits share one prefix.
     expect(CONFIG_VARIABLES.filter((v) => v.startsWith('TENANT_'))).toEqual([
       'TENANT_DELIVERIES_IN_FLIGHT',
@@ -31,6 +31,12 @@ describe('configuration', () => {
     expect(err?.message).toContain('QUOTA_WEBHOOKS_PER_PIPELINE: renamed TENANT_WEBHOOKS_PER_PIPELINE');
     expect(err?.message).toContain('WORKER_NICE: now a constant');
     expect(loadConfig({ TENANT_WEBHOOKS_PER_PIPELINE: '3' }).quotas.webhooksPerPipeline).toBe(3);
+  });
+
+  it('ROLE is read from the schema: all by default, a known role, anything else refused', () => {
+    expect(loadConfig({}).role).toBe('all');
+    expect(loadConfig({ ROLE: 'delivery-worker' }).role).toBe('delivery-worker');
+    expect(() => loadConfig({ ROLE: 'janitor' })).toThrow(/ROLE/);
   });
 
   it('FAIRNESS_OFF takes known mechanism names only', () => {

@@ -14,11 +14,20 @@ const bool = z
 const port = z.coerce.number().int().min(0).max(65535);
 
 /**
- * Every variable the service reads (36). Tuning values that an operator has no reason to change
+ * Every variable the service reads (37). Tuning values that an operator has no reason to change
  * are constants next to the mechanism they tune; per-tenant limits are named TENANT_…; variables
  * of earlier versions are refused with what replaced them (RETIRED, below), never ignored.
  */
+/**
+ * `worker` polls both task queues; `analysis-worker` and `delivery-worker` poll one each, so an
+ * operator scales analysis and deliveries apart (docs/operations.md).
+ */
+export const ROLES = ['api', 'worker', 'analysis-worker', 'delivery-worker', 'all'] as const;
+export type Role = (typeof ROLES)[number];
+
 const schema = z.object({
+  // What this process runs (`--role` on the command line wins over it).
+  ROLE: z.enum(ROLES).default('all'),
   DATABASE_URL: z.string().url().optional(),
   DATABASE_POOL_MAX: z.coerce.number().int().min(2).max(200).default(20),
   PORT: port.default(8080),
@@ -149,6 +158,7 @@ export const CONFIG_VARIABLES = Object.keys(schema.shape);
 export type RawConfig = z.infer<typeof schema>;
 
 export interface Config {
+  role: Role;
   databaseUrl?: string;
   databasePoolMax: number;
   http: { host: string; port: number };
@@ -212,6 +222,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const off = c.FAIRNESS_OFF;
   return {
+    role: c.ROLE,
     databaseUrl: c.DATABASE_URL,
     databasePoolMax: c.DATABASE_POOL_MAX,
     http: { host: c.HOST, port: c.PORT },
@@ -257,7 +268,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   };
 }
 
-/** Where trained analysis heads are cached on this machine unless ANALYSIS_CACHE_DIR says otherwise. */
+/** This machine's cache of the service (`$XDG_CACHE_HOME/profiling-service/<name>`): built binaries, trained heads. */
+export function machineCacheDir(name: string, env: NodeJS.ProcessEnv = process.env): string {
+  return path.join(env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'profiling-service', name);
+}
+
+/** Where trained analysis heads are cached on this machine. */
 export function defaultHeadsCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  return path.join(env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'profiling-service', 'heads');
+  return machineCacheDir('heads', env);
 }

@@ -3,7 +3,7 @@ import exitHook from 'async-exit-hook';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { ConfigError, loadConfig, ROLES, type Config, type Role } from './config.js';
 import { createLogger } from './logger.js';
 import { createDb } from './db/knex.js';
 import { migrateLatest } from './db/migrate.js';
@@ -28,24 +28,6 @@ import { MetricsPortInUse, startMetricsServer } from './metrics/server.js';
 /** The embedded dev server's UI, on the Temporal CLI's usual port (or a free one when it is taken). */
 const DEV_UI_PORT = 8233;
 
-/**
- * `worker` polls both task queues; `analysis-worker` and `delivery-worker` poll one each, so an
- * operator scales analysis and deliveries apart (docs/operations.md).
- */
-const ROLES = ['api', 'worker', 'analysis-worker', 'delivery-worker', 'all'] as const;
-type Role = (typeof ROLES)[number];
-
-const { values } = parseArgs({ options: { role: { type: 'string', default: process.env.ROLE ?? 'all' } } });
-const role = values.role as Role;
-if (!ROLES.includes(role)) {
-  console.error(`unknown role "${role}": use ${ROLES.join(', ')}`);
-  process.exit(2);
-}
-const queues = {
-  analysis: role === 'worker' || role === 'analysis-worker' || role === 'all',
-  delivery: role === 'worker' || role === 'delivery-worker' || role === 'all',
-};
-
 let config: Config;
 try {
   config = loadConfig();
@@ -56,6 +38,17 @@ try {
   }
   throw err;
 }
+const { values } = parseArgs({ options: { role: { type: 'string' } } });
+const role = (values.role ?? config.role) as Role;
+if (!ROLES.includes(role)) {
+  console.error(`unknown role "${role}": use ${ROLES.join(', ')}`);
+  process.exit(2);
+}
+const queues = {
+  analysis: role === 'worker' || role === 'analysis-worker' || role === 'all',
+  delivery: role === 'worker' || role === 'delivery-worker' || role === 'all',
+};
+
 const log = createLogger(config.logLevel, { role });
 // Processes that analyse run below everything else on their machine (src/fairness/niceness.ts).
 const nice = workerNice(config.fairnessOff);

@@ -8,6 +8,8 @@ export function cacheDir(): string {
 }
 
 function onPath(name: string): string | undefined {
+  // The operating system's search path, as a shell would use it: not a setting of the service.
+  // eslint-disable-next-line no-restricted-properties
   for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
     if (dir && executable(path.join(dir, name))) return path.join(dir, name);
   }

@@ -1,15 +1,14 @@
 import { execFile } from 'node:child_process';
 import { accessSync, closeSync, constants, mkdirSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { machineCacheDir } from '../config.js';
 
 const run = promisify(execFile);
 
 /** Where binaries we build are kept between runs: `~/.cache/profiling-service/<name>`. */
 export function buildCacheDir(name: string): string {
-  const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
-  return path.join(base, 'profiling-service', name);
+  return machineCacheDir(name);
 }
 
 export function executable(p: string): boolean {
@@ -55,6 +54,8 @@ export async function goInstallCached(b: GoBuild): Promise<string[]> {
   try {
     const started = Date.now();
     b.log(`building ${b.what} with go install (first run only, a few minutes)`);
+    // go itself needs the environment (PATH, GOPROXY, HOME): passed through, not read as settings.
+    // eslint-disable-next-line no-restricted-properties
     const env = { ...process.env, GOBIN: b.dir, GOFLAGS: '-mod=mod' };
     const opts = { env, maxBuffer: 64 * 1024 * 1024 };
     try {
