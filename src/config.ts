@@ -14,7 +14,7 @@ const bool = z
 const port = z.coerce.number().int().min(0).max(65535);
 
 /**
- * Every variable the service reads (37). Tuning values that an operator has no reason to change
+ * Every variable the service reads (38). Tuning values that an operator has no reason to change
  * are constants next to the mechanism they tune; per-tenant limits are named TENANT_…; variables
  * of earlier versions are refused with what replaced them (RETIRED, below), never ignored.
  */
@@ -28,6 +28,9 @@ export type Role = (typeof ROLES)[number];
 const schema = z.object({
   // What this process runs (`--role` on the command line wins over it).
   ROLE: z.enum(ROLES).default('all'),
+  // The machine's cache (XDG base directories): built Temporal binaries and trained heads live in
+  // its profiling-service folder (machineCacheDir below reads it, as tools run before loadConfig do).
+  XDG_CACHE_HOME: z.string().min(1).optional(),
   DATABASE_URL: z.string().url().optional(),
   DATABASE_POOL_MAX: z.coerce.number().int().min(2).max(200).default(20),
   PORT: port.default(8080),
@@ -271,6 +274,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 /** This machine's cache of the service (`$XDG_CACHE_HOME/profiling-service/<name>`): built binaries, trained heads. */
 export function machineCacheDir(name: string, env: NodeJS.ProcessEnv = process.env): string {
   return path.join(env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'profiling-service', name);
+}
+
+/**
+ * The environment a child tool (`go install`) runs with: the process's own (PATH, HOME, GOPROXY are
+ * the tool's settings, not the service's), plus `extra`. Read here so that src/ reads the
+ * environment in this file only.
+ */
+export function toolEnvironment(extra: Record<string, string>): NodeJS.ProcessEnv {
+  return { ...process.env, ...extra };
+}
+
+/** The folders the operating system searches for executables (PATH), as a shell would. */
+export function executableSearchPath(): string[] {
+  return (process.env.PATH ?? '').split(path.delimiter).filter(Boolean);
 }
 
 /** Where trained analysis heads are cached on this machine. */

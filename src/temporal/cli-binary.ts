@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { executableSearchPath } from '../config.js';
 import { buildCacheDir, executable, goInstallCached } from './go-build.js';
 
 export const TEMPORAL_CLI_VERSION = '1.5.1';
@@ -8,10 +9,8 @@ export function cacheDir(): string {
 }
 
 function onPath(name: string): string | undefined {
-  // The operating system's search path, as a shell would use it: not a setting of the service.
-  // eslint-disable-next-line no-restricted-properties
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    if (dir && executable(path.join(dir, name))) return path.join(dir, name);
+  for (const dir of executableSearchPath()) {
+    if (executable(path.join(dir, name))) return path.join(dir, name);
   }
   return undefined;
 }

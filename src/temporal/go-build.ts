@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { accessSync, closeSync, constants, mkdirSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { machineCacheDir } from '../config.js';
+import { machineCacheDir, toolEnvironment } from '../config.js';
 
 const run = promisify(execFile);
 
@@ -54,9 +54,7 @@ export async function goInstallCached(b: GoBuild): Promise<string[]> {
   try {
     const started = Date.now();
     b.log(`building ${b.what} with go install (first run only, a few minutes)`);
-    // go itself needs the environment (PATH, GOPROXY, HOME): passed through, not read as settings.
-    // eslint-disable-next-line no-restricted-properties
-    const env = { ...process.env, GOBIN: b.dir, GOFLAGS: '-mod=mod' };
+    const env = toolEnvironment({ GOBIN: b.dir, GOFLAGS: '-mod=mod' });
     const opts = { env, maxBuffer: 64 * 1024 * 1024 };
     try {
       await run('go', ['install', ...b.packages], opts);
