@@ -21,7 +21,7 @@ describe('encodeTexts', () => {
     const pieces = sentencesOf(long);
     expect(pieces.length).toBe(3);
     const { embedder, calls } = recording();
-    const [a, b, c] = await encodeTexts(embedder, ['short one', long, 'another short']);
+    const [a, b, c] = await encodeTexts(embedder, ['short one', long, 'another short'], undefined, { pieces: true });
     expect(calls).toEqual([['short one', 'another short', ...pieces]]);
     expect(a).toEqual({ vector: [9, 1, 2], pieces: [], pieceTexts: [] });
     expect(c.vector).toEqual([13, 1, 2]);

@@ -22,8 +22,9 @@ export interface Encoded {
 export async function encodeTexts(
   embedder: Embedder,
   texts: string[],
-  lane?: Lane,
-  opts: { pieces: boolean } = { pieces: true },
+  lane: Lane | undefined,
+  /** Whether long messages are read by their pieces: the heads' option (HeadsOptions.stackPieces), always given. */
+  opts: { pieces: boolean },
 ): Promise<Encoded[]> {
   const pieces = texts.map((t) => (opts.pieces ? sentencesOf(t) : []));
   const whole = texts.filter((_, i) => pieces[i].length === 0);

@@ -141,17 +141,6 @@ function exampleWeights(targets: number[][], opts: SparseTrainOptions): number[]
   return targets.map((t) => t.map((y, o) => (y === 1 ? positiveWeight[o] : 1)));
 }
 
-/** The features with the largest weights for an output: what the reader "saw" (for --explain). */
-export function topFeatures(m: SparseModel, output: number, count: number): { feature: number; weight: number }[] {
-  const best: { feature: number; weight: number }[] = [];
-  for (let f = 0; f < FEATURES; f++) {
-    const w = m.weights[f * m.outputs + output];
-    if (w === 0) continue;
-    best.push({ feature: f, weight: w });
-  }
-  return best.sort((a, b) => b.weight - a.weight).slice(0, count);
-}
-
 /**
  * A model as it is stored (in the heads' JSON): only the features any training row touched, whose
  * largest weight reaches `minWeight`, as base64 of their indices and weights. A dense 2^18 × outputs

@@ -67,12 +67,11 @@ function picked(labels: readonly string[], p: number[]): string[] {
 
 /** The reader's own answer for a message: the mean sentiment of its most probable class. */
 export function applyWordReader(reader: WordReader, text: string, row: SparseRow = wordFeatures(text)): Predicted {
-  const p = predictSparse(reader.polarity, row);
-  const best = p.indexOf(Math.max(...p));
+  const p = wordProbabilities(reader, row);
   return {
-    sentiment: reader.sentimentMeans[best],
-    topics: picked(TOPICS, predictSparse(reader.topics, row)),
-    intentions: picked(INTENTIONS, predictSparse(reader.intentions, row)),
+    sentiment: reader.sentimentMeans[p.polarity.indexOf(Math.max(...p.polarity))],
+    topics: picked(TOPICS, p.topics),
+    intentions: picked(INTENTIONS, p.intentions),
   };
 }
 
