@@ -10,7 +10,8 @@ import { checkReadiness } from '../readiness.js';
 import type { Request, Router } from './router.js';
 import { errors, routeDoc } from './openapi/route-doc.js';
 import * as out from './openapi/schemas.js';
-import { addMetricsRoute } from '../../metrics/route.js';
+import { scrape } from '../../metrics/registry.js';
+import { RawBody } from './errors.js';
 
 function sameToken(given: string | undefined, expected: string): boolean {
   if (!given) return false;
@@ -103,4 +104,27 @@ export function addOpsRoutes(router: Router, ctx: AppContext): void {
       }),
     );
   }
+}
+
+/**
+ * The api's `GET /metrics`, on the gateway port. Open, like /healthz: it holds counts and
+ * latencies by route pattern and outcome, never a tenant, user or key; where the gateway port is
+ * public, keep /metrics off the balancer's routes (docs/operations.md).
+ */
+function addMetricsRoute(router: Router): void {
+  router.add(
+    'GET',
+    '/metrics',
+    async () => {
+      const { contentType, body } = await scrape();
+      return { status: 200, body: new RawBody(contentType, body) };
+    },
+    routeDoc({
+      operationId: 'metrics',
+      summary: 'Prometheus metrics of this api process',
+      tag: 'Operations',
+      auth: 'none',
+      responses: { 200: { description: 'Prometheus text exposition format', contentType: 'text/plain' } },
+    }),
+  );
 }
