@@ -179,7 +179,7 @@ export async function deliveryCapacity(opts: {
  * ANALYZE, inside a transaction that is rolled back (nothing is dispatched).
  */
 export async function relayPlanAt(databaseUrl: string, projectId: number, pending: number): Promise<string[]> {
-  const { DISPATCH_SQL } = await import('../src/fairness/delivery-admission.js');
+  const { DISPATCH_SQL } = await import('../src/outbox/delivery-admission.js');
   const c = new pg.Client({ connectionString: databaseUrl });
   await c.connect();
   try {

@@ -11,7 +11,7 @@ import { createActivities } from '../temporal/activities.js';
 import { createWorkers } from '../temporal/worker.js';
 import { createDeliveryLimits, everyAtMost } from '../fairness/in-flight.js';
 import { ACCEPTED_PER_SLOT, createAnalysisScheduler } from '../fairness/analysis-scheduler.js';
-import { startRelay } from '../outbox/relay.js';
+import { startRelay } from '../relay/relay.js';
 import { startSecretSweep } from '../webhooks/secret-sweep.js';
 import { createFailingTurns } from '../fairness/failing-turns.js';
 import {

@@ -1,5 +1,6 @@
 import type { Db } from '../db/knex.js';
 import type { Logger } from '../logger.js';
+import { wakeRelay } from '../outbox/outbox.js';
 
 /** Starts the workflow that evaluates a deployed segment against the project's existing profiles. */
 export interface SegmentEvaluationStarter {
@@ -51,5 +52,5 @@ export async function stampEvaluation(db: Db, segment: { pk: number; version: nu
     .where({ pk: segment.pk, version: segment.version })
     .update({ evaluation_progress_at: done ? null : db.fn.now() });
   // The relay may admit the tenant's next evaluation now.
-  if (done) await db.raw(`SELECT pg_notify('outbox', '')`);
+  if (done) await wakeRelay(db);
 }

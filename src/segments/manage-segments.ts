@@ -8,6 +8,9 @@ import { semanticDescriptions, validateRule } from './rules.js';
 import type { Embedder } from '../analysis/embedder.js';
 import { embedRuleConditions, storeRuleConditions } from './condition-vectors.js';
 import { isValidSlug, slugify } from './slug.js';
+// The relay starts segment evaluations, admitted per tenant (evaluation-start.ts); its wake-up
+// reaches it when the transaction that set `evaluation_pending` commits.
+import { wakeRelay } from '../outbox/outbox.js';
 
 export interface SegmentView {
   id: string;
@@ -61,12 +64,6 @@ const COLUMNS = [
   'created_at',
   'updated_at',
 ];
-
-/**
- * The relay starts segment evaluations, admitted per tenant (src/segments/evaluation-start.ts); the
- * notification reaches it when the transaction that set `evaluation_pending` commits.
- */
-const wakeRelay = (trx: Db) => trx.raw(`SELECT pg_notify('outbox', '')`);
 
 /** Every version bump gets a new identity: one evaluation workflow per value, even after a database restore. */
 const bumpVersion = (db: Db) => ({

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { queueSubscribedDeliveries, wakeRelay } from '../outbox/outbox.js';
 import { evaluateRule, type MatchContext, type Rule } from './rules.js';
 
 export interface LoadedSegment {
@@ -56,7 +57,7 @@ export async function lockSegmentsAsLoaded(
 /**
  * Diffs the user's old and new membership of each segment inside the caller's transaction:
  * updates membership rows, and for each change inserts one event plus one outbox row per
- * active webhook of the segment's pipeline subscribed to that event type. Nothing is sent here;
+ * webhook of the segment's pipeline that takes it (src/outbox/subscription.ts). Nothing is sent here;
  * the relay is woken by NOTIFY, which PostgreSQL delivers only if the transaction commits.
  */
 export async function diffMemberships(
@@ -105,16 +106,14 @@ export async function diffMemberships(
         seq,
       })
       .returning('id');
-    await trx.raw(
-      `INSERT INTO outbox (event_id, webhook_id)
-       SELECT ?, id FROM webhooks
-        WHERE pipeline_id = ? AND is_active AND ? = ANY(events)
-          AND (segments IS NULL OR ? = ANY(segments))
-       ON CONFLICT DO NOTHING`,
-      [event.id, segment.pipeline_id, eventType, segment.slug],
-    );
+    await queueSubscribedDeliveries(trx, {
+      eventId: event.id,
+      pipelineId: segment.pipeline_id,
+      eventType,
+      segmentSlug: segment.slug,
+    });
     changes++;
   }
-  if (changes > 0) await trx.raw(`SELECT pg_notify('outbox', '')`);
+  if (changes > 0) await wakeRelay(trx);
   return changes;
 }

@@ -4,8 +4,13 @@ import type { Caller } from '../auth/api-keys.js';
 import type { Logger } from '../logger.js';
 import { requireProject } from '../projects/projects.js';
 import { validateBatch, type IdentifyUsersInput } from './validate-batch.js';
-import { startStoredBatch, type BatchStarter, type StoredBatch } from './batch-lifecycle.js';
-import { lockTenantBatches } from '../fairness/admission.js';
+import {
+  lockTenantBatches,
+  startStoredBatch,
+  storeBatch,
+  type BatchStarter,
+  type StoredBatch,
+} from './batch-lifecycle.js';
 import { idempotencyScope, lockIdempotencyKey, rememberAnswer } from '../idempotency.js';
 import { AppError } from '../errors.js';
 import type { Quotas } from '../quotas.js';
@@ -58,26 +63,10 @@ export async function identifyUsers(
       // After the replay: a retry answers what the first request was answered, whatever came since.
       await checkMergedAttributes(trx, batch.projectId, batch.items);
       const admitted = await holdBatchQuota(trx, caller.tenantId, deps.quotas);
-      const [source] = await trx('sources')
-        .insert({
-          project_id: batch.projectId,
-          label: batch.sourceLabel,
-          user_count: batch.items.length,
-          admitted_at: admitted ? trx.fn.now() : null,
-        })
-        .returning(['id', 'uid', 'project_id', 'user_count']);
-      const rows = batch.items.map((item, idx) => ({
-        source_id: source.id,
-        idx,
-        user_id: item.user_id,
-        text: item.text,
-        attributes: JSON.stringify(item.attributes),
-        written_at: item.timestamp,
-      }));
-      for (let i = 0; i < rows.length; i += 500) await trx('source_items').insert(rows.slice(i, i + 500));
+      const source = await storeBatch(trx, batch, admitted);
       const result: IdentifyUsersResult = {
         accepted: batch.items.length,
-        source_id: source.id as number,
+        source_id: source.id,
         message: `Accepted ${batch.items.length} users; analysis runs in the background (source ${source.id}).`,
       };
       if (scope) await rememberAnswer(trx, scope, result);

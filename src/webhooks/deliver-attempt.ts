@@ -7,6 +7,8 @@ import { redactSignatures, signBody, standardWebhookHeaders } from './signing.js
 import type { DeliveryLimits } from '../fairness/in-flight.js';
 import type { FailingTurns } from '../fairness/failing-turns.js';
 import { deliveries, deliveryDuration, webhooksDisabled } from '../metrics/registry.js';
+import { firstAttemptRecorded } from '../outbox/outbox.js';
+import { whyNotSent } from '../outbox/subscription.js';
 
 export interface DeliverAttemptInput {
   workflowId: string;
@@ -286,22 +288,6 @@ function signedHeaders(
   };
 }
 
-/** Why an event is not sent to a webhook (any more), or undefined when it is. */
-function whyNotSent(
-  webhook: { is_active: boolean; events: string[]; segments: string[] | null },
-  event: { event_type: string; segment_slug: string },
-): string | undefined {
-  if (!webhook.is_active) return 'not sent: the webhook is inactive; delivery stopped';
-  if (event.event_type === 'ping') return undefined; // the test event goes to the webhook whatever it subscribes to
-  if (!webhook.events.includes(event.event_type)) {
-    return `not sent: the webhook no longer subscribes to ${event.event_type}; delivery stopped`;
-  }
-  if (webhook.segments && webhook.segments.length > 0 && !webhook.segments.includes(event.segment_slug)) {
-    return `not sent: the webhook no longer listens to segment ${event.segment_slug}; delivery stopped`;
-  }
-  return undefined;
-}
-
 /** Deactivates a webhook with a reason; answers the reason if this call did it (once). */
 async function disable(db: Db, webhookId: number, reason: string): Promise<string | undefined> {
   const rows = await db('webhooks')
@@ -408,12 +394,10 @@ async function record(
     })
     .onConflict('attempt_key')
     .ignore();
-  // A first attempt frees a place in its webhook's and tenant's admission (outbox/relay.ts, which
-  // looks again shortly while rows wait: no NOTIFY per delivery). When this attempt beat the commit
-  // of the pass that started its run, there is nothing to clear yet: the relay settles it.
   if (input.attempt === 1)
-    await db('outbox')
-      .where({ webhook_id: input.webhookId, event_id: input.eventId, workflow_id: input.workflowId })
-      .where('awaiting_attempt', true)
-      .update({ awaiting_attempt: false });
+    await firstAttemptRecorded(db, {
+      webhookId: input.webhookId,
+      eventId: input.eventId,
+      workflowId: input.workflowId,
+    });
 }

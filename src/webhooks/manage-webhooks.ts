@@ -5,6 +5,7 @@ import { requirePipeline, type PipelineRef } from '../projects/projects.js';
 import { holdQuota, pipelineQuota, type Quotas } from '../quotas.js';
 import { optionalInt, requireId } from '../validation.js';
 import { validateWebhookUrl } from './url.js';
+import { queueDelivery, wakeRelay } from '../outbox/outbox.js';
 
 export const EVENT_TYPES = ['user_added', 'user_removed'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -390,8 +391,8 @@ export async function sendTestEvent(db: Db, caller: Caller, ref: WebhookRef): Pr
         seq: 0,
       })
       .returning('id');
-    await trx('outbox').insert({ event_id: event.id, webhook_id: webhook.id });
-    await trx.raw(`SELECT pg_notify('outbox', '')`);
+    await queueDelivery(trx, { eventId: event.id, webhookId: webhook.id });
+    await wakeRelay(trx);
     return { event_id: Number(event.id) };
   });
 }

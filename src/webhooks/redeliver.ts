@@ -8,6 +8,7 @@ import type { Quotas } from '../quotas.js';
 import { parseStrictTimestamp } from '../users/timestamp.js';
 import { requireId } from '../validation.js';
 import type { Logger } from '../logger.js';
+import { queueRecoveries, recordResend, wakeRelay } from '../outbox/outbox.js';
 import { requireWebhook, type DeliveryStarter, type WebhookRef } from './manage-webhooks.js';
 
 /**
@@ -15,26 +16,6 @@ import { requireWebhook, type DeliveryStarter, type WebhookRef } from './manage-
  * failed since a time, through the outbox). Each run is an outbox row naming its workflow, so
  * whether an event is already being re-sent is a question PostgreSQL answers (migration 010).
  */
-
-/**
- * How long a started run counts as under way at most when none of its attempts ended it: longer
- * than any run can last (six attempts, each wait at most 24 h by Retry-After, 26.6 h by the
- * default schedule), so only a workflow an operator terminated in Temporal is let go, after a week.
- */
-const RUN_UNDER_WAY_AT_MOST = `interval '7 days'`;
-
-/**
- * SQL: a run of outbox row `o` is under way, that is not yet started, or started and none of its
- * attempts (their `attempt_key` begins with its workflow id) succeeded or was final. A started row
- * without a workflow id (dispatched by a relay of the previous version during a rolling deploy)
- * reads as ended: at worst an event is sent once more, never left unrecovered for a week.
- */
-const RUN_UNDER_WAY = `(o.dispatched_at IS NULL OR (
-    o.dispatched_at > now() - ${RUN_UNDER_WAY_AT_MOST} AND o.workflow_id IS NOT NULL
-    AND NOT EXISTS (SELECT 1 FROM webhook_deliveries s
-                     WHERE s.event_id = o.event_id AND s.webhook_id = o.webhook_id
-                       AND (s.final OR s.status = 'success')
-                       AND starts_with(s.attempt_key, o.workflow_id || ':'))))`;
 
 export interface RecoverAnswer {
   /** Events queued to be sent again by this request. */
@@ -85,28 +66,9 @@ export async function recoverWebhook(
       if (previous) return previous as RecoverAnswer;
     }
     await takeSlot(trx, ref.webhookId, 'recover', quotas.recoversPerMinute);
-    const { rows } = await trx.raw(
-      `WITH failed AS (
-         SELECT DISTINCT ON (d.event_id) d.id AS delivery_id, d.event_id
-           FROM webhook_deliveries d
-          WHERE d.webhook_id = :webhook AND d.final AND d.created_at >= :since
-            AND NOT EXISTS (SELECT 1 FROM webhook_deliveries ok
-                             WHERE ok.event_id = d.event_id AND ok.webhook_id = d.webhook_id
-                               AND ok.status = 'success')
-          ORDER BY d.event_id, d.id DESC
-       ), queued AS (
-         INSERT INTO outbox (event_id, webhook_id, kind, resend_of, token)
-         SELECT f.event_id, :webhook, 'recovery', f.delivery_id, gen_random_uuid()
-           FROM failed f
-          WHERE NOT EXISTS (SELECT 1 FROM outbox o
-                             WHERE o.webhook_id = :webhook AND o.event_id = f.event_id AND ${RUN_UNDER_WAY})
-         RETURNING 1
-       )
-       SELECT (SELECT count(*) FROM failed)::int AS failed, (SELECT count(*) FROM queued)::int AS queued`,
-      { webhook: ref.webhookId, since },
-    );
-    const answer: RecoverAnswer = { events: rows[0].queued, already_recovering: rows[0].failed - rows[0].queued };
-    if (answer.events > 0) await trx.raw(`SELECT pg_notify('outbox', '')`);
+    const { failed, queued } = await queueRecoveries(trx, ref.webhookId, since);
+    const answer: RecoverAnswer = { events: queued, already_recovering: failed - queued };
+    if (answer.events > 0) await wakeRelay(trx);
     if (scope) await rememberAnswer(trx, scope, answer);
     return answer;
   });
@@ -164,16 +126,14 @@ export async function resendDelivery(
     } catch (err) {
       log?.warn('resend stored; workflow start deferred to the relay', { delivery_id: deliveryId, err });
     }
-    await trx('outbox').insert({
-      event_id: delivery.event_id,
-      webhook_id: ref.webhookId,
-      kind: 'resend',
-      resend_of: deliveryId,
+    await recordResend(trx, {
+      eventId: delivery.event_id,
+      webhookId: ref.webhookId,
+      deliveryId,
       token,
-      workflow_id: started ?? null,
-      dispatched_at: started ? trx.fn.now() : null,
+      ...(started && { workflowId: started }),
     });
-    if (!started) await trx.raw(`SELECT pg_notify('outbox', '')`);
+    if (!started) await wakeRelay(trx);
     const answer = { workflow_id: started ?? starter.deliveryWorkflowId(start) };
     if (scope) await rememberAnswer(trx, scope, answer);
     return answer;

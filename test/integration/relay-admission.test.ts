@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../../src/db/knex.js';
-import { DISPATCH_SQL, SETTLE_AWAITING_SQL } from '../../src/fairness/delivery-admission.js';
+import { DISPATCH_SQL, SETTLE_AWAITING_SQL } from '../../src/outbox/delivery-admission.js';
 import { testDatabaseUrl } from '../support/database.js';
 
 /**

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 
 /**
  * The relay admits a tenant's delivery workflows only while few of them wait for their first
- * attempt (src/outbox/relay.ts): it counts recently dispatched outbox rows that have no delivery
+ * attempt (src/relay/relay.ts): it counts recently dispatched outbox rows that have no delivery
  * row yet, which these two indexes answer without scanning either table.
  */
 export async function up(knex: Knex): Promise<void> {

@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
-import { STALE_AFTER } from './admission.js';
+import { STALE_AFTER } from '../db/stale-after.js';
 
 /**
  * Delivery admission, the relay's claim: which outbox rows it starts as delivery workflows now.
  * The relay starts a webhook's runs only while fewer than `admit.perWebhook` of them wait for
  * their first attempt, and a tenant's only while fewer than `admit.perTenant` do (twice the
- * in-flight bounds: admission.ts). Beyond it the events wait in the outbox, where waiting costs
+ * in-flight bounds: src/fairness/admission.ts). Beyond it the events wait in the outbox, where waiting costs
  * nothing: in Temporal each one would be a task sent back again and again until the in-flight
  * bounds let it run, and that churn takes the server's CPU from every other tenant. Per webhook
  * too, so that a receiver that hangs holds back its own events, not its tenant's other webhooks.
