@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import pg from 'pg';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker, type InjectedSinks } from '@temporalio/worker';
-import { startRealTemporalServer } from '../src/temporal/real-server.js';
+import { startRealTemporalServer } from '../src/dev-hosting/real-server.js';
 import { SEARCH_ATTRIBUTES } from '../src/temporal/search-attributes.js';
 import { freePort, membershipPorts } from '../src/free-port.js';
 import { startTestDatabase } from '../test/support/test-database.js';

@@ -31,6 +31,9 @@ const schema = z.object({
   // The machine's cache (XDG base directories): built Temporal binaries and trained heads live in
   // its profiling-service folder (machineCacheDir below reads it, as tools run before loadConfig do).
   XDG_CACHE_HOME: z.string().min(1).optional(),
+  // Where trained analysis heads are cached; default the machine cache's heads/ folder. The test
+  // run points it at a folder of its own (test/global-setup-heads.ts).
+  HEADS_CACHE_DIR: z.string().min(1).optional(),
   DATABASE_URL: z.string().url().optional(),
   DATABASE_POOL_MAX: z.coerce.number().int().min(2).max(200).default(20),
   PORT: port.default(8080),
@@ -290,7 +293,7 @@ export function executableSearchPath(): string[] {
   return (process.env.PATH ?? '').split(path.delimiter).filter(Boolean);
 }
 
-/** Where trained analysis heads are cached on this machine. */
+/** Where trained analysis heads are cached: HEADS_CACHE_DIR, or this machine's cache. */
 export function defaultHeadsCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  return machineCacheDir('heads', env);
+  return env.HEADS_CACHE_DIR || machineCacheDir('heads', env);
 }

@@ -7,10 +7,10 @@ import { ConfigError, loadConfig, ROLES, type Config, type Role } from './config
 import { createLogger } from './logger.js';
 import { createDb } from './db/knex.js';
 import { migrateLatest } from './db/migrate.js';
-import { startEmbeddedPostgres } from './db/embedded.js';
+import { startEmbeddedPostgres } from './dev-hosting/embedded-postgres.js';
 import { UnreachableError } from './db/reachable.js';
-import { resolveTemporalCli } from './temporal/cli-binary.js';
-import { startTemporalDevServer } from './temporal/dev-server.js';
+import { resolveTemporalCli } from './dev-hosting/cli-binary.js';
+import { startTemporalDevServer } from './dev-hosting/dev-server.js';
 import { SEARCH_ATTRIBUTES } from './temporal/search-attributes.js';
 import { createTemporalClient } from './temporal/client.js';
 import { watchSearchAttributes } from './temporal/search-attribute-watch.js';

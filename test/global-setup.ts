@@ -3,9 +3,9 @@ import { chmodSync, copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:f
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { resolveTemporalCli } from '../src/temporal/cli-binary.js';
-import { startTemporalDevServer, type DevServer } from '../src/temporal/dev-server.js';
-import { startRealTemporalServer } from '../src/temporal/real-server.js';
+import { resolveTemporalCli } from '../src/dev-hosting/cli-binary.js';
+import { startTemporalDevServer, type DevServer } from '../src/dev-hosting/dev-server.js';
+import { startRealTemporalServer } from '../src/dev-hosting/real-server.js';
 import pg from 'pg';
 import { startBalancer } from './support/balancer.js';
 import { SEARCH_ATTRIBUTES } from '../src/temporal/search-attributes.js';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { blockedAncestor } from './reachable.js';
-import { startEmbeddedPostgres } from './embedded.js';
+import { startEmbeddedPostgres } from '../dev-hosting/embedded-postgres.js';
 
 // A uid and gid that own nothing here: they get the "other" permission bits everywhere.
 const STRANGER = 54_321;

@@ -3,7 +3,12 @@ import type { Logger } from '../logger.js';
 import type { Starters } from '../temporal/starters.js';
 import { grpcCause } from '../temporal/grpc-cause.js';
 import { CLAIM_SIZE } from '../outbox/delivery-admission.js';
-import { admitWaitingBatches, startStoredBatch, unstartedBatches, type StoredBatch } from '../users/batch-lifecycle.js';
+import {
+  admitWaitingBatches,
+  startStoredBatch,
+  unstartedBatches,
+  type StoredBatch,
+} from '../ingest/batch-lifecycle.js';
 
 type Deps = { db: Db; starters: Starters; log: Logger };
 

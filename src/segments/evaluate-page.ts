@@ -1,7 +1,7 @@
 import type { Db } from '../db/knex.js';
 import { diffMemberships, type LoadedSegment } from './memberships.js';
 import type { ConditionVectors } from './condition-vectors.js';
-import { keepBeating } from '../temporal/keep-beating.js';
+import { keepBeating } from '../keep-beating.js';
 import { stampEvaluation } from './evaluation-start.js';
 
 export interface EvaluateSegmentPageInput {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { DYNAMIC_CONFIG, TEMPORAL_SERVER_VERSION } from './real-server.js';
+import { DYNAMIC_CONFIG, TEMPORAL_SERVER_VERSION } from '../dev-hosting/real-server.js';
 import { SEARCH_ATTRIBUTES } from './search-attributes.js';
 
 const read = (file: string) => readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8');

@@ -5,7 +5,7 @@ import type { Db } from '../db/knex.js';
 import { AppError, invalid, notFound } from '../errors.js';
 import { idempotencyScope, lockIdempotencyKey, rememberAnswer } from '../idempotency.js';
 import type { Quotas } from '../quotas.js';
-import { parseStrictTimestamp } from '../users/timestamp.js';
+import { parseStrictTimestamp } from '../ingest/timestamp.js';
 import { requireId } from '../validation.js';
 import type { Logger } from '../logger.js';
 import { queueRecoveries, recordResend, wakeRelay } from '../outbox/outbox.js';

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, newTenant, waitForBatch, withDb, type Tenant } from '../support/api.js';
-import { MAX_USER_ATTRIBUTE_BYTES, MAX_USER_ATTRIBUTES } from '../../src/users/attribute-bounds.js';
+import { MAX_USER_ATTRIBUTE_BYTES, MAX_USER_ATTRIBUTES } from '../../src/ingest/attribute-bounds.js';
 
 /**
  * What one tenant can make the service store per user (issue 34's probe grew one user to 9.6 MB of

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../../src/db/knex.js';
-import { identifyUsers } from '../../src/users/identify-users.js';
-import { completeBatch, unstartedBatches } from '../../src/users/batch-lifecycle.js';
-import { admitWaitingBatches, stampBatchProgress } from '../../src/users/batch-lifecycle.js';
+import { identifyUsers } from '../../src/ingest/identify-users.js';
+import { completeBatch, unstartedBatches } from '../../src/ingest/batch-lifecycle.js';
+import { admitWaitingBatches, stampBatchProgress } from '../../src/ingest/batch-lifecycle.js';
 import { testDatabaseUrl } from '../support/database.js';
 
 describe('batch workflows are admitted per tenant (issue 14)', () => {

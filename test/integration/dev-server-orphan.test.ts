@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/free-port.js';
-import { resolveTemporalCli } from '../../src/temporal/cli-binary.js';
-import { startTemporalDevServer } from '../../src/temporal/dev-server.js';
+import { resolveTemporalCli } from '../../src/dev-hosting/cli-binary.js';
+import { startTemporalDevServer } from '../../src/dev-hosting/dev-server.js';
 
 /**
  * The embedded Temporal dev server must not outlive the process that started it: a crash of that
@@ -63,7 +63,7 @@ describe('embedded Temporal dev server', () => {
         cwd: ROOT,
         env: {
           ...process.env,
-          DEV_SERVER_MODULE: path.join(ROOT, 'src/temporal/dev-server.ts'),
+          DEV_SERVER_MODULE: path.join(ROOT, 'src/dev-hosting/dev-server.ts'),
           DEV_SERVER_OPTS: JSON.stringify(opts),
         },
         stdio: ['ignore', 'pipe', 'inherit'],

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { startEmbeddedPostgres, type EmbeddedDb } from '../../src/db/embedded.js';
+import { startEmbeddedPostgres, type EmbeddedDb } from '../../src/dev-hosting/embedded-postgres.js';
 
 /** A piece of infrastructure a test can stop and start again on the same port and data. */
 export interface Restartable {

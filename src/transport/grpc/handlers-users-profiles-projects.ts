@@ -4,7 +4,7 @@ import type { UsersServiceServer } from '../../../gen/profiling/v1/users.js';
 import type { AppContext } from '../../app.js';
 import { createPipeline, createProject, listPipelines, listProjects } from '../../projects/projects.js';
 import { getProfile, getTimeline, listProfiles } from '../../profiles/read-profiles.js';
-import { identifyUsers } from '../../users/identify-users.js';
+import { identifyUsers } from '../../ingest/identify-users.js';
 import type { Pipeline, Project } from '../../projects/projects.js';
 import { membershipToProto, profileToProto, sortFromProto, timelineEntryToProto, trendFromProto } from './mappers.js';
 import { unary } from './unary.js';

@@ -1,6 +1,6 @@
 import { BinaryReader, WireType } from '@bufbuild/protobuf/wire';
 import { invalid } from '../../errors.js';
-import { MAX_USERS_PER_BATCH, reservedAttribute } from '../../users/validate-batch.js';
+import { MAX_USERS_PER_BATCH, reservedAttribute } from '../../ingest/validate-batch.js';
 
 /**
  * The top-level fields of an encoded message, read from the wire with the reader the generated

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { invalid } from '../../errors.js';
 import type { CreateSegmentInput, PageInput, UpdateSegmentInput } from '../../segments/manage-segments.js';
-import type { IdentifyUsersInput } from '../../users/validate-batch.js';
+import type { IdentifyUsersInput } from '../../ingest/validate-batch.js';
 import type { ListProfilesInput } from '../../profiles/read-profiles.js';
 import { PROFILE_SORTS } from '../../profiles/profile-counts.js';
 import type { CreateWebhookInput, ListDeliveriesInput, UpdateWebhookInput } from '../../webhooks/manage-webhooks.js';

@@ -1,7 +1,7 @@
 import { loadConfig } from '../config.js';
-import { createDb } from './knex.js';
-import { migrateLatest } from './migrate.js';
-import { startEmbeddedPostgres } from './embedded.js';
+import { createDb } from '../db/knex.js';
+import { migrateLatest } from '../db/migrate.js';
+import { startEmbeddedPostgres } from '../dev-hosting/embedded-postgres.js';
 
 // `npm run migrate`: migrates DATABASE_URL, or the embedded PostgreSQL in the data folder.
 const config = loadConfig();

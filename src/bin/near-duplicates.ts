@@ -1,11 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadCorpus, parseLabelled } from './corpus.js';
-import { nearDuplicates } from './near-duplicates.js';
+import { loadCorpus, parseLabelled } from '../analysis/corpus.js';
+import { nearDuplicates } from '../analysis/near-duplicates.js';
 
 /**
- * `npx tsx src/analysis/near-duplicates-cli.ts [labelled.jsonl] [--bound=0.4]`: the corpus lines
+ * `npx tsx src/bin/near-duplicates.ts [labelled.jsonl] [--bound=0.4]`: the corpus lines
  * within character 5-gram Jaccard `bound` of a message of the evaluation file, by corpus id only
  * (the evaluation texts are never printed). Exits 1 when there is one: a paraphrase on both sides
  * makes the evaluation a test of memory. `.ci/run` runs it whenever the evaluation file is there.

@@ -11,7 +11,7 @@ import {
 } from '../segments/memberships.js';
 import type { ConditionVectors } from '../segments/condition-vectors.js';
 import { isDatabaseDown } from '../errors.js';
-import { keepBeating } from '../temporal/keep-beating.js';
+import { keepBeating } from '../keep-beating.js';
 import { stampBatchProgress } from './batch-lifecycle.js';
 import { MAX_USER_ATTRIBUTE_BYTES, MAX_USER_ATTRIBUTES } from './attribute-bounds.js';
 

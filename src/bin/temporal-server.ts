@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.js';
-import { portsFrom, startRealTemporalServer } from './real-server.js';
-import { SEARCH_ATTRIBUTES } from './search-attributes.js';
+import { portsFrom, startRealTemporalServer } from '../dev-hosting/real-server.js';
+import { SEARCH_ATTRIBUTES } from '../temporal/search-attributes.js';
 
 /**
  * `npm run temporal:server [-- --port 7300 --database temporal --role temporal --shards 4]`:

@@ -1,11 +1,11 @@
 import { defaultHeadsCacheDir, loadConfig } from '../config.js';
-import { startEmbeddedPostgres } from '../db/embedded.js';
+import { startEmbeddedPostgres } from '../dev-hosting/embedded-postgres.js';
 import { createDb } from '../db/knex.js';
 import { migrateLatest } from '../db/migrate.js';
 import { createLogger } from '../logger.js';
-import { loadCorpus } from './corpus.js';
-import { createEmbedder } from './embedder.js';
-import { headsCacheKey, loadOrTrainHeads } from './heads-store.js';
+import { loadCorpus } from '../analysis/corpus.js';
+import { createEmbedder } from '../analysis/embedder.js';
+import { headsCacheKey, loadOrTrainHeads } from '../analysis/heads-store.js';
 
 /**
  * `npm run train`: trains the heads for the configured embedder (EMBEDDINGS_PROVIDER) on the

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
 import { createDb } from '../db/knex.js';
 import { migrateLatest } from '../db/migrate.js';
-import { startEmbeddedPostgres } from '../db/embedded.js';
+import { startEmbeddedPostgres } from '../dev-hosting/embedded-postgres.js';
 import { createTenant } from '../auth/create-tenant.js';
 
 // `npm run admin -- create-tenant --name NAME` prints {"tenant_id", "api_key"}; the key is shown once.

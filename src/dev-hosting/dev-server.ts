@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
-import type { SearchAttributeType } from './search-attributes.js';
+import type { SearchAttributeType } from '../temporal/search-attributes.js';
 import { freePort, isPortFree } from '../free-port.js';
 import { reapStale, spawnOwned } from './owned-process.js';
 

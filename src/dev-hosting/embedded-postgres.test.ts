@@ -12,7 +12,7 @@ const ROOT = new URL('../..', import.meta.url).pathname;
  */
 describe('a process that loaded the embedded PostgreSQL module', () => {
   it('keeps the exit code it set when its event loop drains', async () => {
-    const script = `await import('./src/db/embedded.ts'); process.exitCode = 3;`;
+    const script = `await import('./src/dev-hosting/embedded-postgres.ts'); process.exitCode = 3;`;
     const err = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
       cwd: ROOT,
     }).then(
@@ -23,7 +23,7 @@ describe('a process that loaded the embedded PostgreSQL module', () => {
   });
 
   it('exits 0 when nothing set a code', async () => {
-    const script = `await import('./src/db/embedded.ts');`;
+    const script = `await import('./src/dev-hosting/embedded-postgres.ts');`;
     await expect(
       run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT }),
     ).resolves.toBeDefined();

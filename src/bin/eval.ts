@@ -2,18 +2,18 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { INTENTIONS, TOPICS } from './analyze.js';
-import { loadCorpus, parseLabelled, REGISTERS, type LabelledText } from './corpus.js';
-import { createLocalEmbedder, type Embedder } from './embedder.js';
-import { evaluate, polarity, polarityConfusion, type Predicted, type Prf } from './eval.js';
-import { encodeTexts } from './features.js';
-import { applyHeads, DEFAULT_HEADS_OPTIONS, type HeadsOptions } from './heads.js';
-import { trainHeads } from './train-heads.js';
-import { seededRandom, shuffled } from './linear.js';
-import { nearDuplicates } from './near-duplicates.js';
-import { wordFeatures } from './word-features.js';
-import { applyWordReader, trainWordReader } from './word-reader.js';
-import { featureNames, topNamed } from './word-explain.js';
+import { INTENTIONS, TOPICS } from '../analysis/analyze.js';
+import { loadCorpus, parseLabelled, REGISTERS, type LabelledText } from '../analysis/corpus.js';
+import { createLocalEmbedder, type Embedder } from '../analysis/embedder.js';
+import { evaluate, polarity, polarityConfusion, type Predicted, type Prf } from '../analysis/eval.js';
+import { encodeTexts } from '../analysis/features.js';
+import { applyHeads, DEFAULT_HEADS_OPTIONS, type HeadsOptions } from '../analysis/heads.js';
+import { trainHeads } from '../analysis/train-heads.js';
+import { seededRandom, shuffled } from '../analysis/linear.js';
+import { nearDuplicates } from '../analysis/near-duplicates.js';
+import { wordFeatures } from '../analysis/word-features.js';
+import { applyWordReader, trainWordReader } from '../analysis/word-reader.js';
+import { featureNames, topNamed } from '../analysis/word-explain.js';
 
 /**
  * `npm run eval -- [labelled.jsonl] [--folds=5] [--repeats=3] [--calibrate=off] [--stack-pieces=off]
@@ -56,7 +56,7 @@ if (reader !== 'embedding' && reader !== 'words') {
   process.exit(2);
 }
 if (unknown.length > 0) {
-  console.error(`unknown flag ${unknown.join(' ')} (see src/analysis/eval-cli.ts)`);
+  console.error(`unknown flag ${unknown.join(' ')} (see src/bin/eval.ts)`);
   process.exit(2);
 }
 const here = path.dirname(fileURLToPath(import.meta.url));

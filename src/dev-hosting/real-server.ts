@@ -6,8 +6,8 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { buildCacheDir, goInstallCached } from './go-build.js';
 import { reapStale, spawnOwned } from './owned-process.js';
-import { registerNamespace } from './namespace.js';
-import type { SearchAttributeType } from './search-attributes.js';
+import { registerNamespace } from '../temporal/namespace.js';
+import type { SearchAttributeType } from '../temporal/search-attributes.js';
 
 const run = promisify(execFile);
 
