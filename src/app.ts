@@ -6,7 +6,6 @@ import type { Logger } from './logger.js';
 import type { Starters } from './temporal/starters.js';
 import type { SecretSealer } from './webhooks/manage-webhooks.js';
 import type { Embedder } from './analysis/embedder.js';
-import type { TrustProxy } from './transport/client-address.js';
 import type { TenantRequests } from './fairness/tenant-requests.js';
 
 /** What the transports need: the use cases take these as their dependencies. */
@@ -19,7 +18,8 @@ export interface AppContext {
   /** Shared by the gateway and gRPC: one failed-authentication budget per client address. */
   authFailures: AuthFailureLimiter;
   /** Peers whose X-Forwarded-For names the client (TRUSTED_PROXIES; see transport/edge.ts). */
-  trustProxy: TrustProxy;
+  /** Which peers are trusted proxies (TRUSTED_PROXIES, compiled by transport/client-address.ts). */
+  trustProxy: (address: string, hop: number) => boolean;
   /** Valid keys for a few seconds, emptied by every revocation (see auth/key-cache.ts). */
   keyCache?: KeyCache;
   /** Embeds a rule's semantic conditions when a segment is created or its rule changes. */

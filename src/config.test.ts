@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CONFIG_VARIABLES, ConfigError, loadConfig } from './config.js';
-import { FAIRNESS_MECHANISMS } from './fairness/mechanisms.js';
+import { FAIRNESS_MECHANISMS } from './fairness-mechanisms.js';
 
 describe('configuration', () => {
   it('reads 39 variables', () => {

@@ -1,9 +1,9 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { parseRetrySchedule } from './webhooks/retry-schedule.js';
-import { compileTrustedProxies } from './transport/client-address.js';
-import { parseFairnessOff, type FairnessMechanism } from './fairness/mechanisms.js';
+import proxyaddr from 'proxy-addr';
+import { parseRetrySchedule } from './durations.js';
+import { parseFairnessOff, type FairnessMechanism } from './fairness-mechanisms.js';
 import { FIXED_QUOTAS, type Quotas } from './quotas.js';
 import { DEFAULT_METRICS_PORT, parseMetricsAddress } from './metrics/address.js';
 
@@ -68,7 +68,7 @@ const schema = z.object({
         .map((x) => x.trim())
         .filter(Boolean);
       try {
-        compileTrustedProxies(list);
+        proxyaddr.compile(list); // what the edge compiles (transport/client-address.ts), checked here
       } catch (err) {
         ctx.addIssue({ code: 'custom', message: (err as Error).message });
         return z.NEVER;
@@ -115,7 +115,7 @@ const schema = z.object({
   TENANT_DEPLOYED_SEGMENTS_PER_PROJECT: z.coerce.number().int().min(1).max(10_000).default(100),
   // Requests of one tenant an api process serves at once; a few more wait up to 2 s, then 429.
   TENANT_REQUESTS_IN_FLIGHT: z.coerce.number().int().min(1).max(1_000).default(8),
-  // Fairness mechanisms switched off (comma-separated; src/fairness/mechanisms.ts). Default: none.
+  // Fairness mechanisms switched off (comma-separated; src/fairness-mechanisms.ts). Default: none.
   FAIRNESS_OFF: z
     .string()
     .default('')

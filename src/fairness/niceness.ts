@@ -1,4 +1,4 @@
-import type { FairnessMechanism } from './mechanisms.js';
+import type { FairnessMechanism } from '../fairness-mechanisms.js';
 
 /**
  * Scheduling niceness of a process that analyses (`worker`, `analysis-worker`): the embedder takes

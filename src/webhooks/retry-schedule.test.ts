@@ -1,7 +1,8 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
-import { nextRetryDelayMs, parseRetrySchedule, retryWaitMs } from './retry-schedule.js';
+import { parseRetrySchedule } from '../durations.js';
+import { nextRetryDelayMs, retryWaitMs } from './retry-schedule.js';
 
 describe('retry schedule', () => {
   // The schedule the service ships with: the configuration's default, not a copy of it.
