@@ -10,9 +10,10 @@ import { deliverAttempt, type DeliverAttemptInput } from '../webhooks/deliver-at
 import { completeBatch } from '../ingest/batch-lifecycle.js';
 import { WaitYourTurn, type DeliveryLimits } from '../fairness/in-flight.js';
 import type { AnalysisScheduler } from '../fairness/analysis-scheduler.js';
-import { keepBeating } from '../keep-beating.js';
 import type { AnalysisActivity, DeliveryGate } from '../fairness/delivery-gate.js';
 import type { FailingTurns } from '../fairness/failing-turns.js';
+import { createDeliveryFairness } from '../fairness/delivery-fairness.js';
+import { createAnalysisTurns } from '../fairness/analysis-turns.js';
 import { batchesCompleted, batchesFailed, messagesAnalysed } from '../metrics/registry.js';
 
 export interface ActivityDeps {
@@ -65,32 +66,10 @@ async function turnTaken<T>(work: () => Promise<T>): Promise<T> {
 export function createActivities(deps: ActivityDeps) {
   // Heartbeats let Temporal notice a killed worker in seconds instead of waiting for the timeout.
   const heartbeat = () => Context.current().heartbeat();
-  /**
-   * Runs analysis work when its tenant's turn comes, on its tenant's embedder lane. Deliveries
-   * yield while it waits or runs (src/fairness/delivery-gate.ts).
-   */
-  const fairly = async <T>(
-    tenant: () => Promise<number | undefined>,
-    work: (lane: number | undefined) => Promise<T>,
-  ): Promise<T> => {
-    const leave = deps.analysisActivity?.enter();
-    let release: (() => void) | undefined;
-    try {
-      const tenantId = await tenant();
-      // A task waiting for its turn keeps beating: Temporal must neither time it out nor miss a cancellation.
-      if (tenantId !== undefined && deps.scheduler) {
-        release = await keepBeating(
-          heartbeat,
-          5_000,
-          deps.scheduler.acquire(tenantId, Context.current().cancellationSignal),
-        );
-      }
-      return await work(tenantId);
-    } finally {
-      release?.();
-      leave?.();
-    }
-  };
+  const analysisTurn = createAnalysisTurns({ scheduler: deps.scheduler, activity: deps.analysisActivity });
+  /** Analysis work in its tenant's turn, on its tenant's lane (src/fairness/analysis-turns.ts). */
+  const fairly = <T>(tenant: () => Promise<number | undefined>, work: (lane: number | undefined) => Promise<T>) =>
+    analysisTurn({ tenant, heartbeat, signal: Context.current().cancellationSignal }, work);
   const tenantOf = async (table: 'sources' | 'segments', key: { id: number } | { pk: number }) => {
     const [column, value] = Object.entries(key)[0];
     const row = await deps
@@ -100,6 +79,11 @@ export function createActivities(deps: ActivityDeps) {
       .first('p.tenant_id');
     return row ? Number(row.tenant_id) : undefined;
   };
+  const delivery = createDeliveryFairness({
+    limits: deps.deliveryLimits,
+    gate: deps.deliveryGate,
+    turns: deps.failingTurns,
+  });
   return {
     processChunk: async (input: ProcessChunkInput) => {
       const info = Context.current().info;
@@ -137,17 +121,14 @@ export function createActivities(deps: ActivityDeps) {
       ),
     deliverAttempt: (input: DeliverAttemptInput) =>
       turnTaken(async () => {
-        // A webhook at its bound sends the attempt back before it takes a place at the gate.
-        deps.deliveryLimits?.checkWebhook(input.webhookId);
-        await deps.deliveryGate?.pass();
+        await delivery.atStart(input.webhookId);
         return deliverAttempt(
           {
             db: deps.db,
             openSecret: deps.openSecret,
             timeoutMs: deps.webhookTimeoutMs,
             allowPrivateNetworks: deps.allowPrivateNetworks,
-            limits: deps.deliveryLimits,
-            turns: deps.failingTurns,
+            fairness: delivery,
             log: deps.log,
           },
           input,

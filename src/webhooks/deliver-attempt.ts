@@ -1,13 +1,13 @@
 import type { Db } from '../db/knex.js';
-import { isDatabaseDown } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { sendWebhook, type AttemptResult, type ResolveTarget } from './http-attempt.js';
 import { retryWaitMs } from './retry-schedule.js';
-import { redactSignatures, signBody, standardWebhookHeaders } from './signing.js';
-import type { DeliveryLimits } from '../fairness/in-flight.js';
-import type { FailingTurns } from '../fairness/failing-turns.js';
+import { redactSignatures } from './signing.js';
+import { UNFAIR, type DeliveryFairness } from '../fairness/delivery-fairness.js';
 import { deliveries, deliveryDuration, webhooksDisabled } from '../metrics/registry.js';
-import { firstAttemptRecorded } from '../outbox/outbox.js';
+import { record, recordSent } from './attempt-record.js';
+import { eventBody, signedHeaders } from './attempt-payload.js';
+import { disable, trackFailures } from './webhook-health.js';
 import { whyNotSent } from '../outbox/subscription.js';
 
 export interface DeliverAttemptInput {
@@ -57,41 +57,112 @@ export interface DeliverDeps {
   now?: () => Date;
   /** How the receiver's host is resolved and checked; see WebhookRequest.resolveTarget. */
   resolveTarget?: ResolveTarget;
-  /** Attempts in flight per webhook and per tenant (absent: unbounded, as in the activity's own tests). */
-  limits?: DeliveryLimits;
-  /** Turns over time for attempts to failing webhooks, shared between tenants (absent: none). */
-  turns?: FailingTurns;
+  /** In-flight bounds and failing webhooks' turns (src/fairness/delivery-fairness.ts; absent: none, as in the activity's own tests). */
+  fairness?: DeliveryFairness;
 }
 
-/** The JSON body of an event; the same bytes on every attempt and for every webhook. */
-function eventBody(event: Record<string, any>): string {
-  if (event.event_type === 'ping') {
-    return JSON.stringify({
-      event_type: 'ping',
-      timestamp: (event.created_at as Date).toISOString(),
-      pipeline_id: event.pipeline_id,
-      message: 'Test event: this webhook is reachable and its signature can be verified.',
-    });
-  }
-  return JSON.stringify({
-    event_type: event.event_type,
-    timestamp: (event.created_at as Date).toISOString(),
-    pipeline_id: event.pipeline_id,
-    segment: { id: event.segment_slug, name: event.segment_name },
-    user: { id: event.user_id, score: event.score },
-  });
+/** The webhook as it is now, and the event with its tenant: what an attempt sends, and to whom. */
+interface Target {
+  webhook: {
+    id: number;
+    url: string;
+    secret_sealed: string | null;
+    events: string[];
+    segments: string[] | null;
+    is_active: boolean;
+    failing_since: Date | null;
+    previous_secret_sealed: string | null;
+    previous_secret_valid: boolean;
+  };
+  event: {
+    id: number;
+    event_type: string;
+    created_at: Date;
+    pipeline_id: number;
+    segment_slug: string;
+    segment_name: string;
+    user_id: string;
+    score: number;
+    tenant_id: number;
+  };
+}
+
+/** What the send did: the receiver's answer and the headers it was sent with. */
+interface Sent {
+  result: AttemptResult;
+  headers: Record<string, string>;
+}
+
+/** What the answer means for the delivery. */
+interface Verdict {
+  status: 'success' | 'failed';
+  /** 410 Gone: the receiver wants no more. */
+  gone: boolean;
+  /** No attempt follows this one. */
+  final: boolean;
+  /** A failing webhook's retry turn (fairness), when other tenants deliver. */
+  next?: { turnAt: number };
+  nextTurnInMs?: number;
 }
 
 /**
- * One HTTP attempt = one activity = one delivery row. The row is keyed by `<workflow id>:<attempt>`,
- * so a retried activity that already recorded its outcome returns it without posting again.
- * The secret is read here, never passed through workflow inputs.
+ * One HTTP attempt = one activity = one delivery row, in stages: load (the row a retry already
+ * recorded, or the target), decide (not sent: whyNotSent), admit (fairness, which may defer it),
+ * send, judge, record, and the webhook's health (auto-disable). The row is keyed by
+ * `<workflow id>:<attempt>`, so a retried activity that already recorded its outcome returns it
+ * without posting again. The secret is read here, never passed through workflow inputs.
  */
 export async function deliverAttempt(deps: DeliverDeps, input: DeliverAttemptInput): Promise<DeliverAttemptOutput> {
-  const { db } = deps;
   const attemptKey = `${input.workflowId}:${input.attempt}`;
-  // One round trip for what an attempt reads: its own row if a retry already recorded it, the
-  // webhook as it is now, and the event with its tenant.
+  const loaded = await load(deps.db, input, attemptKey);
+  if ('output' in loaded) return loaded.output;
+  const { webhook, event } = loaded;
+
+  const stopReason = whyNotSent(webhook, event);
+  if (stopReason) return recordStop(deps.db, input, attemptKey, stopReason);
+
+  const tenantId = Number(event.tenant_id);
+  const admitted = await (deps.fairness ?? UNFAIR).beforeSend({
+    webhookId: webhook.id,
+    tenantId,
+    failing: webhook.failing_since !== null,
+    turnAt: input.turnAt,
+    canDefer: input.canDefer,
+  });
+  if ('deferMs' in admitted) return { outcome: 'deferred', statusCode: 0, ...admitted };
+  let sent: Sent;
+  try {
+    sent = await send(deps, loaded);
+  } finally {
+    await admitted.release();
+  }
+
+  const verdict = judge(deps, input, tenantId, sent.result);
+  await recordSent(deps, input, attemptKey, {
+    status: verdict.status,
+    status_code: sent.result.statusCode,
+    response_body: sent.result.responseBody,
+    duration_ms: sent.result.durationMs,
+    final: verdict.final,
+    retry_after_ms: sent.result.retryAfterMs ?? null,
+    request_headers: redactSignatures(sent.headers),
+    // What the workflow sleeps after this answer (workflows/delivery.ts). Unknown for an attempt
+    // scheduled before inputs carried nextDelayMs.
+    next_attempt_in_ms:
+      !sent.result.ok && !verdict.final && input.nextDelayMs !== undefined
+        ? retryWaitMs(input.nextDelayMs, sent.result.retryAfterMs, verdict.nextTurnInMs)
+        : null,
+  });
+  await webhookHealth(deps, input, webhook, sent.result, verdict);
+  return answer(sent.result, verdict);
+}
+
+/** Stage load: the attempt's own row if a retry already recorded it, else the webhook and event (one round trip). */
+async function load(
+  db: Db,
+  input: DeliverAttemptInput,
+  attemptKey: string,
+): Promise<{ output: DeliverAttemptOutput } | Target> {
   const { rows } = await db.raw(
     `SELECT d.status AS recorded_status, d.status_code AS recorded_code,
             d.final AND (d.status_code = 410 OR (d.status_code = 0 AND d.response_body LIKE 'not sent:%'))
@@ -112,125 +183,114 @@ export async function deliverAttempt(deps: DeliverDeps, input: DeliverAttemptInp
     [attemptKey, input.webhookId, input.eventId],
   );
   const r = rows[0];
-  if (r.recorded_status) return recordedOutcome(r);
-  if (r.webhook_id === null) return { outcome: 'stopped', statusCode: 0, reason: 'webhook deleted' };
-  if (r.event_id === null) return { outcome: 'stopped', statusCode: 0, reason: 'event deleted' };
-  const webhook = {
-    id: r.webhook_id as number,
-    url: r.url as string,
-    secret_sealed: r.secret_sealed as string | null,
-    events: r.events as string[],
-    segments: r.segments as string[] | null,
-    is_active: r.is_active as boolean,
-    failing_since: r.failing_since as Date | null,
-    previous_secret_sealed: r.previous_secret_sealed as string | null,
-    previous_secret_valid: r.previous_secret_valid as boolean,
+  if (r.recorded_status) return { output: recordedOutcome(r) };
+  if (r.webhook_id === null) return { output: { outcome: 'stopped', statusCode: 0, reason: 'webhook deleted' } };
+  if (r.event_id === null) return { output: { outcome: 'stopped', statusCode: 0, reason: 'event deleted' } };
+  return {
+    webhook: {
+      id: r.webhook_id,
+      url: r.url,
+      secret_sealed: r.secret_sealed,
+      events: r.events,
+      segments: r.segments,
+      is_active: r.is_active,
+      failing_since: r.failing_since,
+      previous_secret_sealed: r.previous_secret_sealed,
+      previous_secret_valid: r.previous_secret_valid,
+    },
+    event: {
+      id: r.event_id,
+      event_type: r.event_type,
+      created_at: r.created_at,
+      pipeline_id: r.pipeline_id,
+      segment_slug: r.segment_slug,
+      segment_name: r.segment_name,
+      user_id: r.user_id,
+      score: r.score,
+      tenant_id: r.tenant_id,
+    },
   };
-  const event = {
-    id: r.event_id as number,
-    event_type: r.event_type as string,
-    created_at: r.created_at as Date,
-    pipeline_id: r.pipeline_id as number,
-    segment_slug: r.segment_slug as string,
-    segment_name: r.segment_name as string,
-    user_id: r.user_id as string,
-    score: r.score as number,
-    tenant_id: r.tenant_id as number,
-  };
+}
 
-  const stopReason = whyNotSent(webhook, event);
-  if (stopReason) {
-    await record(db, input, attemptKey, {
-      status: 'failed',
-      status_code: 0,
-      response_body: stopReason,
-      duration_ms: 0,
-      final: true,
-    });
-    deliveries.inc({ outcome: 'not_sent' });
-    return { outcome: 'stopped', statusCode: 0, reason: stopReason };
-  }
+/** Stage decide, when the answer is no: the stop is recorded (final) and the delivery ends. */
+async function recordStop(
+  db: Db,
+  input: DeliverAttemptInput,
+  attemptKey: string,
+  reason: string,
+): Promise<DeliverAttemptOutput> {
+  await record(db, input, attemptKey, {
+    status: 'failed',
+    status_code: 0,
+    response_body: reason,
+    duration_ms: 0,
+    final: true,
+  });
+  deliveries.inc({ outcome: 'not_sent' });
+  return { outcome: 'stopped', statusCode: 0, reason };
+}
 
-  const tenantId = Number(event.tenant_id);
-  // Throws WaitYourTurn when this webhook or tenant has its attempts in flight: nothing is sent or
-  // recorded, and the activity is retried a moment later (not counted as a delivery attempt).
-  const release = await deps.limits?.acquire(webhook.id, tenantId);
-  let result: AttemptResult;
-  let headers: Record<string, string>;
-  try {
-    // A webhook whose deliveries are failing takes turns with other tenants' deliveries (after the
-    // in-flight place: a turn is not spent on an attempt sent back): a turn far off is answered,
-    // and the workflow sleeps until it (nothing sent, nothing recorded).
-    if (deps.turns && webhook.failing_since !== null && !input.turnAt) {
-      const turn = deps.turns.take(tenantId);
-      if ('deferMs' in turn && input.canDefer) {
-        return { outcome: 'deferred', statusCode: 0, deferMs: turn.deferMs, turnAt: turn.turnAt };
-      }
-      const waitMs = 'waitMs' in turn ? turn.waitMs : 0;
-      if (waitMs > 0) await new Promise((r) => setTimeout(r, waitMs));
-    }
-    const body = eventBody(event);
-    deps.turns?.started(tenantId);
-    headers = signedHeaders(deps, webhook, event.id, event.event_type, body);
-    result = await sendWebhook({
-      url: webhook.url,
-      body,
-      headers,
-      timeoutMs: deps.timeoutMs,
-      allowPrivateNetworks: deps.allowPrivateNetworks,
-      resolveTarget: deps.resolveTarget,
-    });
-  } finally {
-    await release?.();
-  }
-  const status = result.ok ? 'success' : 'failed';
+/** Stage send: the event's body, signed, POSTed behind the SSRF guard. */
+async function send(deps: DeliverDeps, { webhook, event }: Target): Promise<Sent> {
+  const body = eventBody(event);
+  const headers = signedHeaders(deps, webhook, event.id, event.event_type, body);
+  const result = await sendWebhook({
+    url: webhook.url,
+    body,
+    headers,
+    timeoutMs: deps.timeoutMs,
+    allowPrivateNetworks: deps.allowPrivateNetworks,
+    resolveTarget: deps.resolveTarget,
+  });
+  return { result, headers };
+}
+
+/** Stage judge: success, a failure to retry (with its turn when the webhook is failing), or final. */
+function judge(deps: DeliverDeps, input: DeliverAttemptInput, tenantId: number, result: AttemptResult): Verdict {
   const gone = result.statusCode === 410;
   const final = !result.ok && (gone || input.last === true);
-  // A failure makes (or keeps) the webhook failing: the retry takes its turn, booked now, before
-  // the row is written, so that the row says when the workflow retries.
+  if (result.ok || final) return { status: result.ok ? 'success' : 'failed', gone, final };
   const t = Date.now();
-  const next =
-    !result.ok && !final && deps.turns ? deps.turns.bookNext(tenantId, t + (input.nextDelayMs ?? 0)) : undefined;
-  const nextTurnInMs = next && Math.max(0, next.turnAt - t);
-  await recordSent(deps, input, attemptKey, {
-    status,
-    status_code: result.statusCode,
-    response_body: result.responseBody,
-    duration_ms: result.durationMs,
-    final,
-    retry_after_ms: result.retryAfterMs ?? null,
-    request_headers: redactSignatures(headers),
-    // What the workflow sleeps after this answer (workflows/delivery.ts). Unknown for an attempt
-    // scheduled before inputs carried nextDelayMs.
-    next_attempt_in_ms:
-      !result.ok && !final && input.nextDelayMs !== undefined
-        ? retryWaitMs(input.nextDelayMs, result.retryAfterMs, nextTurnInMs)
-        : null,
-  });
-  const disabled = gone
-    ? await disable(db, webhook.id, `the receiver answered 410 Gone (event ${input.eventId})`)
+  const next = (deps.fairness ?? UNFAIR).retryTurn(tenantId, t + (input.nextDelayMs ?? 0));
+  return { status: 'failed', gone, final, ...(next && { next, nextTurnInMs: Math.max(0, next.turnAt - t) }) };
+}
+
+/** Stage webhook health: 410 deactivates, a failure streak of 5 days too; metrics and the log line. */
+async function webhookHealth(
+  deps: DeliverDeps,
+  input: DeliverAttemptInput,
+  webhook: Target['webhook'],
+  result: AttemptResult,
+  verdict: Verdict,
+): Promise<void> {
+  const disabled = verdict.gone
+    ? await disable(deps.db, webhook.id, `the receiver answered 410 Gone (event ${input.eventId})`)
     : await trackFailures(deps, webhook.id, result.ok, webhook.failing_since !== null);
-  deliveries.inc({ outcome: status });
-  deliveryDuration.observe({ outcome: status }, result.durationMs / 1000);
+  deliveries.inc({ outcome: verdict.status });
+  deliveryDuration.observe({ outcome: verdict.status }, result.durationMs / 1000);
   if (disabled) {
-    webhooksDisabled.inc({ reason: gone ? 'gone' : 'failing' });
+    webhooksDisabled.inc({ reason: verdict.gone ? 'gone' : 'failing' });
     deps.log.warn('webhook deactivated', { webhook_id: webhook.id, reason: disabled });
   }
   deps.log.info('webhook attempt', {
     event_id: input.eventId,
     webhook_id: input.webhookId,
     attempt: input.attempt,
-    status,
+    status: verdict.status,
     status_code: result.statusCode,
     duration_ms: result.durationMs,
   });
-  if (gone) return { outcome: 'stopped', statusCode: 410, reason: 'the receiver answered 410 Gone' };
+}
+
+/** What the workflow is answered. */
+function answer(result: AttemptResult, verdict: Verdict): DeliverAttemptOutput {
+  if (verdict.gone) return { outcome: 'stopped', statusCode: 410, reason: 'the receiver answered 410 Gone' };
   return {
-    outcome: status,
+    outcome: verdict.status,
     statusCode: result.statusCode,
     reason: result.ok ? undefined : (result.error ?? result.responseBody.slice(0, 200)),
     ...(result.retryAfterMs !== undefined && { retryAfterMs: result.retryAfterMs }),
-    ...(next && { nextTurnAt: next.turnAt, nextTurnInMs }),
+    ...(verdict.next && { nextTurnAt: verdict.next.turnAt, nextTurnInMs: verdict.nextTurnInMs }),
   };
 }
 
@@ -252,152 +312,4 @@ function recordedOutcome(r: Record<string, any>): DeliverAttemptOutput {
     ...(r.recorded_retry_after_ms != null && { retryAfterMs: Number(r.recorded_retry_after_ms) }),
     ...(r.recorded_next_in_ms != null && { nextTurnInMs: Number(r.recorded_next_in_ms) }),
   };
-}
-
-/** The request headers of an attempt: the interface's, and the Standard Webhooks ones, signed. */
-function signedHeaders(
-  deps: DeliverDeps,
-  webhook: { secret_sealed: string | null; previous_secret_sealed: string | null; previous_secret_valid: boolean },
-  eventId: number,
-  eventType: string,
-  body: string,
-): Record<string, string> {
-  const msgId = String(eventId);
-  const timestampSec = Math.floor((deps.now?.() ?? new Date()).getTime() / 1000);
-  const headers: Record<string, string> = {
-    'Content-Type': 'application/json',
-    'User-Agent': 'semantic-profiling-webhooks/1',
-    'X-Event-ID': msgId,
-    'X-Event-Type': eventType,
-  };
-  if (!webhook.secret_sealed) {
-    return { ...headers, 'webhook-id': msgId, 'webhook-timestamp': String(timestampSec) };
-  }
-  const secret = deps.openSecret(webhook.secret_sealed);
-  const previousSecret =
-    webhook.previous_secret_sealed && webhook.previous_secret_valid
-      ? deps.openSecret(webhook.previous_secret_sealed)
-      : undefined;
-  // During a rotation's overlap `webhook-signature` carries both signatures, and the single
-  // `X-Webhook-Signature` stays on the previous secret, the one a receiver has until it switches
-  // (src/webhooks/rotate-secret.ts).
-  return {
-    ...headers,
-    'X-Webhook-Signature': signBody(previousSecret ?? secret, body),
-    ...standardWebhookHeaders({ msgId, timestampSec, body, secret, previousSecret }),
-  };
-}
-
-/** Deactivates a webhook with a reason; answers the reason if this call did it (once). */
-async function disable(db: Db, webhookId: number, reason: string): Promise<string | undefined> {
-  const rows = await db('webhooks')
-    .where({ id: webhookId, is_active: true })
-    .update({ is_active: false, disabled_reason: reason, updated_at: db.fn.now() })
-    .returning('id');
-  return rows.length > 0 ? reason : undefined;
-}
-
-/**
- * A webhook whose deliveries have all failed this long is deactivated. Five days, as Svix: long
- * enough to outlast a weekend outage and the whole retry schedule of one event (about 27 h), so an
- * operator has no reason to tune it (a constant, not a variable).
- */
-export const WEBHOOK_DISABLE_AFTER_MS = 5 * 24 * 3600 * 1000;
-
-/**
- * Auto-disable: a success clears `failing_since`; a failure starts it if needed, and a webhook
- * whose deliveries have all failed for WEBHOOK_DISABLE_AFTER_MS is deactivated (as Svix does).
- */
-async function trackFailures(
-  deps: DeliverDeps,
-  webhookId: number,
-  ok: boolean,
-  wasFailing: boolean,
-): Promise<string | undefined> {
-  const { db } = deps;
-  if (ok) {
-    // The webhook was read just before the POST: a healthy one (the usual case) costs no write.
-    if (wasFailing) {
-      await db('webhooks').where({ id: webhookId }).whereNotNull('failing_since').update({ failing_since: null });
-    }
-    return undefined;
-  }
-  const [row] = await db('webhooks')
-    .where({ id: webhookId })
-    .update({ failing_since: db.raw('coalesce(failing_since, now())') })
-    .returning([db.raw('extract(epoch FROM now() - failing_since) * 1000 AS failing_ms'), 'failing_since']);
-  if (!row || Number(row.failing_ms) < WEBHOOK_DISABLE_AFTER_MS) return undefined;
-  return disable(db, webhookId, `every delivery failed since ${(row.failing_since as Date).toISOString()} (5 days)`);
-}
-
-/**
- * How long an attempt that was already sent keeps trying to record its outcome while the database
- * is away. The workflow gives the activity the HTTP timeout plus 30 s, so this fits after the POST.
- */
-export const RECORD_RETRY_MS = 20_000;
-
-/**
- * Records an attempt that was already POSTed. Throwing here would make Temporal retry the activity
- * and POST the event again, so a database outage is waited out (within RECORD_RETRY_MS) instead.
- */
-async function recordSent(
-  deps: DeliverDeps,
-  input: DeliverAttemptInput,
-  attemptKey: string,
-  row: Parameters<typeof record>[3],
-): Promise<void> {
-  const deadline = Date.now() + RECORD_RETRY_MS;
-  for (let waitMs = 250; ; waitMs = Math.min(waitMs * 2, 2_000)) {
-    try {
-      return await record(deps.db, input, attemptKey, row);
-    } catch (err) {
-      if (!isDatabaseDown(err) || Date.now() + waitMs > deadline) throw err;
-      deps.log.warn('webhook attempt sent but not recorded yet (database unavailable); retrying the write', {
-        event_id: input.eventId,
-        attempt: input.attempt,
-      });
-      await new Promise((r) => setTimeout(r, waitMs));
-    }
-  }
-}
-
-async function record(
-  db: Db,
-  input: DeliverAttemptInput,
-  attemptKey: string,
-  row: {
-    status: string;
-    status_code: number;
-    response_body: string;
-    duration_ms: number;
-    final?: boolean;
-    retry_after_ms?: number | null;
-    /** What was sent, signatures redacted; absent for an attempt that was not sent. */
-    request_headers?: Record<string, string>;
-    /** After a failed attempt with a next one: how long after this row the workflow retries. */
-    next_attempt_in_ms?: number | null;
-  },
-): Promise<void> {
-  const { next_attempt_in_ms: nextInMs, ...columns } = row;
-  await db('webhook_deliveries')
-    .insert({
-      event_id: input.eventId,
-      webhook_id: input.webhookId,
-      attempt: input.attempt,
-      attempt_key: attemptKey,
-      ...columns,
-      // PostgreSQL text cannot hold NUL bytes a receiver might send back.
-      response_body: row.response_body.replaceAll('\u0000', ''),
-      request_headers: row.request_headers ? JSON.stringify(row.request_headers) : null,
-      // From the row's own created_at (the same now()), so the two differ by exactly the wait.
-      next_attempt_at: nextInMs == null ? null : db.raw(`now() + ? * interval '1 millisecond'`, [nextInMs]),
-    })
-    .onConflict('attempt_key')
-    .ignore();
-  if (input.attempt === 1)
-    await firstAttemptRecorded(db, {
-      webhookId: input.webhookId,
-      eventId: input.eventId,
-      workflowId: input.workflowId,
-    });
 }

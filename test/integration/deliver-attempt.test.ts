@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../../src/db/knex.js';
 import { createLogger } from '../../src/logger.js';
 import type { FailingTurns } from '../../src/fairness/failing-turns.js';
+import { createDeliveryFairness } from '../../src/fairness/delivery-fairness.js';
 import { deliverAttempt } from '../../src/webhooks/deliver-attempt.js';
 import { retryWaitMs } from '../../src/webhooks/retry-schedule.js';
 import { testDatabaseUrl } from '../support/database.js';
@@ -94,7 +95,7 @@ describe('delivery activity next_attempt_at', () => {
     timeoutMs: 2_000,
     allowPrivateNetworks: false,
     log: createLogger('silent'),
-    turns,
+    fairness: createDeliveryFairness({ turns }),
   });
   /** Turns that book a failing webhook's next attempt 4 s after the schedule would. */
   const laterTurns = {
