@@ -62,9 +62,10 @@ describe('a receiver that never answers', () => {
         hanging.spans.filter((s) => s.start < t && (s.end === undefined || s.end > t)).length;
       expect(hangingAt(analysed)).toBeGreaterThan(0);
       expect(hangingAt(delivered)).toBeGreaterThan(0);
-      // A bound on starvation, not a speed figure (those are in npm run bench): the victim's batch
-      // of 10, analysed and delivered, within 30 s, ten times the hanging receiver's attempt timeout.
-      expect(delivered - submitted).toBeLessThan(30_000);
+      // Not starved, said as an order rather than a time (the time is printed; speed figures are in
+      // npm run bench): the victim's ten were delivered before the slow tenant's hundred had even
+      // all had a first attempt.
+      expect(hanging.spans.filter((s) => s.start < delivered).length).toBeLessThan(100);
       // WEBHOOK_MAX_IN_FLIGHT (default 4): never more attempts open on one webhook at once.
       expect(hanging.maxOpen()).toBeLessThanOrEqual(4);
       expect(healthy.received.map((r) => JSON.parse(r.body).user.id).sort()).toEqual(

@@ -588,7 +588,7 @@ describe('identify users: validation changes nothing', () => {
     expect(noKey.status).toBe(401);
   });
 
-  it('refuses ten concurrent 5 MB batches of 160,000 tiny users while reading them: a concurrent GET stays prompt', async () => {
+  it('refuses ten concurrent 5 MB batches of 160,000 tiny users while reading them, storing nothing; a concurrent GET keeps being answered (its latency printed)', async () => {
     const t = await newTenant('oversized');
     const raw = JSON.stringify({
       project_id: t.projectId,

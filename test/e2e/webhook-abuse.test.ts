@@ -5,6 +5,8 @@ import { receiverLibrarySecret } from '../support/receiver-secret.js';
 import { call, control, newTenant, waitFor, withDb, type Tenant } from '../support/api.js';
 import { startHangingReceiver, startReceiver, type Answer, type Received } from '../support/receiver.js';
 import { hooksPath, makeHook, ping } from '../support/webhooks.js';
+import { deliveriesQuiet } from '../support/quiescence.js';
+import { holdRowLock } from '../support/row-lock.js';
 
 /**
  * Webhook operations under abuse (issue 23), against real HTTPS receivers on the stack's schedule
@@ -54,8 +56,9 @@ async function switchable(initial: Answer) {
 const count = (ids: number[]) => ids.reduce((m, id) => m.set(id, (m.get(id) ?? 0) + 1), new Map<number, number>());
 
 describe('webhook operations under abuse', () => {
-  // Five recovers per webhook per minute (src/quotas.ts): four race, the fifth comes while they run.
-  it('4 concurrent recovers over 20 finally failed events queue each once; a recover while they run queues nothing; 20 successful POSTs', async () => {
+  // Five recovers per webhook per minute (src/quotas.ts); ten race. takeSlot holds the webhook's
+  // row, so they are served one at a time: the first five take the minute's slots, the rest 429.
+  it('10 concurrent recovers over 20 finally failed events: 5 answered 202 that queue each event once, 5 answered 429; exactly one successful POST per event once the deliveries are quiet', async () => {
     const rx = await switchable(500);
     try {
       const t = await newTenant('recover-race');
@@ -63,28 +66,25 @@ describe('webhook operations under abuse', () => {
       const since = new Date(Date.now() - 60_000).toISOString();
       const failed = await finallyFailed(t, id, 20);
       const recover = () => call('POST', `${hooks(t)}/${id}/recover`, { key: t.key, body: { since } });
-      const answers = await Promise.all(Array.from({ length: 4 }, recover));
-      for (const a of answers) {
-        expect(a.status, JSON.stringify(a.body)).toBe(202);
-        expect(a.body.events + a.body.already_recovering).toBe(20);
-      }
-      expect(answers.reduce((n, a) => n + a.body.events, 0)).toBe(20);
+      const answers = await Promise.all(Array.from({ length: 10 }, recover));
+      const accepted = answers.filter((a) => a.status === 202);
+      const refused = answers.filter((a) => a.status === 429);
+      expect(accepted).toHaveLength(5);
+      expect(refused).toHaveLength(5);
+      for (const a of refused) expect(Number(a.headers.get('retry-after'))).toBeGreaterThan(0);
+      for (const a of accepted) expect(a.body.events + a.body.already_recovering).toBe(20);
+      expect(accepted.reduce((n, a) => n + a.body.events, 0)).toBe(20);
 
-      // The recovered runs fail their first attempt (500) and wait for their retry: still under way.
+      // The recovered runs fail their first attempt (500), then the receiver recovers.
       await waitFor('a first attempt of every event', async () =>
         failed.every((e) => rx.received.some((r) => eventIdOf(r) === e)),
       );
-      expect((await recover()).body).toEqual({ events: 0, already_recovering: 20 });
-
       rx.set(200);
-      await waitFor('every event delivered', async () =>
-        failed.every((e) => rx.sinceSwitch().some((r) => eventIdOf(r) === e)),
-      );
-      await sleep(4_000); // room for a wrong extra send (the schedule's retries are 1-2 s apart)
+      await deliveriesQuiet({ webhookId: id });
       const successes = count(rx.sinceSwitch().map(eventIdOf));
       expect([...successes.keys()].sort()).toEqual([...failed].sort());
       expect([...successes.values()].every((n) => n === 1)).toBe(true);
-      // A sixth recover in the minute is refused (the quota), and nothing is left under way.
+      // Nothing is left under way, and the minute's slots are still taken.
       expect((await recover()).status).toBe(429);
       const { rows } = await withDb((db) =>
         db.query(
@@ -223,7 +223,7 @@ describe('webhook operations under abuse', () => {
     console.log(`ping vs delete: ${pings.filter((s) => s === 202).length} of 20 pings stored before their delete`);
   });
 
-  it('kill -9 of the api during recovers: every event is delivered exactly once', async () => {
+  it('kill -9 of the api with 3 recovers inside their transactions, after one committed: every event is delivered exactly once', async () => {
     const rx = await startReceiver();
     try {
       const t = await newTenant('recover-kill');
@@ -232,17 +232,26 @@ describe('webhook operations under abuse', () => {
       const since = new Date(Date.now() - 60_000).toISOString();
       const recover = () =>
         call('POST', `${hooks(t)}/${id}/recover`, { key: t.key, body: { since } }).catch((err: Error) => err);
-      const inFlight = Array.from({ length: 4 }, recover); // and one after: the 5 a minute allows
-      await sleep(30);
+      // One recover commits and runs; three more block on the webhook's row (held here) with their
+      // transactions open, and the api dies under them. (Five a minute: one more comes after.)
+      expect(await recover()).toMatchObject({ status: 202, body: { events: 30 } });
+      const lock = await holdRowLock('webhooks', id);
+      const inFlight = Array.from({ length: 3 }, recover);
+      await lock.waitForWaiters(3);
+      const atKill = await lock.waiters();
       await control('api/restart'); // SIGKILL, then a new api
-      await Promise.all(inFlight);
-      // Whatever the killed api committed is queued; what it did not, this recover queues.
+      await lock.release();
+      const lost = await Promise.all(inFlight);
+      expect(atKill).toBe(3); // the window: three recovers inside their transactions when the api died
+      expect(lost.every((r) => r instanceof Error)).toBe(true); // none of them was answered
+      // What the first committed is under way; the killed ones committed nothing to add to it.
       const after = await recover();
       expect(after).toMatchObject({ status: 202 });
+      expect((after as { body: { events: number } }).body.events).toBe(0);
       await waitFor('every event delivered', async () =>
         failed.every((e) => rx.received.some((r) => eventIdOf(r) === e)),
       );
-      await sleep(4_000);
+      await deliveriesQuiet({ webhookId: id });
       const sent = count(rx.received.map(eventIdOf));
       expect([...sent.keys()].sort()).toEqual([...failed].sort());
       expect([...sent.values()].every((n) => n === 1)).toBe(true);
@@ -262,10 +271,15 @@ describe('webhook operations under abuse', () => {
           key: t.key,
           headers: { 'Idempotency-Key': 'rotate-once' },
         });
+      // The rotation blocks on the webhook's row (held here) inside its transaction; the api dies there.
+      const lock = await holdRowLock('webhooks', id);
       const lost = rotate().catch((err: Error) => err);
-      await sleep(20);
+      await lock.waitForWaiters(1);
+      const atKill = await lock.waiters();
       await control('api/restart');
-      await lost; // answered or lost: the client cannot know which
+      await lock.release();
+      expect(atKill).toBe(1); // the window: the rotation's transaction was open when the api died
+      expect(await lost).toBeInstanceOf(Error); // and the client got no answer
       const retried = await rotate();
       expect(retried.status, JSON.stringify(retried.body)).toBe(200);
       const again = await rotate();

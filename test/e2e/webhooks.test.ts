@@ -1,3 +1,4 @@
+import { deliveriesQuiet } from '../support/quiescence.js';
 import { createHmac } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
@@ -248,7 +249,7 @@ describe('segments and signed webhooks', () => {
       await call('POST', `${base}/webhooks`, { key: t.key, body: { url: control.url } });
       await identify(t, 'quiet', NEGATIVE);
       await waitFor('control delivery', async () => control.received.length >= 1);
-      await new Promise((r) => setTimeout(r, 1_500));
+      await deliveriesQuiet({ pipelineId: t.pipelineId });
       expect(inactive.received).toHaveLength(0);
       expect(removedOnly.received).toHaveLength(0);
       await control.close();
@@ -326,7 +327,7 @@ describe('segments and signed webhooks', () => {
         rx.received.find((r) => r.body.includes('already-unhappy')),
       );
       expect(JSON.parse(got.body).event_type).toBe('user_added');
-      await new Promise((r) => setTimeout(r, 1_000));
+      await deliveriesQuiet({ pipelineId: t.pipelineId });
       expect(rx.received.filter((r) => r.body.includes('already-happy'))).toHaveLength(0);
     } finally {
       await rx.close();
@@ -397,7 +398,7 @@ describe('segments and signed webhooks', () => {
       const b = await call('POST', path, { key: t.key });
       expect(a.body.workflow_id).not.toBe(b.body.workflow_id);
       await waitFor('two more resends', async () => rx.received.length >= 4);
-      await new Promise((r) => setTimeout(r, 2_000));
+      await deliveriesQuiet({ webhookId });
       expect(rx.received).toHaveLength(4);
       expect(new Set(rx.received.map((r) => r.headers['x-event-id'])).size).toBe(1);
     } finally {

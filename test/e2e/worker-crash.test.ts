@@ -1,3 +1,4 @@
+import { deliveriesQuiet } from '../support/quiescence.js';
 import { describe, expect, it } from 'vitest';
 import { call, control, newTenant, waitFor, waitForBatch, withDb } from '../support/api.js';
 import { startReceiver } from '../support/receiver.js';
@@ -62,7 +63,7 @@ describe('a worker killed while every delivery waits on a retry timer', () => {
       await control('worker/start');
 
       await waitFor('every event delivered', async () => ids(refusedBeforeKill).size === n, 120_000, 200);
-      await new Promise((r) => setTimeout(r, 2_000)); // room for a duplicate to show up
+      await deliveriesQuiet({ pipelineId: t.pipelineId }); // no run left that could send a duplicate
       const after = rx.received.slice(refusedBeforeKill).map((r) => String(r.headers['x-event-id']));
       expect(after).toHaveLength(n); // one successful attempt each, no more
       expect(new Set(after)).toEqual(ids(0)); // the same X-Event-ID as the refused attempts

@@ -144,10 +144,11 @@ describe('migration 014 (concurrent index builds)', () => {
       await new Promise((r) => setTimeout(r, 500));
       await holder.query('COMMIT');
       // A waiter inside one statement holds a snapshot the build waits for: both would wait until
-      // the waiter's statement timeout (30 s) failed it.
+      // the waiter's statement timeout (30 s) failed it, and `second` would reject. Both resolving,
+      // with the one migration applied once, is the claim; the time is printed, not asserted.
       const started = Date.now();
       expect((await Promise.all([first, second])).flat()).toEqual(['014_console_reads']);
-      expect(Date.now() - started).toBeLessThan(10_000);
+      console.log(`[migrate] both processes done ${Date.now() - started} ms after the writer committed`);
     } finally {
       await holder.end();
       await other.destroy();
