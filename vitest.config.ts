@@ -1,16 +1,19 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Three tiers, all run by `npm test`; one alone with `npx vitest --project <name>`:
+ * `npm test` runs three tiers; one alone with `npx vitest --project <name>`:
  * - unit: the tests beside the code in src/, no infrastructure (seconds; the local model loads in
  *   the analysis tests);
  * - integration: test/integration/ against a migrated PostgreSQL only (test/global-setup-db.ts), and
  *   test/workflows/: each workflow on a Temporal dev server of its own with stand-in activities;
  * - e2e: test/e2e/, against the whole stack: PostgreSQL, Temporal and the service as api and worker
  *   processes (test/global-setup.ts).
+ * `npm run test:cluster` runs the fourth:
  * - cluster: the end-to-end cases that prove the scaled-out topology (the real Temporal server on
  *   PostgreSQL, two api processes behind a balancer, an analysis and a delivery worker;
  *   test/global-setup-cluster.ts), plus test/cluster/ which only makes sense there.
+ * The tiers that read the analysis heads train them first, once per run, into a folder of the
+ * run's own (test/global-setup-heads.ts).
  * Minutes-long fault scenarios run with `npm run test:chaos` (vitest.chaos.config.ts).
  */
 export default defineConfig({
@@ -22,7 +25,10 @@ export default defineConfig({
     fileParallelism: false,
     pool: 'forks',
     projects: [
-      { extends: true, test: { name: 'unit', include: ['src/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: { name: 'unit', include: ['src/**/*.test.ts'], globalSetup: ['test/global-setup-heads.ts'] },
+      },
       {
         extends: true,
         test: {
@@ -33,7 +39,11 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], globalSetup: ['test/global-setup.ts'] },
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          globalSetup: ['test/global-setup-heads.ts', 'test/global-setup.ts'],
+        },
       },
       {
         extends: true,
@@ -46,7 +56,7 @@ export default defineConfig({
             'test/e2e/segment-races.test.ts',
             'test/cluster/**/*.test.ts',
           ],
-          globalSetup: ['test/global-setup-cluster.ts'],
+          globalSetup: ['test/global-setup-heads.ts', 'test/global-setup-cluster.ts'],
         },
       },
     ],

@@ -1,7 +1,7 @@
 import type { Db } from '../db/knex.js';
 import type { Logger } from '../logger.js';
 import type { Starters } from '../temporal/starters.js';
-import { grpcCause } from '../temporal/grpc-cause.js';
+import { startInOrder } from './start-in-order.js';
 import { CLAIM_SIZE } from '../outbox/delivery-admission.js';
 import {
   admitWaitingBatches,
@@ -12,21 +12,11 @@ import {
 
 type Deps = { db: Db; starters: Starters; log: Logger };
 
-/** Starts the batches in order; the first start that fails ends the round (the next pass retries). */
-async function startBatches(deps: Deps, batches: StoredBatch[]): Promise<void> {
-  for (const s of batches) {
-    try {
-      await startStoredBatch(deps.db, deps.starters, s);
-    } catch (err) {
-      deps.log.warn('batch start failed; will retry', {
-        source_id: s.id,
-        err: (err as Error).message,
-        cause: grpcCause(err),
-      });
-      return;
-    }
-  }
-}
+const startBatches = (deps: Deps, batches: StoredBatch[]) =>
+  startInOrder(deps.log, batches, (s) => startStoredBatch(deps.db, deps.starters, s), {
+    message: 'batch start failed; will retry',
+    ids: (s) => ({ source_id: s.id }),
+  });
 
 /** Batches that get a place now (one of their tenant's running batches completed). */
 export async function startAdmittedBatches(deps: Deps, perTenant: number): Promise<void> {
