@@ -18,7 +18,11 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'chaos', include: ['test/chaos/*.test.ts'], globalSetup: ['test/global-setup-heads.ts', 'test/chaos/global-setup.ts'] },
+        test: {
+          name: 'chaos',
+          include: ['test/chaos/*.test.ts'],
+          globalSetup: ['test/global-setup-heads.ts', 'test/chaos/global-setup.ts'],
+        },
       },
       {
         extends: true,
