@@ -10,13 +10,19 @@ import path from 'node:path';
  * lists this setup first; the first one trains (about three minutes on 2 cores), the others find
  * HEADS_CACHE_DIR set. Forks and the service processes inherit it.
  *
- * A developer who runs single files again and again may set HEADS_CACHE_DIR to a folder that
- * outlives runs (README, "Tests"); then nothing is trained here and nothing is removed.
+ * With HEADS_CACHE_DIR set (a developer running single files again and again, or .ci/run sharing
+ * one training between its three test commands), the heads are trained there only if missing,
+ * and kept.
  */
+let trainedFor: string | undefined;
+
 export default async function setup(): Promise<(() => void) | undefined> {
-  if (process.env.HEADS_CACHE_DIR) return undefined;
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'profiling-heads-'));
+  const given = process.env.HEADS_CACHE_DIR;
+  const dir = given || mkdtempSync(path.join(os.tmpdir(), 'profiling-heads-'));
   process.env.HEADS_CACHE_DIR = dir;
+  // Every project lists this setup; after the first, the run's heads are there.
+  if (trainedFor === dir) return undefined;
+  trainedFor = dir;
   const started = Date.now();
   await new Promise<void>((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/train-heads.ts'], {
@@ -26,6 +32,6 @@ export default async function setup(): Promise<(() => void) | undefined> {
     child.on('error', reject);
     child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`training the heads exited with ${code}`))));
   });
-  console.log(`heads trained in ${Math.round((Date.now() - started) / 1000)} s`);
-  return () => rmSync(dir, { recursive: true, force: true });
+  console.log(`heads ready in ${Math.round((Date.now() - started) / 1000)} s`);
+  return given ? undefined : () => rmSync(dir, { recursive: true, force: true });
 }
