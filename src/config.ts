@@ -163,49 +163,8 @@ export const CONFIG_VARIABLES = Object.keys(schema.shape);
 
 export type RawConfig = z.infer<typeof schema>;
 
-export interface Config {
-  role: Role;
-  databaseUrl?: string;
-  databasePoolMax: number;
-  http: { host: string; port: number };
-  grpc: { host: string; port: number };
-  /** Where a worker role serves GET /metrics (the api serves it on its gateway port). */
-  metrics: { host: string; port: number };
-  temporal: { address?: string; namespace: string; taskQueue: string };
-  adminToken?: string;
-  /** Failed authentications per client address per minute (see auth/failure-limiter.ts). */
-  authFailureLimit: number;
-  /** TRUSTED_PROXIES, as proxy-addr reads them (empty: the connecting peer is the client). */
-  trustedProxies: string[];
-  secretsKey?: string;
-  embeddings: {
-    provider: 'local' | 'openai';
-    openaiApiKey?: string;
-    openaiBaseUrl?: string;
-    model: string;
-    /** Local embedder threads (unset: one per core). */
-    threads?: number;
-  };
-  webhooks: {
-    retryScheduleMs: number[];
-    timeoutMs: number;
-    allowPrivateNetworks: boolean;
-  };
-  worker: {
-    activityConcurrency: number;
-    /** Slots of the delivery worker (its own task queue). */
-    deliveryConcurrency: number;
-  };
-  /** Requests of one tenant served at once by one api process (fairness/tenant-requests.ts). */
-  tenantRequestsInFlight: number;
-  /** In-flight delivery attempts allowed per webhook and per tenant, across all delivery workers. */
-  deliveryLimits: { perWebhook: number; perTenant: number };
-  quotas: Quotas;
-  /** Fairness mechanisms switched off (FAIRNESS_OFF). */
-  fairnessOff: ReadonlySet<FairnessMechanism>;
-  dataDir: string;
-  logLevel: RawConfig['LOG_LEVEL'];
-}
+/** The service's settings, as the code reads them: the schema's variables, shaped by toConfig. */
+export type Config = ReturnType<typeof toConfig>;
 
 export class ConfigError extends Error {}
 
@@ -226,17 +185,36 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (c.EMBEDDINGS_PROVIDER === 'openai' && !c.OPENAI_API_KEY) {
     throw new ConfigError('Invalid configuration:\n  OPENAI_API_KEY: required when EMBEDDINGS_PROVIDER=openai');
   }
+  return toConfig(c);
+}
+
+/** The schema's variables shaped as the code reads them (Config is what this answers). */
+function toConfig(c: RawConfig) {
   const off = c.FAIRNESS_OFF;
+  const quotas: Quotas = {
+    ...FIXED_QUOTAS,
+    webhooksPerPipeline: c.TENANT_WEBHOOKS_PER_PIPELINE,
+    segmentsPerPipeline: c.TENANT_SEGMENTS_PER_PIPELINE,
+    batchesInFlight: c.TENANT_BATCHES_IN_FLIGHT,
+    projectsPerTenant: c.TENANT_PROJECTS,
+    pipelinesPerProject: c.TENANT_PIPELINES_PER_PROJECT,
+    deployedSegmentsPerProject: c.TENANT_DEPLOYED_SEGMENTS_PER_PROJECT,
+    // Switched off, a tenant's batches all start at once (the bound stays a number for SQL).
+    batchesRunning: off.has('batch-admission') ? 100_000 : c.TENANT_BATCHES_RUNNING,
+  };
   return {
     role: c.ROLE,
     databaseUrl: c.DATABASE_URL,
     databasePoolMax: c.DATABASE_POOL_MAX,
     http: { host: c.HOST, port: c.PORT },
     grpc: { host: c.HOST, port: c.GRPC_PORT },
+    /** Where a worker role serves GET /metrics (the api serves it on its gateway port). */
     metrics: c.METRICS_PORT,
     temporal: { address: c.TEMPORAL_ADDRESS, namespace: c.TEMPORAL_NAMESPACE, taskQueue: c.TEMPORAL_TASK_QUEUE },
     adminToken: c.ADMIN_TOKEN,
+    /** Failed authentications per client address per minute (see auth/failure-limiter.ts). */
     authFailureLimit: c.AUTH_FAILURE_LIMIT,
+    /** TRUSTED_PROXIES, as proxy-addr reads them (empty: the connecting peer is the client). */
     trustedProxies: c.TRUSTED_PROXIES,
     secretsKey: c.SECRETS_KEY,
     embeddings: {
@@ -244,6 +222,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       openaiApiKey: c.OPENAI_API_KEY,
       openaiBaseUrl: c.OPENAI_BASE_URL,
       model: c.EMBEDDINGS_MODEL,
+      /** Local embedder threads (unset: one per core). */
       threads: c.EMBEDDER_THREADS,
     },
     webhooks: {
@@ -251,24 +230,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       timeoutMs: c.WEBHOOK_TIMEOUT_MS,
       allowPrivateNetworks: c.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
     },
+    /** Requests of one tenant served at once by one api process (fairness/tenant-requests.ts). */
     tenantRequestsInFlight: c.TENANT_REQUESTS_IN_FLIGHT,
+    /** In-flight delivery attempts allowed per webhook and per tenant, across all delivery workers. */
     deliveryLimits: { perWebhook: c.WEBHOOK_MAX_IN_FLIGHT, perTenant: c.TENANT_DELIVERIES_IN_FLIGHT },
-    quotas: {
-      ...FIXED_QUOTAS,
-      webhooksPerPipeline: c.TENANT_WEBHOOKS_PER_PIPELINE,
-      segmentsPerPipeline: c.TENANT_SEGMENTS_PER_PIPELINE,
-      batchesInFlight: c.TENANT_BATCHES_IN_FLIGHT,
-      projectsPerTenant: c.TENANT_PROJECTS,
-      pipelinesPerProject: c.TENANT_PIPELINES_PER_PROJECT,
-      deployedSegmentsPerProject: c.TENANT_DEPLOYED_SEGMENTS_PER_PROJECT,
-      // Switched off, a tenant's batches all start at once (the bound stays a number for SQL).
-      batchesRunning: off.has('batch-admission') ? 100_000 : c.TENANT_BATCHES_RUNNING,
-    },
+    quotas,
     worker: {
       activityConcurrency: c.WORKER_ACTIVITY_CONCURRENCY,
+      /** Slots of the delivery worker (its own task queue). */
       deliveryConcurrency: c.WORKER_DELIVERY_CONCURRENCY,
     },
-    fairnessOff: off,
+    /** Fairness mechanisms switched off (FAIRNESS_OFF). */
+    fairnessOff: off as ReadonlySet<FairnessMechanism>,
     dataDir: c.DATA_DIR,
     logLevel: c.LOG_LEVEL,
   };
