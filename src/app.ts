@@ -2,7 +2,7 @@ import type { Db } from './db/knex.js';
 import type { KeyCache } from './auth/key-cache.js';
 import type { AuthFailureLimiter } from './auth/failure-limiter.js';
 import type { Config } from './config.js';
-import type { Logger } from './logger.js';
+import type { Logger } from './observability/logger.js';
 import type { Starters } from './temporal/starters.js';
 import type { SecretSealer } from './webhooks/manage-webhooks.js';
 import type { Embedder } from './analysis/embedder.js';

@@ -4,7 +4,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, ROLES, type Config, type Role } from './config.js';
-import { createLogger } from './logger.js';
+import { createLogger } from './observability/logger.js';
 import { createDb } from './db/knex.js';
 import { migrateLatest } from './db/migrate.js';
 import { startEmbeddedPostgres } from './dev-hosting/embedded-postgres.js';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Logger } from './logger.js';
+import type { Logger } from './observability/logger.js';
 
 /**
  * SECRETS_KEY encrypts webhook secrets at rest. Production sets it; for the embedded defaults a

@@ -1,5 +1,5 @@
 import type { Db } from '../db/knex.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../observability/logger.js';
 import type { Corpus } from './corpus.js';
 import type { Embedder, Lane } from './embedder.js';
 import { encodeTexts } from './features.js';

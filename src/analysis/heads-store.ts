@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Db } from '../db/knex.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../observability/logger.js';
 import { loadCorpus, type Corpus } from './corpus.js';
 import type { Embedder } from './embedder.js';
 import { encodeTexts, FEATURE_COUNT_BESIDE_VECTOR } from './features.js';

@@ -1,5 +1,5 @@
 import { listenTo } from '../db/listen.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../observability/logger.js';
 
 /** The channel `revokeApiKey` notifies in its transaction; every api process clears its cache on it. */
 export const REVOKED_CHANNEL = 'api_key_revoked';

@@ -2,7 +2,7 @@ import { defaultHeadsCacheDir, loadConfig } from '../config.js';
 import { startEmbeddedPostgres } from '../dev-hosting/embedded-postgres.js';
 import { createDb } from '../db/knex.js';
 import { migrateLatest } from '../db/migrate.js';
-import { createLogger } from '../logger.js';
+import { createLogger } from '../observability/logger.js';
 import { loadCorpus } from '../analysis/corpus.js';
 import { createEmbedder } from '../analysis/embedder.js';
 import { headsCacheKey, loadOrTrainHeads } from '../analysis/heads-store.js';

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../observability/logger.js';
 
 /**
  * Keeps one LISTEN connection on `channel`, reconnecting every `retryMs` after a loss. A pool

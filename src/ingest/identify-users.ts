@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Db } from '../db/knex.js';
 import type { Caller } from '../auth/api-keys.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../observability/logger.js';
 import { requireProject } from '../projects/projects.js';
 import { validateBatch, type IdentifyUsersInput } from './validate-batch.js';
 import {

@@ -1,5 +1,5 @@
 import type { Db } from '../db/knex.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../observability/logger.js';
 import type { Analyzer, MessageAnalysis } from '../analysis/analyze.js';
 import { computeAggregates, meanEmbedding, WINDOW_SIZE } from '../profiles/aggregates.js';
 import {

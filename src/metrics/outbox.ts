@@ -1,6 +1,6 @@
 import { Gauge } from 'prom-client';
 import type { Db } from '../db/knex.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../observability/logger.js';
 import { PREFIX, registry } from './registry.js';
 
 /**

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../logger.js';
+import { createLogger } from '../observability/logger.js';
 import { MetricsPortInUse, startMetricsServer } from './server.js';
 import { batchesAccepted } from './registry.js';
 

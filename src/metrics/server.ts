@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../observability/logger.js';
 import { scrape } from './registry.js';
 
 export class MetricsPortInUse extends Error {}

@@ -1,5 +1,5 @@
 import type { Db } from '../db/knex.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../observability/logger.js';
 import type { Starters } from '../temporal/starters.js';
 import { grpcCause } from '../temporal/grpc-cause.js';
 import { markDispatched } from '../outbox/outbox.js';

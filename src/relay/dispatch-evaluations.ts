@@ -1,5 +1,5 @@
 import type { Db } from '../db/knex.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../observability/logger.js';
 import type { Starters } from '../temporal/starters.js';
 import { startInOrder } from './start-in-order.js';
 import { CLAIM_SIZE } from '../outbox/delivery-admission.js';

@@ -1,6 +1,6 @@
 import { listenTo } from '../db/listen.js';
 import type { Db } from '../db/knex.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../observability/logger.js';
 import type { Starters } from '../temporal/starters.js';
 import { EVALUATIONS_PER_TENANT, type RelayAdmission } from '../fairness/admission.js';
 import { anyUndispatched, OUTBOX_CHANNEL } from '../outbox/outbox.js';

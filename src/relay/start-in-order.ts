@@ -1,4 +1,4 @@
-import type { Logger } from '../logger.js';
+import type { Logger } from '../observability/logger.js';
 import { grpcCause } from '../temporal/grpc-cause.js';
 
 /**

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { Client } from '@temporalio/client';
 import type { Config } from '../config.js';
 import type { Db } from '../db/knex.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../observability/logger.js';
 import type { Starters } from '../temporal/starters.js';
 import type { SearchAttributeWatch } from '../temporal/search-attribute-watch.js';
 import type { SecretSealer } from '../webhooks/manage-webhooks.js';

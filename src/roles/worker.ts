@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { Config } from '../config.js';
 import type { Db } from '../db/knex.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../observability/logger.js';
 import type { Starters } from '../temporal/starters.js';
 import { createAnalyzer, type Analyzer } from '../analysis/analyze.js';
 import { createEmbedder } from '../analysis/embedder.js';

@@ -1,5 +1,5 @@
 import type { Db } from '../db/knex.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../observability/logger.js';
 import { wakeRelay } from '../outbox/outbox.js';
 
 /** Starts the workflow that evaluates a deployed segment against the project's existing profiles. */

@@ -1,7 +1,7 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
 import type { Db } from '../db/knex.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../observability/logger.js';
 import type { Analyzer } from '../analysis/analyze.js';
 import type { ConditionVectors } from '../segments/condition-vectors.js';
 import { processChunk, type ProcessChunkInput } from '../ingest/process-chunk.js';

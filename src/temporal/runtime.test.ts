@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createLogger } from '../logger.js';
+import { createLogger } from '../observability/logger.js';
 import { coreLogFilter, temporalLogger } from './runtime.js';
 
 function capture() {

@@ -1,6 +1,6 @@
 import { MetricsBuffer, Runtime } from '@temporalio/worker';
 import type { Logger as TemporalLogger, LogLevel as TemporalLevel, LogMetadata } from '@temporalio/common';
-import type { Logger, LogLevel } from '../logger.js';
+import type { Logger, LogLevel } from '../observability/logger.js';
 import { onScrape, registry } from '../metrics/registry.js';
 import { TemporalMetrics } from '../metrics/temporal.js';
 

@@ -1,5 +1,5 @@
 import type { Connection } from '@temporalio/client';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../observability/logger.js';
 import type { SearchAttributeType } from './search-attributes.js';
 import { ensureSearchAttributes } from './ensure-search-attributes.js';
 

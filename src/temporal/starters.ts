@@ -1,7 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { WorkflowIdReusePolicy, type SearchAttributePair } from '@temporalio/common';
 import type { Config } from '../config.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../observability/logger.js';
 import type { BatchStarter } from '../ingest/batch-lifecycle.js';
 import type { SegmentEvaluationStarter } from '../segments/manage-segments.js';
 import type { DeliveryStart, DeliveryStarter } from '../webhooks/manage-webhooks.js';

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { Config } from '../config.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../observability/logger.js';
 import { installTemporalRuntime, temporalLogger } from './runtime.js';
 import type { Activities } from './activities.js';
 import { deliveryTaskQueue } from './starters.js';

@@ -4,7 +4,7 @@ import { clientAddress, type TrustProxy } from './client-address.js';
 import type { AppContext } from '../app.js';
 import { authenticateClient, type Caller } from '../auth/api-keys.js';
 import { AppError, databaseFault } from '../errors.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../observability/logger.js';
 
 /**
  * What both transports share at the edge: authenticating a call from its key and client address

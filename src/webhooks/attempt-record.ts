@@ -1,6 +1,6 @@
 import type { Db } from '../db/knex.js';
 import { isDatabaseDown } from '../errors.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../observability/logger.js';
 import { firstAttemptRecorded } from '../outbox/outbox.js';
 
 /** An attempt's row in webhook_deliveries, written once per attempt key (`<workflow id>:<attempt>`). */

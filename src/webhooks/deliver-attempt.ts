@@ -1,5 +1,5 @@
 import type { Db } from '../db/knex.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../observability/logger.js';
 import { sendWebhook, type AttemptResult, type ResolveTarget } from './http-attempt.js';
 import { retryWaitMs } from './retry-schedule.js';
 import { redactSignatures } from './signing.js';

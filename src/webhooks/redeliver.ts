@@ -7,7 +7,7 @@ import { idempotencyScope, lockIdempotencyKey, rememberAnswer } from '../idempot
 import type { Quotas } from '../quotas.js';
 import { parseStrictTimestamp } from '../ingest/timestamp.js';
 import { requireId } from '../validation.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../observability/logger.js';
 import { queueRecoveries, recordResend, wakeRelay } from '../outbox/outbox.js';
 import { requireWebhook, type DeliveryStarter, type WebhookRef } from './manage-webhooks.js';
 

@@ -14,7 +14,7 @@ import { trainHeads } from '../../src/analysis/train-heads.js';
 import { sentencesOf } from '../../src/analysis/sentences.js';
 import { headsCacheKey, loadOrTrainHeads } from '../../src/analysis/heads-store.js';
 import { createDb, type Db } from '../../src/db/knex.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/observability/logger.js';
 import { counting } from '../support/counting-embedder.js';
 import { testDatabaseUrl } from '../support/database.js';
 

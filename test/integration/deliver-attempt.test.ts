@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../../src/db/knex.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/observability/logger.js';
 import type { FailingTurns } from '../../src/fairness/failing-turns.js';
 import { createDeliveryFairness } from '../../src/fairness/delivery-fairness.js';
 import { deliverAttempt } from '../../src/webhooks/deliver-attempt.js';

@@ -3,7 +3,7 @@ import { createDb, type Db } from '../../src/db/knex.js';
 import { authenticate, generateApiKey, hashApiKey } from '../../src/auth/api-keys.js';
 import { KeyCache, listenForRevocations, REVOKED_CHANNEL } from '../../src/auth/key-cache.js';
 import { revokeApiKey } from '../../src/auth/revoke-api-key.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/observability/logger.js';
 import { waitFor } from '../support/api.js';
 import { testDatabaseUrl } from '../support/database.js';
 

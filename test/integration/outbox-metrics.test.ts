@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import pg from 'pg';
 import { createDb, type Db } from '../../src/db/knex.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/observability/logger.js';
 import { registry } from '../../src/metrics/registry.js';
 import { registerOutboxGauges } from '../../src/metrics/outbox.js';
 import { testDatabaseUrl } from '../support/database.js';

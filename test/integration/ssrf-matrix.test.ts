@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../../src/db/knex.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/observability/logger.js';
 import { deliverAttempt, type DeliverAttemptOutput, type DeliverDeps } from '../../src/webhooks/deliver-attempt.js';
 import { resolveAndCheck, type LookupAll } from '../../src/webhooks/ssrf.js';
 import { testDatabaseUrl } from '../support/database.js';

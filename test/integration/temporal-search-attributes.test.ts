@@ -6,7 +6,7 @@ import { Connection } from '@temporalio/client';
 import proto from '@temporalio/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import type { Logger } from '../../src/logger.js';
+import type { Logger } from '../../src/observability/logger.js';
 import { createDb } from '../../src/db/knex.js';
 import { readInstallationId } from '../../src/db/installation.js';
 import { startApi } from '../../src/roles/api.js';

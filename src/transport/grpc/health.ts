@@ -1,5 +1,5 @@
 import type { HealthImplementation, ServingStatus } from 'grpc-health-check';
-import type { Logger } from '../../logger.js';
+import type { Logger } from '../../observability/logger.js';
 import type { Readiness } from '../readiness.js';
 
 /**

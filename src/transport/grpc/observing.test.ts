@@ -12,7 +12,7 @@ import {
 } from '@grpc/grpc-js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { invalid } from '../../errors.js';
-import { createLogger } from '../../logger.js';
+import { createLogger } from '../../observability/logger.js';
 import { compileTrustedProxies } from '../edge.js';
 import { toServiceError } from './errors.js';
 import { observing } from './observing.js';

@@ -1,6 +1,6 @@
 import { Metadata, ServerInterceptingCall, status, type ServerInterceptor } from '@grpc/grpc-js';
 import type { AppContext } from '../../app.js';
-import { finishRequest } from '../../observability/access-log.js';
+import { finishRequest } from '../access-log.js';
 import { acceptRequestId, withRequestId } from '../../observability/request-context.js';
 import { grpcClientAddress } from '../edge.js';
 

@@ -5,7 +5,7 @@ import type { AppContext } from '../../app.js';
 import { AppError } from '../../errors.js';
 import { answerClientError } from './client-error.js';
 import { clientAddress, toAppError } from '../edge.js';
-import { finishRequest, UNMATCHED } from '../../observability/access-log.js';
+import { finishRequest, UNMATCHED } from '../access-log.js';
 import { acceptRequestId, withRequestId } from '../../observability/request-context.js';
 import { sendError, sendJson } from './errors.js';
 import { readJsonBody, Router, type Request } from './router.js';

@@ -1,4 +1,4 @@
-import { currentRequestId } from './observability/request-context.js';
+import { currentRequestId } from './request-context.js';
 
 /**
  * A small JSON-lines logger: one line per event, never secrets (callers pass ids, not bodies).
