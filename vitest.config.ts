@@ -8,7 +8,9 @@ import { defineConfig } from 'vitest/config';
  *   test/workflows/: each workflow on a Temporal dev server of its own with stand-in activities;
  * - e2e: test/e2e/, against the whole stack: PostgreSQL, Temporal and the service as api and worker
  *   processes (test/global-setup.ts).
- * `npm run test:cluster` runs the fourth:
+ * `npm run test:deployment` runs the two that prove what a deployment goes through:
+ * - lifecycle: the e2e files that restart, restore or shut the service down (LIFECYCLE), on the
+ *   e2e stack;
  * - cluster: the end-to-end cases that prove the scaled-out topology (the real Temporal server on
  *   PostgreSQL, two api processes behind a balancer, an analysis and a delivery worker;
  *   test/global-setup-cluster.ts), plus test/cluster/ which only makes sense there.
@@ -16,6 +18,9 @@ import { defineConfig } from 'vitest/config';
  * run's own (test/global-setup-heads.ts).
  * Minutes-long fault scenarios run with `npm run test:chaos` (vitest.chaos.config.ts).
  */
+/** A second installation or a restored backup on one Temporal, graceful shutdowns: a minute and more each. */
+const LIFECYCLE = ['test/e2e/installation-identity.test.ts', 'test/e2e/grpc-health.test.ts'];
+
 export default defineConfig({
   test: {
     testTimeout: 120_000,
@@ -42,6 +47,15 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
+          exclude: LIFECYCLE,
+          globalSetup: ['test/global-setup-heads.ts', 'test/global-setup.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'lifecycle',
+          include: LIFECYCLE,
           globalSetup: ['test/global-setup-heads.ts', 'test/global-setup.ts'],
         },
       },

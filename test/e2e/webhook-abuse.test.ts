@@ -223,7 +223,7 @@ describe('webhook operations under abuse', () => {
     console.log(`ping vs delete: ${pings.filter((s) => s === 202).length} of 20 pings stored before their delete`);
   });
 
-  it('kill -9 of the api with 3 recovers inside their transactions, after one committed: every event is delivered exactly once', async () => {
+  it('kill -9 of the api with 3 recovers in flight, 2 or more inside their transactions, after one committed and delivered: every event is delivered exactly once', async () => {
     const rx = await startReceiver();
     try {
       const t = await newTenant('recover-kill');
@@ -235,19 +235,23 @@ describe('webhook operations under abuse', () => {
       // One recover commits and runs; three more block on the webhook's row (held here) with their
       // transactions open, and the api dies under them. (Five a minute: one more comes after.)
       expect(await recover()).toMatchObject({ status: 202, body: { events: 30 } });
+      // Its deliveries first: their success clears the webhook's failing_since, a write that would
+      // wait behind the held row too, and only the recovers are to wait there.
+      await deliveriesQuiet({ webhookId: id });
       const lock = await holdRowLock('webhooks', id);
       const inFlight = Array.from({ length: 3 }, recover);
-      await lock.waitForWaiters(3);
+      // Two of them seen waiting in PostgreSQL is the recorded point (the third may still be on its
+      // way there; the kill takes it too).
+      await lock.waitForWaiters(2);
       const atKill = await lock.waiters();
       await control('api/restart'); // SIGKILL, then a new api
       await lock.release();
       const lost = await Promise.all(inFlight);
-      expect(atKill).toBe(3); // the window: three recovers inside their transactions when the api died
+      expect(atKill).toBeGreaterThanOrEqual(2); // the window: recovers inside their transactions when the api died
       expect(lost.every((r) => r instanceof Error)).toBe(true); // none of them was answered
-      // What the first committed is under way; the killed ones committed nothing to add to it.
+      // The first one's events are delivered; the killed ones committed nothing, so nothing is left.
       const after = await recover();
-      expect(after).toMatchObject({ status: 202 });
-      expect((after as { body: { events: number } }).body.events).toBe(0);
+      expect(after).toMatchObject({ status: 202, body: { events: 0, already_recovering: 0 } });
       await waitFor('every event delivered', async () =>
         failed.every((e) => rx.received.some((r) => eventIdOf(r) === e)),
       );

@@ -14,10 +14,22 @@ export async function holdRowLock(table: 'webhooks', id: number) {
   await db.query(`SELECT 1 FROM ${table} WHERE id = $1 FOR UPDATE`, [id]);
   const { rows } = await db.query('SELECT pg_backend_pid() AS pid');
   const holder: number = rows[0].pid;
-  /** Sessions waiting for a lock this session holds. */
+  /**
+   * Sessions waiting behind this lock: on it, or (a row's later waiters queue on the first one's
+   * tuple lock) on a session that waits on it.
+   */
   const waiters = async () =>
-    (await db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))`, [holder]))
-      .rows[0].n as number;
+    (
+      await db.query(
+        `WITH RECURSIVE w(pid) AS (
+           SELECT pid FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))
+           UNION
+           SELECT a.pid FROM pg_stat_activity a JOIN w ON w.pid = ANY(pg_blocking_pids(a.pid))
+         )
+         SELECT count(*)::int AS n FROM w`,
+        [holder],
+      )
+    ).rows[0].n as number;
   return {
     waiters,
     /** Waits until `n` sessions wait behind the lock. */
