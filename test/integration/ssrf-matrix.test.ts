@@ -364,7 +364,7 @@ async function deliverInChild(
       M_DELIVER: moduleUrl('webhooks/deliver-attempt.ts'),
       M_SSRF: moduleUrl('webhooks/ssrf.ts'),
       M_DB: moduleUrl('db/knex.ts'),
-      M_LOGGER: moduleUrl('logger.ts'),
+      M_LOGGER: moduleUrl('observability/logger.ts'),
     },
   });
   return JSON.parse(stdout) as DeliverAttemptOutput[];
