@@ -6,7 +6,7 @@ import { call, control, newTenant, waitFor, withDb, type Tenant } from '../suppo
 import { startHangingReceiver, startReceiver, type Answer, type Received } from '../support/receiver.js';
 import { hooksPath, makeHook, ping } from '../support/webhooks.js';
 import { deliveriesQuiet } from '../support/quiescence.js';
-import { holdRowLock } from '../support/row-lock.js';
+import { holdIdempotencyKey } from '../support/row-lock.js';
 
 /**
  * Webhook operations under abuse (issue 23), against real HTTPS receivers on the stack's schedule
@@ -56,9 +56,12 @@ async function switchable(initial: Answer) {
 const count = (ids: number[]) => ids.reduce((m, id) => m.set(id, (m.get(id) ?? 0) + 1), new Map<number, number>());
 
 describe('webhook operations under abuse', () => {
-  // Five recovers per webhook per minute (src/quotas.ts); ten race. takeSlot holds the webhook's
-  // row, so they are served one at a time: the first five take the minute's slots, the rest 429.
-  it('10 concurrent recovers over 20 finally failed events: 5 answered 202 that queue each event once, 5 answered 429; exactly one successful POST per event once the deliveries are quiet', async () => {
+  // Five recovers per webhook in any 60 s (FIXED_QUOTAS.recoversPerMinute, src/quotas.ts); ten
+  // race. takeSlot holds the webhook's row, so they are served one at a time: the first five take
+  // the window's slots, the rest are answered 429. The split is exact whatever the order: the
+  // tenant's 8 places per api process (TENANT_REQUESTS_IN_FLIGHT) let at least 8 reach takeSlot,
+  // and the other 2 wait up to 2 s for a place, so at most 2 of the 429s can be that limiter's.
+  it('10 concurrent recovers over 20 finally failed events: 5 answered 202 that queue each event once, 5 answered 429 (3 or more by the recover limit); exactly one successful POST per event once the deliveries are quiet', async () => {
     const rx = await switchable(500);
     try {
       const t = await newTenant('recover-race');
@@ -71,7 +74,12 @@ describe('webhook operations under abuse', () => {
       const refused = answers.filter((a) => a.status === 429);
       expect(accepted).toHaveLength(5);
       expect(refused).toHaveLength(5);
-      for (const a of refused) expect(Number(a.headers.get('retry-after'))).toBeGreaterThan(0);
+      const byLimit = refused.filter((a) => a.body.error.message === 'at most 5 recovers per minute per webhook');
+      expect(byLimit.length).toBeGreaterThanOrEqual(3);
+      for (const a of refused) {
+        expect(a.body.error.code).toBe('rate_limited');
+        expect(Number(a.headers.get('retry-after'))).toBeGreaterThan(0);
+      }
       for (const a of accepted) expect(a.body.events + a.body.already_recovering).toBe(20);
       expect(accepted.reduce((n, a) => n + a.body.events, 0)).toBe(20);
 
@@ -223,35 +231,32 @@ describe('webhook operations under abuse', () => {
     console.log(`ping vs delete: ${pings.filter((s) => s === 202).length} of 20 pings stored before their delete`);
   });
 
-  it('kill -9 of the api with 3 recovers in flight, 2 or more inside their transactions, after one committed and delivered: every event is delivered exactly once', async () => {
+  it('kill -9 of the api with 3 recovers of 30 failed events in flight, one with its events queued but not committed: a recover after it queues all 30, each delivered exactly once', async () => {
     const rx = await startReceiver();
     try {
       const t = await newTenant('recover-kill');
       const id = await makeHook(t, rx.url);
       const failed = await finallyFailed(t, id, 30);
       const since = new Date(Date.now() - 60_000).toISOString();
-      const recover = () =>
-        call('POST', `${hooks(t)}/${id}/recover`, { key: t.key, body: { since } }).catch((err: Error) => err);
-      // One recover commits and runs; three more block on the webhook's row (held here) with their
-      // transactions open, and the api dies under them. (Five a minute: one more comes after.)
-      expect(await recover()).toMatchObject({ status: 202, body: { events: 30 } });
-      // Its deliveries first: their success clears the webhook's failing_since, a write that would
-      // wait behind the held row too, and only the recovers are to wait there.
-      await deliveriesQuiet({ webhookId: id });
-      const lock = await holdRowLock('webhooks', id);
-      const inFlight = Array.from({ length: 3 }, recover);
-      // Two of them seen waiting in PostgreSQL is the recorded point (the third may still be on its
-      // way there; the kill takes it too).
-      await lock.waitForWaiters(2);
-      const atKill = await lock.waiters();
+      const recover = (headers: Record<string, string> = {}) =>
+        call('POST', `${hooks(t)}/${id}/recover`, { key: t.key, body: { since }, headers }).catch((err: Error) => err);
+      // Three recovers under one Idempotency-Key: the first takes its slot and queues the 30
+      // events, then blocks storing its answer (held here, uncommitted); the other two wait for the
+      // key behind it. The recorded point is all three seen waiting in PostgreSQL.
+      const key = await holdIdempotencyKey(t.tenantId, 'recover-kill');
+      const inFlight = Array.from({ length: 3 }, () => recover({ 'Idempotency-Key': 'recover-kill' }));
+      await key.waitForWaiters(3);
+      const atKill = await key.waiters();
       await control('api/restart'); // SIGKILL, then a new api
-      await lock.release();
+      await key.release();
       const lost = await Promise.all(inFlight);
-      expect(atKill).toBeGreaterThanOrEqual(2); // the window: recovers inside their transactions when the api died
+      expect(atKill).toBe(3); // the window: one recover done but for its commit, two behind it
       expect(lost.every((r) => r instanceof Error)).toBe(true); // none of them was answered
-      // The first one's events are delivered; the killed ones committed nothing, so nothing is left.
-      const after = await recover();
-      expect(after).toMatchObject({ status: 202, body: { events: 0, already_recovering: 0 } });
+      // Their transactions died with the api: no slot, no queued event, no answer under the key. A
+      // recover now queues every event; had the first one's events been committed before its
+      // answer, all 30 would be `already_recovering`.
+      const after = await recover({ 'Idempotency-Key': 'recover-kill' });
+      expect(after).toMatchObject({ status: 202, body: { events: 30, already_recovering: 0 } });
       await waitFor('every event delivered', async () =>
         failed.every((e) => rx.received.some((r) => eventIdOf(r) === e)),
       );
@@ -264,7 +269,7 @@ describe('webhook operations under abuse', () => {
     }
   }, 120_000);
 
-  it('kill -9 of the api during a rotation: a retry with the same Idempotency-Key answers the secret that signs', async () => {
+  it('kill -9 of the api during a rotation, its new secret written but not committed: a retry with the same Idempotency-Key answers the secret that signs', async () => {
     const rx = await startReceiver();
     try {
       const t = await newTenant('rotate-kill');
@@ -275,15 +280,18 @@ describe('webhook operations under abuse', () => {
           key: t.key,
           headers: { 'Idempotency-Key': 'rotate-once' },
         });
-      // The rotation blocks on the webhook's row (held here) inside its transaction; the api dies there.
-      const lock = await holdRowLock('webhooks', id);
+      // The rotation writes the new secret, then blocks storing its answer (held here) inside its
+      // transaction; the api dies there.
+      const key = await holdIdempotencyKey(t.tenantId, 'rotate-once');
       const lost = rotate().catch((err: Error) => err);
-      await lock.waitForWaiters(1);
-      const atKill = await lock.waiters();
+      await key.waitForWaiters(1);
+      const atKill = await key.waiters();
       await control('api/restart');
-      await lock.release();
-      expect(atKill).toBe(1); // the window: the rotation's transaction was open when the api died
+      await key.release();
+      expect(atKill).toBe(1); // the window: the rotation done but for its commit when the api died
       expect(await lost).toBeInstanceOf(Error); // and the client got no answer
+      // Nothing of it was committed: the retry rotates (a committed secret without its answer
+      // would make the retry a second rotation during the overlap, refused 409).
       const retried = await rotate();
       expect(retried.status, JSON.stringify(retried.body)).toBe(200);
       const again = await rotate();

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { receiverLibrarySecret } from '../support/receiver-secret.js';
 import { call, newTenant, waitFor, waitForBatch, withDb, type ApiResponse, type Tenant } from '../support/api.js';
 import { createDatabase, dropDatabase, startInstance, type Instance } from '../support/instance.js';
+import { deliveriesQuiet } from '../support/quiescence.js';
 import { hooksPath, makeHook, ping } from '../support/webhooks.js';
 import { startReceiver, type Answer, type Received } from '../support/receiver.js';
 
@@ -162,8 +163,8 @@ describe('webhook operations', () => {
         const w = (await call('GET', `${hooks(t)}/${id}`, { key: t.key })).body;
         return w.is_active === false && w;
       });
-      // The schedule would retry after 1 s, then 2 s: wait past both.
-      await new Promise((r) => setTimeout(r, 4_000));
+      // Once its delivery is over (the schedule would have retried after 1 s, then 2 s), one attempt.
+      await deliveriesQuiet({ webhookId: id });
       expect(rx.received.filter((r) => eventIdOf(r) === eventId)).toHaveLength(1);
       const w = (await call('GET', `${hooks(t)}/${id}`, { key: t.key })).body;
       expect(w.disabled_reason).toMatch(/410 Gone/);
@@ -254,7 +255,7 @@ describe('webhook operations', () => {
       await waitFor('both re-sent', async () =>
         failed.every((e) => rx.received.slice(attemptsBefore).some((r) => eventIdOf(r) === e)),
       );
-      await new Promise((r) => setTimeout(r, 3_000)); // room for a wrong extra send to show up
+      await deliveriesQuiet({ webhookId: id }); // no run left that could send one more
       const resent = rx.received.slice(attemptsBefore).map(eventIdOf);
       expect(resent.sort()).toEqual([...failed].sort());
       // Nothing failed since then any more: a new recovery finds nothing.
@@ -349,7 +350,7 @@ describe('webhook operations', () => {
       await waitForBatch(res.body.source_id);
       await waitFor('both events at the unfiltered receiver', async () => all.received.length >= 2);
       await waitFor('the filtered receiver', async () => only.received.length >= 1);
-      await new Promise((r) => setTimeout(r, 2_000));
+      await deliveriesQuiet({ pipelineId: t.pipelineId });
       expect(only.received.map((r) => JSON.parse(r.body).segment.id)).toEqual(['seg-a']);
       expect(all.received.map((r) => JSON.parse(r.body).segment.id).sort()).toEqual(['seg-a', 'seg-b']);
       // Clearing the filter (an empty list) means every segment again.
@@ -405,7 +406,7 @@ describe('auto-disable (5 days of failures, backdated with SQL; an instance of i
       );
       expect(disabled.disabled_reason).toBe(`every delivery failed since ${since.toISOString()} (5 days)`);
       const attempts = rx.received.length;
-      await new Promise((r) => setTimeout(r, 3_000));
+      await deliveriesQuiet({ webhookId: wh.body.id, databaseUrl: inst.databaseUrl });
       expect(rx.received.length).toBe(attempts); // the schedule (1 s) would have sent more
       const { rows } = await db.query(
         'SELECT status, status_code, final FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY attempt',

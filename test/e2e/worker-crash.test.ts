@@ -1,7 +1,29 @@
-import { deliveriesQuiet } from '../support/quiescence.js';
+import { Client, Connection } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
-import { call, control, newTenant, waitFor, waitForBatch, withDb } from '../support/api.js';
+import { call, control, newTenant, stack, waitFor, waitForBatch, withDb } from '../support/api.js';
+import { deliveriesQuiet } from '../support/quiescence.js';
 import { startReceiver } from '../support/receiver.js';
+
+/** Delivery runs of the pipeline that are not asleep: a workflow task or an attempt waits to be run. */
+async function dueRuns(pipelineId: number): Promise<number> {
+  const ids = await withDb(async (db) =>
+    (
+      await db.query(
+        `SELECT o.workflow_id FROM outbox o JOIN webhooks w ON w.id = o.webhook_id
+            WHERE w.pipeline_id = $1 AND o.workflow_id IS NOT NULL`,
+        [pipelineId],
+      )
+    ).rows.map((r) => r.workflow_id as string),
+  );
+  const connection = await Connection.connect({ address: stack().temporalAddress });
+  try {
+    const client = new Client({ connection, namespace: 'default' });
+    const runs = await Promise.all(ids.map((id) => client.workflow.getHandle(id).describe()));
+    return runs.filter((d) => d.raw.pendingWorkflowTask || (d.raw.pendingActivities ?? []).length > 0).length;
+  } finally {
+    await connection.close();
+  }
+}
 
 /*
  * The retry schedule lives in the delivery workflows' timers, not in the worker's memory: a worker
@@ -54,11 +76,24 @@ describe('a worker killed while every delivery waits on a retry timer', () => {
         60_000,
         200,
       );
+      // The window: runs asleep on their retry timers when the worker dies (a live worker runs a
+      // due one at once).
+      const asleepAtKill = n - (await dueRuns(t.pipelineId));
       await control('worker/kill');
-      await new Promise((r) => setTimeout(r, 500)); // an attempt already on the wire lands (and is refused)
+      expect(asleepAtKill).toBeGreaterThan(0);
+      // An attempt already on the wire has landed (and was refused) once the dead worker's
+      // connections are closed: its kernel sends what was written before it closes them.
+      await waitFor('the dead worker disconnected', async () => (await rx.connections()) === 0, 10_000, 20);
       const refusedBeforeKill = rx.received.length;
       answer = 200;
-      await new Promise((r) => setTimeout(r, 3_000)); // timers fire while no worker runs
+      // Every retry falls due while no worker runs: each run's timer has fired (a workflow task waits
+      // for a worker) or its attempt waits for one (an activity task), none sleeps any more.
+      await waitFor(
+        'every retry due with no worker to run it',
+        async () => (await dueRuns(t.pipelineId)) === n,
+        60_000,
+        250,
+      );
       expect(rx.received.length).toBe(refusedBeforeKill); // nothing attempts while the worker is dead
       await control('worker/start');
 

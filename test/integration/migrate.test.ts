@@ -43,6 +43,23 @@ describe('migration 014 (concurrent index builds)', () => {
       await new Promise((r) => setTimeout(r, 50));
     }
   };
+  /**
+   * Until a second process waits for the migration lock (src/db/migrate.ts): a session that asked
+   * for it, and does not hold it, whether it asks again and again or waits inside its statement.
+   */
+  const waitForLockWaiter = async () => {
+    for (let n = 0; ; n++) {
+      const waiting = await sql(
+        `SELECT 1 FROM pg_stat_activity a
+          WHERE a.datname = $1 AND a.pid <> pg_backend_pid() AND a.query ILIKE '%advisory_lock(%'
+            AND NOT EXISTS (SELECT 1 FROM pg_locks l WHERE l.pid = a.pid AND l.locktype = 'advisory' AND l.granted)`,
+        [name],
+      );
+      if (waiting.length > 0) return;
+      if (n > 200) throw new Error('no second process waited for the migration lock');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
   /** Until the users_churn_page build waits for a lock (an open writer, or an older snapshot). */
   const waitForBuild = () => waitForLockWait('%INDEX%users_churn_page%');
   /** A session with a transaction left open after `statement`: what the migration must not queue behind. */
@@ -131,24 +148,31 @@ describe('migration 014 (concurrent index builds)', () => {
     await m014.down(db);
     await forget014();
     const other = createDb(url, 2);
-    // The first process's users_churn_page build waits for an open writer, long enough for the
-    // second process to be waiting for the migration lock when the build takes its snapshot.
+    // The first process's users_churn_page build waits for an open writer while the second process
+    // waits for the migration lock: the build then waits for every older snapshot, and a waiter
+    // inside one statement would be one.
     const holder = await openTransaction(
       `INSERT INTO users (project_id, user_id, source_label) VALUES ($1, 'held-2', 'api')`,
       [projectId],
     );
+    const settled: string[] = [];
     try {
-      const first = migrateLatest(db);
+      const first = migrateLatest(db).finally(() => settled.push('first'));
       await waitForBuild();
-      const second = migrateLatest(other);
-      await new Promise((r) => setTimeout(r, 500));
+      const second = migrateLatest(other).finally(() => settled.push('second'));
+      await waitForLockWaiter();
+      // The window: the build still waits for the writer, the second process for the lock.
+      expect(settled).toEqual([]);
       await holder.query('COMMIT');
-      // A waiter inside one statement holds a snapshot the build waits for: both would wait until
-      // the waiter's statement timeout (30 s) failed it, and `second` would reject. Both resolving,
-      // with the one migration applied once, is the claim; the time is printed, not asserted.
-      const started = Date.now();
-      expect((await Promise.all([first, second])).flat()).toEqual(['014_console_reads']);
-      console.log(`[migrate] both processes done ${Date.now() - started} ms after the writer committed`);
+      const outcomes = await Promise.allSettled([first, second]);
+      // The first process's build finished while the second still waited for the lock: the waiter
+      // held nothing the build waits for. (A waiter inside one statement would hold a snapshot: the
+      // two would wait for each other until its statement timeout failed it, and it would settle first.)
+      expect(settled).toEqual(['first', 'second']);
+      expect(outcomes).toEqual([
+        { status: 'fulfilled', value: ['014_console_reads'] },
+        { status: 'fulfilled', value: [] },
+      ]);
     } finally {
       await holder.end();
       await other.destroy();

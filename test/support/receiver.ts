@@ -35,6 +35,9 @@ export async function startReceiver(respond: (n: number, r: Received) => Answer 
   return {
     url: `https://127.0.0.1:${port}/hook`,
     received,
+    /** Connections open now (a killed sender's are closed by its kernel, after what it sent has arrived). */
+    connections: () =>
+      new Promise<number>((resolve, reject) => server.getConnections((err, n) => (err ? reject(err) : resolve(n)))),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
