@@ -7,6 +7,7 @@ import type { Starters } from './temporal/starters.js';
 import type { SecretSealer } from './webhooks/manage-webhooks.js';
 import type { Embedder } from './analysis/embedder.js';
 import type { TenantRequests } from './fairness/tenant-requests.js';
+import type { UserHasher } from './privacy/user-hash.js';
 
 /** What the transports need: the use cases take these as their dependencies. */
 export interface AppContext {
@@ -14,6 +15,8 @@ export interface AppContext {
   db: Db;
   starters: Starters;
   box: SecretSealer;
+  /** Keyed hash of a project's user id, for suppressions and the erasure audit (privacy/user-hash.ts). */
+  userHash: UserHasher;
   log: Logger;
   /** Shared by the gateway and gRPC: one failed-authentication budget per client address. */
   authFailures: AuthFailureLimiter;

@@ -97,6 +97,9 @@ const schema = z.object({
       }
     }),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  // How often a worker runs the retention sweep (privacy/retention.ts); a project's
+  // message_retention_days says what it erases.
+  RETENTION_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(86_400_000).default(60_000),
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: bool.default(false),
   // Attempts in flight to one webhook, across all delivery workers.
   WEBHOOK_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(100).default(4),
@@ -242,6 +245,8 @@ function toConfig(c: RawConfig) {
     },
     /** Fairness mechanisms switched off (FAIRNESS_OFF). */
     fairnessOff: off as ReadonlySet<FairnessMechanism>,
+    /** Every how many ms a worker sweeps message texts past their project's retention. */
+    retentionSweepMs: c.RETENTION_SWEEP_INTERVAL_MS,
     dataDir: c.DATA_DIR,
     logLevel: c.LOG_LEVEL,
   };

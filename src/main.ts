@@ -17,6 +17,7 @@ import { watchSearchAttributes } from './temporal/search-attribute-watch.js';
 import { createStarters, installationTaskQueue } from './temporal/starters.js';
 import { readInstallationId } from './db/installation.js';
 import { createSecretBox } from './webhooks/secret-box.js';
+import { createUserHasher } from './privacy/user-hash.js';
 import { resolveSecretsKey } from './secrets-key.js';
 import { ensureDemoTenant } from './demo.js';
 import { startApi } from './roles/api.js';
@@ -157,7 +158,8 @@ try {
   });
   stops.unshift(async () => searchAttributes.stop());
   const starters = createStarters(client, config, installation, log);
-  const box = createSecretBox(resolveSecretsKey(config.secretsKey, config.dataDir, log));
+  const secretsKey = resolveSecretsKey(config.secretsKey, config.dataDir, log);
+  const box = createSecretBox(secretsKey);
 
   if (queues.analysis || queues.delivery) {
     const worker = await startWorkerRole({
@@ -176,7 +178,8 @@ try {
     lines.push(`worker:      task queues ${worker.taskQueues.map((q) => `"${q}"`).join(', ')} on ${temporalAddress}`);
   }
   if (role === 'api' || role === 'all') {
-    const api = await startApi({ config, db, databaseUrl, starters, box, log, client, searchAttributes });
+    const userHash = createUserHasher(secretsKey);
+    const api = await startApi({ config, db, databaseUrl, starters, box, userHash, log, client, searchAttributes });
     stops.unshift(api.stop);
     lines.push(`gateway:     http://localhost:${api.httpPort}`, `gRPC:        localhost:${api.grpcPort}`);
   }

@@ -6,6 +6,8 @@ import type { KeyCache } from './key-cache.js';
 
 export interface Caller {
   tenantId: number;
+  /** The key's first 8 characters, as stored and listed (audit trails name the key by it). */
+  keyPrefix?: string;
 }
 
 /** `sps_` + 32 random bytes; only its SHA-256 is stored. */
@@ -26,13 +28,13 @@ export async function authenticate(db: Db, apiKey: string | undefined, cache?: K
   if (!KEY_SHAPE.test(apiKey)) throw new AppError('unauthenticated', 'invalid API key');
   const hash = hashApiKey(apiKey);
   const cached = cache?.get(hash);
-  if (cached !== undefined) return { tenantId: cached };
+  if (cached !== undefined) return { tenantId: cached, keyPrefix: apiKey.slice(0, 8) };
   const generation = cache?.begin() ?? 0;
   const { rows } = await db.raw('SELECT tenant_id FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL', [hash]);
   if (rows.length === 0) throw new AppError('unauthenticated', 'invalid API key');
   const tenantId = Number(rows[0].tenant_id);
   cache?.set(hash, tenantId, generation);
-  return { tenantId };
+  return { tenantId, keyPrefix: apiKey.slice(0, 8) };
 }
 
 /**

@@ -14,6 +14,7 @@ import * as m012 from './migrations/012_outbox_awaiting_attempt.js';
 import * as m013 from './migrations/013_auth_failures.js';
 import * as m014 from './migrations/014_console_reads.js';
 import * as m015 from './migrations/015_churn_words.js';
+import * as m016 from './migrations/016_user_data_rights.js';
 
 /**
  * A migration module. knex reads `config.transaction` from what the source's getMigration answers
@@ -39,6 +40,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '013_auth_failures': m013,
   '014_console_reads': m014,
   '015_churn_words': m015,
+  '016_user_data_rights': m016,
 };
 
 /** Migrations are imported, not discovered on disk, so they work from tsx, bundles and containers. */

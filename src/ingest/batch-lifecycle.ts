@@ -39,6 +39,8 @@ export async function storeBatch(
   trx: Knex.Transaction,
   batch: ValidBatch,
   admitted: boolean,
+  /** Items left out because their user is suppressed (privacy/suppressions.ts). */
+  suppressed = 0,
 ): Promise<Omit<StoredBatch, 'tenant_id'>> {
   const [source] = await trx('sources')
     .insert({
@@ -46,6 +48,7 @@ export async function storeBatch(
       label: batch.sourceLabel,
       user_count: batch.items.length,
       admitted_at: admitted ? trx.fn.now() : null,
+      suppressed: suppressed || null,
     })
     .returning(['id', 'uid', 'project_id', 'user_count']);
   const rows = batch.items.map((item, idx) => ({

@@ -16,6 +16,8 @@ import { AppError } from '../errors.js';
 import type { Quotas } from '../quotas.js';
 import { batchesAccepted } from '../metrics/registry.js';
 import { checkMergedAttributes } from './attribute-bounds.js';
+import { suppressedItems } from '../privacy/suppressions.js';
+import type { UserHasher } from '../privacy/user-hash.js';
 
 export type { IdentifyUsersInput } from './validate-batch.js';
 
@@ -23,6 +25,8 @@ export interface IdentifyUsersResult {
   accepted: number;
   source_id: number;
   message: string;
+  /** Extension: items skipped because their user id is suppressed (privacy/suppressions.ts); only when some were. */
+  suppressed?: number;
 }
 
 export interface IdentifyDeps {
@@ -30,6 +34,7 @@ export interface IdentifyDeps {
   batches: BatchStarter;
   log: Logger;
   quotas: Pick<Quotas, 'batchesInFlight' | 'batchesRunning'>;
+  userHash: UserHasher;
   now?: () => Date;
 }
 
@@ -63,11 +68,21 @@ export async function identifyUsers(
       // After the replay: a retry answers what the first request was answered, whatever came since.
       await checkMergedAttributes(trx, batch.projectId, batch.items);
       const admitted = await holdBatchQuota(trx, caller.tenantId, deps.quotas);
-      const source = await storeBatch(trx, batch, admitted);
+      // Under the tenant's batch lock, which an erasure holds too: a suppression is either seen
+      // here or committed after this batch, whose items the erasure then takes.
+      const skip = await suppressedItems(
+        trx,
+        deps.userHash,
+        batch.projectId,
+        batch.items.map((i) => i.user_id),
+      );
+      const items = skip.size ? batch.items.filter((_, i) => !skip.has(i)) : batch.items;
+      const source = await storeBatch(trx, { ...batch, items }, admitted, skip.size);
       const result: IdentifyUsersResult = {
-        accepted: batch.items.length,
+        accepted: items.length,
         source_id: source.id,
-        message: `Accepted ${batch.items.length} users; analysis runs in the background (source ${source.id}).`,
+        message: `Accepted ${items.length} users; analysis runs in the background (source ${source.id}).`,
+        ...(skip.size > 0 && { suppressed: skip.size }),
       };
       if (scope) await rememberAnswer(trx, scope, result);
       return { created: result, source: { ...source, tenant_id: caller.tenantId }, admitted };

@@ -40,6 +40,8 @@ export interface ProcessChunkDeps {
 }
 
 class AlreadyProcessed extends Error {}
+/** The item was erased (its user's erasure) after this chunk read it. */
+class ItemErased extends Error {}
 
 /** Per chunk; each reload follows a real segment change, so this is only reached by constant churn. */
 const MAX_SEGMENT_RELOADS = 20;
@@ -58,14 +60,15 @@ export async function processChunk(deps: ProcessChunkDeps, input: ProcessChunkIn
     .where('idx', '>=', input.from)
     .where('idx', '<', input.to)
     .orderBy('idx')
-    .select('idx', 'user_id', 'text', 'attributes', 'written_at', 'error');
+    .select('idx', 'user_id', 'text', 'attributes', 'written_at', 'error', 'skipped');
   const done = new Set(
     await db('messages')
       .where('source_id', input.sourceId)
       .whereBetween('item_idx', [input.from, input.to - 1])
       .pluck('item_idx'),
   );
-  const pending = items.filter((i) => !done.has(i.idx) && !i.error);
+  // An item an erasure took (privacy/erase-user.ts) is neither analysed nor counted here.
+  const pending = items.filter((i) => !done.has(i.idx) && !i.error && !i.skipped);
   const out: ProcessChunkOutput = { processed: 0, failed: items.filter((i) => i.error).length, skipped: done.size };
   if (pending.length === 0) return out;
 
@@ -114,6 +117,8 @@ export async function processChunk(deps: ProcessChunkDeps, input: ProcessChunkIn
         k--;
       } else if (err instanceof AlreadyProcessed) {
         out.skipped++;
+      } else if (err instanceof ItemErased) {
+        deps.log.info('item erased while its chunk ran; not folded', { source_id: input.sourceId, idx: item.idx });
       } else if (isDatabaseDown(err)) {
         throw err; // Temporal retries the activity; folded items are skipped next time.
       } else if (err instanceof SegmentsChanged) {
@@ -142,6 +147,15 @@ interface FoldArgs {
 
 async function foldMessage(db: Db, a: FoldArgs): Promise<void> {
   await db.transaction(async (trx) => {
+    // The item's row lock, held to the commit: an erasure of its user (privacy/erase-user.ts)
+    // blanks the item first, so it either finds the item erased here, or waits for this fold and
+    // then deletes what it wrote. The user cannot come back from a chunk in flight or retried.
+    const live = await trx('source_items')
+      .where({ source_id: a.source.id, idx: a.item.idx })
+      .whereNull('skipped')
+      .forShare()
+      .first('idx');
+    if (!live) throw new ItemErased();
     // The upsert takes the user's row lock until commit: two batches touching the same user serialise here.
     // Attributes merge in submission order, so an older batch processed late cannot overwrite newer values.
     // A merge past the bounds (possible only for batches in flight together: the api refuses the

@@ -67,18 +67,22 @@ export function validateBatch(input: IdentifyUsersInput, now: Date): ValidBatch 
   return { projectId, sourceLabel, items };
 }
 
-function validateUser(u: UserMessageInput, path: string, now: Date): BatchItem {
-  const userId = u.userId;
-  if (userId.trim() === '') throw invalid(`${path}.user_id`, 'user_id must be a non-empty string');
-  if (userId.length > MAX_USER_ID_LENGTH) {
-    throw invalid(`${path}.user_id`, `user_id must be at most ${MAX_USER_ID_LENGTH} characters`);
+/** A user id as every route takes it; `field` names it in the error. */
+export function requireUserId(value: unknown, field: string): string {
+  if (typeof value !== 'string' || value.trim() === '') throw invalid(field, 'user_id must be a non-empty string');
+  if (value.length > MAX_USER_ID_LENGTH) {
+    throw invalid(field, `user_id must be at most ${MAX_USER_ID_LENGTH} characters`);
   }
-  if (!isStorableText(userId))
-    throw invalid(`${path}.user_id`, 'user_id must not contain NUL characters or unpaired surrogates');
+  if (!isStorableText(value)) throw invalid(field, 'user_id must not contain NUL characters or unpaired surrogates');
   // `.` and `..` are dot segments: every URL parser removes them from a path, so the profile of such a
   // user could never be read at /api/v1/profiles/{user_id} (it would answer another route).
-  if (userId === '.' || userId === '..')
-    throw invalid(`${path}.user_id`, 'user_id must not be "." or ".." (they cannot appear in a URL path)');
+  if (value === '.' || value === '..')
+    throw invalid(field, 'user_id must not be "." or ".." (they cannot appear in a URL path)');
+  return value;
+}
+
+function validateUser(u: UserMessageInput, path: string, now: Date): BatchItem {
+  const userId = requireUserId(u.userId, `${path}.user_id`);
   const text = u.text;
   if (text.trim() === '') throw invalid(`${path}.text`, 'text must be a non-empty string');
   if (text.length > MAX_TEXT_LENGTH)

@@ -13,6 +13,7 @@ import { createDeliveryLimits, everyAtMost } from '../fairness/in-flight.js';
 import { ACCEPTED_PER_SLOT, createAnalysisScheduler } from '../fairness/analysis-scheduler.js';
 import { startRelay } from '../relay/relay.js';
 import { startSecretSweep } from '../webhooks/secret-sweep.js';
+import { startRetentionSweep } from '../privacy/retention.js';
 import { createFailingTurns } from '../fairness/failing-turns.js';
 import {
   createAnalysisActivity,
@@ -119,7 +120,12 @@ export async function startWorkerRole(deps: {
     log,
     admission: relayAdmission(config),
   });
-  const stopSweep = startSecretSweep({ db, log });
+  const stopSecretSweep = startSecretSweep({ db, log });
+  const stopRetentionSweep = startRetentionSweep({ db, log, everyMs: config.retentionSweepMs });
+  const stopSweep = () => {
+    stopSecretSweep();
+    stopRetentionSweep();
+  };
   return {
     taskQueues,
     async stop() {

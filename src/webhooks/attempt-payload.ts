@@ -18,6 +18,8 @@ export function eventBody(event: Record<string, any>): string {
     pipeline_id: event.pipeline_id,
     segment: { id: event.segment_slug, name: event.segment_name },
     user: { id: event.user_id, score: event.score },
+    // Extension: why, when it is not a rule's verdict: `erased` (privacy/erase-user.ts).
+    ...(event.reason && { reason: event.reason }),
   });
 }
 

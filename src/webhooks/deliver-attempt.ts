@@ -83,6 +83,8 @@ interface Target {
     segment_name: string;
     user_id: string;
     score: number;
+    /** Set on the user_removed an erasure emits: `erased`. */
+    reason: string | null;
     tenant_id: number;
   };
 }
@@ -174,7 +176,7 @@ async function load(
             w.id AS webhook_id, w.url, w.secret_sealed, w.events, w.segments, w.is_active, w.failing_since,
             w.previous_secret_sealed, w.previous_secret_expires_at > now() AS previous_secret_valid,
             e.id AS event_id, e.event_type, e.created_at, e.pipeline_id, e.segment_slug, e.segment_name,
-            e.user_id, e.score, p.tenant_id
+            e.user_id, e.score, e.reason, p.tenant_id
        FROM (SELECT 1) AS one
        LEFT JOIN webhook_deliveries d ON d.attempt_key = ?
        LEFT JOIN webhooks w ON w.id = ?
@@ -207,6 +209,7 @@ async function load(
       segment_name: r.segment_name,
       user_id: r.user_id,
       score: r.score,
+      reason: r.reason,
       tenant_id: r.tenant_id,
     },
   };

@@ -4,6 +4,7 @@ import { identifyUsers } from '../../src/ingest/identify-users.js';
 import { completeBatch, unstartedBatches } from '../../src/ingest/batch-lifecycle.js';
 import { admitWaitingBatches, stampBatchProgress } from '../../src/ingest/batch-lifecycle.js';
 import { testDatabaseUrl } from '../support/database.js';
+import { createUserHasher } from '../../src/privacy/user-hash.js';
 
 describe('batch workflows are admitted per tenant (issue 14)', () => {
   let db: Db;
@@ -29,7 +30,7 @@ describe('batch workflows are admitted per tenant (issue 14)', () => {
       await Promise.all(
         Array.from({ length: n }, (_, i) =>
           identifyUsers(
-            { db, batches, log, quotas },
+            { db, batches, log, quotas, userHash: createUserHasher('ab'.repeat(32)) },
             { tenantId: t.tenantId },
             {
               projectId: t.projectId,

@@ -1,3 +1,4 @@
+import { createUserHasher } from '../../src/privacy/user-hash.js';
 import { randomUUID } from 'node:crypto';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -94,7 +95,8 @@ async function apiOn(namespace: string) {
   stops.unshift(async () => searchAttributes.stop());
   const starters = createStarters(client, config, await readInstallationId(db), log);
   const box = createSecretBox('ab'.repeat(32));
-  const api = await startApi({ config, db, databaseUrl, starters, box, log, client, searchAttributes });
+  const userHash = createUserHasher('ab'.repeat(32));
+  const api = await startApi({ config, db, databaseUrl, starters, box, userHash, log, client, searchAttributes });
   stops.unshift(api.stop);
   const readyz = async () => {
     const res = await fetch(`http://127.0.0.1:${api.httpPort}/readyz`);

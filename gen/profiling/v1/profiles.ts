@@ -68,6 +68,100 @@ export function profileSortToJSON(object: ProfileSort): string {
   }
 }
 
+/** Extension: an erasure (or retention sweep) as the audit trail keeps it: counts, never content. */
+export interface Erasure {
+  /** A UUID. */
+  id: string;
+  /** `erasure` or `retention`. */
+  kind: string;
+  /** `completed`. */
+  state: string;
+  projectId: number;
+  /** Keyed hash of the erased user id; empty for a retention sweep. */
+  userIdHash: string;
+  suppressed: boolean;
+  /** The API key's prefix; empty for the retention sweep. */
+  requestedBy: string;
+  counts?: ErasureCounts | undefined;
+  requestedAt?: Date | undefined;
+  completedAt?: Date | undefined;
+}
+
+export interface ErasureCounts {
+  batchItems: number;
+  messages: number;
+  memberships: number;
+  events: number;
+  profiles: number;
+  userRemovedEvents: number;
+}
+
+export interface DeleteProfileRequest {
+  projectId: number;
+  userId: string;
+  /** Later batches that name this user id skip it. */
+  suppress: boolean;
+}
+
+export interface DeleteProfileResponse {
+  erasure?: Erasure | undefined;
+}
+
+export interface GetErasureRequest {
+  erasureId: string;
+}
+
+export interface GetErasureResponse {
+  erasure?: Erasure | undefined;
+}
+
+export interface ListErasuresRequest {
+  projectId: number;
+  /** Only this user id's erasures (matched by its keyed hash). */
+  userId?:
+    | string
+    | undefined;
+  /** `erasure` or `retention`. */
+  kind?:
+    | string
+    | undefined;
+  /** Default 20, maximum 100. */
+  limit?: number | undefined;
+  offset?: number | undefined;
+}
+
+export interface ListErasuresResponse {
+  erasures: Erasure[];
+}
+
+export interface Suppression {
+  userIdHash: string;
+  createdAt?:
+    | Date
+    | undefined;
+  /** The erasure that asked for it; empty if unknown. */
+  erasureId: string;
+}
+
+export interface ListSuppressionsRequest {
+  projectId: number;
+  /** Default 100, maximum 1000. */
+  limit?: number | undefined;
+  offset?: number | undefined;
+}
+
+export interface ListSuppressionsResponse {
+  suppressions: Suppression[];
+}
+
+export interface LiftSuppressionRequest {
+  projectId: number;
+  userId: string;
+}
+
+export interface LiftSuppressionResponse {
+}
+
 export interface Profile {
   userId: string;
   sourceLabel: string;
@@ -201,6 +295,1373 @@ export interface GetUserTimelineResponse {
   /** Newest first. */
   timeline: TimelineEntry[];
 }
+
+function createBaseErasure(): Erasure {
+  return {
+    id: "",
+    kind: "",
+    state: "",
+    projectId: 0,
+    userIdHash: "",
+    suppressed: false,
+    requestedBy: "",
+    counts: undefined,
+    requestedAt: undefined,
+    completedAt: undefined,
+  };
+}
+
+export const Erasure: MessageFns<Erasure> = {
+  encode(message: Erasure, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.kind !== "") {
+      writer.uint32(18).string(message.kind);
+    }
+    if (message.state !== "") {
+      writer.uint32(26).string(message.state);
+    }
+    if (message.projectId !== 0) {
+      writer.uint32(32).int64(message.projectId);
+    }
+    if (message.userIdHash !== "") {
+      writer.uint32(42).string(message.userIdHash);
+    }
+    if (message.suppressed !== false) {
+      writer.uint32(48).bool(message.suppressed);
+    }
+    if (message.requestedBy !== "") {
+      writer.uint32(58).string(message.requestedBy);
+    }
+    if (message.counts !== undefined) {
+      ErasureCounts.encode(message.counts, writer.uint32(66).fork()).join();
+    }
+    if (message.requestedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.requestedAt), writer.uint32(74).fork()).join();
+    }
+    if (message.completedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.completedAt), writer.uint32(82).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Erasure {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseErasure();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.kind = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.state = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.projectId = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.userIdHash = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.suppressed = reader.bool();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.requestedBy = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.counts = ErasureCounts.decode(reader, reader.uint32());
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.requestedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.completedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Erasure {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      kind: isSet(object.kind) ? globalThis.String(object.kind) : "",
+      state: isSet(object.state) ? globalThis.String(object.state) : "",
+      projectId: isSet(object.projectId)
+        ? globalThis.Number(object.projectId)
+        : isSet(object.project_id)
+        ? globalThis.Number(object.project_id)
+        : 0,
+      userIdHash: isSet(object.userIdHash)
+        ? globalThis.String(object.userIdHash)
+        : isSet(object.user_id_hash)
+        ? globalThis.String(object.user_id_hash)
+        : "",
+      suppressed: isSet(object.suppressed) ? globalThis.Boolean(object.suppressed) : false,
+      requestedBy: isSet(object.requestedBy)
+        ? globalThis.String(object.requestedBy)
+        : isSet(object.requested_by)
+        ? globalThis.String(object.requested_by)
+        : "",
+      counts: isSet(object.counts) ? ErasureCounts.fromJSON(object.counts) : undefined,
+      requestedAt: isSet(object.requestedAt)
+        ? fromJsonTimestamp(object.requestedAt)
+        : isSet(object.requested_at)
+        ? fromJsonTimestamp(object.requested_at)
+        : undefined,
+      completedAt: isSet(object.completedAt)
+        ? fromJsonTimestamp(object.completedAt)
+        : isSet(object.completed_at)
+        ? fromJsonTimestamp(object.completed_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: Erasure): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.kind !== "") {
+      obj.kind = message.kind;
+    }
+    if (message.state !== "") {
+      obj.state = message.state;
+    }
+    if (message.projectId !== 0) {
+      obj.projectId = Math.round(message.projectId);
+    }
+    if (message.userIdHash !== "") {
+      obj.userIdHash = message.userIdHash;
+    }
+    if (message.suppressed !== false) {
+      obj.suppressed = message.suppressed;
+    }
+    if (message.requestedBy !== "") {
+      obj.requestedBy = message.requestedBy;
+    }
+    if (message.counts !== undefined) {
+      obj.counts = ErasureCounts.toJSON(message.counts);
+    }
+    if (message.requestedAt !== undefined) {
+      obj.requestedAt = message.requestedAt.toISOString();
+    }
+    if (message.completedAt !== undefined) {
+      obj.completedAt = message.completedAt.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Erasure>, I>>(base?: I): Erasure {
+    return Erasure.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Erasure>, I>>(object: I): Erasure {
+    const message = createBaseErasure();
+    message.id = object.id ?? "";
+    message.kind = object.kind ?? "";
+    message.state = object.state ?? "";
+    message.projectId = object.projectId ?? 0;
+    message.userIdHash = object.userIdHash ?? "";
+    message.suppressed = object.suppressed ?? false;
+    message.requestedBy = object.requestedBy ?? "";
+    message.counts = (object.counts !== undefined && object.counts !== null)
+      ? ErasureCounts.fromPartial(object.counts)
+      : undefined;
+    message.requestedAt = object.requestedAt ?? undefined;
+    message.completedAt = object.completedAt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseErasureCounts(): ErasureCounts {
+  return { batchItems: 0, messages: 0, memberships: 0, events: 0, profiles: 0, userRemovedEvents: 0 };
+}
+
+export const ErasureCounts: MessageFns<ErasureCounts> = {
+  encode(message: ErasureCounts, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.batchItems !== 0) {
+      writer.uint32(8).int32(message.batchItems);
+    }
+    if (message.messages !== 0) {
+      writer.uint32(16).int32(message.messages);
+    }
+    if (message.memberships !== 0) {
+      writer.uint32(24).int32(message.memberships);
+    }
+    if (message.events !== 0) {
+      writer.uint32(32).int32(message.events);
+    }
+    if (message.profiles !== 0) {
+      writer.uint32(40).int32(message.profiles);
+    }
+    if (message.userRemovedEvents !== 0) {
+      writer.uint32(48).int32(message.userRemovedEvents);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ErasureCounts {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseErasureCounts();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.batchItems = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.messages = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.memberships = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.events = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.profiles = reader.int32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.userRemovedEvents = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ErasureCounts {
+    return {
+      batchItems: isSet(object.batchItems)
+        ? globalThis.Number(object.batchItems)
+        : isSet(object.batch_items)
+        ? globalThis.Number(object.batch_items)
+        : 0,
+      messages: isSet(object.messages) ? globalThis.Number(object.messages) : 0,
+      memberships: isSet(object.memberships) ? globalThis.Number(object.memberships) : 0,
+      events: isSet(object.events) ? globalThis.Number(object.events) : 0,
+      profiles: isSet(object.profiles) ? globalThis.Number(object.profiles) : 0,
+      userRemovedEvents: isSet(object.userRemovedEvents)
+        ? globalThis.Number(object.userRemovedEvents)
+        : isSet(object.user_removed_events)
+        ? globalThis.Number(object.user_removed_events)
+        : 0,
+    };
+  },
+
+  toJSON(message: ErasureCounts): unknown {
+    const obj: any = {};
+    if (message.batchItems !== 0) {
+      obj.batchItems = Math.round(message.batchItems);
+    }
+    if (message.messages !== 0) {
+      obj.messages = Math.round(message.messages);
+    }
+    if (message.memberships !== 0) {
+      obj.memberships = Math.round(message.memberships);
+    }
+    if (message.events !== 0) {
+      obj.events = Math.round(message.events);
+    }
+    if (message.profiles !== 0) {
+      obj.profiles = Math.round(message.profiles);
+    }
+    if (message.userRemovedEvents !== 0) {
+      obj.userRemovedEvents = Math.round(message.userRemovedEvents);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ErasureCounts>, I>>(base?: I): ErasureCounts {
+    return ErasureCounts.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ErasureCounts>, I>>(object: I): ErasureCounts {
+    const message = createBaseErasureCounts();
+    message.batchItems = object.batchItems ?? 0;
+    message.messages = object.messages ?? 0;
+    message.memberships = object.memberships ?? 0;
+    message.events = object.events ?? 0;
+    message.profiles = object.profiles ?? 0;
+    message.userRemovedEvents = object.userRemovedEvents ?? 0;
+    return message;
+  },
+};
+
+function createBaseDeleteProfileRequest(): DeleteProfileRequest {
+  return { projectId: 0, userId: "", suppress: false };
+}
+
+export const DeleteProfileRequest: MessageFns<DeleteProfileRequest> = {
+  encode(message: DeleteProfileRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.projectId !== 0) {
+      writer.uint32(8).int64(message.projectId);
+    }
+    if (message.userId !== "") {
+      writer.uint32(18).string(message.userId);
+    }
+    if (message.suppress !== false) {
+      writer.uint32(24).bool(message.suppress);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteProfileRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteProfileRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.projectId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.suppress = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteProfileRequest {
+    return {
+      projectId: isSet(object.projectId)
+        ? globalThis.Number(object.projectId)
+        : isSet(object.project_id)
+        ? globalThis.Number(object.project_id)
+        : 0,
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      suppress: isSet(object.suppress) ? globalThis.Boolean(object.suppress) : false,
+    };
+  },
+
+  toJSON(message: DeleteProfileRequest): unknown {
+    const obj: any = {};
+    if (message.projectId !== 0) {
+      obj.projectId = Math.round(message.projectId);
+    }
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.suppress !== false) {
+      obj.suppress = message.suppress;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteProfileRequest>, I>>(base?: I): DeleteProfileRequest {
+    return DeleteProfileRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteProfileRequest>, I>>(object: I): DeleteProfileRequest {
+    const message = createBaseDeleteProfileRequest();
+    message.projectId = object.projectId ?? 0;
+    message.userId = object.userId ?? "";
+    message.suppress = object.suppress ?? false;
+    return message;
+  },
+};
+
+function createBaseDeleteProfileResponse(): DeleteProfileResponse {
+  return { erasure: undefined };
+}
+
+export const DeleteProfileResponse: MessageFns<DeleteProfileResponse> = {
+  encode(message: DeleteProfileResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.erasure !== undefined) {
+      Erasure.encode(message.erasure, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteProfileResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteProfileResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.erasure = Erasure.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteProfileResponse {
+    return { erasure: isSet(object.erasure) ? Erasure.fromJSON(object.erasure) : undefined };
+  },
+
+  toJSON(message: DeleteProfileResponse): unknown {
+    const obj: any = {};
+    if (message.erasure !== undefined) {
+      obj.erasure = Erasure.toJSON(message.erasure);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteProfileResponse>, I>>(base?: I): DeleteProfileResponse {
+    return DeleteProfileResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteProfileResponse>, I>>(object: I): DeleteProfileResponse {
+    const message = createBaseDeleteProfileResponse();
+    message.erasure = (object.erasure !== undefined && object.erasure !== null)
+      ? Erasure.fromPartial(object.erasure)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseGetErasureRequest(): GetErasureRequest {
+  return { erasureId: "" };
+}
+
+export const GetErasureRequest: MessageFns<GetErasureRequest> = {
+  encode(message: GetErasureRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.erasureId !== "") {
+      writer.uint32(10).string(message.erasureId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetErasureRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetErasureRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.erasureId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetErasureRequest {
+    return {
+      erasureId: isSet(object.erasureId)
+        ? globalThis.String(object.erasureId)
+        : isSet(object.erasure_id)
+        ? globalThis.String(object.erasure_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetErasureRequest): unknown {
+    const obj: any = {};
+    if (message.erasureId !== "") {
+      obj.erasureId = message.erasureId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetErasureRequest>, I>>(base?: I): GetErasureRequest {
+    return GetErasureRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetErasureRequest>, I>>(object: I): GetErasureRequest {
+    const message = createBaseGetErasureRequest();
+    message.erasureId = object.erasureId ?? "";
+    return message;
+  },
+};
+
+function createBaseGetErasureResponse(): GetErasureResponse {
+  return { erasure: undefined };
+}
+
+export const GetErasureResponse: MessageFns<GetErasureResponse> = {
+  encode(message: GetErasureResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.erasure !== undefined) {
+      Erasure.encode(message.erasure, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetErasureResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetErasureResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.erasure = Erasure.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetErasureResponse {
+    return { erasure: isSet(object.erasure) ? Erasure.fromJSON(object.erasure) : undefined };
+  },
+
+  toJSON(message: GetErasureResponse): unknown {
+    const obj: any = {};
+    if (message.erasure !== undefined) {
+      obj.erasure = Erasure.toJSON(message.erasure);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetErasureResponse>, I>>(base?: I): GetErasureResponse {
+    return GetErasureResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetErasureResponse>, I>>(object: I): GetErasureResponse {
+    const message = createBaseGetErasureResponse();
+    message.erasure = (object.erasure !== undefined && object.erasure !== null)
+      ? Erasure.fromPartial(object.erasure)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseListErasuresRequest(): ListErasuresRequest {
+  return { projectId: 0, userId: undefined, kind: undefined, limit: undefined, offset: undefined };
+}
+
+export const ListErasuresRequest: MessageFns<ListErasuresRequest> = {
+  encode(message: ListErasuresRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.projectId !== 0) {
+      writer.uint32(8).int64(message.projectId);
+    }
+    if (message.userId !== undefined) {
+      writer.uint32(18).string(message.userId);
+    }
+    if (message.kind !== undefined) {
+      writer.uint32(26).string(message.kind);
+    }
+    if (message.limit !== undefined) {
+      writer.uint32(32).int32(message.limit);
+    }
+    if (message.offset !== undefined) {
+      writer.uint32(40).int32(message.offset);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListErasuresRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListErasuresRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.projectId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.kind = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.offset = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListErasuresRequest {
+    return {
+      projectId: isSet(object.projectId)
+        ? globalThis.Number(object.projectId)
+        : isSet(object.project_id)
+        ? globalThis.Number(object.project_id)
+        : 0,
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : undefined,
+      kind: isSet(object.kind) ? globalThis.String(object.kind) : undefined,
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : undefined,
+      offset: isSet(object.offset) ? globalThis.Number(object.offset) : undefined,
+    };
+  },
+
+  toJSON(message: ListErasuresRequest): unknown {
+    const obj: any = {};
+    if (message.projectId !== 0) {
+      obj.projectId = Math.round(message.projectId);
+    }
+    if (message.userId !== undefined) {
+      obj.userId = message.userId;
+    }
+    if (message.kind !== undefined) {
+      obj.kind = message.kind;
+    }
+    if (message.limit !== undefined) {
+      obj.limit = Math.round(message.limit);
+    }
+    if (message.offset !== undefined) {
+      obj.offset = Math.round(message.offset);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListErasuresRequest>, I>>(base?: I): ListErasuresRequest {
+    return ListErasuresRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListErasuresRequest>, I>>(object: I): ListErasuresRequest {
+    const message = createBaseListErasuresRequest();
+    message.projectId = object.projectId ?? 0;
+    message.userId = object.userId ?? undefined;
+    message.kind = object.kind ?? undefined;
+    message.limit = object.limit ?? undefined;
+    message.offset = object.offset ?? undefined;
+    return message;
+  },
+};
+
+function createBaseListErasuresResponse(): ListErasuresResponse {
+  return { erasures: [] };
+}
+
+export const ListErasuresResponse: MessageFns<ListErasuresResponse> = {
+  encode(message: ListErasuresResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.erasures) {
+      Erasure.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListErasuresResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListErasuresResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.erasures.push(Erasure.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListErasuresResponse {
+    return {
+      erasures: globalThis.Array.isArray(object?.erasures) ? object.erasures.map((e: any) => Erasure.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: ListErasuresResponse): unknown {
+    const obj: any = {};
+    if (message.erasures?.length) {
+      obj.erasures = message.erasures.map((e) => Erasure.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListErasuresResponse>, I>>(base?: I): ListErasuresResponse {
+    return ListErasuresResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListErasuresResponse>, I>>(object: I): ListErasuresResponse {
+    const message = createBaseListErasuresResponse();
+    message.erasures = object.erasures?.map((e) => Erasure.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseSuppression(): Suppression {
+  return { userIdHash: "", createdAt: undefined, erasureId: "" };
+}
+
+export const Suppression: MessageFns<Suppression> = {
+  encode(message: Suppression, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userIdHash !== "") {
+      writer.uint32(10).string(message.userIdHash);
+    }
+    if (message.createdAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(18).fork()).join();
+    }
+    if (message.erasureId !== "") {
+      writer.uint32(26).string(message.erasureId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Suppression {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSuppression();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userIdHash = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.erasureId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Suppression {
+    return {
+      userIdHash: isSet(object.userIdHash)
+        ? globalThis.String(object.userIdHash)
+        : isSet(object.user_id_hash)
+        ? globalThis.String(object.user_id_hash)
+        : "",
+      createdAt: isSet(object.createdAt)
+        ? fromJsonTimestamp(object.createdAt)
+        : isSet(object.created_at)
+        ? fromJsonTimestamp(object.created_at)
+        : undefined,
+      erasureId: isSet(object.erasureId)
+        ? globalThis.String(object.erasureId)
+        : isSet(object.erasure_id)
+        ? globalThis.String(object.erasure_id)
+        : "",
+    };
+  },
+
+  toJSON(message: Suppression): unknown {
+    const obj: any = {};
+    if (message.userIdHash !== "") {
+      obj.userIdHash = message.userIdHash;
+    }
+    if (message.createdAt !== undefined) {
+      obj.createdAt = message.createdAt.toISOString();
+    }
+    if (message.erasureId !== "") {
+      obj.erasureId = message.erasureId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Suppression>, I>>(base?: I): Suppression {
+    return Suppression.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Suppression>, I>>(object: I): Suppression {
+    const message = createBaseSuppression();
+    message.userIdHash = object.userIdHash ?? "";
+    message.createdAt = object.createdAt ?? undefined;
+    message.erasureId = object.erasureId ?? "";
+    return message;
+  },
+};
+
+function createBaseListSuppressionsRequest(): ListSuppressionsRequest {
+  return { projectId: 0, limit: undefined, offset: undefined };
+}
+
+export const ListSuppressionsRequest: MessageFns<ListSuppressionsRequest> = {
+  encode(message: ListSuppressionsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.projectId !== 0) {
+      writer.uint32(8).int64(message.projectId);
+    }
+    if (message.limit !== undefined) {
+      writer.uint32(16).int32(message.limit);
+    }
+    if (message.offset !== undefined) {
+      writer.uint32(24).int32(message.offset);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListSuppressionsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListSuppressionsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.projectId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.offset = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListSuppressionsRequest {
+    return {
+      projectId: isSet(object.projectId)
+        ? globalThis.Number(object.projectId)
+        : isSet(object.project_id)
+        ? globalThis.Number(object.project_id)
+        : 0,
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : undefined,
+      offset: isSet(object.offset) ? globalThis.Number(object.offset) : undefined,
+    };
+  },
+
+  toJSON(message: ListSuppressionsRequest): unknown {
+    const obj: any = {};
+    if (message.projectId !== 0) {
+      obj.projectId = Math.round(message.projectId);
+    }
+    if (message.limit !== undefined) {
+      obj.limit = Math.round(message.limit);
+    }
+    if (message.offset !== undefined) {
+      obj.offset = Math.round(message.offset);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListSuppressionsRequest>, I>>(base?: I): ListSuppressionsRequest {
+    return ListSuppressionsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListSuppressionsRequest>, I>>(object: I): ListSuppressionsRequest {
+    const message = createBaseListSuppressionsRequest();
+    message.projectId = object.projectId ?? 0;
+    message.limit = object.limit ?? undefined;
+    message.offset = object.offset ?? undefined;
+    return message;
+  },
+};
+
+function createBaseListSuppressionsResponse(): ListSuppressionsResponse {
+  return { suppressions: [] };
+}
+
+export const ListSuppressionsResponse: MessageFns<ListSuppressionsResponse> = {
+  encode(message: ListSuppressionsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.suppressions) {
+      Suppression.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListSuppressionsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListSuppressionsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.suppressions.push(Suppression.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListSuppressionsResponse {
+    return {
+      suppressions: globalThis.Array.isArray(object?.suppressions)
+        ? object.suppressions.map((e: any) => Suppression.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListSuppressionsResponse): unknown {
+    const obj: any = {};
+    if (message.suppressions?.length) {
+      obj.suppressions = message.suppressions.map((e) => Suppression.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListSuppressionsResponse>, I>>(base?: I): ListSuppressionsResponse {
+    return ListSuppressionsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListSuppressionsResponse>, I>>(object: I): ListSuppressionsResponse {
+    const message = createBaseListSuppressionsResponse();
+    message.suppressions = object.suppressions?.map((e) => Suppression.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseLiftSuppressionRequest(): LiftSuppressionRequest {
+  return { projectId: 0, userId: "" };
+}
+
+export const LiftSuppressionRequest: MessageFns<LiftSuppressionRequest> = {
+  encode(message: LiftSuppressionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.projectId !== 0) {
+      writer.uint32(8).int64(message.projectId);
+    }
+    if (message.userId !== "") {
+      writer.uint32(18).string(message.userId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LiftSuppressionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLiftSuppressionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.projectId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LiftSuppressionRequest {
+    return {
+      projectId: isSet(object.projectId)
+        ? globalThis.Number(object.projectId)
+        : isSet(object.project_id)
+        ? globalThis.Number(object.project_id)
+        : 0,
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+    };
+  },
+
+  toJSON(message: LiftSuppressionRequest): unknown {
+    const obj: any = {};
+    if (message.projectId !== 0) {
+      obj.projectId = Math.round(message.projectId);
+    }
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<LiftSuppressionRequest>, I>>(base?: I): LiftSuppressionRequest {
+    return LiftSuppressionRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LiftSuppressionRequest>, I>>(object: I): LiftSuppressionRequest {
+    const message = createBaseLiftSuppressionRequest();
+    message.projectId = object.projectId ?? 0;
+    message.userId = object.userId ?? "";
+    return message;
+  },
+};
+
+function createBaseLiftSuppressionResponse(): LiftSuppressionResponse {
+  return {};
+}
+
+export const LiftSuppressionResponse: MessageFns<LiftSuppressionResponse> = {
+  encode(_: LiftSuppressionResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LiftSuppressionResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLiftSuppressionResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): LiftSuppressionResponse {
+    return {};
+  },
+
+  toJSON(_: LiftSuppressionResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<LiftSuppressionResponse>, I>>(base?: I): LiftSuppressionResponse {
+    return LiftSuppressionResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LiftSuppressionResponse>, I>>(_: I): LiftSuppressionResponse {
+    const message = createBaseLiftSuppressionResponse();
+    return message;
+  },
+};
 
 function createBaseProfile(): Profile {
   return {
@@ -1987,12 +3448,86 @@ export const ProfilesServiceService = {
       Buffer.from(GetUserTimelineResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetUserTimelineResponse => GetUserTimelineResponse.decode(value),
   },
+  /**
+   * Extension (docs/privacy.md): erases the user's messages, batch items, profile and
+   * memberships in the project, emitting user_removed (reason `erased`) per segment they were in.
+   * Done when answered; erasing again answers zero counts. The gateway's DELETE /api/v1/profiles/{user_id}.
+   */
+  deleteProfile: {
+    path: "/profiling.v1.ProfilesService/DeleteProfile" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DeleteProfileRequest): Buffer => Buffer.from(DeleteProfileRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeleteProfileRequest => DeleteProfileRequest.decode(value),
+    responseSerialize: (value: DeleteProfileResponse): Buffer =>
+      Buffer.from(DeleteProfileResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeleteProfileResponse => DeleteProfileResponse.decode(value),
+  },
+  /** Extension: one erasure of the audit trail (GET /api/v1/erasures/{id}). */
+  getErasure: {
+    path: "/profiling.v1.ProfilesService/GetErasure" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetErasureRequest): Buffer => Buffer.from(GetErasureRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetErasureRequest => GetErasureRequest.decode(value),
+    responseSerialize: (value: GetErasureResponse): Buffer => Buffer.from(GetErasureResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetErasureResponse => GetErasureResponse.decode(value),
+  },
+  /** Extension: a project's erasures and retention sweeps, newest first (GET /api/v1/erasures). */
+  listErasures: {
+    path: "/profiling.v1.ProfilesService/ListErasures" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListErasuresRequest): Buffer => Buffer.from(ListErasuresRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListErasuresRequest => ListErasuresRequest.decode(value),
+    responseSerialize: (value: ListErasuresResponse): Buffer =>
+      Buffer.from(ListErasuresResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListErasuresResponse => ListErasuresResponse.decode(value),
+  },
+  /** Extension: a project's suppressed user ids, as keyed hashes (GET /api/v1/suppressions). */
+  listSuppressions: {
+    path: "/profiling.v1.ProfilesService/ListSuppressions" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListSuppressionsRequest): Buffer =>
+      Buffer.from(ListSuppressionsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListSuppressionsRequest => ListSuppressionsRequest.decode(value),
+    responseSerialize: (value: ListSuppressionsResponse): Buffer =>
+      Buffer.from(ListSuppressionsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListSuppressionsResponse => ListSuppressionsResponse.decode(value),
+  },
+  /** Extension: lifts a suppression; NOT_FOUND when the id is not suppressed. */
+  liftSuppression: {
+    path: "/profiling.v1.ProfilesService/LiftSuppression" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: LiftSuppressionRequest): Buffer =>
+      Buffer.from(LiftSuppressionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): LiftSuppressionRequest => LiftSuppressionRequest.decode(value),
+    responseSerialize: (value: LiftSuppressionResponse): Buffer =>
+      Buffer.from(LiftSuppressionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): LiftSuppressionResponse => LiftSuppressionResponse.decode(value),
+  },
 } as const;
 
 export interface ProfilesServiceServer extends UntypedServiceImplementation {
   listProfiles: handleUnaryCall<ListProfilesRequest, ListProfilesResponse>;
   getProfile: handleUnaryCall<GetProfileRequest, GetProfileResponse>;
   getUserTimeline: handleUnaryCall<GetUserTimelineRequest, GetUserTimelineResponse>;
+  /**
+   * Extension (docs/privacy.md): erases the user's messages, batch items, profile and
+   * memberships in the project, emitting user_removed (reason `erased`) per segment they were in.
+   * Done when answered; erasing again answers zero counts. The gateway's DELETE /api/v1/profiles/{user_id}.
+   */
+  deleteProfile: handleUnaryCall<DeleteProfileRequest, DeleteProfileResponse>;
+  /** Extension: one erasure of the audit trail (GET /api/v1/erasures/{id}). */
+  getErasure: handleUnaryCall<GetErasureRequest, GetErasureResponse>;
+  /** Extension: a project's erasures and retention sweeps, newest first (GET /api/v1/erasures). */
+  listErasures: handleUnaryCall<ListErasuresRequest, ListErasuresResponse>;
+  /** Extension: a project's suppressed user ids, as keyed hashes (GET /api/v1/suppressions). */
+  listSuppressions: handleUnaryCall<ListSuppressionsRequest, ListSuppressionsResponse>;
+  /** Extension: lifts a suppression; NOT_FOUND when the id is not suppressed. */
+  liftSuppression: handleUnaryCall<LiftSuppressionRequest, LiftSuppressionResponse>;
 }
 
 export interface ProfilesServiceClient extends Client {
@@ -2040,6 +3575,90 @@ export interface ProfilesServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetUserTimelineResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Extension (docs/privacy.md): erases the user's messages, batch items, profile and
+   * memberships in the project, emitting user_removed (reason `erased`) per segment they were in.
+   * Done when answered; erasing again answers zero counts. The gateway's DELETE /api/v1/profiles/{user_id}.
+   */
+  deleteProfile(
+    request: DeleteProfileRequest,
+    callback: (error: ServiceError | null, response: DeleteProfileResponse) => void,
+  ): ClientUnaryCall;
+  deleteProfile(
+    request: DeleteProfileRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DeleteProfileResponse) => void,
+  ): ClientUnaryCall;
+  deleteProfile(
+    request: DeleteProfileRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DeleteProfileResponse) => void,
+  ): ClientUnaryCall;
+  /** Extension: one erasure of the audit trail (GET /api/v1/erasures/{id}). */
+  getErasure(
+    request: GetErasureRequest,
+    callback: (error: ServiceError | null, response: GetErasureResponse) => void,
+  ): ClientUnaryCall;
+  getErasure(
+    request: GetErasureRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetErasureResponse) => void,
+  ): ClientUnaryCall;
+  getErasure(
+    request: GetErasureRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetErasureResponse) => void,
+  ): ClientUnaryCall;
+  /** Extension: a project's erasures and retention sweeps, newest first (GET /api/v1/erasures). */
+  listErasures(
+    request: ListErasuresRequest,
+    callback: (error: ServiceError | null, response: ListErasuresResponse) => void,
+  ): ClientUnaryCall;
+  listErasures(
+    request: ListErasuresRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListErasuresResponse) => void,
+  ): ClientUnaryCall;
+  listErasures(
+    request: ListErasuresRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListErasuresResponse) => void,
+  ): ClientUnaryCall;
+  /** Extension: a project's suppressed user ids, as keyed hashes (GET /api/v1/suppressions). */
+  listSuppressions(
+    request: ListSuppressionsRequest,
+    callback: (error: ServiceError | null, response: ListSuppressionsResponse) => void,
+  ): ClientUnaryCall;
+  listSuppressions(
+    request: ListSuppressionsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListSuppressionsResponse) => void,
+  ): ClientUnaryCall;
+  listSuppressions(
+    request: ListSuppressionsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListSuppressionsResponse) => void,
+  ): ClientUnaryCall;
+  /** Extension: lifts a suppression; NOT_FOUND when the id is not suppressed. */
+  liftSuppression(
+    request: LiftSuppressionRequest,
+    callback: (error: ServiceError | null, response: LiftSuppressionResponse) => void,
+  ): ClientUnaryCall;
+  liftSuppression(
+    request: LiftSuppressionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: LiftSuppressionResponse) => void,
+  ): ClientUnaryCall;
+  liftSuppression(
+    request: LiftSuppressionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: LiftSuppressionResponse) => void,
   ): ClientUnaryCall;
 }
 

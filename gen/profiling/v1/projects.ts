@@ -27,7 +27,11 @@ export const protobufFileName = "profiling/v1/projects.proto";
 export interface Project {
   id: number;
   name: string;
-  createdAt?: Date | undefined;
+  createdAt?:
+    | Date
+    | undefined;
+  /** Extension: days after which message texts are erased (their analysis stays); unset keeps them. */
+  messageRetentionDays?: number | undefined;
 }
 
 export interface Pipeline {
@@ -39,6 +43,8 @@ export interface Pipeline {
 
 export interface CreateProjectRequest {
   name: string;
+  /** Extension: see Project.message_retention_days; unset keeps texts. */
+  messageRetentionDays?: number | undefined;
 }
 
 export interface CreateProjectResponse {
@@ -69,8 +75,29 @@ export interface ListPipelinesResponse {
   pipelines: Pipeline[];
 }
 
+export interface GetProjectRequest {
+  projectId: number;
+}
+
+export interface GetProjectResponse {
+  project?: Project | undefined;
+}
+
+export interface UpdateProjectRequest {
+  projectId: number;
+  name?:
+    | string
+    | undefined;
+  /** Days, 1 to 36500; 0 turns retention off (texts are kept). Unset: unchanged. */
+  messageRetentionDays?: number | undefined;
+}
+
+export interface UpdateProjectResponse {
+  project?: Project | undefined;
+}
+
 function createBaseProject(): Project {
-  return { id: 0, name: "", createdAt: undefined };
+  return { id: 0, name: "", createdAt: undefined, messageRetentionDays: undefined };
 }
 
 export const Project: MessageFns<Project> = {
@@ -83,6 +110,9 @@ export const Project: MessageFns<Project> = {
     }
     if (message.createdAt !== undefined) {
       Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(26).fork()).join();
+    }
+    if (message.messageRetentionDays !== undefined) {
+      writer.uint32(32).int32(message.messageRetentionDays);
     }
     return writer;
   },
@@ -124,6 +154,14 @@ export const Project: MessageFns<Project> = {
             message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.messageRetentionDays = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -145,6 +183,11 @@ export const Project: MessageFns<Project> = {
         : isSet(object.created_at)
         ? fromJsonTimestamp(object.created_at)
         : undefined,
+      messageRetentionDays: isSet(object.messageRetentionDays)
+        ? globalThis.Number(object.messageRetentionDays)
+        : isSet(object.message_retention_days)
+        ? globalThis.Number(object.message_retention_days)
+        : undefined,
     };
   },
 
@@ -159,6 +202,9 @@ export const Project: MessageFns<Project> = {
     if (message.createdAt !== undefined) {
       obj.createdAt = message.createdAt.toISOString();
     }
+    if (message.messageRetentionDays !== undefined) {
+      obj.messageRetentionDays = Math.round(message.messageRetentionDays);
+    }
     return obj;
   },
 
@@ -170,6 +216,7 @@ export const Project: MessageFns<Project> = {
     message.id = object.id ?? 0;
     message.name = object.name ?? "";
     message.createdAt = object.createdAt ?? undefined;
+    message.messageRetentionDays = object.messageRetentionDays ?? undefined;
     return message;
   },
 };
@@ -300,13 +347,16 @@ export const Pipeline: MessageFns<Pipeline> = {
 };
 
 function createBaseCreateProjectRequest(): CreateProjectRequest {
-  return { name: "" };
+  return { name: "", messageRetentionDays: undefined };
 }
 
 export const CreateProjectRequest: MessageFns<CreateProjectRequest> = {
   encode(message: CreateProjectRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.name !== "") {
       writer.uint32(10).string(message.name);
+    }
+    if (message.messageRetentionDays !== undefined) {
+      writer.uint32(16).int32(message.messageRetentionDays);
     }
     return writer;
   },
@@ -332,6 +382,14 @@ export const CreateProjectRequest: MessageFns<CreateProjectRequest> = {
             message.name = reader.string();
             continue;
           }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.messageRetentionDays = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -345,13 +403,23 @@ export const CreateProjectRequest: MessageFns<CreateProjectRequest> = {
   },
 
   fromJSON(object: any): CreateProjectRequest {
-    return { name: isSet(object.name) ? globalThis.String(object.name) : "" };
+    return {
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      messageRetentionDays: isSet(object.messageRetentionDays)
+        ? globalThis.Number(object.messageRetentionDays)
+        : isSet(object.message_retention_days)
+        ? globalThis.Number(object.message_retention_days)
+        : undefined,
+    };
   },
 
   toJSON(message: CreateProjectRequest): unknown {
     const obj: any = {};
     if (message.name !== "") {
       obj.name = message.name;
+    }
+    if (message.messageRetentionDays !== undefined) {
+      obj.messageRetentionDays = Math.round(message.messageRetentionDays);
     }
     return obj;
   },
@@ -362,6 +430,7 @@ export const CreateProjectRequest: MessageFns<CreateProjectRequest> = {
   fromPartial<I extends Exact<DeepPartial<CreateProjectRequest>, I>>(object: I): CreateProjectRequest {
     const message = createBaseCreateProjectRequest();
     message.name = object.name ?? "";
+    message.messageRetentionDays = object.messageRetentionDays ?? undefined;
     return message;
   },
 };
@@ -858,6 +927,326 @@ export const ListPipelinesResponse: MessageFns<ListPipelinesResponse> = {
   },
 };
 
+function createBaseGetProjectRequest(): GetProjectRequest {
+  return { projectId: 0 };
+}
+
+export const GetProjectRequest: MessageFns<GetProjectRequest> = {
+  encode(message: GetProjectRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.projectId !== 0) {
+      writer.uint32(8).int64(message.projectId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetProjectRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetProjectRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.projectId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetProjectRequest {
+    return {
+      projectId: isSet(object.projectId)
+        ? globalThis.Number(object.projectId)
+        : isSet(object.project_id)
+        ? globalThis.Number(object.project_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: GetProjectRequest): unknown {
+    const obj: any = {};
+    if (message.projectId !== 0) {
+      obj.projectId = Math.round(message.projectId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetProjectRequest>, I>>(base?: I): GetProjectRequest {
+    return GetProjectRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetProjectRequest>, I>>(object: I): GetProjectRequest {
+    const message = createBaseGetProjectRequest();
+    message.projectId = object.projectId ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetProjectResponse(): GetProjectResponse {
+  return { project: undefined };
+}
+
+export const GetProjectResponse: MessageFns<GetProjectResponse> = {
+  encode(message: GetProjectResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.project !== undefined) {
+      Project.encode(message.project, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetProjectResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetProjectResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.project = Project.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetProjectResponse {
+    return { project: isSet(object.project) ? Project.fromJSON(object.project) : undefined };
+  },
+
+  toJSON(message: GetProjectResponse): unknown {
+    const obj: any = {};
+    if (message.project !== undefined) {
+      obj.project = Project.toJSON(message.project);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetProjectResponse>, I>>(base?: I): GetProjectResponse {
+    return GetProjectResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetProjectResponse>, I>>(object: I): GetProjectResponse {
+    const message = createBaseGetProjectResponse();
+    message.project = (object.project !== undefined && object.project !== null)
+      ? Project.fromPartial(object.project)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseUpdateProjectRequest(): UpdateProjectRequest {
+  return { projectId: 0, name: undefined, messageRetentionDays: undefined };
+}
+
+export const UpdateProjectRequest: MessageFns<UpdateProjectRequest> = {
+  encode(message: UpdateProjectRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.projectId !== 0) {
+      writer.uint32(8).int64(message.projectId);
+    }
+    if (message.name !== undefined) {
+      writer.uint32(18).string(message.name);
+    }
+    if (message.messageRetentionDays !== undefined) {
+      writer.uint32(24).int32(message.messageRetentionDays);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateProjectRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateProjectRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.projectId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.messageRetentionDays = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateProjectRequest {
+    return {
+      projectId: isSet(object.projectId)
+        ? globalThis.Number(object.projectId)
+        : isSet(object.project_id)
+        ? globalThis.Number(object.project_id)
+        : 0,
+      name: isSet(object.name) ? globalThis.String(object.name) : undefined,
+      messageRetentionDays: isSet(object.messageRetentionDays)
+        ? globalThis.Number(object.messageRetentionDays)
+        : isSet(object.message_retention_days)
+        ? globalThis.Number(object.message_retention_days)
+        : undefined,
+    };
+  },
+
+  toJSON(message: UpdateProjectRequest): unknown {
+    const obj: any = {};
+    if (message.projectId !== 0) {
+      obj.projectId = Math.round(message.projectId);
+    }
+    if (message.name !== undefined) {
+      obj.name = message.name;
+    }
+    if (message.messageRetentionDays !== undefined) {
+      obj.messageRetentionDays = Math.round(message.messageRetentionDays);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdateProjectRequest>, I>>(base?: I): UpdateProjectRequest {
+    return UpdateProjectRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdateProjectRequest>, I>>(object: I): UpdateProjectRequest {
+    const message = createBaseUpdateProjectRequest();
+    message.projectId = object.projectId ?? 0;
+    message.name = object.name ?? undefined;
+    message.messageRetentionDays = object.messageRetentionDays ?? undefined;
+    return message;
+  },
+};
+
+function createBaseUpdateProjectResponse(): UpdateProjectResponse {
+  return { project: undefined };
+}
+
+export const UpdateProjectResponse: MessageFns<UpdateProjectResponse> = {
+  encode(message: UpdateProjectResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.project !== undefined) {
+      Project.encode(message.project, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateProjectResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateProjectResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.project = Project.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateProjectResponse {
+    return { project: isSet(object.project) ? Project.fromJSON(object.project) : undefined };
+  },
+
+  toJSON(message: UpdateProjectResponse): unknown {
+    const obj: any = {};
+    if (message.project !== undefined) {
+      obj.project = Project.toJSON(message.project);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdateProjectResponse>, I>>(base?: I): UpdateProjectResponse {
+    return UpdateProjectResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdateProjectResponse>, I>>(object: I): UpdateProjectResponse {
+    const message = createBaseUpdateProjectResponse();
+    message.project = (object.project !== undefined && object.project !== null)
+      ? Project.fromPartial(object.project)
+      : undefined;
+    return message;
+  },
+};
+
 /**
  * Projects and their pipelines inside the caller's tenant.
  * Authentication: metadata `x-api-key`.
@@ -905,6 +1294,27 @@ export const ProjectsServiceService = {
       Buffer.from(ListPipelinesResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListPipelinesResponse => ListPipelinesResponse.decode(value),
   },
+  /** Extension: a project and its settings. */
+  getProject: {
+    path: "/profiling.v1.ProjectsService/GetProject" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetProjectRequest): Buffer => Buffer.from(GetProjectRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetProjectRequest => GetProjectRequest.decode(value),
+    responseSerialize: (value: GetProjectResponse): Buffer => Buffer.from(GetProjectResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetProjectResponse => GetProjectResponse.decode(value),
+  },
+  /** Extension: changes the fields given (PUT /api/v1/projects/{id}). */
+  updateProject: {
+    path: "/profiling.v1.ProjectsService/UpdateProject" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UpdateProjectRequest): Buffer => Buffer.from(UpdateProjectRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdateProjectRequest => UpdateProjectRequest.decode(value),
+    responseSerialize: (value: UpdateProjectResponse): Buffer =>
+      Buffer.from(UpdateProjectResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UpdateProjectResponse => UpdateProjectResponse.decode(value),
+  },
 } as const;
 
 export interface ProjectsServiceServer extends UntypedServiceImplementation {
@@ -912,6 +1322,10 @@ export interface ProjectsServiceServer extends UntypedServiceImplementation {
   listProjects: handleUnaryCall<ListProjectsRequest, ListProjectsResponse>;
   createPipeline: handleUnaryCall<CreatePipelineRequest, CreatePipelineResponse>;
   listPipelines: handleUnaryCall<ListPipelinesRequest, ListPipelinesResponse>;
+  /** Extension: a project and its settings. */
+  getProject: handleUnaryCall<GetProjectRequest, GetProjectResponse>;
+  /** Extension: changes the fields given (PUT /api/v1/projects/{id}). */
+  updateProject: handleUnaryCall<UpdateProjectRequest, UpdateProjectResponse>;
 }
 
 export interface ProjectsServiceClient extends Client {
@@ -974,6 +1388,38 @@ export interface ProjectsServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListPipelinesResponse) => void,
+  ): ClientUnaryCall;
+  /** Extension: a project and its settings. */
+  getProject(
+    request: GetProjectRequest,
+    callback: (error: ServiceError | null, response: GetProjectResponse) => void,
+  ): ClientUnaryCall;
+  getProject(
+    request: GetProjectRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetProjectResponse) => void,
+  ): ClientUnaryCall;
+  getProject(
+    request: GetProjectRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetProjectResponse) => void,
+  ): ClientUnaryCall;
+  /** Extension: changes the fields given (PUT /api/v1/projects/{id}). */
+  updateProject(
+    request: UpdateProjectRequest,
+    callback: (error: ServiceError | null, response: UpdateProjectResponse) => void,
+  ): ClientUnaryCall;
+  updateProject(
+    request: UpdateProjectRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UpdateProjectResponse) => void,
+  ): ClientUnaryCall;
+  updateProject(
+    request: UpdateProjectRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UpdateProjectResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -2,7 +2,15 @@ import type { ProfilesServiceServer } from '../../../gen/profiling/v1/profiles.j
 import type { ProjectsServiceServer } from '../../../gen/profiling/v1/projects.js';
 import type { UsersServiceServer } from '../../../gen/profiling/v1/users.js';
 import type { AppContext } from '../../app.js';
-import { createPipeline, createProject, listPipelines, listProjects } from '../../projects/projects.js';
+import {
+  createPipeline,
+  createProject,
+  getProject,
+  listPipelines,
+  listProjects,
+  updateProject,
+} from '../../projects/projects.js';
+import { privacyHandlers } from './handlers-privacy.js';
 import { getProfile, getTimeline, listProfiles } from '../../profiles/read-profiles.js';
 import { identifyUsers } from '../../ingest/identify-users.js';
 import type { Pipeline, Project } from '../../projects/projects.js';
@@ -23,7 +31,7 @@ export function usersService(ctx: AppContext): UsersServiceServer {
         })),
       };
       const r = await identifyUsers(
-        { db: ctx.db, batches: ctx.starters, log: ctx.log, quotas: ctx.config.quotas },
+        { db: ctx.db, batches: ctx.starters, log: ctx.log, quotas: ctx.config.quotas, userHash: ctx.userHash },
         caller,
         input,
         req.idempotencyKey,
@@ -51,13 +59,33 @@ export function profilesService(ctx: AppContext): ProfilesServiceServer {
       const r = await getTimeline(ctx.db, caller, req);
       return { userId: r.user_id, timeline: r.timeline.map(timelineEntryToProto) };
     }),
+    ...privacyHandlers(ctx),
   };
 }
 
 export function projectsService(ctx: AppContext): ProjectsServiceServer {
   return {
     createProject: unary(ctx, async (caller, req) => ({
-      project: projectToProto(await createProject(ctx.db, caller, { name: req.name }, ctx.config.quotas)),
+      project: projectToProto(
+        await createProject(
+          ctx.db,
+          caller,
+          { name: req.name, message_retention_days: req.messageRetentionDays },
+          ctx.config.quotas,
+        ),
+      ),
+    })),
+    getProject: unary(ctx, async (caller, req) => ({
+      project: projectToProto(await getProject(ctx.db, caller, req.projectId)),
+    })),
+    updateProject: unary(ctx, async (caller, req) => ({
+      project: projectToProto(
+        await updateProject(ctx.db, caller, req.projectId, {
+          name: req.name,
+          // 0 turns retention off: proto3 has no null.
+          message_retention_days: req.messageRetentionDays === 0 ? null : req.messageRetentionDays,
+        }),
+      ),
     })),
     listProjects: unary(ctx, async (caller) => ({
       projects: (await listProjects(ctx.db, caller)).map(projectToProto),
@@ -78,5 +106,10 @@ function pipelineToProto(p: Pipeline) {
 }
 
 function projectToProto(p: Project) {
-  return { id: p.id, name: p.name, createdAt: p.created_at };
+  return {
+    id: p.id,
+    name: p.name,
+    createdAt: p.created_at,
+    ...(p.message_retention_days !== null && { messageRetentionDays: p.message_retention_days }),
+  };
 }

@@ -7,6 +7,8 @@ import { PROFILE_SORTS } from '../../profiles/profile-counts.js';
 import type { CreateWebhookInput, ListDeliveriesInput, UpdateWebhookInput } from '../../webhooks/manage-webhooks.js';
 import type { RotateSecretInput } from '../../webhooks/rotate-secret.js';
 import { requireId } from '../../validation.js';
+import type { ProjectInput, ProjectUpdate } from '../../projects/projects.js';
+import type { ListErasuresInput } from '../../privacy/erasures.js';
 
 /**
  * The gateway's half of validation: JSON bodies and query strings become the use cases' typed
@@ -80,6 +82,55 @@ export const identifyUsersBody: z.ZodType<IdentifyUsersInput> = object({
 }));
 
 export const namedBody = object({ name: string('name') });
+
+const retentionDays = z
+  .union([z.number({ error: 'message_retention_days must be a number or null' }), z.null()], {
+    error: 'message_retention_days must be a number or null',
+  })
+  .meta({
+    description:
+      'Extension: days after which message texts are erased (their analysis stays); null or absent keeps them',
+  });
+
+/** A new project: its name and (extension) its message retention. */
+export const createProjectBody: z.ZodType<ProjectInput> = object({
+  name: string('name'),
+  message_retention_days: retentionDays.optional(),
+});
+
+/** PUT /api/v1/projects/{id}: the fields given change; `message_retention_days: null` turns retention off. */
+export const updateProjectBody: z.ZodType<ProjectUpdate> = object({
+  name: string('name').optional(),
+  message_retention_days: retentionDays.optional(),
+});
+
+/** `DELETE /api/v1/profiles/{user_id}?project_id=…&suppress=true` */
+export const eraseQuery = z
+  .object({
+    project_id: id('project_id'),
+    suppress: z
+      .enum(['true', 'false'], { error: 'suppress must be true or false' })
+      .optional()
+      .meta({ description: 'true: later batches that name this user id skip it (a suppression)' }),
+  })
+  .transform((q) => ({ projectId: q.project_id, suppress: q.suppress === 'true' }));
+
+export const listErasuresQuery: z.ZodType<ListErasuresInput> = z
+  .object({
+    project_id: id('project_id'),
+    user_id: z.string().optional().meta({ description: "Only this user id's erasures (matched by its keyed hash)" }),
+    kind: z
+      .string()
+      .optional()
+      .meta({ enum: ['erasure', 'retention'] }),
+    limit: queryInt('limit'),
+    offset: queryInt('offset'),
+  })
+  .transform((q) => ({ projectId: q.project_id, userId: q.user_id, kind: q.kind, limit: q.limit, offset: q.offset }));
+
+export const listSuppressionsQuery = z
+  .object({ project_id: id('project_id'), limit: queryInt('limit'), offset: queryInt('offset') })
+  .transform((q) => ({ projectId: q.project_id, limit: q.limit, offset: q.offset }));
 
 export const createSegmentBody: z.ZodType<CreateSegmentInput> = object({
   id: string('id').nullish(),

@@ -4,7 +4,15 @@ import { createPipeline, createProject, listPipelines, listProjects } from '../.
 import { getProfile, getTimeline, listProfiles, type ProfileRef } from '../../profiles/read-profiles.js';
 import { identifyUsers } from '../../ingest/identify-users.js';
 import { requireId } from '../../validation.js';
-import { identifyUsersBody, listProfilesQuery, namedBody, pageQuery, projectIdQuery, read } from './inputs.js';
+import {
+  createProjectBody,
+  identifyUsersBody,
+  listProfilesQuery,
+  namedBody,
+  pageQuery,
+  projectIdQuery,
+  read,
+} from './inputs.js';
 import { usersAtMost } from './json-budget.js';
 import { MAX_USERS_PER_BATCH } from '../../ingest/validate-batch.js';
 import { authenticated } from './authenticated.js';
@@ -29,7 +37,7 @@ export function addApiRoutes(router: Router, ctx: AppContext): void {
     '/api/v1/users',
     authenticated(ctx, async (who, req) => {
       const result = await identifyUsers(
-        { db, batches: ctx.starters, log: ctx.log, quotas: ctx.config.quotas },
+        { db, batches: ctx.starters, log: ctx.log, quotas: ctx.config.quotas, userHash: ctx.userHash },
         who,
         read(identifyUsersBody, await req.json(BATCH_LIMITS)),
         req.header('idempotency-key'),
@@ -111,15 +119,20 @@ export function addApiRoutes(router: Router, ctx: AppContext): void {
     'POST',
     '/api/v1/projects',
     authenticated(ctx, async (who, req) => {
-      return { status: 201, body: await createProject(db, who, read(namedBody, await req.json()), ctx.config.quotas) };
+      return {
+        status: 201,
+        body: await createProject(db, who, read(createProjectBody, await req.json()), ctx.config.quotas),
+      };
     }),
     routeDoc({
       operationId: 'createProject',
       summary: 'Create a project',
-      description: 'A tenant has at most TENANT_PROJECTS (100) projects: past it, 422.',
+      description:
+        'A tenant has at most TENANT_PROJECTS (100) projects: past it, 422. `message_retention_days` (extension): ' +
+        'see updateProject.',
       tag: 'Projects',
       auth: 'apiKey',
-      body: namedBody,
+      body: createProjectBody,
       responses: { 201: { description: 'The project', body: out.project }, ...errors(422) },
     }),
   );

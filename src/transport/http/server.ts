@@ -7,9 +7,10 @@ import { answerClientError } from './client-error.js';
 import { clientAddress, toAppError } from '../edge.js';
 import { finishRequest, UNMATCHED } from '../access-log.js';
 import { acceptRequestId, withRequestId } from '../../observability/request-context.js';
-import { sendError, sendJson } from './errors.js';
+import { sendError, sendJson, sendStream, StreamBody } from './errors.js';
 import { readJsonBody, Router, type Request } from './router.js';
 import { addApiRoutes } from './routes-users-profiles-projects.js';
+import { addPrivacyRoutes } from './routes-privacy.js';
 import { addOpsRoutes } from './routes-ops.js';
 import { addSegmentRoutes } from './routes-segments.js';
 import { addWebhookRoutes } from './routes-webhooks.js';
@@ -20,6 +21,7 @@ export function createRouter(ctx: AppContext): Router {
   const router = new Router();
   addOpsRoutes(router, ctx);
   addApiRoutes(router, ctx);
+  addPrivacyRoutes(router, ctx);
   addWebhookRoutes(router, ctx);
   addSegmentRoutes(router, ctx);
   addConsoleRoutes(router);
@@ -78,7 +80,8 @@ export function createHttpServer(ctx: AppContext): http.Server {
         json: (limits) => (body ??= readJsonBody(req, limits)),
       };
       const reply = await found.handler(request);
-      sendJson(res, reply.status, reply.body, reply.headers);
+      if (reply.body instanceof StreamBody) await sendStream(res, reply.status, reply.body, reply.headers);
+      else sendJson(res, reply.status, reply.body, reply.headers);
     } catch (err) {
       const appErr = toAppError(err, ctx.log);
       sendError(res, appErr);

@@ -6,6 +6,7 @@ export const TAGS = [
   { name: 'Users', description: 'Submitting users for analysis' },
   { name: 'Profiles', description: 'Profiles and timelines built from what users wrote' },
   { name: 'Projects', description: 'Projects and their pipelines' },
+  { name: 'Privacy', description: "A user's data: erasure, suppression, export; the audit trail (docs/privacy.md)" },
   { name: 'Segments', description: 'Segments, their rules and their members' },
   { name: 'Webhooks', description: 'Webhooks and their deliveries' },
   { name: 'Webhook operations', description: 'Secret rotation, recovery, test events and resends' },

@@ -112,9 +112,81 @@ export const identifyUsersAnswer = z.object({
   accepted: z.int(),
   source_id: z.int(),
   message: z.string(),
+  suppressed: z
+    .int()
+    .optional()
+    .meta({ description: 'Extension: items left out because their user id is suppressed; only when some were' }),
 });
 
-export const project = z.object({ id: z.int(), name: z.string(), created_at: timestamp }).meta({ id: 'Project' });
+export const project = z
+  .object({
+    id: z.int(),
+    name: z.string(),
+    message_retention_days: z
+      .int()
+      .nullable()
+      .meta({ description: 'Extension: days after which message texts are erased; null keeps them' }),
+    created_at: timestamp,
+  })
+  .meta({ id: 'Project' });
+
+export const erasure = z
+  .object({
+    id: z.string().meta({ description: 'The erasure id (a UUID)' }),
+    kind: z.enum(['erasure', 'retention']),
+    state: z.enum(['completed']),
+    project_id: z.int(),
+    user_id_hash: z
+      .string()
+      .nullable()
+      .meta({ description: 'Keyed hash of the erased user id (the id itself is not kept); null for retention' }),
+    suppressed: z.boolean(),
+    requested_by: z.string().nullable().meta({ description: "The API key's prefix; null for the retention sweep" }),
+    counts: z.object({
+      batch_items: z.int(),
+      messages: z.int(),
+      memberships: z.int(),
+      events: z.int(),
+      profiles: z.int(),
+      user_removed_events: z.int(),
+    }),
+    requested_at: timestamp,
+    completed_at: timestamp.nullable(),
+  })
+  .meta({ id: 'Erasure' });
+
+export const suppression = z
+  .object({ user_id_hash: z.string(), created_at: timestamp, erasure_id: z.string().nullable() })
+  .meta({ id: 'Suppression' });
+
+export const profileExport = z
+  .object({
+    user_id: z.string(),
+    project_id: z.int(),
+    exported_at: timestamp,
+    profile: z.object({}).passthrough().nullable(),
+    attributes: z.record(z.string(), z.unknown()),
+    memberships: z.array(z.object({}).passthrough()),
+    events: z.array(z.object({}).passthrough()),
+    pending_items: z.array(z.object({}).passthrough()),
+    messages: z.array(
+      z
+        .object({
+          timestamp,
+          source_id: z.int(),
+          source_label: z.string(),
+          text: z.string().nullable(),
+          text_erased_at: timestamp.optional(),
+          sentiment: z.number(),
+          topics: z.array(z.string()),
+          intentions: z.array(z.string()),
+          churn_words: z.array(z.string()),
+          analysed_at: timestamp,
+        })
+        .passthrough(),
+    ),
+  })
+  .meta({ id: 'ProfileExport' });
 export const pipeline = z
   .object({ id: z.int(), project_id: z.int(), name: z.string(), created_at: timestamp })
   .meta({ id: 'Pipeline' });

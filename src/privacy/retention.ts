@@ -1,0 +1,100 @@
+import type { Db } from '../db/knex.js';
+import type { Logger } from '../observability/logger.js';
+import { recordErasure, type ErasureCounts } from './erasures.js';
+
+/** Messages erased per transaction: each holds its rows' locks for milliseconds. */
+export const RETENTION_BATCH = 500;
+/** Transactions per project per run: a long backlog is worked off over several runs. */
+const MAX_BATCHES_PER_RUN = 200;
+
+/**
+ * The retention sweep (worker role): in each project with `message_retention_days`, messages
+ * written before that many days ago lose their text and vector, and keep their analysis
+ * (timestamp, sentiment, topics, intentions, churn words): the profile, its trend and the segments
+ * were computed from the analysis and keep working on it. The batch items that carried the same
+ * text lose it too (an item that failed analysis keeps it until it is as old).
+ *
+ * Bounded batches of RETENTION_BATCH messages, each its own transaction, taking only rows nobody
+ * holds (SKIP LOCKED): it never waits for, nor stalls, ingest. Messages are written once and never
+ * updated by ingest, so a skipped row is rare and taken at the next run. Each run that erased
+ * something is recorded in the audit trail (erasures.ts, kind `retention`), counts only.
+ * Several workers may sweep at once: SKIP LOCKED gives each its own rows.
+ */
+export async function sweepRetention(db: Db, log: Logger): Promise<{ projects: number; messages: number }> {
+  const projects: { id: number; days: number }[] = await db('projects')
+    .whereNotNull('message_retention_days')
+    .orderBy('id')
+    .select('id', 'message_retention_days as days');
+  let total = 0;
+  let swept = 0;
+  for (const p of projects) {
+    const counts = await sweepProject(db, Number(p.id), p.days);
+    if (counts.messages + counts.batch_items === 0) continue;
+    swept++;
+    total += counts.messages;
+    await db.transaction((trx) => recordErasure(trx, { projectId: Number(p.id), kind: 'retention', counts }));
+    log.info('retention sweep erased message texts', { project_id: p.id, ...counts });
+  }
+  return { projects: swept, messages: total };
+}
+
+async function sweepProject(db: Db, projectId: number, days: number): Promise<ErasureCounts> {
+  const counts: ErasureCounts = {
+    batch_items: 0,
+    messages: 0,
+    memberships: 0,
+    events: 0,
+    profiles: 0,
+    user_removed_events: 0,
+  };
+  for (let n = 0; n < MAX_BATCHES_PER_RUN; n++) {
+    const erased = await db.transaction(async (trx) => {
+      const { rows } = await trx.raw(
+        `WITH doomed AS (
+           SELECT m.id FROM messages m JOIN users u ON u.id = m.user_pk
+            WHERE u.project_id = ? AND m.text IS NOT NULL AND m.written_at < now() - make_interval(days => ?)
+            ORDER BY m.written_at
+            LIMIT ? FOR UPDATE OF m SKIP LOCKED)
+         UPDATE messages m SET text = NULL, embedding = NULL, text_erased_at = now()
+           FROM doomed WHERE m.id = doomed.id
+         RETURNING m.source_id, m.item_idx`,
+        [projectId, days, RETENTION_BATCH],
+      );
+      if (rows.length === 0) return 0;
+      const items = await trx.raw(
+        `UPDATE source_items si SET text = NULL
+           FROM unnest(?::bigint[], ?::int[]) AS k(source_id, idx)
+          WHERE si.source_id = k.source_id AND si.idx = k.idx AND si.text IS NOT NULL`,
+        [rows.map((r: { source_id: string }) => r.source_id), rows.map((r: { item_idx: number }) => r.item_idx)],
+      );
+      counts.batch_items += items.rowCount ?? 0;
+      return rows.length;
+    });
+    counts.messages += erased;
+    if (erased < RETENTION_BATCH) break;
+  }
+  // Items that failed analysis have no message: theirs is the only copy of the text.
+  const failed = await db.raw(
+    `UPDATE source_items si SET text = NULL
+       FROM sources s
+      WHERE si.error IS NOT NULL AND si.text IS NOT NULL AND si.written_at < now() - make_interval(days => ?)
+        AND s.id = si.source_id AND s.project_id = ? AND s.completed_at IS NOT NULL`,
+    [days, projectId],
+  );
+  counts.batch_items += failed.rowCount ?? 0;
+  return counts;
+}
+
+/** Runs the sweep every `everyMs` in the worker role; answers a stop function. */
+export function startRetentionSweep(deps: { db: Db; log: Logger; everyMs: number }): () => void {
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return; // a long backlog: the next tick waits for this run
+    running = true;
+    sweepRetention(deps.db, deps.log)
+      .catch((err: unknown) => deps.log.warn('retention sweep failed; next run retries', { err: (err as Error).message }))
+      .finally(() => (running = false));
+  }, deps.everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
