@@ -7,7 +7,7 @@ import type { Starters } from './temporal/starters.js';
 import type { SecretSealer } from './webhooks/manage-webhooks.js';
 import type { Embedder } from './analysis/embedder.js';
 import type { TenantRequests } from './fairness/tenant-requests.js';
-import type { UserHasher } from './privacy/user-hash.js';
+import type { UserHasher } from './user-hash.js';
 
 /** What the transports need: the use cases take these as their dependencies. */
 export interface AppContext {

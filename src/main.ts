@@ -17,7 +17,7 @@ import { watchSearchAttributes } from './temporal/search-attribute-watch.js';
 import { createStarters, installationTaskQueue } from './temporal/starters.js';
 import { readInstallationId } from './db/installation.js';
 import { createSecretBox } from './webhooks/secret-box.js';
-import { createUserHasher } from './privacy/user-hash.js';
+import { createUserHasher } from './user-hash.js';
 import { resolveSecretsKey } from './secrets-key.js';
 import { ensureDemoTenant } from './demo.js';
 import { startApi } from './roles/api.js';

@@ -142,6 +142,8 @@ export async function startStack(project: TestProject, opts: StackOptions = {}) 
     ...(cluster && { DATABASE_POOL_MAX: process.env.DATABASE_POOL_MAX ?? '10' }),
     // Seconds instead of minutes so retries are observable in a test; the default schedule is checked as data.
     WEBHOOK_RETRY_SCHEDULE: '1s,2s,2s,2s,2s',
+    // A retention sweep twice a second, so a test sees one without waiting a minute.
+    RETENTION_SWEEP_INTERVAL_MS: '500',
     // The bench's fairness scenario runs with the production timeout (10 s); tests keep it short.
     WEBHOOK_TIMEOUT_MS: process.env.STACK_WEBHOOK_TIMEOUT_MS ?? '3000',
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',

@@ -16,8 +16,8 @@ import { AppError } from '../errors.js';
 import type { Quotas } from '../quotas.js';
 import { batchesAccepted } from '../metrics/registry.js';
 import { checkMergedAttributes } from './attribute-bounds.js';
-import { suppressedItems } from '../privacy/suppressions.js';
-import type { UserHasher } from '../privacy/user-hash.js';
+import { suppressedItems } from './suppressed-items.js';
+import type { UserHasher } from '../user-hash.js';
 
 export type { IdentifyUsersInput } from './validate-batch.js';
 

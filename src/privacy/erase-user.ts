@@ -7,7 +7,7 @@ import { queueSubscribedDeliveries, wakeRelay } from '../outbox/outbox.js';
 import { requireId } from '../validation.js';
 import { requireUserId } from '../ingest/validate-batch.js';
 import { recordErasure, type ErasureCounts, type ErasureView } from './erasures.js';
-import type { UserHasher } from './user-hash.js';
+import type { UserHasher } from '../user-hash.js';
 
 export interface EraseUserInput {
   projectId: number;

@@ -5,7 +5,7 @@ import { invalid, notFound } from '../errors.js';
 import { requireProject } from '../projects/projects.js';
 import { optionalInt, requireId } from '../validation.js';
 import { requireUserId } from '../ingest/validate-batch.js';
-import type { UserHasher } from './user-hash.js';
+import type { UserHasher } from '../user-hash.js';
 
 /**
  * The audit trail of erasures and retention sweeps: when, by which key (its 8-character prefix,

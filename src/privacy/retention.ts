@@ -92,7 +92,9 @@ export function startRetentionSweep(deps: { db: Db; log: Logger; everyMs: number
     if (running) return; // a long backlog: the next tick waits for this run
     running = true;
     sweepRetention(deps.db, deps.log)
-      .catch((err: unknown) => deps.log.warn('retention sweep failed; next run retries', { err: (err as Error).message }))
+      .catch((err: unknown) =>
+        deps.log.warn('retention sweep failed; next run retries', { err: (err as Error).message }),
+      )
       .finally(() => (running = false));
   }, deps.everyMs);
   timer.unref();

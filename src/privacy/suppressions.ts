@@ -1,42 +1,22 @@
-import type { Knex } from 'knex';
 import type { Db } from '../db/knex.js';
 import type { Caller } from '../auth/api-keys.js';
 import { notFound } from '../errors.js';
 import { requireProject } from '../projects/projects.js';
 import { optionalInt, requireId } from '../validation.js';
 import { requireUserId } from '../ingest/validate-batch.js';
-import type { UserHasher } from './user-hash.js';
+import type { UserHasher } from '../user-hash.js';
 
 /**
- * Suppressed user ids of a project, kept as keyed hashes (user-hash.ts): an erasure can ask for
- * one, a later batch skips the items that name one (identify-users.ts, under the tenant's batch
- * lock, so no batch slips past an erasure that suppresses), and the customer lifts it.
+ * Suppressed user ids of a project, kept as keyed hashes (src/user-hash.ts): an erasure asks for
+ * one (erase-user.ts), a later batch skips the items that name one (ingest/suppressed-items.ts,
+ * under the tenant's batch lock, so no batch slips past an erasure that suppresses), and the
+ * customer lifts it here. This folder writes the table; ingest only reads it.
  */
 export interface SuppressionView {
   user_id_hash: string;
   created_at: Date;
   /** The erasure that asked for it (its public id). */
   erasure_id: string | null;
-}
-
-/** The items of `userIds` that are suppressed in the project, by index. */
-export async function suppressedItems(
-  trx: Knex.Transaction,
-  userHash: UserHasher,
-  projectId: number,
-  userIds: readonly string[],
-): Promise<Set<number>> {
-  const hashes = userIds.map((id) => userHash(projectId, id));
-  const found = new Set<string>(
-    await trx('suppressions')
-      .where({ project_id: projectId })
-      .whereIn('user_hash', [...new Set(hashes)])
-      .pluck('user_hash'),
-  );
-  const out = new Set<number>();
-  if (found.size === 0) return out;
-  hashes.forEach((h, i) => found.has(h) && out.add(i));
-  return out;
 }
 
 export async function listSuppressions(

@@ -7,7 +7,7 @@ import type { Starters } from '../temporal/starters.js';
 import type { SearchAttributeWatch } from '../temporal/search-attribute-watch.js';
 import type { SecretSealer } from '../webhooks/manage-webhooks.js';
 import type { AppContext } from '../app.js';
-import type { UserHasher } from '../privacy/user-hash.js';
+import type { UserHasher } from '../user-hash.js';
 import { AUTH_FAILURE_WINDOW_MS, AuthFailureLimiter } from '../auth/failure-limiter.js';
 import { compileTrustedProxies } from '../transport/edge.js';
 import { KEY_CACHE_TTL_MS, KeyCache, listenForRevocations } from '../auth/key-cache.js';

@@ -4,7 +4,7 @@ import { identifyUsers } from '../../src/ingest/identify-users.js';
 import { completeBatch, unstartedBatches } from '../../src/ingest/batch-lifecycle.js';
 import { admitWaitingBatches, stampBatchProgress } from '../../src/ingest/batch-lifecycle.js';
 import { testDatabaseUrl } from '../support/database.js';
-import { createUserHasher } from '../../src/privacy/user-hash.js';
+import { createUserHasher } from '../../src/user-hash.js';
 
 describe('batch workflows are admitted per tenant (issue 14)', () => {
   let db: Db;

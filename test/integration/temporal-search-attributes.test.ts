@@ -1,4 +1,4 @@
-import { createUserHasher } from '../../src/privacy/user-hash.js';
+import { createUserHasher } from '../../src/user-hash.js';
 import { randomUUID } from 'node:crypto';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
