@@ -3,8 +3,8 @@ import { CONFIG_VARIABLES, ConfigError, loadConfig } from './config.js';
 import { FAIRNESS_MECHANISMS } from './fairness-mechanisms.js';
 
 describe('configuration', () => {
-  it('reads 39 variables', () => {
-    expect(CONFIG_VARIABLES).toHaveLength(39);
+  it('reads 40 variables', () => {
+    expect(CONFIG_VARIABLES).toHaveLength(40);
     // Per-tenant limits share one prefix.
     expect(CONFIG_VARIABLES.filter((v) => v.startsWith('TENANT_'))).toEqual([
       'TENANT_DELIVERIES_IN_FLIGHT',
@@ -41,11 +41,12 @@ describe('configuration', () => {
 
   it('FAIRNESS_OFF takes known mechanism names only', () => {
     expect(loadConfig({}).fairnessOff.size).toBe(0);
-    const off = loadConfig({ FAIRNESS_OFF: 'scheduler, batch-admission' });
-    expect([...off.fairnessOff]).toEqual(['scheduler', 'batch-admission']);
+    const off = loadConfig({ FAIRNESS_OFF: 'gate, batch-admission' });
+    expect([...off.fairnessOff]).toEqual(['gate', 'batch-admission']);
     // Switched off, batch admission no longer binds (a number, for SQL).
     expect(off.quotas.batchesRunning).toBeGreaterThanOrEqual(100_000);
-    expect(() => loadConfig({ FAIRNESS_OFF: 'scheduler,fairness' })).toThrow(/unknown mechanism fairness/);
+    expect(() => loadConfig({ FAIRNESS_OFF: 'gate,fairness' })).toThrow(/unknown mechanism fairness/);
+    expect(() => loadConfig({ FAIRNESS_OFF: 'scheduler' })).toThrow(/scheduler was removed/);
     expect(() => loadConfig({ FAIRNESS_OFF: FAIRNESS_MECHANISMS.join(',') })).not.toThrow();
   });
 });

@@ -144,7 +144,7 @@ const RETIRED: Record<string, string> = {
   QUOTA_RESENDS_PER_MINUTE: 'now a constant: 30 per webhook per minute',
   QUOTA_RULE_NODES: 'now a constant: 50 nodes per rule',
   QUOTA_SEMANTIC_CONDITIONS_PER_SEGMENT: 'now a constant: 25 per rule',
-  ANALYSIS_FAIR_SHARE: 'replaced by FAIRNESS_OFF=scheduler',
+  ANALYSIS_FAIR_SHARE: 'removed with the analysis scheduler (tenants take turns through Temporal fairness keys)',
   DELIVERIES_PER_SECOND_WHILE_ANALYSING: 'now a constant (10); FAIRNESS_OFF=gate switches the gate off',
   DELIVERY_YIELD_MAX_MS: 'now a constant (10 s)',
   WORKER_NICE: 'now a constant (10); FAIRNESS_OFF=nice switches it off',

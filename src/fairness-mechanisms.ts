@@ -15,8 +15,6 @@ export const FAIRNESS_MECHANISMS = [
   'delivery-admission',
   /** Attempts to failing webhooks take turns while other tenants deliver (failing-turns.ts). */
   'failing-turns',
-  /** Tenants take turns at a worker's analysis slots (analysis-scheduler.ts). */
-  'scheduler',
   /** Deliveries yield to analysis in a worker that does both (delivery-gate.ts; `worker` role only). */
   'gate',
   /** Analysing processes run at a lower priority (niceness.ts). */
@@ -25,12 +23,24 @@ export const FAIRNESS_MECHANISMS = [
 
 export type FairnessMechanism = (typeof FAIRNESS_MECHANISMS)[number];
 
-/** Parses FAIRNESS_OFF (`scheduler,gate`); an unknown name is an error, never ignored. */
+/**
+ * Mechanisms removed after an ablation showed no benefit: naming one is an error that says so.
+ * `scheduler` (tenants' turns at a worker's analysis slots): two runs each with it and the fairness
+ * keys both off measured no worse than with both on (docs/fairness.md); the keys stay, as they
+ * cost no code.
+ */
+const REMOVED: Record<string, string> = {
+  scheduler: 'scheduler was removed (its ablation showed no benefit; Temporal fairness keys remain)',
+};
+
+/** Parses FAIRNESS_OFF (`gate,nice`); an unknown name is an error, never ignored. */
 export function parseFairnessOff(value: string): Set<FairnessMechanism> {
   const names = value
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
+  const removed = names.filter((n) => n in REMOVED);
+  if (removed.length) throw new Error(removed.map((n) => REMOVED[n]).join('; '));
   const unknown = names.filter((n) => !(FAIRNESS_MECHANISMS as readonly string[]).includes(n));
   if (unknown.length)
     throw new Error(`unknown mechanism ${unknown.join(', ')} (known: ${FAIRNESS_MECHANISMS.join(', ')})`);

@@ -10,7 +10,6 @@ import { createConditionVectors } from '../segments/condition-vectors.js';
 import { createActivities } from '../temporal/activities.js';
 import { createWorkers } from '../temporal/worker.js';
 import { createDeliveryLimits, everyAtMost } from '../fairness/in-flight.js';
-import { ACCEPTED_PER_SLOT, createAnalysisScheduler } from '../fairness/analysis-scheduler.js';
 import { startRelay } from '../relay/relay.js';
 import { startSecretSweep } from '../webhooks/secret-sweep.js';
 import { startRetentionSweep } from '../privacy/retention.js';
@@ -60,8 +59,7 @@ export async function startWorkerRole(deps: {
       (a) => log.info('analyzer ready', { embedder: embedder.name, corpusHash: a.heads.corpusHash }),
       (err) => log.error('analyzer failed to load', { err }),
     );
-  // Tenants with a batch not yet completed, read at most every 250 ms: the scheduler's turns and
-  // the delivery gate share one query.
+  // Tenants with a batch not yet completed, read at most every 250 ms by the delivery gate.
   const batchTenants = everyAtMost(250, () => tenantsWithBatches(db));
   // Deliveries yield to analysis, here or waiting anywhere (src/fairness/delivery-gate.ts), where
   // both share the CPU: in this process, or a delivery worker beside an analysis worker on the same
@@ -92,13 +90,6 @@ export async function startWorkerRole(deps: {
     openSecret: (sealed) => deps.box.open(sealed),
     webhookTimeoutMs: config.webhooks.timeoutMs,
     allowPrivateNetworks: config.webhooks.allowPrivateNetworks,
-    scheduler: off.has('scheduler')
-      ? undefined
-      : createAnalysisScheduler({
-          slots: config.worker.activityConcurrency,
-          accept: ACCEPTED_PER_SLOT * config.worker.activityConcurrency,
-          activeTenants: batchTenants,
-        }),
     deliveryLimits: createDeliveryLimits({ ...config.deliveryLimits, attemptTimeoutMs: config.webhooks.timeoutMs, db }),
     failingTurns: off.has('failing-turns') ? undefined : createFailingTurns(),
     log,

@@ -9,7 +9,6 @@ import { evaluateSegmentPage, type EvaluateSegmentPageInput } from '../segments/
 import { deliverAttempt, type DeliverAttemptInput } from '../webhooks/deliver-attempt.js';
 import { completeBatch } from '../ingest/batch-lifecycle.js';
 import { WaitYourTurn, type DeliveryLimits } from '../fairness/in-flight.js';
-import type { AnalysisScheduler } from '../fairness/analysis-scheduler.js';
 import type { AnalysisActivity, DeliveryGate } from '../fairness/delivery-gate.js';
 import type { FailingTurns } from '../fairness/failing-turns.js';
 import { createDeliveryFairness } from '../fairness/delivery-fairness.js';
@@ -23,8 +22,6 @@ export interface ActivityDeps {
   openSecret: (sealed: string) => string;
   webhookTimeoutMs: number;
   allowPrivateNetworks: boolean;
-  /** Fair turns at the analysis slots between tenants (absent: first come, first served). */
-  scheduler?: AnalysisScheduler;
   deliveryLimits?: DeliveryLimits;
   /** Told when analysis activities run, so that deliveries can yield to them. */
   analysisActivity?: AnalysisActivity;
@@ -66,10 +63,10 @@ async function turnTaken<T>(work: () => Promise<T>): Promise<T> {
 export function createActivities(deps: ActivityDeps) {
   // Heartbeats let Temporal notice a killed worker in seconds instead of waiting for the timeout.
   const heartbeat = () => Context.current().heartbeat();
-  const analysisTurn = createAnalysisTurns({ scheduler: deps.scheduler, activity: deps.analysisActivity });
+  const analysisTurn = createAnalysisTurns({ activity: deps.analysisActivity });
   /** Analysis work in its tenant's turn, on its tenant's lane (src/fairness/analysis-turns.ts). */
   const fairly = <T>(tenant: () => Promise<number | undefined>, work: (lane: number | undefined) => Promise<T>) =>
-    analysisTurn({ tenant, heartbeat, signal: Context.current().cancellationSignal }, work);
+    analysisTurn({ tenant }, work);
   const tenantOf = async (table: 'sources' | 'segments', key: { id: number } | { pk: number }) => {
     const [column, value] = Object.entries(key)[0];
     const row = await deps

@@ -5,7 +5,6 @@ import type { Logger } from '../observability/logger.js';
 import { installTemporalRuntime, temporalLogger } from './runtime.js';
 import type { Activities } from './activities.js';
 import { deliveryTaskQueue } from './starters.js';
-import { ACCEPTED_PER_SLOT } from '../fairness/analysis-scheduler.js';
 
 // The sources under tsx, the compiled files under dist/ (npm run build, the container image).
 export const WORKFLOWS_PATH = fileURLToPath(
@@ -55,11 +54,8 @@ export async function createWorkers(
       await Worker.create({
         ...common,
         taskQueue,
-        // With fair scheduling, more tasks are taken than run: the extra ones wait for their
-        // tenant's turn in the worker (src/fairness/analysis-scheduler.ts), not in Temporal's queue.
-        maxConcurrentActivityTaskExecutions: config.fairnessOff.has('scheduler')
-          ? config.worker.activityConcurrency
-          : ACCEPTED_PER_SLOT * config.worker.activityConcurrency,
+        // Tenants take turns in the task queue (fairness keys, starters.ts), not in the worker.
+        maxConcurrentActivityTaskExecutions: config.worker.activityConcurrency,
       }),
     );
   if (queues.delivery)
