@@ -216,6 +216,15 @@ describe('suppression', () => {
     ]);
     expect(later).toMatchObject({ accepted: 2, suppressed: 1 });
     expect(await waitForBatch(later.source_id)).toEqual({ processed: 2, failed: 0 });
+    const outcome = await call('GET', `/api/v1/batches/${later.source_id}?project_id=${t.projectId}`, { key: t.key });
+    expect(outcome.body).toMatchObject({
+      status: 'completed',
+      accepted: 2,
+      suppressed: 1,
+      processed: 2,
+      failed: 0,
+      erased: 0,
+    });
     expect((await call('GET', `/api/v1/profiles/${who}?project_id=${t.projectId}`, { key: t.key })).status).toBe(404);
     for (const u of ['alpha', 'beta'])
       expect((await call('GET', `/api/v1/profiles/${u}?project_id=${t.projectId}`, { key: t.key })).status).toBe(200);
@@ -438,6 +447,8 @@ describe('erasure racing a batch in flight', () => {
     }
     const outcome = await waitForBatch(batch.source_id, 240_000);
     expect(outcome.failed).toBe(0);
+    const read = await call('GET', `/api/v1/batches/${batch.source_id}?project_id=${t.projectId}`, { key: t.key });
+    expect(read.body).toMatchObject({ status: 'completed', accepted: 200, suppressed: 0, erased: 20 });
     expect((await call('GET', `/api/v1/profiles/${who}?project_id=${t.projectId}`, { key: t.key })).status).toBe(404);
     expect(await rowsHolding([who, marker])).toEqual([]);
     expect(await messagesOf(batch.source_id)).toBe(180);

@@ -51,6 +51,38 @@ export interface IdentifyUsersResponse {
   accepted: number;
   sourceId: number;
   message: string;
+  /** Extension: items left out because their user id is suppressed (not counted in accepted). */
+  suppressed: number;
+}
+
+export interface GetBatchRequest {
+  projectId: number;
+  sourceId: number;
+}
+
+/** Extension: a batch and what became of its items. */
+export interface Batch {
+  sourceId: number;
+  projectId: number;
+  sourceLabel: string;
+  /** `waiting` (stored, its tenant's other batches first), `running` or `completed`. */
+  status: string;
+  /** Items stored for analysis (the 202's accepted). */
+  accepted: number;
+  /** Items left out at submission: their user id is suppressed. */
+  suppressed: number;
+  /** Items analysed and folded; set when completed. */
+  processed: number;
+  /** Items whose analysis failed; set when completed. */
+  failed: number;
+  /** Items an erasure of their user took while the batch was stored or running. */
+  erased: number;
+  createdAt?: Date | undefined;
+  completedAt?: Date | undefined;
+}
+
+export interface GetBatchResponse {
+  batch?: Batch | undefined;
 }
 
 function createBaseIdentifyUsersRequest(): IdentifyUsersRequest {
@@ -304,7 +336,7 @@ export const UserInput: MessageFns<UserInput> = {
 };
 
 function createBaseIdentifyUsersResponse(): IdentifyUsersResponse {
-  return { accepted: 0, sourceId: 0, message: "" };
+  return { accepted: 0, sourceId: 0, message: "", suppressed: 0 };
 }
 
 export const IdentifyUsersResponse: MessageFns<IdentifyUsersResponse> = {
@@ -317,6 +349,9 @@ export const IdentifyUsersResponse: MessageFns<IdentifyUsersResponse> = {
     }
     if (message.message !== "") {
       writer.uint32(26).string(message.message);
+    }
+    if (message.suppressed !== 0) {
+      writer.uint32(32).int64(message.suppressed);
     }
     return writer;
   },
@@ -358,6 +393,14 @@ export const IdentifyUsersResponse: MessageFns<IdentifyUsersResponse> = {
             message.message = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.suppressed = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -379,6 +422,7 @@ export const IdentifyUsersResponse: MessageFns<IdentifyUsersResponse> = {
         ? globalThis.Number(object.source_id)
         : 0,
       message: isSet(object.message) ? globalThis.String(object.message) : "",
+      suppressed: isSet(object.suppressed) ? globalThis.Number(object.suppressed) : 0,
     };
   },
 
@@ -393,6 +437,9 @@ export const IdentifyUsersResponse: MessageFns<IdentifyUsersResponse> = {
     if (message.message !== "") {
       obj.message = message.message;
     }
+    if (message.suppressed !== 0) {
+      obj.suppressed = Math.round(message.suppressed);
+    }
     return obj;
   },
 
@@ -404,6 +451,428 @@ export const IdentifyUsersResponse: MessageFns<IdentifyUsersResponse> = {
     message.accepted = object.accepted ?? 0;
     message.sourceId = object.sourceId ?? 0;
     message.message = object.message ?? "";
+    message.suppressed = object.suppressed ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetBatchRequest(): GetBatchRequest {
+  return { projectId: 0, sourceId: 0 };
+}
+
+export const GetBatchRequest: MessageFns<GetBatchRequest> = {
+  encode(message: GetBatchRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.projectId !== 0) {
+      writer.uint32(8).int64(message.projectId);
+    }
+    if (message.sourceId !== 0) {
+      writer.uint32(16).int64(message.sourceId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetBatchRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetBatchRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.projectId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.sourceId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetBatchRequest {
+    return {
+      projectId: isSet(object.projectId)
+        ? globalThis.Number(object.projectId)
+        : isSet(object.project_id)
+        ? globalThis.Number(object.project_id)
+        : 0,
+      sourceId: isSet(object.sourceId)
+        ? globalThis.Number(object.sourceId)
+        : isSet(object.source_id)
+        ? globalThis.Number(object.source_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: GetBatchRequest): unknown {
+    const obj: any = {};
+    if (message.projectId !== 0) {
+      obj.projectId = Math.round(message.projectId);
+    }
+    if (message.sourceId !== 0) {
+      obj.sourceId = Math.round(message.sourceId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetBatchRequest>, I>>(base?: I): GetBatchRequest {
+    return GetBatchRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetBatchRequest>, I>>(object: I): GetBatchRequest {
+    const message = createBaseGetBatchRequest();
+    message.projectId = object.projectId ?? 0;
+    message.sourceId = object.sourceId ?? 0;
+    return message;
+  },
+};
+
+function createBaseBatch(): Batch {
+  return {
+    sourceId: 0,
+    projectId: 0,
+    sourceLabel: "",
+    status: "",
+    accepted: 0,
+    suppressed: 0,
+    processed: 0,
+    failed: 0,
+    erased: 0,
+    createdAt: undefined,
+    completedAt: undefined,
+  };
+}
+
+export const Batch: MessageFns<Batch> = {
+  encode(message: Batch, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sourceId !== 0) {
+      writer.uint32(8).int64(message.sourceId);
+    }
+    if (message.projectId !== 0) {
+      writer.uint32(16).int64(message.projectId);
+    }
+    if (message.sourceLabel !== "") {
+      writer.uint32(26).string(message.sourceLabel);
+    }
+    if (message.status !== "") {
+      writer.uint32(34).string(message.status);
+    }
+    if (message.accepted !== 0) {
+      writer.uint32(40).int64(message.accepted);
+    }
+    if (message.suppressed !== 0) {
+      writer.uint32(48).int64(message.suppressed);
+    }
+    if (message.processed !== 0) {
+      writer.uint32(56).int64(message.processed);
+    }
+    if (message.failed !== 0) {
+      writer.uint32(64).int64(message.failed);
+    }
+    if (message.erased !== 0) {
+      writer.uint32(72).int64(message.erased);
+    }
+    if (message.createdAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(82).fork()).join();
+    }
+    if (message.completedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.completedAt), writer.uint32(90).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Batch {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBatch();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.sourceId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.projectId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.sourceLabel = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.accepted = longToNumber(reader.int64());
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.suppressed = longToNumber(reader.int64());
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.processed = longToNumber(reader.int64());
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.failed = longToNumber(reader.int64());
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.erased = longToNumber(reader.int64());
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.completedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Batch {
+    return {
+      sourceId: isSet(object.sourceId)
+        ? globalThis.Number(object.sourceId)
+        : isSet(object.source_id)
+        ? globalThis.Number(object.source_id)
+        : 0,
+      projectId: isSet(object.projectId)
+        ? globalThis.Number(object.projectId)
+        : isSet(object.project_id)
+        ? globalThis.Number(object.project_id)
+        : 0,
+      sourceLabel: isSet(object.sourceLabel)
+        ? globalThis.String(object.sourceLabel)
+        : isSet(object.source_label)
+        ? globalThis.String(object.source_label)
+        : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      accepted: isSet(object.accepted) ? globalThis.Number(object.accepted) : 0,
+      suppressed: isSet(object.suppressed) ? globalThis.Number(object.suppressed) : 0,
+      processed: isSet(object.processed) ? globalThis.Number(object.processed) : 0,
+      failed: isSet(object.failed) ? globalThis.Number(object.failed) : 0,
+      erased: isSet(object.erased) ? globalThis.Number(object.erased) : 0,
+      createdAt: isSet(object.createdAt)
+        ? fromJsonTimestamp(object.createdAt)
+        : isSet(object.created_at)
+        ? fromJsonTimestamp(object.created_at)
+        : undefined,
+      completedAt: isSet(object.completedAt)
+        ? fromJsonTimestamp(object.completedAt)
+        : isSet(object.completed_at)
+        ? fromJsonTimestamp(object.completed_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: Batch): unknown {
+    const obj: any = {};
+    if (message.sourceId !== 0) {
+      obj.sourceId = Math.round(message.sourceId);
+    }
+    if (message.projectId !== 0) {
+      obj.projectId = Math.round(message.projectId);
+    }
+    if (message.sourceLabel !== "") {
+      obj.sourceLabel = message.sourceLabel;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.accepted !== 0) {
+      obj.accepted = Math.round(message.accepted);
+    }
+    if (message.suppressed !== 0) {
+      obj.suppressed = Math.round(message.suppressed);
+    }
+    if (message.processed !== 0) {
+      obj.processed = Math.round(message.processed);
+    }
+    if (message.failed !== 0) {
+      obj.failed = Math.round(message.failed);
+    }
+    if (message.erased !== 0) {
+      obj.erased = Math.round(message.erased);
+    }
+    if (message.createdAt !== undefined) {
+      obj.createdAt = message.createdAt.toISOString();
+    }
+    if (message.completedAt !== undefined) {
+      obj.completedAt = message.completedAt.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Batch>, I>>(base?: I): Batch {
+    return Batch.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Batch>, I>>(object: I): Batch {
+    const message = createBaseBatch();
+    message.sourceId = object.sourceId ?? 0;
+    message.projectId = object.projectId ?? 0;
+    message.sourceLabel = object.sourceLabel ?? "";
+    message.status = object.status ?? "";
+    message.accepted = object.accepted ?? 0;
+    message.suppressed = object.suppressed ?? 0;
+    message.processed = object.processed ?? 0;
+    message.failed = object.failed ?? 0;
+    message.erased = object.erased ?? 0;
+    message.createdAt = object.createdAt ?? undefined;
+    message.completedAt = object.completedAt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseGetBatchResponse(): GetBatchResponse {
+  return { batch: undefined };
+}
+
+export const GetBatchResponse: MessageFns<GetBatchResponse> = {
+  encode(message: GetBatchResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.batch !== undefined) {
+      Batch.encode(message.batch, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetBatchResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetBatchResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.batch = Batch.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetBatchResponse {
+    return { batch: isSet(object.batch) ? Batch.fromJSON(object.batch) : undefined };
+  },
+
+  toJSON(message: GetBatchResponse): unknown {
+    const obj: any = {};
+    if (message.batch !== undefined) {
+      obj.batch = Batch.toJSON(message.batch);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetBatchResponse>, I>>(base?: I): GetBatchResponse {
+    return GetBatchResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetBatchResponse>, I>>(object: I): GetBatchResponse {
+    const message = createBaseGetBatchResponse();
+    message.batch = (object.batch !== undefined && object.batch !== null) ? Batch.fromPartial(object.batch) : undefined;
     return message;
   },
 };
@@ -425,11 +894,23 @@ export const UsersServiceService = {
       Buffer.from(IdentifyUsersResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): IdentifyUsersResponse => IdentifyUsersResponse.decode(value),
   },
+  /** Extension: a submitted batch's outcome (GET /api/v1/batches/{source_id}). */
+  getBatch: {
+    path: "/profiling.v1.UsersService/GetBatch" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetBatchRequest): Buffer => Buffer.from(GetBatchRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetBatchRequest => GetBatchRequest.decode(value),
+    responseSerialize: (value: GetBatchResponse): Buffer => Buffer.from(GetBatchResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetBatchResponse => GetBatchResponse.decode(value),
+  },
 } as const;
 
 export interface UsersServiceServer extends UntypedServiceImplementation {
   /** Stores the batch durably, starts its workflow and answers at once. */
   identifyUsers: handleUnaryCall<IdentifyUsersRequest, IdentifyUsersResponse>;
+  /** Extension: a submitted batch's outcome (GET /api/v1/batches/{source_id}). */
+  getBatch: handleUnaryCall<GetBatchRequest, GetBatchResponse>;
 }
 
 export interface UsersServiceClient extends Client {
@@ -448,6 +929,22 @@ export interface UsersServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: IdentifyUsersResponse) => void,
+  ): ClientUnaryCall;
+  /** Extension: a submitted batch's outcome (GET /api/v1/batches/{source_id}). */
+  getBatch(
+    request: GetBatchRequest,
+    callback: (error: ServiceError | null, response: GetBatchResponse) => void,
+  ): ClientUnaryCall;
+  getBatch(
+    request: GetBatchRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetBatchResponse) => void,
+  ): ClientUnaryCall;
+  getBatch(
+    request: GetBatchRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetBatchResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -13,6 +13,7 @@ import {
 import { privacyHandlers } from './handlers-privacy.js';
 import { getProfile, getTimeline, listProfiles } from '../../profiles/read-profiles.js';
 import { identifyUsers } from '../../ingest/identify-users.js';
+import { getBatch } from '../../ingest/read-batch.js';
 import type { Pipeline, Project } from '../../projects/projects.js';
 import { membershipToProto, profileToProto, sortFromProto, timelineEntryToProto, trendFromProto } from './mappers.js';
 import { unary } from './unary.js';
@@ -36,7 +37,25 @@ export function usersService(ctx: AppContext): UsersServiceServer {
         input,
         req.idempotencyKey,
       );
-      return { accepted: r.accepted, sourceId: r.source_id, message: r.message };
+      return { accepted: r.accepted, sourceId: r.source_id, message: r.message, suppressed: r.suppressed ?? 0 };
+    }),
+    getBatch: unary(ctx, async (caller, req) => {
+      const b = await getBatch(ctx.db, caller, req);
+      return {
+        batch: {
+          sourceId: b.source_id,
+          projectId: b.project_id,
+          sourceLabel: b.source_label,
+          status: b.status,
+          accepted: b.accepted,
+          suppressed: b.suppressed,
+          processed: b.processed ?? 0,
+          failed: b.failed ?? 0,
+          erased: b.erased,
+          createdAt: b.created_at,
+          completedAt: b.completed_at ?? undefined,
+        },
+      };
     }),
   };
 }

@@ -3,6 +3,7 @@ import type { AppContext } from '../../app.js';
 import { createPipeline, createProject, listPipelines, listProjects } from '../../projects/projects.js';
 import { getProfile, getTimeline, listProfiles, type ProfileRef } from '../../profiles/read-profiles.js';
 import { identifyUsers } from '../../ingest/identify-users.js';
+import { getBatch } from '../../ingest/read-batch.js';
 import { requireId } from '../../validation.js';
 import {
   createProjectBody,
@@ -57,6 +58,26 @@ export function addApiRoutes(router: Router, ctx: AppContext): void {
         202: { description: 'Accepted; processing runs in the background', body: out.identifyUsersAnswer },
         ...errors(404, 422),
       },
+    }),
+  );
+
+  router.add(
+    'GET',
+    '/api/v1/batches/:source_id',
+    authenticated(ctx, async (who, req) => ({
+      status: 200,
+      body: await getBatch(db, who, {
+        projectId: read(projectIdQuery, req.query).project_id,
+        sourceId: requireId(req.params.source_id, 'source_id'),
+      }),
+    })),
+    routeDoc({
+      operationId: 'getBatch',
+      summary: "A submitted batch's outcome: processed, failed, suppressed and erased items",
+      tag: 'Users',
+      auth: 'apiKey',
+      query: projectIdQuery,
+      responses: { 200: { description: 'The batch', body: out.batch }, ...errors(400, 404) },
     }),
   );
 

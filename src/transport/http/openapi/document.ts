@@ -14,6 +14,7 @@ const PATH_PARAMS: Record<string, z.ZodType> = {
   delivery_id: z.int().min(1),
   segment_id: z.string().meta({ description: 'The segment id (a slug)' }),
   user_id: z.string().meta({ description: "The user's id in the caller's system" }),
+  source_id: z.int().min(1),
   erasure_id: z.string().meta({ description: 'The erasure id (a UUID)' }),
   file: z.string().meta({ description: 'A file of swagger-ui-dist' }),
 };

@@ -118,6 +118,22 @@ export const identifyUsersAnswer = z.object({
     .meta({ description: 'Extension: items left out because their user id is suppressed; only when some were' }),
 });
 
+export const batch = z
+  .object({
+    source_id: z.int(),
+    project_id: z.int(),
+    source_label: z.string(),
+    status: z.enum(['waiting', 'running', 'completed']),
+    accepted: z.int().meta({ description: "Items stored for analysis (the 202 answer's accepted)" }),
+    suppressed: z.int().meta({ description: 'Items left out at submission: their user id is suppressed' }),
+    processed: z.int().nullable().meta({ description: 'Items analysed; null until completed' }),
+    failed: z.int().nullable().meta({ description: 'Items whose analysis failed; null until completed' }),
+    erased: z.int().meta({ description: 'Items an erasure of their user took (analysed before or not)' }),
+    created_at: timestamp,
+    completed_at: timestamp.nullable(),
+  })
+  .meta({ id: 'Batch' });
+
 export const project = z
   .object({
     id: z.int(),
