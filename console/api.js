@@ -33,8 +33,8 @@ export function whenUnauthenticated(fn) {
   onUnauthenticated = fn;
 }
 
-/** Calls the API: `query` values that are '' or undefined are left out. Resolves to the parsed JSON. */
-export async function api(method, path, { body, query, key = session.key() } = {}) {
+/** One call: the answer when it is 2xx, else an ApiError thrown (a 401 for the stored key also signs out). */
+async function request(method, path, { body, query, key }) {
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== '' && v !== null) params.set(k, v);
   const qs = params.toString(); // not params.size: older browsers lack it
@@ -44,20 +44,44 @@ export async function api(method, path, { body, query, key = session.key() } = {
     headers: { 'X-API-Key': key ?? '', ...(body !== undefined && { 'Content-Type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  const text = await res.text();
+  if (res.ok) return res;
   let data = null;
   try {
-    data = text ? JSON.parse(text) : null;
+    data = JSON.parse(await res.text());
   } catch {
     data = null;
   }
-  if (!res.ok) {
-    const err = new ApiError(res.status, data);
-    // A key revoked while the page is open: back to the key form, with the reason.
-    if (res.status === 401 && key === session.key()) onUnauthenticated(err);
-    throw err;
+  const err = new ApiError(res.status, data);
+  // A key revoked while the page is open: back to the key form, with the reason.
+  if (res.status === 401 && key === session.key()) onUnauthenticated(err);
+  throw err;
+}
+
+/** Calls the API: `query` values that are '' or undefined are left out. Resolves to the parsed JSON. */
+export async function api(method, path, { body, query, key = session.key() } = {}) {
+  const text = await (await request(method, path, { body, query, key })).text();
+  try {
+    return text ? JSON.parse(text) : null;
+  } catch {
+    return null;
   }
-  return data;
+}
+
+/** A GET whose answer is a file (an export): resolves to its bytes as a Blob, errors as `api` throws them. */
+export async function apiBlob(path, { query, key = session.key() } = {}) {
+  return (await request('GET', path, { query, key })).blob();
+}
+
+/** Hands a Blob to the browser as a download named `name`. */
+export function saveBlob(blob, name) {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000); // the download reads it after the click returns
 }
 
 /** Paths of a pipeline's resources. */

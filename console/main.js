@@ -9,6 +9,7 @@ import { visibleText } from './visible.js';
 import { ProfileList, ProfilePage } from './profiles.js';
 import { SegmentList, SegmentPage } from './segments.js';
 import { WebhookList, WebhookPage } from './webhooks.js';
+import { ProjectSettings } from './privacy.js';
 
 /** The page from the URL's hash: `#/profiles`, `#/profiles/<user id>`, `#/segments/<id>`, … */
 function useRoute() {
@@ -110,15 +111,23 @@ const SECTIONS = [
   ['profiles', 'Profiles'],
   ['segments', 'Segments'],
   ['webhooks', 'Webhooks'],
+  ['settings', 'Settings'],
 ];
 
-function Page({ route, place }) {
+function Page({ route, place, erased, setErased }) {
   const [section, id, sub] = route;
   if (!place.project) return html`<${Loading} what="projects" />`;
-  if (section === 'profiles')
+  if (section === 'profiles') {
+    // Erased: the profile is gone, so its page is left for the list, which says what was removed.
+    const onErased = (erasure, userId) => {
+      setErased({ erasure, userId });
+      location.hash = '#/profiles';
+    };
     return id
-      ? html`<${ProfilePage} key=${id} place=${place} userId=${id} />`
-      : html`<${ProfileList} place=${place} />`;
+      ? html`<${ProfilePage} key=${id} place=${place} userId=${id} onErased=${onErased} />`
+      : html`<${ProfileList} place=${place} erased=${erased} onDismiss=${() => setErased(undefined)} />`;
+  }
+  if (section === 'settings') return html`<${ProjectSettings} key=${place.project} place=${place} />`;
   if (!place.pipeline) return html`<p>This project has no pipeline yet: segments and webhooks live in a pipeline.</p>`;
   if (section === 'segments')
     return id
@@ -135,7 +144,13 @@ function App() {
   const [key, setKey] = useState(session.key());
   const [place, setPlaceState] = useState(session.place());
   const [reason, setReason] = useState();
+  const [erased, setErased] = useState();
   const route = useRoute();
+  // The note of an erasure stays on the profile list it was shown on, no longer.
+  const where = route.join('/');
+  useEffect(() => {
+    if (where !== 'profiles') setErased(undefined);
+  }, [where]);
   const setPlace = (p) => {
     session.setPlace(p);
     setPlaceState(p);
@@ -160,7 +175,9 @@ function App() {
       <${PlacePicker} place=${place} setPlace=${setPlace} />
       <button type="button" class="link" onClick=${() => forget()}>Forget the key</button>
     </header>
-    <main id="main" tabindex="-1"><${Page} route=${route} place=${place} /></main>
+    <main id="main" tabindex="-1">
+      <${Page} route=${route} place=${place} erased=${erased} setErased=${setErased} />
+    </main>
   </div>`;
 }
 

@@ -4,6 +4,7 @@ import { api } from './api.js';
 import { SentimentChart } from './chart.js';
 import { Chips, ErrorNote, Loading, Pager, fmt, tone, useLoad } from './ui.js';
 import { UserId, Visible } from './visible.js';
+import { ErasedNote, ProfileDataRights } from './privacy.js';
 // The server's own constants (a pure module without imports), bundled in, so the explanation can
 // never drift from the score it explains.
 import {
@@ -19,8 +20,11 @@ const userHref = (id) => `#/profiles/${encodeURIComponent(id)}`;
 /** Churn risk in three words: the levels the rule examples in docs/aggregates-and-rules.md use. */
 const churnLevel = (x) => (x >= 0.6 ? 'high' : x >= 0.3 ? 'medium' : 'low');
 
-/** The profile list with the API's four filters, offset paging and the exact total. */
-export function ProfileList({ place }) {
+/**
+ * The profile list with the API's four filters, offset paging and the exact total; after an
+ * erasure (`erased`), what it removed above it.
+ */
+export function ProfileList({ place, erased, onDismiss }) {
   const [filters, setFilters] = useState({});
   const [offset, setOffset] = useState(0);
   // The API's orders: the latest change first (its default), or the highest churn risk first.
@@ -47,6 +51,7 @@ export function ProfileList({ place }) {
   };
   return html`<section aria-labelledby="profiles-h">
     <h1 id="profiles-h">Profiles</h1>
+    <${ErasedNote} erased=${erased} onDismiss=${onDismiss} />
     <form class="filters" onSubmit=${apply} aria-label="Filters">
       <div>
         <label for="f-gte">Churn risk at least</label>
@@ -174,7 +179,7 @@ function churnExplanation(a) {
     .sort((x, y) => y.contribution - x.contribution);
 }
 
-export function ProfilePage({ place, userId }) {
+export function ProfilePage({ place, userId, onErased }) {
   const profile = useLoad(
     () => api('GET', `/api/v1/profiles/${encodeURIComponent(userId)}`, { query: { project_id: place.project } }),
     [place.project, userId],
@@ -362,5 +367,7 @@ export function ProfilePage({ place, userId }) {
         })}
       </ol>
     </section>
+
+    <${ProfileDataRights} place=${place} userId=${p.user_id} onErased=${onErased} />
   </article>`;
 }

@@ -565,4 +565,80 @@ describe('the console in headless chromium', () => {
       await rx.close();
     }
   }, 180_000);
+
+  it("exports a user's document, erases the user behind a typed confirmation, and sets the project's retention", async () => {
+    // Issue 37 in the console: Zoe's two messages exported and then erased (suppressed too), the
+    // retention refused at 0 with the API's message and stored at 30, the erasure in the audit trail.
+    const other = await newTenant('console-privacy');
+    await submit(other, [
+      { user_id: 'zoe', text: DANA[0] },
+      { user_id: 'yann', text: HAPPY[1] },
+    ]);
+    await submit(other, [{ user_id: 'zoe', text: DANA[5] }]);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    page.on('pageerror', (e) => errors.push(e.message));
+    try {
+      await page.goto(`${origin}/console#/profiles/zoe`);
+      await page.getByLabel('API key').fill(other.key);
+      await page.getByLabel('API key').press('Enter');
+      await page.getByRole('heading', { name: 'zoe', level: 1 }).waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+
+      // The export, as the browser saves it: both messages with their texts.
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Export' }).click(),
+      ]);
+      expect(download.suggestedFilename()).toBe('profile-zoe.json');
+      const doc = JSON.parse(readFileSync(await download.path(), 'utf8'));
+      expect(doc.user_id).toBe('zoe');
+      expect(doc.messages.map((m: { text: string }) => m.text).sort()).toEqual([DANA[0], DANA[5]].sort());
+
+      // Erase stays disabled until the id is typed exactly; then the list says what went.
+      const erase = page.getByRole('button', { name: 'Erase', exact: true });
+      const confirm = page.getByLabel('Type the user id to confirm');
+      expect(await erase.isDisabled()).toBe(true);
+      for (const wrong of ['zo', 'Zoe', 'zoe ']) {
+        await confirm.fill(wrong);
+        expect(await erase.isDisabled(), wrong).toBe(true);
+      }
+      await confirm.fill('zoe');
+      await page.getByLabel('Also suppress this id in later batches').check();
+      await erase.click();
+      const note = page.locator('.notice');
+      await expect.poll(() => note.innerText()).toContain('Erased zoe and suppressed in later batches.');
+      expect(await note.innerText()).toMatch(/2 messages[\s\S]*1 profile\b/);
+      expect(page.url()).toMatch(/#\/profiles$/);
+      await expect.poll(() => page.locator('.total').innerText()).toContain('1 profile matches');
+      const gone = await call('GET', `/api/v1/profiles/zoe?project_id=${other.projectId}`, { key: other.key });
+      expect(gone.status).toBe(404);
+
+      // Retention: 0 refused with the API's message at the field, 30 days stored; the trail.
+      await page.getByRole('link', { name: 'Settings' }).click();
+      const days = page.getByLabel('Erase message texts after (days)');
+      await days.fill('0');
+      await page.getByRole('button', { name: 'Save retention' }).click();
+      await expect.poll(() => page.getByRole('alert').innerText()).toContain('from 1 to 36500');
+      expect(await days.getAttribute('aria-invalid')).toBe('true');
+      await days.fill('30');
+      await page.getByRole('button', { name: 'Save retention' }).click();
+      await expect.poll(() => page.locator('form:has(#retention-h)').innerText()).toContain('erased after 30 days');
+      const project = await call('GET', `/api/v1/projects/${other.projectId}`, { key: other.key });
+      expect(project.body.message_retention_days).toBe(30);
+      const trail = page.locator('table.trail tbody tr');
+      expect(await trail.count()).toBe(1);
+      expect(await trail.innerText()).toMatch(/erasure \(suppressed\)[\s\S]*2 messages/);
+      expect(await trail.innerText()).toContain(`key ${other.key.slice(0, 8)}…`);
+      expect(await axeViolations(page)).toEqual([]);
+
+      // The one refusal asked for (retention 0) is the only console error.
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatch(/status of 400 \(Bad Request\)/);
+    } finally {
+      await context.close();
+    }
+  }, 180_000);
 });
