@@ -39,9 +39,7 @@ export interface Pipeline {
 
 /** A project of another tenant is answered exactly like a missing one. */
 export async function requireProject(db: Db, caller: Caller, projectId: number): Promise<Project> {
-  const row = await db('projects')
-    .where({ id: projectId, tenant_id: caller.tenantId })
-    .first(PROJECT_COLUMNS);
+  const row = await db('projects').where({ id: projectId, tenant_id: caller.tenantId }).first(PROJECT_COLUMNS);
   if (!row) throw notFound('project');
   return row as Project;
 }

@@ -139,11 +139,19 @@ function expectJsonError(res: Answer, shown: string): void {
   expect(res.status, shown).toBe(expected);
 }
 
-/** Fixture ids; a webhook or segment deleted by a fuzzed DELETE is made again. */
+/**
+ * Fixture ids; a webhook or segment deleted by a fuzzed DELETE is made again. Project A
+ * (`projectId`) holds no users, so the erasures aimed at it remove nothing the drain check
+ * counts on; project B holds the submitted users.
+ */
 interface Fixtures extends Tenant {
   projectB: number;
   webhookId: number;
   segmentId: string;
+  /** An erasure of project A (of a user id it never saw), which suppressed the id there. */
+  erasureId: string;
+  /** A batch submitted to project B. */
+  sourceId: number;
 }
 let fx: Fixtures;
 
@@ -179,15 +187,21 @@ function encodePart(value: string, raw: boolean): string {
   }
 }
 
-type ParamName = 'project_id' | 'pipeline_id' | 'webhook_id' | 'segment_id' | 'user_id' | 'delivery_id';
+/** The user of the fixture batch (project B): its profile, timeline and export can be found. */
+const FIXTURE_USER = 'q0';
+
+type ParamName =
+  'project_id' | 'pipeline_id' | 'webhook_id' | 'segment_id' | 'user_id' | 'delivery_id' | 'erasure_id' | 'source_id';
 const realParam = (name: ParamName): string =>
   ({
     project_id: String(fx.projectId),
     pipeline_id: String(fx.pipelineId),
     webhook_id: String(fx.webhookId),
     segment_id: fx.segmentId,
-    user_id: 'no-such-user',
+    user_id: FIXTURE_USER,
     delivery_id: '1',
+    erasure_id: fx.erasureId,
+    source_id: String(fx.sourceId),
   })[name];
 
 interface Route {
@@ -293,6 +307,14 @@ const usersBody = () =>
   );
 
 const nameBody = () => fc.record({ name: either(text) }, { requiredKeys: [] });
+const projectBody = () =>
+  fc.record(
+    {
+      name: either(text),
+      message_retention_days: either(fc.oneof(fc.integer({ min: 1, max: 36_500 }), fc.constant(null))),
+    },
+    { requiredKeys: [] },
+  );
 
 const isInt = (v: unknown) => Number.isSafeInteger(v);
 
@@ -325,6 +347,17 @@ const ROUTES: Route[] = [
       expect(res.json.accepted).toBe(sent.body.users.length);
       const { rows } = await db.query('SELECT project_id, user_count FROM sources WHERE id = $1', [res.json.source_id]);
       expect(rows).toEqual([{ project_id: String(fx.projectB), user_count: sent.body.users.length }]);
+    },
+  },
+  {
+    method: 'GET',
+    pattern: '/api/v1/batches/:source_id',
+    query: { project_id: queryValue(fc.constant('B')) },
+    check: async (res, sent) => {
+      const sourceId = Number(sent.params.source_id);
+      expect(res.json).toMatchObject({ source_id: sourceId, project_id: fx.projectB });
+      const { rows } = await db.query('SELECT user_count FROM sources WHERE id = $1', [sourceId]);
+      expect(res.json.accepted).toBe(rows[0].user_count);
     },
   },
   {
@@ -383,15 +416,125 @@ const ROUTES: Route[] = [
     },
   },
   {
+    method: 'DELETE',
+    pattern: '/api/v1/profiles/:user_id',
+    query: {
+      project_id: queryValue(fc.constant('A')),
+      suppress: queryValue(fc.constantFrom('true', 'false')),
+    },
+    check: (res, sent) => {
+      expect(res.status).toBe(202);
+      expect(res.json).toMatchObject({
+        kind: 'erasure',
+        state: 'completed',
+        project_id: fx.projectId,
+        suppressed: sent.query.get('suppress') === 'true',
+        // Project A never held a user.
+        counts: { batch_items: 0, messages: 0, memberships: 0, events: 0, profiles: 0, user_removed_events: 0 },
+      });
+    },
+  },
+  {
+    method: 'GET',
+    pattern: '/api/v1/profiles/:user_id/export',
+    query: { project_id: queryValue(fc.constant('B')) },
+    check: (res, sent) => {
+      expect(res.contentType).toBe('application/json; charset=utf-8');
+      expect(res.json).toMatchObject({ user_id: sent.params.user_id, project_id: fx.projectB });
+    },
+  },
+  {
+    method: 'GET',
+    pattern: '/api/v1/erasures/:erasure_id',
+    check: (res) => expect(res.json).toMatchObject({ id: fx.erasureId, project_id: fx.projectId, kind: 'erasure' }),
+  },
+  {
+    method: 'GET',
+    pattern: '/api/v1/erasures',
+    query: {
+      project_id: queryValue(fc.constant('A')),
+      user_id: queryValue(fc.constantFrom('no-such-user', 'someone')),
+      kind: queryValue(fc.constantFrom('erasure', 'retention')),
+      limit: queryValue(intText(1, 100)),
+      offset: queryValue(intText(0, 10)),
+    },
+    check: async (res, sent) => {
+      const q = (k: string) => sent.query.get(k) || undefined;
+      const { rows } = await db.query('SELECT count(*)::int AS n FROM erasures WHERE project_id = $1', [fx.projectId]);
+      const limit = Number(q('limit') ?? 20);
+      expect(res.json.erasures.length).toBeLessThanOrEqual(limit);
+      // Unfiltered, the page is exactly the audit trail's slice.
+      if (!q('user_id') && !q('kind'))
+        expect(res.json.erasures.length).toBe(Math.min(limit, Math.max(0, rows[0].n - Number(q('offset') ?? 0))));
+      for (const e of res.json.erasures) {
+        expect(e.project_id).toBe(fx.projectId);
+        if (q('kind')) expect(e.kind).toBe(q('kind'));
+      }
+    },
+  },
+  {
+    method: 'GET',
+    pattern: '/api/v1/suppressions',
+    query: {
+      project_id: queryValue(fc.constant('A')),
+      limit: queryValue(intText(1, 1000)),
+      offset: queryValue(intText(0, 10)),
+    },
+    check: async (res, sent) => {
+      const q = (k: string) => sent.query.get(k) || undefined;
+      const { rows } = await db.query('SELECT count(*)::int AS n FROM suppressions WHERE project_id = $1', [
+        fx.projectId,
+      ]);
+      const limit = Number(q('limit') ?? 100);
+      expect(res.json.suppressions.length).toBe(Math.min(limit, Math.max(0, rows[0].n - Number(q('offset') ?? 0))));
+    },
+  },
+  {
+    method: 'DELETE',
+    pattern: '/api/v1/suppressions/:user_id',
+    query: { project_id: queryValue(fc.constant('A')) },
+    // Lifted: lifting again finds nothing.
+    check: async (res, sent) => {
+      expect(res.status).toBe(204);
+      const again = await call(
+        'DELETE',
+        `/api/v1/suppressions/${encodeURIComponent(sent.params.user_id)}?project_id=${fx.projectId}`,
+        { key: fx.key },
+      );
+      expect(again.status).toBe(404);
+    },
+  },
+  {
     method: 'POST',
     pattern: '/api/v1/projects',
-    body: nameBody,
-    check: (res, sent) => expect(res.json).toMatchObject({ id: expect.any(Number), name: sent.body.name.trim() }),
+    body: projectBody,
+    check: (res, sent) =>
+      expect(res.json).toMatchObject({
+        id: expect.any(Number),
+        name: sent.body.name.trim(),
+        message_retention_days: sent.body.message_retention_days ?? null,
+      }),
   },
   {
     method: 'GET',
     pattern: '/api/v1/projects',
     check: (res) => expect(res.json.projects.map((p: any) => p.id)).toContain(fx.projectId),
+  },
+  {
+    method: 'GET',
+    pattern: '/api/v1/projects/:project_id',
+    check: (res) => expect(res.json.id).toBe(fx.projectId),
+  },
+  {
+    method: 'PUT',
+    pattern: '/api/v1/projects/:project_id',
+    body: projectBody,
+    check: (res, sent) => {
+      expect(res.json.id).toBe(fx.projectId);
+      if (sent.body.name !== undefined) expect(res.json.name).toBe(sent.body.name.trim());
+      if (sent.body.message_retention_days !== undefined)
+        expect(res.json.message_retention_days).toBe(sent.body.message_retention_days);
+    },
   },
   {
     method: 'POST',
@@ -598,8 +741,9 @@ function queryArb(route: Route): fc.Arbitrary<string> {
     const pairs = [...k.filter((x) => x !== undefined), ...e] as [string, string, boolean][];
     return pairs
       .map(([key, value, raw]) => {
-        // The placeholder 'B' stands for the project that holds users.
-        const v = key === 'project_id' && value === 'B' ? String(fx.projectB) : value;
+        // The placeholders 'A' and 'B' stand for the fixture project and the one that holds users.
+        const placeholder = key === 'project_id' && (value === 'A' || value === 'B');
+        const v = placeholder ? String(value === 'A' ? fx.projectId : fx.projectB) : value;
         return `${encodePart(key, raw)}=${encodePart(v, raw)}`;
       })
       .join('&');
@@ -666,7 +810,18 @@ describe('gateway fuzzing', () => {
     await db.connect();
     const t = await newTenant('fuzz');
     const b = await call('POST', '/api/v1/projects', { key: t.key, body: { name: 'fuzz users' } });
-    fx = { ...t, projectB: b.body.id, webhookId: 0, segmentId: '' };
+    fx = { ...t, projectB: b.body.id, webhookId: 0, segmentId: '', erasureId: '', sourceId: 0 };
+    const batch = await call('POST', '/api/v1/users', {
+      key: t.key,
+      body: { project_id: fx.projectB, users: [{ user_id: FIXTURE_USER, text: 'Fine so far.' }] },
+    });
+    fx.sourceId = batch.body.source_id;
+    acceptedBatches.add(fx.sourceId);
+    // A suppression in project A for a fuzzed lift to find.
+    const erased = await call('DELETE', `/api/v1/profiles/${FIXTURE_USER}?project_id=${t.projectId}&suppress=true`, {
+      key: t.key,
+    });
+    fx.erasureId = erased.body.id;
     fx.webhookId = await makeWebhook();
     fx.segmentId = await makeSegment();
     apiPid = ((await (await fetch(`${stack().controlUrl}/pids`)).json()) as { api: number }).api;
@@ -703,7 +858,8 @@ describe('gateway fuzzing', () => {
       checked++;
     } else expect(res.status === 204 || res.json !== undefined, res.text.slice(0, 200)).toBe(true);
     if (route.method === 'DELETE') {
-      expect(res.status).toBe(204);
+      // An erasure answers its audit row; the other deletes nothing.
+      expect(res.status).toBe(route.pattern === '/api/v1/profiles/:user_id' ? 202 : 204);
       const base = `/projects/${fx.projectId}/pipelines/${fx.pipelineId}`;
       if ((await call('GET', `${base}/webhooks/${fx.webhookId}`, { key: fx.key })).status === 404)
         fx.webhookId = await makeWebhook();

@@ -71,10 +71,18 @@ const METHODS: Method[] = Object.entries(SERVICES).flatMap(([service, def]) =>
   })),
 );
 
+/**
+ * Project A (`projectId`) holds no users, so the erasures aimed at it remove nothing the drain
+ * check counts on; project B holds the submitted users.
+ */
 interface Fixtures extends Tenant {
   projectB: number;
   webhookId: number;
   segmentId: string;
+  /** An erasure of project A (of a user id it never saw), which suppressed the id there. */
+  erasureId: string;
+  /** A batch submitted to project B. */
+  sourceId: number;
 }
 let fx: Fixtures;
 
@@ -90,10 +98,18 @@ function template(name: string): Record<string, any> {
       sourceLabel: 'grpc-fuzz',
       users: [{ userId: 'g1', text: 'Too expensive, I may cancel', attributes: { plan: 'pro' } }],
     },
+    getBatch: { projectId: fx.projectB, sourceId: fx.sourceId },
     listProfiles: { projectId: fx.projectB, sentimentTrend: 0, limit: 10 },
     getProfile: { projectId: fx.projectB, userId: 'nobody' },
     getUserTimeline: { projectId: fx.projectB, userId: 'nobody', limit: 5 },
-    createProject: { name: 'grpc project' },
+    deleteProfile: { projectId: fx.projectId, userId: 'nobody', suppress: true },
+    getErasure: { erasureId: fx.erasureId },
+    listErasures: { projectId: fx.projectId, kind: 'erasure', limit: 5 },
+    listSuppressions: { projectId: fx.projectId, limit: 10 },
+    liftSuppression: { projectId: fx.projectId, userId: 'nobody' },
+    createProject: { name: 'grpc project', messageRetentionDays: 30 },
+    getProject: { projectId: fx.projectId },
+    updateProject: { projectId: fx.projectId, name: 'renamed project', messageRetentionDays: 30 },
     listProjects: {},
     createPipeline: { projectId: fx.projectId, name: 'grpc pipeline' },
     listPipelines: { projectId: fx.projectId },
@@ -143,6 +159,12 @@ const SUCCESS_CHECKS: Record<string, (q: any, r: any) => void | Promise<void>> =
     expect(rows).toEqual([{ project_id: String(q.projectId), user_count: q.users.length }]);
     acceptedBatches.add(r.sourceId);
   },
+  getBatch: async (q, r) => {
+    expect(r.batch).toMatchObject({ sourceId: q.sourceId, projectId: q.projectId });
+    expect(['waiting', 'running', 'completed']).toContain(r.batch.status);
+    const { rows } = await db.query('SELECT user_count FROM sources WHERE id = $1', [q.sourceId]);
+    expect(r.batch.accepted).toBe(rows[0].user_count);
+  },
   listProfiles: (q, r) =>
     expectProfilePage(
       {
@@ -168,7 +190,50 @@ const SUCCESS_CHECKS: Record<string, (q: any, r: any) => void | Promise<void>> =
     expect(r.userId).toBe(q.userId);
     expect(r.timeline.length).toBeLessThanOrEqual(q.limit || 100);
   },
-  createProject: (q, r) => expect(r.project.name).toBe(q.name.trim()),
+  deleteProfile: (q, r) => {
+    expect(r.erasure).toMatchObject({
+      kind: 'erasure',
+      state: 'completed',
+      projectId: q.projectId,
+      suppressed: q.suppress,
+      requestedBy: fx.key.slice(0, 8),
+    });
+    expect(r.erasure.userIdHash).not.toBe('');
+    // Only project B ever held users.
+    if (q.projectId !== fx.projectB) expect(Object.values(r.erasure.counts).every((n) => n === 0)).toBe(true);
+  },
+  // A damaged id may still be the same UUID in capitals: answered in its canonical form.
+  getErasure: (q, r) => expect(r.erasure).toMatchObject({ id: q.erasureId.toLowerCase(), kind: 'erasure' }),
+  listErasures: (q, r) => {
+    expect(r.erasures.length).toBeLessThanOrEqual(q.limit || 20);
+    expect(r.erasures.every((e: any) => e.projectId === q.projectId)).toBe(true);
+    if (q.kind) expect(r.erasures.every((e: any) => e.kind === q.kind)).toBe(true);
+  },
+  listSuppressions: async (q, r) => {
+    const { rows } = await db.query('SELECT count(*)::int AS n FROM suppressions WHERE project_id = $1', [q.projectId]);
+    expect(r.suppressions.length).toBe(Math.min(q.limit || 100, Math.max(0, rows[0].n - (q.offset || 0))));
+  },
+  // Lifted: lifting again finds nothing.
+  liftSuppression: async (q) => {
+    const again = await call(
+      'DELETE',
+      `/api/v1/suppressions/${encodeURIComponent(q.userId)}?project_id=${q.projectId}`,
+      { key: fx.key },
+    );
+    expect(again.status).toBe(404);
+  },
+  createProject: (q, r) => {
+    expect(r.project.name).toBe(q.name.trim());
+    expect(r.project.messageRetentionDays).toBe(q.messageRetentionDays);
+  },
+  getProject: (q, r) => expect(r.project.id).toBe(q.projectId),
+  updateProject: (q, r) => {
+    expect(r.project.id).toBe(q.projectId);
+    if (q.name !== undefined) expect(r.project.name).toBe(q.name.trim());
+    // 0 turns retention off: the answer leaves the field out.
+    if (q.messageRetentionDays !== undefined)
+      expect(r.project.messageRetentionDays).toBe(q.messageRetentionDays || undefined);
+  },
   listProjects: (_q, r) => expect(ids(r.projects)).toContain(fx.projectId),
   createPipeline: (q, r) => expect(r.pipeline).toMatchObject({ projectId: q.projectId, name: q.name.trim() }),
   // Another project of the fuzz tenant (a damaged message can name one) answers its own pipelines.
@@ -476,7 +541,18 @@ describe('gRPC fuzzing', () => {
     await db.connect();
     const t = await newTenant('grpc-fuzz');
     const b = await call('POST', '/api/v1/projects', { key: t.key, body: { name: 'grpc fuzz users' } });
-    fx = { ...t, projectB: b.body.id, webhookId: 0, segmentId: '' };
+    fx = { ...t, projectB: b.body.id, webhookId: 0, segmentId: '', erasureId: '', sourceId: 0 };
+    const batch = await call('POST', '/api/v1/users', {
+      key: t.key,
+      body: { project_id: fx.projectB, users: [{ user_id: 'g0', text: 'Fine so far.' }] },
+    });
+    fx.sourceId = batch.body.source_id;
+    acceptedBatches.add(fx.sourceId);
+    // A suppression in project A for a fuzzed lift to find.
+    const erased = await call('DELETE', `/api/v1/profiles/nobody?project_id=${t.projectId}&suppress=true`, {
+      key: t.key,
+    });
+    fx.erasureId = erased.body.id;
     fx.webhookId = await makeWebhook();
     fx.segmentId = await makeSegment();
     md = keyMetadata(fx.key);

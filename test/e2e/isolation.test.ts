@@ -2,6 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { Metadata, status } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SentimentTrend } from '../../gen/profiling/v1/common.js';
+import { ProfilesServiceService } from '../../gen/profiling/v1/profiles.js';
+import { ProjectsServiceService } from '../../gen/profiling/v1/projects.js';
+import { SegmentsServiceService } from '../../gen/profiling/v1/segments.js';
+import { UsersServiceService } from '../../gen/profiling/v1/users.js';
+import { WebhooksServiceService } from '../../gen/profiling/v1/webhooks.js';
 import { call, newTenant, stack, waitFor, waitForBatch, type Tenant } from '../support/api.js';
 import { grpcClients, keyMetadata, rpc } from '../support/grpc.js';
 import { startReceiver } from '../support/receiver.js';
@@ -17,6 +22,8 @@ import { startReceiver } from '../support/receiver.js';
 
 const TAG = randomBytes(4).toString('hex');
 const NEGATIVE = `This is terrible, the app keeps crashing and I want to cancel my subscription (${TAG}).`;
+/** B's analysed user: the one the matrix tries to erase with A's key, and must find intact afterwards. */
+const B_USER = `b-user-${TAG}`;
 
 /** The ids an endpoint addresses, outermost first. */
 interface Ids {
@@ -26,6 +33,12 @@ interface Ids {
   webhook: number;
   delivery: number;
   user: string;
+  /** An erasure's public id (a UUID), addressed without a project. */
+  erasure: string;
+  /** A suppressed user id. */
+  suppressed: string;
+  /** A submitted batch (its source id). */
+  batch: number;
 }
 type Level = keyof Ids;
 
@@ -36,6 +49,10 @@ const MISSING: Ids = {
   webhook: 999_999_903,
   delivery: 999_999_904,
   user: 'no-such-user',
+  // Well-formed, so it is looked up like a real one.
+  erasure: '00000000-0000-4000-8000-000000000000',
+  suppressed: 'no-such-user',
+  batch: 999_999_905,
 };
 
 interface HttpEndpoint {
@@ -56,6 +73,12 @@ const HTTP_ON_RESOURCES: HttpEndpoint[] = [
     body: (i) => ({ project_id: i.project, users: [{ user_id: 'intruder', text: 'hello' }] }),
   },
   {
+    name: 'get batch',
+    levels: ['project', 'batch'],
+    method: 'GET',
+    path: (i) => `/api/v1/batches/${i.batch}?project_id=${i.project}`,
+  },
+  {
     name: 'list profiles',
     levels: ['project'],
     method: 'GET',
@@ -72,6 +95,47 @@ const HTTP_ON_RESOURCES: HttpEndpoint[] = [
     levels: ['project', 'user'],
     method: 'GET',
     path: (i) => `/api/v1/profiles/${i.user}/timeline?project_id=${i.project}`,
+  },
+  {
+    // Erasing an id the project never saw is a 202 with zero counts, so only the project is B's:
+    // the user named is always B's own, the one erasing it would destroy.
+    name: 'erase profile',
+    levels: ['project'],
+    method: 'DELETE',
+    path: (i) => `/api/v1/profiles/${B_USER}?project_id=${i.project}&suppress=true`,
+  },
+  {
+    name: 'export profile',
+    levels: ['project', 'user'],
+    method: 'GET',
+    path: (i) => `/api/v1/profiles/${i.user}/export?project_id=${i.project}`,
+  },
+  { name: 'get erasure', levels: ['erasure'], method: 'GET', path: (i) => `/api/v1/erasures/${i.erasure}` },
+  {
+    name: 'list erasures',
+    levels: ['project'],
+    method: 'GET',
+    path: (i) => `/api/v1/erasures?project_id=${i.project}&kind=erasure`,
+  },
+  {
+    name: 'list suppressions',
+    levels: ['project'],
+    method: 'GET',
+    path: (i) => `/api/v1/suppressions?project_id=${i.project}`,
+  },
+  {
+    name: 'lift suppression',
+    levels: ['project', 'suppressed'],
+    method: 'DELETE',
+    path: (i) => `/api/v1/suppressions/${i.suppressed}?project_id=${i.project}`,
+  },
+  { name: 'get project', levels: ['project'], method: 'GET', path: (i) => `/api/v1/projects/${i.project}` },
+  {
+    name: 'update project',
+    levels: ['project'],
+    method: 'PUT',
+    path: (i) => `/api/v1/projects/${i.project}`,
+    body: () => ({ name: 'Hijacked', message_retention_days: 1 }),
   },
   {
     name: 'create pipeline',
@@ -199,7 +263,7 @@ const HTTP_TENANT_LEVEL: HttpEndpoint[] = [
     levels: [],
     method: 'POST',
     path: () => '/api/v1/projects',
-    body: () => ({ name: 'intruder' }),
+    body: () => ({ name: 'intruder', message_retention_days: 30 }),
   },
   { name: 'list projects', levels: [], method: 'GET', path: () => '/api/v1/projects' },
 ];
@@ -227,6 +291,11 @@ function grpcEndpoints(c: ReturnType<typeof grpcClients>): {
           rpc(c.users, 'identifyUsers', { projectId: i.project, users: [{ userId: 'intruder', text: 'hello' }] }, md),
       },
       {
+        name: 'GetBatch',
+        levels: ['project', 'batch'],
+        invoke: (i, md) => rpc(c.users, 'getBatch', { projectId: i.project, sourceId: i.batch }, md),
+      },
+      {
         name: 'ListProfiles',
         levels: ['project'],
         invoke: (i, md) =>
@@ -246,6 +315,43 @@ function grpcEndpoints(c: ReturnType<typeof grpcClients>): {
         name: 'GetUserTimeline',
         levels: ['project', 'user'],
         invoke: (i, md) => rpc(c.profiles, 'getUserTimeline', { projectId: i.project, userId: i.user }, md),
+      },
+      {
+        name: 'DeleteProfile',
+        levels: ['project'],
+        invoke: (i, md) =>
+          rpc(c.profiles, 'deleteProfile', { projectId: i.project, userId: B_USER, suppress: true }, md),
+      },
+      {
+        name: 'GetErasure',
+        levels: ['erasure'],
+        invoke: (i, md) => rpc(c.profiles, 'getErasure', { erasureId: i.erasure }, md),
+      },
+      {
+        name: 'ListErasures',
+        levels: ['project'],
+        invoke: (i, md) => rpc(c.profiles, 'listErasures', { projectId: i.project, kind: 'erasure' }, md),
+      },
+      {
+        name: 'ListSuppressions',
+        levels: ['project'],
+        invoke: (i, md) => rpc(c.profiles, 'listSuppressions', { projectId: i.project }, md),
+      },
+      {
+        name: 'LiftSuppression',
+        levels: ['project', 'suppressed'],
+        invoke: (i, md) => rpc(c.profiles, 'liftSuppression', { projectId: i.project, userId: i.suppressed }, md),
+      },
+      {
+        name: 'GetProject',
+        levels: ['project'],
+        invoke: (i, md) => rpc(c.projects, 'getProject', { projectId: i.project }, md),
+      },
+      {
+        name: 'UpdateProject',
+        levels: ['project'],
+        invoke: (i, md) =>
+          rpc(c.projects, 'updateProject', { projectId: i.project, name: 'Hijacked', messageRetentionDays: 1 }, md),
       },
       {
         name: 'CreatePipeline',
@@ -358,7 +464,7 @@ function grpcEndpoints(c: ReturnType<typeof grpcClients>): {
       {
         name: 'CreateProject',
         levels: [],
-        invoke: (_i, md) => rpc(c.projects, 'createProject', { name: 'intruder' }, md),
+        invoke: (_i, md) => rpc(c.projects, 'createProject', { name: 'intruder', messageRetentionDays: 30 }, md),
       },
       { name: 'ListProjects', levels: [], invoke: (_i, md) => rpc(c.projects, 'listProjects', {}, md) },
     ],
@@ -384,6 +490,29 @@ function addressings(levels: Level[], a: Ids, b: Ids): { label: string; target: 
       missing,
     };
   });
+}
+
+/** Every method of the five services, by its proto name (`/profiling.v1.ProfilesService/GetProfile` → GetProfile). */
+const ALL_RPCS = [
+  UsersServiceService,
+  ProfilesServiceService,
+  ProjectsServiceService,
+  SegmentsServiceService,
+  WebhooksServiceService,
+].flatMap((service) => Object.values(service).map((m) => m.path.split('/').pop()!));
+
+/** The documented path template a request path falls under, literal segments preferred. */
+function templateOf(templates: string[], path: string): string | undefined {
+  const segments = path.split('?')[0].split('/').filter(Boolean);
+  let best: { template: string; literals: number } | undefined;
+  for (const template of templates) {
+    const parts = template.split('/').filter(Boolean);
+    if (parts.length !== segments.length) continue;
+    if (!parts.every((p, i) => p.startsWith('{') || p === segments[i])) continue;
+    const literals = parts.filter((p) => !p.startsWith('{')).length;
+    if (!best || literals > best.literals) best = { template, literals };
+  }
+  return best?.template;
 }
 
 async function createTenant(name: string): Promise<{ key: string; tenantId: number }> {
@@ -429,13 +558,17 @@ describe('tenant isolation matrix', () => {
     });
     expect(segment.status).toBe(201);
     expect((await call('POST', `${base}/segments/b-segment-${TAG}/deploy`, { key: bKey })).status).toBe(200);
-    const userId = `b-user-${TAG}`;
+    const userId = B_USER;
+    const goneId = `b-gone-${TAG}`;
     const submitted = await call('POST', '/api/v1/users', {
       key: bKey,
       headers: { 'Idempotency-Key': `shared-key-${TAG}` },
       body: {
         project_id: project.body.id,
-        users: [{ user_id: userId, text: NEGATIVE, attributes: { plan: `b-plan-${TAG}` } }],
+        users: [
+          { user_id: userId, text: NEGATIVE, attributes: { plan: `b-plan-${TAG}` } },
+          { user_id: goneId, text: NEGATIVE },
+        ],
       },
     });
     expect(submitted.status).toBe(202);
@@ -444,6 +577,12 @@ describe('tenant isolation matrix', () => {
       const r = await call('GET', `${base}/webhooks/${webhook.body.id}/deliveries`, { key: bKey });
       return r.body.length > 0 && r.body;
     });
+    // B erases its second user and suppresses the id: a real erasure id and a real suppression.
+    const erased = await call('DELETE', `/api/v1/profiles/${goneId}?project_id=${project.body.id}&suppress=true`, {
+      key: bKey,
+    });
+    expect(erased.status, JSON.stringify(erased.body)).toBe(202);
+    expect(erased.body).toMatchObject({ suppressed: true, counts: { messages: 1, profiles: 1 } });
     b = {
       project: project.body.id,
       pipeline: pipeline.body.id,
@@ -451,6 +590,9 @@ describe('tenant isolation matrix', () => {
       webhook: webhook.body.id,
       delivery: deliveries[0].id,
       user: userId,
+      erasure: erased.body.id,
+      suppressed: goneId,
+      batch: submitted.body.source_id,
     };
     bSecrets = [
       `b-project-${TAG}`,
@@ -460,6 +602,9 @@ describe('tenant isolation matrix', () => {
       `b-hook-${TAG}`,
       secret,
       userId,
+      goneId,
+      erased.body.id,
+      erased.body.user_id_hash,
       NEGATIVE,
       `b-plan-${TAG}`,
       bKey,
@@ -479,6 +624,9 @@ describe('tenant isolation matrix', () => {
       webhook: aWebhook.body.id,
       delivery: MISSING.delivery,
       user: 'a-has-none',
+      erasure: MISSING.erasure,
+      suppressed: 'a-has-none',
+      batch: MISSING.batch,
     };
 
     // C: a tenant whose key is revoked through the admin endpoint.
@@ -496,6 +644,34 @@ describe('tenant isolation matrix', () => {
   const noDataOfB = (what: string, text: string) => {
     for (const s of bSecrets) expect(text, `${what} leaks "${s}"`).not.toContain(s);
   };
+
+  it('holds every route the document serves to an API key, and every gRPC method, in the matrix', async () => {
+    const doc = await call('GET', '/openapi.json');
+    const paths = doc.body.paths as Record<string, Record<string, { security?: unknown }>>;
+    const documented = Object.entries(paths)
+      .flatMap(([path, item]) =>
+        Object.entries(item)
+          .filter(([, op]) => JSON.stringify(op.security) === JSON.stringify([{ apiKey: [] }]))
+          .map(([method]) => `${method.toUpperCase()} ${path}`),
+      )
+      .sort();
+    const inMatrix = [...HTTP_TENANT_LEVEL, ...HTTP_ON_RESOURCES]
+      .map((ep) => `${ep.method} ${templateOf(Object.keys(paths), ep.path(MISSING))}`)
+      .sort();
+    expect(inMatrix).toEqual(documented);
+    // Named, so an empty document cannot pass.
+    expect(documented).toEqual(
+      expect.arrayContaining([
+        'POST /api/v1/users',
+        'DELETE /api/v1/profiles/{user_id}',
+        'GET /api/v1/erasures/{erasure_id}',
+        'PUT /api/v1/projects/{project_id}',
+      ]),
+    );
+    const grpcNames = [...grpc.tenantLevel, ...grpc.onResources].map((ep) => ep.name).sort();
+    expect(grpcNames).toEqual([...ALL_RPCS].sort());
+    expect(grpcNames).toEqual(expect.arrayContaining(['DeleteProfile', 'GetErasure', 'UpdateProject']));
+  });
 
   it("answers 404 on every gateway endpoint for B's resources, exactly as for missing ones", async () => {
     for (const ep of HTTP_ON_RESOURCES) {
@@ -539,6 +715,9 @@ describe('tenant isolation matrix', () => {
       '/api/v1/projects',
       `/projects/${a.project}/pipelines`,
       `/api/v1/profiles?project_id=${a.project}`,
+      `/api/v1/projects/${a.project}`,
+      `/api/v1/erasures?project_id=${a.project}`,
+      `/api/v1/suppressions?project_id=${a.project}`,
       `${base}/segments`,
       `${base}/webhooks`,
     ]) {
@@ -580,6 +759,15 @@ describe('tenant isolation matrix', () => {
     expect(members.body.users.map((u: { user_id: string }) => u.user_id)).toEqual([b.user]);
     const profiles = await call('GET', `/api/v1/profiles?project_id=${b.project}`, { key: bKey });
     expect(profiles.body.users.map((u: { user_id: string }) => u.user_id)).toEqual([b.user]);
+    const batch = await call('GET', `/api/v1/batches/${b.batch}?project_id=${b.project}`, { key: bKey });
+    expect(batch.body).toMatchObject({ source_id: b.batch, status: 'completed', accepted: 2, processed: 2, erased: 1 });
+    // A's erasures, retention change and lifts reached none of B's settings, audit trail or suppressions.
+    const project = await call('GET', `/api/v1/projects/${b.project}`, { key: bKey });
+    expect(project.body).toMatchObject({ id: b.project, name: `b-project-${TAG}`, message_retention_days: null });
+    const erasures = await call('GET', `/api/v1/erasures?project_id=${b.project}`, { key: bKey });
+    expect(erasures.body.erasures.map((e: { id: string }) => e.id)).toEqual([b.erasure]);
+    const suppressions = await call('GET', `/api/v1/suppressions?project_id=${b.project}`, { key: bKey });
+    expect(suppressions.body.suppressions).toEqual([expect.objectContaining({ erasure_id: b.erasure })]);
   });
 
   it('revokes a key through the admin endpoint', async () => {

@@ -1,7 +1,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, newTenant, stack } from '../support/api.js';
+import { call, newTenant, stack, waitForBatch } from '../support/api.js';
 import { checkAnswer } from '../support/contract.js';
 import { launchChromium, RENDERED_OPERATIONS } from '../support/docs-browser.js';
 
@@ -32,9 +32,13 @@ describe('the OpenAPI document and the reference page', () => {
     });
     expect((await call('GET', base, { key: t.key })).body).toEqual([]);
 
-    const profile = await call('DELETE', `/api/v1/profiles/someone?project_id=${t.projectId}`, { key: t.key });
+    // A path served by two route files (the profile's read, the privacy routes' erasure) names both.
+    const profile = await call('PUT', `/api/v1/profiles/someone?project_id=${t.projectId}`, { key: t.key });
     expect(profile.status).toBe(405);
-    expect(profile.headers.get('allow')).toBe('GET, HEAD');
+    expect(profile.headers.get('allow')).toBe('GET, HEAD, DELETE');
+    expect((await call('GET', `/api/v1/erasures?project_id=${t.projectId}`, { key: t.key })).body).toEqual({
+      erasures: [],
+    });
     // An unknown path stays a 404.
     expect((await call('GET', '/api/v1/nothing-here', { key: t.key })).status).toBe(404);
     // A name of the page's files that is an Object.prototype key is not a file either.
@@ -45,6 +49,8 @@ describe('the OpenAPI document and the reference page', () => {
 
   it('answers HEAD on every GET route like the GET, without a body; and every answer says nosniff', async () => {
     const t = await newTenant('head');
+    const erasure = await call('DELETE', `/api/v1/profiles/never-seen?project_id=${t.projectId}`, { key: t.key });
+    expect(erasure.status).toBe(202);
     const paths = [
       '/healthz',
       '/openapi.json',
@@ -52,6 +58,11 @@ describe('the OpenAPI document and the reference page', () => {
       '/console',
       '/api/v1/projects',
       `/api/v1/profiles?project_id=${t.projectId}`,
+      `/api/v1/projects/${t.projectId}`,
+      `/api/v1/erasures?project_id=${t.projectId}`,
+      `/api/v1/erasures/${erasure.body.id}`,
+      `/api/v1/suppressions?project_id=${t.projectId}`,
+      `/api/v1/profiles/nobody/export?project_id=${t.projectId}`,
       `/projects/${t.projectId}/pipelines/${t.pipelineId}/webhooks`,
     ];
     for (const path of paths) {
@@ -73,6 +84,26 @@ describe('the OpenAPI document and the reference page', () => {
     });
     expect(headPost.status).toBe(405);
     expect(headPost.headers.get('allow')).toBe('POST');
+
+    // The export is streamed (no Content-Length): HEAD has the GET's status and headers and no
+    // body. The user's item is exported as soon as it is stored, before its analysis.
+    const submitted = await call('POST', '/api/v1/users', {
+      key: t.key,
+      body: { project_id: t.projectId, users: [{ user_id: 'exported', text: 'Fine, thanks.' }] },
+    });
+    expect(submitted.status).toBe(202);
+    const exportPath = `/api/v1/profiles/exported/export?project_id=${t.projectId}`;
+    const get = await fetch(stack().gatewayUrl + exportPath, { headers: { 'X-API-Key': t.key } });
+    const head = await fetch(stack().gatewayUrl + exportPath, { method: 'HEAD', headers: { 'X-API-Key': t.key } });
+    expect(get.status).toBe(200);
+    expect(JSON.parse(await get.text())).toMatchObject({ user_id: 'exported', project_id: t.projectId });
+    expect(head.status).toBe(200);
+    for (const name of ['content-type', 'content-disposition', 'content-length', 'x-content-type-options']) {
+      expect(head.headers.get(name), name).toBe(get.headers.get(name));
+    }
+    expect(get.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(await head.text()).toBe('');
+    await waitForBatch(submitted.body.source_id);
   });
 
   it('serves /docs with a policy that allows only its own origin and no framing', async () => {

@@ -25,6 +25,7 @@ export function launchChromium(): Promise<Browser> {
 export const RENDERED_OPERATIONS = [
   'operations-Users-identifyUsers',
   'operations-Profiles-listProfiles',
+  'operations-Privacy-eraseProfile',
   'operations-Webhooks-createWebhook',
   'operations-Segments-createSegment',
   'operations-Operations-healthz',

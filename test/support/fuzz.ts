@@ -194,7 +194,8 @@ export function toJsonText(value: unknown): string {
  * bookkeeping is left out (`evaluation_pending`, `evaluation_progress_at`: the relay starts a
  * deployed segment's evaluation after the request, and its pages stamp progress). Test events
  * (`ping`) and semantic condition vectors (stored with the rule) are written by requests only, so
- * they are counted.
+ * they are counted; so are erasures and suppressions, but for the retention sweep's audit rows
+ * (kind `retention`), which the worker writes.
  */
 export async function dbFingerprint(db: pg.Client): Promise<Record<string, string>> {
   const sum = (table: string, order: string) =>
@@ -212,7 +213,9 @@ export async function dbFingerprint(db: pg.Client): Promise<Record<string, strin
     (SELECT count(*) FROM events WHERE event_type = 'ping')::text AS test_events,
     (SELECT count(*) FROM sources)::text AS sources,
     (SELECT count(*) FROM source_items)::text AS source_items,
-    ${sum('idempotency_keys', 'tenant_id, key')} AS idempotency_keys`);
+    ${sum('idempotency_keys', 'tenant_id, key')} AS idempotency_keys,
+    ${sum("(SELECT * FROM erasures WHERE kind = 'erasure')", 'id')} AS erasures,
+    ${sum('suppressions', 'project_id, user_hash')} AS suppressions`);
   return rows[0] as Record<string, string>;
 }
 

@@ -107,13 +107,17 @@ function answers(registered: string, asked: string): boolean {
   return registered === asked || (asked === 'HEAD' && registered === 'GET');
 }
 
-/** Whether a registered pattern matches these raw path segments, whatever the method. */
+/**
+ * Whether a registered pattern matches these raw path segments, whatever the method. A segment that
+ * does not decode matches nothing, parameter or not, as in `match`: such a path is 404 for every
+ * method, never 405 for some.
+ */
 function sameShape(parts: string[], segments: string[]): boolean {
   if (parts.length !== segments.length) return false;
   return parts.every((p, i) => {
-    if (p.startsWith(':')) return true;
     try {
-      return p === decodeURIComponent(segments[i]);
+      const s = decodeURIComponent(segments[i]);
+      return p.startsWith(':') || p === s;
     } catch {
       return false;
     }
