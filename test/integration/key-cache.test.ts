@@ -45,10 +45,12 @@ describe('API key cache', () => {
 
   it('serves a valid key from the cache and refuses it everywhere once revoked', async () => {
     const key = await issueApiKey(db, tenantId);
-    for (const cache of caches) expect(await authenticate(db, key, cache)).toEqual({ tenantId });
+    for (const cache of caches)
+      expect(await authenticate(db, key, cache)).toEqual({ tenantId, keyPrefix: key.slice(0, 8) });
     // Cached: the lookups no longer reach the database (the row is gone, the answer stays).
     await db('api_keys').where({ tenant_id: tenantId }).update({ key_hash: 'moved' });
-    for (const cache of caches) expect(await authenticate(db, key, cache)).toEqual({ tenantId });
+    for (const cache of caches)
+      expect(await authenticate(db, key, cache)).toEqual({ tenantId, keyPrefix: key.slice(0, 8) });
     await db('api_keys')
       .where({ tenant_id: tenantId })
       .update({ key_hash: hashApiKey(key) });
