@@ -76,12 +76,20 @@ export async function storeBatch(
 /** First key of the two-int advisory lock that serialises one tenant's submissions and admissions. */
 const TENANT_BATCHES_LOCK = 7270014;
 
+/**
+ * Holds the tenant's batch lock until the transaction ends: submissions, admissions and erasures of
+ * one tenant (privacy/erase-user.ts) serialise on it.
+ */
+export async function holdTenantBatchLock(trx: Knex.Transaction, tenantId: number): Promise<void> {
+  await trx.raw('SELECT pg_advisory_xact_lock(?::int, (?::bigint % 2147483647)::int)', [TENANT_BATCHES_LOCK, tenantId]);
+}
+
 /** Holds the tenant's batch lock until the transaction ends, and counts its batches. */
 export async function lockTenantBatches(
   trx: Knex.Transaction,
   tenantId: number,
 ): Promise<{ inFlight: number; running: number }> {
-  await trx.raw('SELECT pg_advisory_xact_lock(?::int, (?::bigint % 2147483647)::int)', [TENANT_BATCHES_LOCK, tenantId]);
+  await holdTenantBatchLock(trx, tenantId);
   const { rows } = await trx.raw(
     `SELECT count(*)::int AS in_flight,
             (count(*) FILTER (WHERE s.admitted_at > now() - ${STALE_AFTER}))::int AS running

@@ -2,11 +2,11 @@ import type { Knex } from 'knex';
 import type { Db } from '../db/knex.js';
 import type { Caller } from '../auth/api-keys.js';
 import { requireProject } from '../projects/projects.js';
-import { lockTenantBatches } from '../ingest/batch-lifecycle.js';
+import { holdTenantBatchLock } from '../ingest/batch-lifecycle.js';
 import { queueSubscribedDeliveries, wakeRelay } from '../outbox/outbox.js';
 import { requireId } from '../validation.js';
 import { requireUserId } from '../ingest/validate-batch.js';
-import { recordErasure, type ErasureCounts, type ErasureView } from './erasures.js';
+import { noCounts, recordErasure, type ErasureCounts, type ErasureView } from './erasures.js';
 import type { UserHasher } from '../user-hash.js';
 
 export interface EraseUserInput {
@@ -46,7 +46,7 @@ export async function eraseUser(deps: EraseDeps, caller: Caller, input: EraseUse
   await requireProject(deps.db, caller, projectId);
   const userHash = deps.userHash(projectId, userId);
   return deps.db.transaction(async (trx) => {
-    await lockTenantBatches(trx, caller.tenantId);
+    await holdTenantBatchLock(trx, caller.tenantId);
     const counts = await eraseRows(trx, projectId, userId);
     if (input.suppress) {
       await trx('suppressions').insert({ project_id: projectId, user_hash: userHash }).onConflict().ignore();
@@ -77,14 +77,7 @@ async function eraseRows(trx: Knex.Transaction, projectId: number, userId: strin
       WHERE si.user_id = ? AND s.id = si.source_id AND s.project_id = ?`,
     [userId, projectId],
   );
-  const counts: ErasureCounts = {
-    batch_items: batchItems.rowCount ?? 0,
-    messages: 0,
-    memberships: 0,
-    events: 0,
-    profiles: 0,
-    user_removed_events: 0,
-  };
+  const counts: ErasureCounts = { ...noCounts(), batch_items: batchItems.rowCount ?? 0 };
   const user = await trx('users').where({ project_id: projectId, user_id: userId }).forUpdate().first('id');
   if (!user) return counts;
 

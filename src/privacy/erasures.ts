@@ -26,6 +26,11 @@ export interface ErasureCounts {
   user_removed_events: number;
 }
 
+/** Counts of an erasure that removed nothing yet. */
+export function noCounts(): ErasureCounts {
+  return { batch_items: 0, messages: 0, memberships: 0, events: 0, profiles: 0, user_removed_events: 0 };
+}
+
 export interface ErasureView {
   /** Public id (a UUID, unique across deployments). */
   id: string;

@@ -2,6 +2,7 @@ import type { Db } from '../db/knex.js';
 import type { Caller } from '../auth/api-keys.js';
 import { notFound } from '../errors.js';
 import { requireId } from '../validation.js';
+import { requireProject } from '../projects/projects.js';
 import { requireUserId } from '../ingest/validate-batch.js';
 
 /** Messages read per query while the document streams: the api holds one page at a time. */
@@ -23,8 +24,7 @@ export const EXPORT_PAGE = 500;
 export async function exportProfile(db: Db, caller: Caller, ref: { projectId: number; userId: string }) {
   const projectId = requireId(ref.projectId, 'project_id');
   const userId = requireUserId(ref.userId, 'user_id');
-  const project = await db('projects').where({ id: projectId, tenant_id: caller.tenantId }).first('id');
-  if (!project) throw notFound('project');
+  await requireProject(db, caller, projectId);
   const user = await db('users')
     .where({ project_id: projectId, user_id: userId })
     .first('id', 'user_id', 'source_label', 'attributes', 'aggregates', 'message_count', 'created_at', 'updated_at');

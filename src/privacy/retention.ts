@@ -1,6 +1,6 @@
 import type { Db } from '../db/knex.js';
 import type { Logger } from '../observability/logger.js';
-import { recordErasure, type ErasureCounts } from './erasures.js';
+import { noCounts, recordErasure, type ErasureCounts } from './erasures.js';
 
 /** Messages erased per transaction: each holds its rows' locks for milliseconds. */
 export const RETENTION_BATCH = 500;
@@ -39,14 +39,7 @@ export async function sweepRetention(db: Db, log: Logger): Promise<{ projects: n
 }
 
 async function sweepProject(db: Db, projectId: number, days: number): Promise<ErasureCounts> {
-  const counts: ErasureCounts = {
-    batch_items: 0,
-    messages: 0,
-    memberships: 0,
-    events: 0,
-    profiles: 0,
-    user_removed_events: 0,
-  };
+  const counts: ErasureCounts = noCounts();
   for (let n = 0; n < MAX_BATCHES_PER_RUN; n++) {
     const erased = await db.transaction(async (trx) => {
       const { rows } = await trx.raw(
