@@ -22,6 +22,7 @@ export default defineConfig({
           name: 'chaos',
           include: ['test/chaos/*.test.ts'],
           globalSetup: ['test/global-setup-heads.ts', 'test/chaos/global-setup.ts'],
+          setupFiles: ['test/support/await-stack.ts'],
         },
       },
       {
@@ -30,6 +31,7 @@ export default defineConfig({
           name: 'chaos-cluster',
           include: ['test/chaos/temporal-outage.test.ts'],
           globalSetup: ['test/global-setup-heads.ts', 'test/chaos/global-setup-cluster.ts'],
+          setupFiles: ['test/support/await-stack.ts'],
         },
       },
     ],

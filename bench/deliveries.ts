@@ -1,6 +1,6 @@
 import os from 'node:os';
 import pg from 'pg';
-import { startStack, type StackOptions } from '../test/global-setup.js';
+import { startStack, type StackOptions } from '../test/support/stack.js';
 import { cpuSeconds as cpuOf } from './procs.js';
 import type { StackInfo } from '../test/support/stack-info.js';
 
@@ -63,10 +63,9 @@ export async function deliveryCapacity(opts: {
   const { startReceiver } = await import('../test/support/receiver.js');
   const out: RowResult[] = [];
   for (const row of opts.rows ?? ROWS) {
-    let info!: StackInfo;
     // The services inherit the bench's environment: a row's variables apply to its stack only.
     Object.assign(process.env, row.env);
-    const teardown = await startStack({ provide: (_k: string, v: StackInfo) => (info = v) } as never, row.options);
+    const { info, stop: teardown } = await startStack(row.options);
     for (const k of Object.keys(row.env ?? {})) delete process.env[k];
     api.useStack(info);
     try {

@@ -1,8 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import os from 'node:os';
-import setup from '../test/global-setup.js';
-import type { StackInfo } from '../test/support/stack-info.js';
+import { startStack } from '../test/support/stack.js';
 import { loadCorpus } from '../src/analysis/corpus.js';
 import { createLocalEmbedder } from '../src/analysis/embedder.js';
 import { sentencesOf } from '../src/analysis/sentences.js';
@@ -136,8 +135,7 @@ if (only?.has('deliveries')) {
   }
 }
 
-let stack!: StackInfo;
-const teardown = await setup({ provide: (_k: string, v: StackInfo) => (stack = v) } as never);
+const { info: stack, stop: teardown } = await startStack();
 process.env.BENCH_STACK = JSON.stringify(stack);
 const { call, newTenant, waitForBatch, waitFor, withDb } = await import('../test/support/api.js');
 const { startReceiver } = await import('../test/support/receiver.js');

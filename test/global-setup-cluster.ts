@@ -1,7 +1,7 @@
 import type { TestProject } from 'vitest/node';
-import { startStack } from './global-setup.js';
+import { startStackLater } from './support/stack-later.js';
 
 /** The stack as users scale it out: the real Temporal server, 2 api processes, analysis and delivery workers. */
 export default function setup(project: TestProject) {
-  return startStack(project, { topology: 'cluster' });
+  return startStackLater(project, { topology: 'cluster' });
 }

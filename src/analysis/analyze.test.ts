@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { waitForHeads } from '../../test/support/heads-ready.js';
 import { defaultHeadsCacheDir } from '../config.js';
 import { createAnalyzer, INTENTIONS, TOPICS } from './analyze.js';
 import { createLocalEmbedder, type Embedder } from './embedder.js';
@@ -15,6 +16,9 @@ function counting(inner: Embedder) {
 }
 
 describe('analysis with the local Universal Sentence Encoder', () => {
+  // The run trains its heads in the background (test/global-setup-heads.ts).
+  beforeAll(() => waitForHeads(), 900_000);
+
   it(
     'analyses a batch with one embedding call into valid labels, sentiment and unit vectors',
     { timeout: 600_000 },

@@ -1,7 +1,7 @@
 import type { TestProject } from 'vitest/node';
-import { startStack } from '../global-setup.js';
+import { startStackLater } from '../support/stack-later.js';
 
 /** The scaled-out topology (real Temporal server, 2 api processes, analysis and delivery workers) on our own PostgreSQL. */
 export default function setup(project: TestProject) {
-  return startStack(project, { ownInfrastructure: true, topology: 'cluster' });
+  return startStackLater(project, { ownInfrastructure: true, topology: 'cluster' });
 }

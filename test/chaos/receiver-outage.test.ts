@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { call, newTenant, waitFor } from '../support/api.js';
 import { makeUsers, restartableReceiver, sql, submit, waitForBatches, wire } from './support.js';
+import { deliveriesQuiet } from '../support/quiescence.js';
 
 const USERS = 5;
 
@@ -38,8 +39,8 @@ describe('webhook receiver down, then failing, then back', () => {
       );
       await rx.start();
       await waitFor('every event delivered', async () => rx.successes().size === USERS, 60_000, 200);
-      // Let any stray retry show up before reading the story.
-      await new Promise((r) => setTimeout(r, 3_000));
+      // Every run over before reading the story: a stray retry would show in it.
+      await deliveriesQuiet({ webhookId }, 120_000);
 
       const list = await call('GET', `${base}/webhooks/${webhookId}/deliveries?limit=200`, { key: t.key });
       expect(list.status).toBe(200);

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { newTenant } from '../support/api.js';
+import { deliveriesQuiet } from '../support/quiescence.js';
 import {
   callBounded,
   chaos,
@@ -140,7 +141,7 @@ describe('Temporal server stopped during a batch and pending deliveries', () => 
           { timeout: 120_000, interval: 500 },
         )
         .toEqual([{ n: 1 }]);
-      await new Promise((r) => setTimeout(r, 3_000));
+      await deliveriesQuiet({ webhookId }, 120_000); // no run left that could send a duplicate
       const successes = rx.successes();
       expect(successes.get(String(attempt.event_id))).toBe(2);
       successes.set(String(attempt.event_id), 1);

@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { newTenant, stack } from '../support/api.js';
+import { deliveriesQuiet } from '../support/quiescence.js';
 import {
   chaos,
   expectEachEventDeliveredOnce,
@@ -81,7 +82,7 @@ describe('two workers on the same task queue and database', () => {
     expect(perUser.filter((e) => e.everyone !== 1 || e.regulars !== 1)).toEqual([]);
 
     await expect.poll(() => undeliveredEvents(t.projectId), { timeout: 180_000, interval: 500 }).toBe(0);
-    await new Promise((r) => setTimeout(r, 3_000));
+    await deliveriesQuiet({ pipelineId: t.pipelineId }, 120_000); // no run left that could send a duplicate
     const events = await expectEachEventDeliveredOnce(t.projectId, rx.successes());
     expect(events).toBe(USERS * SEGMENTS.length);
 

@@ -1,4 +1,3 @@
-import { inject } from 'vitest';
 import pg from 'pg';
 import type { StackInfo } from './stack-info.js';
 import { checkAnswer } from './contract.js';
@@ -10,9 +9,10 @@ export function useStack(info: StackInfo): void {
   cached = info;
 }
 
-/** The running stack: from vitest's global setup, or from the benchmark (BENCH_STACK). */
+/** The running stack: named by test/support/await-stack.ts (a setup file), or by the benchmark (BENCH_STACK). */
 export function stack(): StackInfo {
-  cached ??= process.env.BENCH_STACK ? (JSON.parse(process.env.BENCH_STACK) as StackInfo) : inject('stack');
+  cached ??= process.env.BENCH_STACK ? (JSON.parse(process.env.BENCH_STACK) as StackInfo) : undefined;
+  if (!cached) throw new Error('no stack: this project needs test/support/await-stack.ts among its setupFiles');
   return cached;
 }
 

@@ -11,16 +11,10 @@ export interface StackInfo {
   caPath: string;
   certPem: string;
   keyPem: string;
-  /** `cluster`: the real Temporal server, two api processes, analysis and delivery workers (global-setup.ts). */
+  /** `cluster`: the real Temporal server, two api processes, analysis and delivery workers (stack.ts). */
   topology: 'dev' | 'cluster';
   logs: { api: string; worker: string; worker2: string; api2?: string; deliveryWorker?: string };
   /** GET /metrics of the worker processes (the api's is `${gatewayUrl}/metrics`). */
   metricsUrls: { worker: string; worker2: string; deliveryWorker?: string };
   retryScheduleMs: number[];
-}
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    stack: StackInfo;
-  }
 }

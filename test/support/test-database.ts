@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { startEmbeddedPostgres, type EmbeddedDb } from '../../src/dev-hosting/embedded-postgres.js';
+import { freePort } from '../../src/free-port.js';
 
 /** A piece of infrastructure a test can stop and start again on the same port and data. */
 export interface Restartable {
@@ -33,7 +34,10 @@ export async function startTestDatabase(
       },
     };
   }
-  let embedded: EmbeddedDb | undefined = await startEmbeddedPostgres({ dataDir });
+  // A port of its own, not the embedded default (54329) that a developer's `npm start` prefers:
+  // a run starts several test databases, some at once (test/support/stack-later.ts), and two
+  // that both found 54329 free would both try it.
+  let embedded: EmbeddedDb | undefined = await startEmbeddedPostgres({ dataDir, port: await freePort() });
   const url = embedded.url;
   const postgres: Restartable = {
     async stop() {
