@@ -10,8 +10,8 @@ import { defineConfig } from 'vitest/config';
  * - e2e: test/e2e/, against the whole stack: PostgreSQL, Temporal and the service as api and worker
  *   processes (test/global-setup.ts).
  * `npm run test:deployment` runs the two that prove what a deployment goes through:
- * - lifecycle: the e2e files that start, kill, restore or shut the service down (LIFECYCLE), on
- *   the e2e stack;
+ * - lifecycle: the e2e files that start, restore or shut the service down (LIFECYCLE), on the
+ *   e2e stack;
  * - cluster: the end-to-end cases that prove the scaled-out topology (the real Temporal server on
  *   PostgreSQL, two api processes behind a balancer, an analysis and a delivery worker;
  *   test/global-setup-cluster.ts), plus test/cluster/ which only makes sense there.
@@ -32,14 +32,11 @@ const LOCAL_MODEL = [
 ];
 /**
  * What a deployment's processes go through: a second installation and a restored backup on one
- * Temporal, graceful shutdowns, the worker killed (kill -9) with deliveries asleep on their timers
- * or during an erasure, and `npm start` run as a user runs it.
+ * Temporal, graceful shutdowns, and `npm start` run as a user runs it.
  */
 const LIFECYCLE = [
   'test/e2e/installation-identity.test.ts',
   'test/e2e/grpc-health.test.ts',
-  'test/e2e/worker-crash.test.ts',
-  'test/e2e/privacy-crash.test.ts',
   'test/e2e/npm-start.test.ts',
 ];
 
@@ -67,20 +64,21 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          name: 'integration',
-          include: ['test/integration/**/*.test.ts', 'test/workflows/**/*.test.ts'],
-          exclude: LOCAL_MODEL,
-          globalSetup: ['test/global-setup-db.ts'],
-          sequence: { groupOrder: 1 },
+          name: 'analysis',
+          include: LOCAL_MODEL,
+          globalSetup: ['test/global-setup-heads.ts', 'test/global-setup-db.ts'],
+          sequence: { groupOrder: 2 },
         },
       },
       {
         extends: true,
         test: {
-          name: 'analysis',
-          include: LOCAL_MODEL,
-          globalSetup: ['test/global-setup-heads.ts', 'test/global-setup-db.ts'],
-          sequence: { groupOrder: 2 },
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts', 'test/workflows/**/*.test.ts'],
+          exclude: LOCAL_MODEL,
+          globalSetup: ['test/global-setup-db.ts'],
+          setupFiles: ['test/support/await-temporal-cli.ts'],
+          sequence: { groupOrder: 1 },
         },
       },
       {

@@ -1,20 +1,27 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, newTenant, stack, waitFor, waitForBatch, withDb, type Tenant } from '../support/api.js';
+import { call, control, newTenant, stack, waitFor, waitForBatch, withDb, type Tenant } from '../support/api.js';
 import { grpcClients, keyMetadata, rpc } from '../support/grpc.js';
 import { startReceiver } from '../support/receiver.js';
-import { messagesOf, NEGATIVE, racingBatch, rowsHolding, submit, tag } from '../support/privacy.js';
 
 /**
  * A user's data rights through the public API (issue 37; docs/privacy.md): erasure down to the
- * last row, suppression, export, retention, and an erasure racing a batch in flight (with the
- * worker killed meanwhile: privacy-crash.test.ts, in the lifecycle project).
+ * last row, suppression, export, retention, and erasures racing batches in flight.
  */
 const SECRET = 'whsec-privacy-0123456789';
+const NEGATIVE = 'Terrible service, the app crashes every day and I want to cancel my subscription now.';
 const SEGMENTS = [
   { name: 'Everyone', id: 'everyone', rule: { field: 'window_size', op: '>=', value: 1 } },
   { name: 'Unhappy', id: 'unhappy', rule: { field: 'avg_sentiment', op: '<', value: 0 } },
 ];
+
+const tag = () => randomBytes(6).toString('hex');
+
+async function submit(t: Tenant, users: { user_id: string; text: string; timestamp?: string }[]) {
+  const res = await call('POST', '/api/v1/users', { key: t.key, body: { project_id: t.projectId, users } });
+  expect(res.status, JSON.stringify(res.body)).toBe(202);
+  return res.body as { accepted: number; source_id: number; suppressed?: number };
+}
 
 async function deploySegments(t: Tenant) {
   const base = `/projects/${t.projectId}/pipelines/${t.pipelineId}`;
@@ -24,6 +31,26 @@ async function deploySegments(t: Tenant) {
     const deployed = await call('POST', `${base}/segments/${s.id}/deploy`, { key: t.key });
     expect(deployed.body.status).toBe('deployed');
   }
+}
+
+/** Every row of every table of the service's database whose text holds one of `needles`. */
+async function rowsHolding(needles: string[]): Promise<{ table: string; row: string }[]> {
+  return withDb(async (db) => {
+    const { rows: tables } = await db.query(
+      `SELECT table_name FROM information_schema.tables
+        WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name`,
+    );
+    expect(tables.length).toBeGreaterThan(15);
+    const found: { table: string; row: string }[] = [];
+    for (const { table_name } of tables) {
+      const { rows } = await db.query(
+        `SELECT t::text AS row FROM "${table_name}" t WHERE ${needles.map((_, i) => `strpos(t::text, $${i + 1}) > 0`).join(' OR ')}`,
+        needles,
+      );
+      for (const r of rows) found.push({ table: table_name, row: r.row });
+    }
+    return found;
+  });
 }
 
 describe('erasure', () => {
@@ -373,6 +400,20 @@ describe('retention', () => {
 });
 
 describe('erasure racing a batch in flight', () => {
+  /** A batch of `n` users where `who` writes every tenth item. */
+  const racingBatch = (who: string, n: number, marker: string) =>
+    Array.from({ length: n }, (_, i) =>
+      i % 10 === 0
+        ? { user_id: who, text: `${NEGATIVE} ${marker} ${i}` }
+        : { user_id: `other-${i}`, text: `Message ${i}: the dashboard is slow on Mondays.` },
+    );
+
+  async function messagesOf(sourceId: number) {
+    return withDb(async (db) =>
+      Number((await db.query('SELECT count(*) FROM messages WHERE source_id = $1', [sourceId])).rows[0].count),
+    );
+  }
+
   it('the user does not come back from a batch accepted before the erasure, still in its chunks', async () => {
     const t = await newTenant('race');
     const who = `race-${tag()}`;
@@ -387,6 +428,29 @@ describe('erasure racing a batch in flight', () => {
     expect((await call('GET', `/api/v1/profiles/${who}?project_id=${t.projectId}`, { key: t.key })).status).toBe(404);
     expect(await rowsHolding([who, marker])).toEqual([]);
     // Every other user was analysed: 180 of them, each once.
+    expect(await messagesOf(batch.source_id)).toBe(180);
+  });
+
+  it('nor from a chunk retried after the worker was killed (kill -9) and the erasure ran meanwhile', async () => {
+    const t = await newTenant('race-kill');
+    const who = `racekill-${tag()}`;
+    const marker = `racekill${tag()}`;
+    const batch = await submit(t, racingBatch(who, 200, marker));
+    await waitFor('the batch under way', async () => (await messagesOf(batch.source_id)) > 0, 120_000, 20);
+    await control('worker/kill');
+    try {
+      const erased = await call('DELETE', `/api/v1/profiles/${who}?project_id=${t.projectId}`, { key: t.key });
+      expect(erased.status).toBe(202);
+      expect(erased.body.counts.batch_items).toBe(20);
+    } finally {
+      await control('worker/start');
+    }
+    const outcome = await waitForBatch(batch.source_id, 240_000);
+    expect(outcome.failed).toBe(0);
+    const read = await call('GET', `/api/v1/batches/${batch.source_id}?project_id=${t.projectId}`, { key: t.key });
+    expect(read.body).toMatchObject({ status: 'completed', accepted: 200, suppressed: 0, erased: 20 });
+    expect((await call('GET', `/api/v1/profiles/${who}?project_id=${t.projectId}`, { key: t.key })).status).toBe(404);
+    expect(await rowsHolding([who, marker])).toEqual([]);
     expect(await messagesOf(batch.source_id)).toBe(180);
   });
 });

@@ -80,22 +80,28 @@ describe('a worker killed while every delivery waits on a retry timer', () => {
       // due one at once).
       const asleepAtKill = n - (await dueRuns(t.pipelineId));
       await control('worker/kill');
-      expect(asleepAtKill).toBeGreaterThan(0);
-      // An attempt already on the wire has landed (and was refused) once the dead worker's
-      // connections are closed: its kernel sends what was written before it closes them.
-      await waitFor('the dead worker disconnected', async () => (await rx.connections()) === 0, 10_000, 20);
-      const refusedBeforeKill = rx.received.length;
-      answer = 200;
-      // Every retry falls due while no worker runs: each run's timer has fired (a workflow task waits
-      // for a worker) or its attempt waits for one (an activity task), none sleeps any more.
-      await waitFor(
-        'every retry due with no worker to run it',
-        async () => (await dueRuns(t.pipelineId)) === n,
-        60_000,
-        250,
-      );
-      expect(rx.received.length).toBe(refusedBeforeKill); // nothing attempts while the worker is dead
-      await control('worker/start');
+      let refusedBeforeKill = 0;
+      // The worker comes back whatever is asserted here: a failure must not leave the stack's
+      // worker dead for the files after this one.
+      try {
+        expect(asleepAtKill).toBeGreaterThan(0);
+        // An attempt already on the wire has landed (and was refused) once the dead worker's
+        // connections are closed: its kernel sends what was written before it closes them.
+        await waitFor('the dead worker disconnected', async () => (await rx.connections()) === 0, 10_000, 20);
+        refusedBeforeKill = rx.received.length;
+        answer = 200;
+        // Every retry falls due while no worker runs: each run's timer has fired (a workflow task waits
+        // for a worker) or its attempt waits for one (an activity task), none sleeps any more.
+        await waitFor(
+          'every retry due with no worker to run it',
+          async () => (await dueRuns(t.pipelineId)) === n,
+          60_000,
+          250,
+        );
+        expect(rx.received.length).toBe(refusedBeforeKill); // nothing attempts while the worker is dead
+      } finally {
+        await control('worker/start');
+      }
 
       await waitFor('every event delivered', async () => ids(refusedBeforeKill).size === n, 120_000, 200);
       await deliveriesQuiet({ pipelineId: t.pipelineId }); // no run left that could send a duplicate
