@@ -18,7 +18,7 @@ export function startStackLater(project: TestProject, opts: StackOptions = {}) {
   project.provide('stackFile', file);
   const started = (async () => {
     const { info, stop } = await startStack({ ...opts, workersAfter: whenHeadsTrained() });
-    writeFileSync(file, JSON.stringify({ info }));
+    writeFileSync(file, JSON.stringify({ ok: true, info }));
     return stop;
   })().catch((err: Error) => {
     writeFileSync(file, JSON.stringify({ error: err.message }));
