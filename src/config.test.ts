@@ -3,8 +3,8 @@ import { CONFIG_VARIABLES, ConfigError, loadConfig } from './config.js';
 import { FAIRNESS_MECHANISMS } from './fairness-mechanisms.js';
 
 describe('configuration', () => {
-  it('reads 40 variables', () => {
-    expect(CONFIG_VARIABLES).toHaveLength(40);
+  it('reads 42 variables', () => {
+    expect(CONFIG_VARIABLES).toHaveLength(42);
     // Per-tenant limits share one prefix.
     expect(CONFIG_VARIABLES.filter((v) => v.startsWith('TENANT_'))).toEqual([
       'TENANT_DELIVERIES_IN_FLIGHT',
@@ -37,6 +37,13 @@ describe('configuration', () => {
     expect(loadConfig({}).role).toBe('all');
     expect(loadConfig({ ROLE: 'delivery-worker' }).role).toBe('delivery-worker');
     expect(() => loadConfig({ ROLE: 'janitor' })).toThrow(/ROLE/);
+  });
+
+  it('SECRETS_KEY_PREVIOUS is a comma-separated list of keys, each checked', () => {
+    const [a, b] = ['a'.repeat(64), 'b'.repeat(64)];
+    expect(loadConfig({}).secretsKeysPrevious).toEqual([]);
+    expect(loadConfig({ SECRETS_KEY_PREVIOUS: `${a}, ${b},` }).secretsKeysPrevious).toEqual([a, b]);
+    expect(() => loadConfig({ SECRETS_KEY_PREVIOUS: `${a},abcd` })).toThrow(/SECRETS_KEY_PREVIOUS.*64 hex/);
   });
 
   it('FAIRNESS_OFF takes known mechanism names only', () => {

@@ -14,7 +14,7 @@ const bool = z
 const port = z.coerce.number().int().min(0).max(65535);
 
 /**
- * Every variable the service reads (38). Tuning values that an operator has no reason to change
+ * Every variable the service reads (42). Tuning values that an operator has no reason to change
  * are constants next to the mechanism they tune; per-tenant limits are named TENANT_…; variables
  * of earlier versions are refused with what replaced them (RETIRED, below), never ignored.
  */
@@ -39,6 +39,9 @@ const schema = z.object({
   PORT: port.default(8080),
   GRPC_PORT: port.default(50051),
   HOST: z.string().default('0.0.0.0'),
+  // A streamed answer (the profile export) whose client takes nothing for this long is cut and its
+  // tenant's place freed (src/transport/http/stream-body.ts), as nginx's send_timeout.
+  HTTP_SEND_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   // A worker role's GET /metrics: `port` on 127.0.0.1, or `host:port` (src/metrics/address.ts).
   METRICS_PORT: z
     .string()
@@ -79,6 +82,18 @@ const schema = z.object({
     .string()
     .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 bytes)')
     .optional(),
+  // Keys SECRETS_KEY replaced, comma-separated, newest first: still opened and matched, never used
+  // for anything new (docs/operations.md, "Rotating SECRETS_KEY").
+  SECRETS_KEY_PREVIOUS: z
+    .string()
+    .default('')
+    .transform((s) =>
+      s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().regex(/^[0-9a-fA-F]{64}$/, 'each key must be 64 hex characters (32 bytes)'))),
   EMBEDDINGS_PROVIDER: z.enum(['local', 'openai']).default('local'),
   OPENAI_API_KEY: z.string().min(1).optional(),
   OPENAI_BASE_URL: z.string().url().optional(),
@@ -209,7 +224,8 @@ function toConfig(c: RawConfig) {
     role: c.ROLE,
     databaseUrl: c.DATABASE_URL,
     databasePoolMax: c.DATABASE_POOL_MAX,
-    http: { host: c.HOST, port: c.PORT },
+    /** sendTimeoutMs: how long a streamed answer waits for its client to take a chunk before it is cut. */
+    http: { host: c.HOST, port: c.PORT, sendTimeoutMs: c.HTTP_SEND_TIMEOUT_MS },
     grpc: { host: c.HOST, port: c.GRPC_PORT },
     /** Where a worker role serves GET /metrics (the api serves it on its gateway port). */
     metrics: c.METRICS_PORT,
@@ -220,6 +236,8 @@ function toConfig(c: RawConfig) {
     /** TRUSTED_PROXIES, as proxy-addr reads them (empty: the connecting peer is the client). */
     trustedProxies: c.TRUSTED_PROXIES,
     secretsKey: c.SECRETS_KEY,
+    /** SECRETS_KEY_PREVIOUS: keys SECRETS_KEY replaced, newest first. */
+    secretsKeysPrevious: c.SECRETS_KEY_PREVIOUS,
     embeddings: {
       provider: c.EMBEDDINGS_PROVIDER,
       openaiApiKey: c.OPENAI_API_KEY,

@@ -17,8 +17,10 @@ import { watchSearchAttributes } from './temporal/search-attribute-watch.js';
 import { createStarters, installationTaskQueue } from './temporal/starters.js';
 import { readInstallationId } from './db/installation.js';
 import { createSecretBox } from './webhooks/secret-box.js';
+import { resealWebhookSecrets } from './webhooks/reseal-secrets.js';
 import { createUserHasher } from './user-hash.js';
-import { resolveSecretsKey } from './secrets-key.js';
+import { resolveSecretsKeys } from './secrets-key.js';
+import { agreeOnSecretsKey, SecretsKeyMismatch } from './secrets-key-agreement.js';
 import { ensureDemoTenant } from './demo.js';
 import { startApi } from './roles/api.js';
 import { startWorkerRole } from './roles/worker.js';
@@ -126,6 +128,14 @@ try {
   const applied = await migrateLatest(db);
   if (applied.length) log.info('migrations applied', { applied });
   const installation = await readInstallationId(db);
+  // Before anything uses the key: a process whose key cannot read what the installation's key
+  // made (suppressions, sealed webhook secrets) stops here with what to set.
+  const secretsKeys = resolveSecretsKeys(
+    { current: config.secretsKey, previous: config.secretsKeysPrevious },
+    config.dataDir,
+    log,
+  );
+  await agreeOnSecretsKey(db, secretsKeys, log);
   const taskQueue = installationTaskQueue(config, installation);
 
   // 2. Temporal: TEMPORAL_ADDRESS, or the dev server (SQLite in the data folder, UI included).
@@ -158,8 +168,11 @@ try {
   });
   stops.unshift(async () => searchAttributes.stop());
   const starters = createStarters(client, config, installation, log);
-  const secretsKey = resolveSecretsKey(config.secretsKey, config.dataDir, log);
-  const box = createSecretBox(secretsKey);
+  const box = createSecretBox(secretsKeys.current, secretsKeys.previous);
+  if (secretsKeys.previous.length > 0) {
+    const resealed = await resealWebhookSecrets(db, box);
+    if (resealed > 0) log.info('webhook secrets sealed again under the new SECRETS_KEY', { resealed });
+  }
 
   if (queues.analysis || queues.delivery) {
     const worker = await startWorkerRole({
@@ -178,7 +191,7 @@ try {
     lines.push(`worker:      task queues ${worker.taskQueues.map((q) => `"${q}"`).join(', ')} on ${temporalAddress}`);
   }
   if (role === 'api' || role === 'all') {
-    const userHash = createUserHasher(secretsKey);
+    const userHash = createUserHasher(secretsKeys.current, secretsKeys.previous);
     const api = await startApi({ config, db, databaseUrl, starters, box, userHash, log, client, searchAttributes });
     stops.unshift(api.stop);
     lines.push(`gateway:     http://localhost:${api.httpPort}`, `gRPC:        localhost:${api.grpcPort}`);
@@ -201,7 +214,8 @@ try {
   log.info('ready', { ms: Date.now() - started });
 } catch (err) {
   // An environment problem we can explain gets one sentence, not a stack trace.
-  if (err instanceof UnreachableError || err instanceof MetricsPortInUse) console.error(err.message);
+  if (err instanceof UnreachableError || err instanceof MetricsPortInUse || err instanceof SecretsKeyMismatch)
+    console.error(err.message);
   else log.error('start failed', { err });
   await shutdown(1);
 }

@@ -15,6 +15,8 @@ import * as m013 from './migrations/013_auth_failures.js';
 import * as m014 from './migrations/014_console_reads.js';
 import * as m015 from './migrations/015_churn_words.js';
 import * as m016 from './migrations/016_user_data_rights.js';
+import * as m017 from './migrations/017_secrets_key_ids.js';
+import * as m018 from './migrations/018_forget_derived_data.js';
 
 /**
  * A migration module. knex reads `config.transaction` from what the source's getMigration answers
@@ -41,6 +43,8 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '014_console_reads': m014,
   '015_churn_words': m015,
   '016_user_data_rights': m016,
+  '017_secrets_key_ids': m017,
+  '018_forget_derived_data': m018,
 };
 
 /** Migrations are imported, not discovered on disk, so they work from tsx, bundles and containers. */

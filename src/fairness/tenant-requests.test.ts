@@ -70,6 +70,19 @@ describe('TenantRequests', () => {
     await expect(Promise.all(waiting)).resolves.toEqual(['ran', 'ran', 'ran', 'ran']);
   });
 
+  it('keeps a place taken by enter() until it is given back, once however often that is called', async () => {
+    const limits = new TenantRequests(2, 30);
+    const first = await limits.enter(1);
+    const second = await limits.enter(1);
+    expect(limits.inFlight(1)).toBe(2);
+    expect(await rejection(limits.run(1, async () => undefined))).toMatchObject({ code: 'rate_limited' });
+    first();
+    first();
+    expect(limits.inFlight(1)).toBe(1);
+    second();
+    expect(limits.inFlight(1)).toBe(0);
+  });
+
   it('frees the place of a request that failed', async () => {
     const limits = new TenantRequests(1, 1_000);
     await expect(limits.run(1, async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');

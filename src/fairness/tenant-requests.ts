@@ -30,12 +30,27 @@ export class TenantRequests {
 
   /** Runs `fn` in one of the tenant's places; throws `rate_limited` when none frees in time. */
   async run<T>(tenantId: number, fn: () => Promise<T>): Promise<T> {
-    await this.acquire(tenantId);
+    const leave = await this.enter(tenantId);
     try {
       return await fn();
     } finally {
-      this.release(tenantId);
+      leave();
     }
+  }
+
+  /**
+   * Takes one of the tenant's places for work that outlives a function call (a streamed answer
+   * holds it until its last byte): answers the function that gives it back, which does so once
+   * however often it is called. Throws `rate_limited` like run().
+   */
+  async enter(tenantId: number): Promise<() => void> {
+    await this.acquire(tenantId);
+    let held = true;
+    return () => {
+      if (!held) return;
+      held = false;
+      this.release(tenantId);
+    };
   }
 
   /** Requests of the tenant running now (for tests and metrics). */

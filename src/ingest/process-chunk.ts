@@ -13,7 +13,7 @@ import type { ConditionVectors } from '../segments/condition-vectors.js';
 import { isDatabaseDown } from '../errors.js';
 import { keepBeating } from '../keep-beating.js';
 import { stampBatchProgress } from './batch-lifecycle.js';
-import { MAX_USER_ATTRIBUTE_BYTES, MAX_USER_ATTRIBUTES } from './attribute-bounds.js';
+import { ATTRIBUTE_ENTRY_BYTES_SQL, MAX_USER_ATTRIBUTE_BYTES, MAX_USER_ATTRIBUTES } from './attribute-bounds.js';
 
 export interface ProcessChunkInput {
   sourceId: number;
@@ -158,14 +158,17 @@ async function foldMessage(db: Db, a: FoldArgs): Promise<void> {
     if (!live) throw new ItemErased();
     // The upsert takes the user's row lock until commit: two batches touching the same user serialise here.
     // Attributes merge in submission order, so an older batch processed late cannot overwrite newer values.
-    // A merge past the bounds (possible only for batches in flight together: the api refuses the
-    // rest, attribute-bounds.ts) leaves the stored attributes as they were; the message still folds.
+    // A merge past the bounds leaves the stored attributes as they were; the message still folds.
+    // A last defence only: the api weighs the same measure (ATTRIBUTE_ENTRY_BYTES_SQL, proved equal
+    // to attributeWeight) against what is stored and every batch not yet folded, under the tenant's
+    // batch lock (attribute-bounds.ts), so it refuses whatever could pass here. Only rows stored
+    // before the api measured so can still reach this, and the warning below says when.
     const { rows } = await trx.raw(
       `INSERT INTO users (project_id, user_id, attributes, source_label, last_source_id)
        VALUES (?, ?, ?::jsonb, ?, ?)
        ON CONFLICT (project_id, user_id) DO UPDATE SET
          attributes = (
-           SELECT CASE WHEN (SELECT count(*) <= ? AND coalesce(sum(octet_length(key) + octet_length(value::text)), 0) <= ?
+           SELECT CASE WHEN (SELECT count(*) <= ? AND coalesce(sum(${ATTRIBUTE_ENTRY_BYTES_SQL}), 0) <= ?
                              FROM jsonb_each(m)) THEN m ELSE users.attributes END
            FROM (SELECT CASE WHEN EXCLUDED.last_source_id >= users.last_source_id
                              THEN users.attributes || EXCLUDED.attributes

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateBatch } from './validate-batch.js';
+import { requireStoredUserId, validateBatch } from './validate-batch.js';
 
 const now = new Date('2026-11-25T12:00:00Z');
 const batch = (attributes: Record<string, unknown>) => ({
@@ -43,5 +43,19 @@ describe('validateBatch user ids', () => {
 
   it('keeps other dotted ids', () => {
     for (const id of ['...', '.hidden', 'a.b', '.. ']) expect(validateBatch(ids(id), now).items[1].user_id).toBe(id);
+  });
+});
+
+describe('requireStoredUserId (the routes that find a stored user)', () => {
+  it('takes every id ingest ever stored, the dot segments refused since included', () => {
+    for (const id of ['.', '..', ' ', 'x'.repeat(256), 'é']) expect(requireStoredUserId(id, 'user_id')).toBe(id);
+  });
+
+  it('refuses what no stored id can be: empty (an erased item keeps it), too long, not storable text', () => {
+    for (const id of ['', 'x'.repeat(257), 'a\u0000b', '\ud800', 7, undefined]) {
+      expect(() => requireStoredUserId(id, 'user_id')).toThrow(
+        expect.objectContaining({ code: 'invalid_argument', field: 'user_id' }),
+      );
+    }
   });
 });

@@ -74,10 +74,27 @@ export function requireUserId(value: unknown, field: string): string {
     throw invalid(field, `user_id must be at most ${MAX_USER_ID_LENGTH} characters`);
   }
   if (!isStorableText(value)) throw invalid(field, 'user_id must not contain NUL characters or unpaired surrogates');
-  // `.` and `..` are dot segments: every URL parser removes them from a path, so the profile of such a
-  // user could never be read at /api/v1/profiles/{user_id} (it would answer another route).
+  // `.` and `..` are dot segments: browsers and fetch resolve them in a path, even percent-encoded,
+  // so such a user's profile could not be read at /api/v1/profiles/{user_id} from those clients.
+  // Refused since issue 34; ids stored before are still reached (requireStoredUserId).
   if (value === '.' || value === '..')
     throw invalid(field, 'user_id must not be "." or ".." (they cannot appear in a URL path)');
+  return value;
+}
+
+/**
+ * A user id as the routes that find stored data take it (read, export, erase, lift a
+ * suppression, the audit trail by id): any id ingest ever stored, whatever the submission rules
+ * (requireUserId) have refused since, such as `.` and `..`. Only what a lookup needs: a string
+ * of 1 to MAX_USER_ID_LENGTH characters (the bound since the first version; '' must never match,
+ * it is what an erased batch item keeps), and text PostgreSQL can take (no NUL, no lone
+ * surrogate; ingest never stored either: a lone surrogate reached the database as U+FFFD).
+ */
+export function requireStoredUserId(value: unknown, field: string): string {
+  if (typeof value !== 'string' || value === '' || value.length > MAX_USER_ID_LENGTH) {
+    throw invalid(field, `user_id must be 1 to ${MAX_USER_ID_LENGTH} characters`);
+  }
+  if (!isStorableText(value)) throw invalid(field, 'user_id must not contain NUL characters or unpaired surrogates');
   return value;
 }
 

@@ -5,8 +5,9 @@ import { requireProject } from '../projects/projects.js';
 import { holdTenantBatchLock } from '../ingest/batch-lifecycle.js';
 import { queueSubscribedDeliveries, wakeRelay } from '../outbox/outbox.js';
 import { requireId } from '../validation.js';
-import { requireUserId } from '../ingest/validate-batch.js';
+import { requireStoredUserId } from '../ingest/validate-batch.js';
 import { noCounts, recordErasure, type ErasureCounts, type ErasureView } from './erasures.js';
+import { moveSuppressionsToCurrentKey } from './suppressions.js';
 import type { UserHasher } from '../user-hash.js';
 
 export interface EraseUserInput {
@@ -42,14 +43,22 @@ export interface EraseDeps {
  */
 export async function eraseUser(deps: EraseDeps, caller: Caller, input: EraseUserInput): Promise<ErasureView> {
   const projectId = requireId(input.projectId, 'project_id');
-  const userId = requireUserId(input.userId, 'user_id');
+  const userId = requireStoredUserId(input.userId, 'user_id');
   await requireProject(deps.db, caller, projectId);
-  const userHash = deps.userHash(projectId, userId);
+  const userHash = deps.userHash.current(projectId, userId);
+  const earlier = deps.userHash.all(projectId, userId).slice(1);
   return deps.db.transaction(async (trx) => {
     await holdTenantBatchLock(trx, caller.tenantId);
     const counts = await eraseRows(trx, projectId, userId);
+    // The id is known again: a suppression made under a previous key moves to the current one.
+    await moveSuppressionsToCurrentKey(trx, projectId, [
+      { staleHashes: earlier.map((h) => h.hash), current: userHash },
+    ]);
     if (input.suppress) {
-      await trx('suppressions').insert({ project_id: projectId, user_hash: userHash }).onConflict().ignore();
+      await trx('suppressions')
+        .insert({ project_id: projectId, user_hash: userHash.hash, key_id: userHash.keyId })
+        .onConflict()
+        .ignore();
     }
     const erasure = await recordErasure(trx, {
       projectId,
@@ -61,7 +70,7 @@ export async function eraseUser(deps: EraseDeps, caller: Caller, input: EraseUse
     });
     if (input.suppress) {
       await trx('suppressions')
-        .where({ project_id: projectId, user_hash: userHash })
+        .where({ project_id: projectId, user_hash: userHash.hash })
         .update({ erasure_id: erasure.pk });
     }
     return erasure.view;

@@ -4,14 +4,16 @@ import type { Caller } from '../auth/api-keys.js';
 import { invalid, notFound } from '../errors.js';
 import { requireProject } from '../projects/projects.js';
 import { optionalInt, requireId } from '../validation.js';
-import { requireUserId } from '../ingest/validate-batch.js';
-import type { UserHasher } from '../user-hash.js';
+import { requireStoredUserId } from '../ingest/validate-batch.js';
+import type { UserHash, UserHasher } from '../user-hash.js';
 
 /**
  * The audit trail of erasures and retention sweeps: when, by which key (its 8-character prefix,
  * as the admin tool lists keys), and how many rows of each kind went. Never a text; the user only
  * as the keyed hash suppressions use, so the trail can answer "was this id erased?" (list with
- * `user_id`) without holding the id.
+ * `user_id`, matched under the current and every previous SECRETS_KEY) without holding the id.
+ * key_id says which key made the hash; a row's hash is never re-made (the trail is history), so
+ * once a key is retired its rows are no longer found by id (docs/operations.md).
  */
 export interface ErasureCounts {
   /** Stored batch items blanked (their user id, text and attributes). */
@@ -82,7 +84,7 @@ export async function recordErasure(
   e: {
     projectId: number;
     kind: 'erasure' | 'retention';
-    userHash?: string;
+    userHash?: UserHash;
     suppressed?: boolean;
     requestedBy?: string;
     counts: ErasureCounts;
@@ -93,7 +95,8 @@ export async function recordErasure(
       project_id: e.projectId,
       kind: e.kind,
       state: 'completed',
-      user_hash: e.userHash ?? null,
+      user_hash: e.userHash?.hash ?? null,
+      key_id: e.userHash?.keyId ?? null,
       suppressed: e.suppressed ?? false,
       requested_by: e.requestedBy ?? null,
       counts: JSON.stringify(e.counts),
@@ -140,7 +143,11 @@ export async function listErasures(
   await requireProject(deps.db, caller, projectId);
   const query = deps.db('erasures').where({ project_id: projectId });
   if (q.userId !== undefined && q.userId !== '') {
-    query.where({ user_hash: deps.userHash(projectId, requireUserId(q.userId, 'user_id')) });
+    const hashes = deps.userHash.all(projectId, requireStoredUserId(q.userId, 'user_id'));
+    query.whereIn(
+      'user_hash',
+      hashes.map((h) => h.hash),
+    );
   }
   if (q.kind) query.where({ kind: q.kind });
   const rows = await query.orderBy('id', 'desc').limit(limit).offset(offset).select(COLUMNS);

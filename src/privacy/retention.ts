@@ -1,6 +1,7 @@
 import type { Db } from '../db/knex.js';
 import type { Logger } from '../observability/logger.js';
 import { noCounts, recordErasure, type ErasureCounts } from './erasures.js';
+import { forgetDerivedFromSwept } from './retention-derived.js';
 
 /** Messages erased per transaction: each holds its rows' locks for milliseconds. */
 export const RETENTION_BATCH = 500;
@@ -9,16 +10,19 @@ const MAX_BATCHES_PER_RUN = 200;
 
 /**
  * The retention sweep (worker role): in each project with `message_retention_days`, messages
- * written before that many days ago lose their text and vector, and keep their analysis
- * (timestamp, sentiment, topics, intentions, churn words): the profile, its trend and the segments
- * were computed from the analysis and keep working on it. The batch items that carried the same
- * text lose it too (an item that failed analysis keeps it until it is as old).
+ * written before that many days ago lose their text, their vector and their churn words (words of
+ * the text), and keep their analysis (timestamp, sentiment, topics, intentions): the profile, its
+ * trend and the segments were computed from the analysis and keep working on it. What the profile
+ * derived from the erased text goes too: its vector and churn words are recomputed from the
+ * messages that keep theirs (retention-derived.ts). The batch items that carried the same text
+ * lose it too (an item that failed analysis keeps it until it is as old).
  *
  * Bounded batches of RETENTION_BATCH messages, each its own transaction, taking only rows nobody
- * holds (SKIP LOCKED): it never waits for, nor stalls, ingest. Messages are written once and never
- * updated by ingest, so a skipped row is rare and taken at the next run. Each run that erased
- * something is recorded in the audit trail (erasures.ts, kind `retention`), counts only.
- * Several workers may sweep at once: SKIP LOCKED gives each its own rows.
+ * holds (SKIP LOCKED), the messages and their users: it never waits for ingest. A fold of a user
+ * whose messages a batch is erasing waits for that transaction (milliseconds), so it computes the
+ * profile from what the sweep left. A message of a user being folded is skipped, and taken at the
+ * next run. Each run that erased something is recorded in the audit trail (erasures.ts, kind
+ * `retention`), counts only. Several workers may sweep at once: SKIP LOCKED gives each its own rows.
  */
 export async function sweepRetention(db: Db, log: Logger): Promise<{ projects: number; messages: number }> {
   const projects: { id: number; days: number }[] = await db('projects')
@@ -47,10 +51,10 @@ async function sweepProject(db: Db, projectId: number, days: number): Promise<Er
            SELECT m.id FROM messages m JOIN users u ON u.id = m.user_pk
             WHERE u.project_id = ? AND m.text IS NOT NULL AND m.written_at < now() - make_interval(days => ?)
             ORDER BY m.written_at
-            LIMIT ? FOR UPDATE OF m SKIP LOCKED)
-         UPDATE messages m SET text = NULL, embedding = NULL, text_erased_at = now()
+            LIMIT ? FOR UPDATE OF m SKIP LOCKED FOR NO KEY UPDATE OF u SKIP LOCKED)
+         UPDATE messages m SET text = NULL, embedding = NULL, churn_words = NULL, text_erased_at = now()
            FROM doomed WHERE m.id = doomed.id
-         RETURNING m.source_id, m.item_idx`,
+         RETURNING m.id, m.user_pk, m.source_id, m.item_idx`,
         [projectId, days, RETENTION_BATCH],
       );
       if (rows.length === 0) return 0;
@@ -61,6 +65,7 @@ async function sweepProject(db: Db, projectId: number, days: number): Promise<Er
         [rows.map((r: { source_id: string }) => r.source_id), rows.map((r: { item_idx: number }) => r.item_idx)],
       );
       counts.batch_items += items.rowCount ?? 0;
+      await forgetDerivedFromSwept(trx, rows);
       return rows.length;
     });
     counts.messages += erased;

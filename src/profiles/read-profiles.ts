@@ -5,6 +5,7 @@ import { invalid, notFound } from '../errors.js';
 import { optionalInt, optionalNumber, requireId, requireStorable } from '../validation.js';
 import { SENTIMENT_TRENDS, type Aggregates } from './aggregates.js';
 import { listSql, PROFILE_SORTS, type ProfileFilters, type ProfileSort } from './profile-counts.js';
+import { requireStoredUserId } from '../ingest/validate-batch.js';
 
 export interface ProfileView {
   user_id: string;
@@ -158,14 +159,9 @@ function decodeCursor(cursor: string): { updatedAtMicros: number; userId: string
   return { updatedAtMicros: value[0], userId: requireStorable(value[1], 'after') };
 }
 
-function requireUserId(value: string): string {
-  if (value === '' || value.length > 256) throw invalid('user_id', 'user_id must be 1 to 256 characters');
-  return requireStorable(value, 'user_id');
-}
-
 export async function getProfile(db: Db, caller: Caller, q: ProfileRef): Promise<ProfileWithSegmentsView> {
   const projectId = requireId(q.projectId, 'project_id');
-  const userId = requireUserId(q.userId);
+  const userId = requireStoredUserId(q.userId, 'user_id');
   // One statement: the tenant check, the profile (one row, null profile columns for no profile)
   // and its current segments (memberships_by_user), in one snapshot.
   const cols = PROFILE_COLUMNS.map((c) => `u.${c}`).join(', ');
@@ -203,7 +199,7 @@ export async function getTimeline(
   q: TimelineInput,
 ): Promise<{ user_id: string; timeline: TimelineEntryView[] }> {
   const projectId = requireId(q.projectId, 'project_id');
-  const userId = requireUserId(q.userId);
+  const userId = requireStoredUserId(q.userId, 'user_id');
   const limit = optionalInt(q.limit, 'limit', 1, 1_000) ?? 100;
   const offset = optionalInt(q.offset, 'offset', 0, 1_000_000_000) ?? 0;
   // One statement: the tenant check, the user and the page of messages (null columns for none).

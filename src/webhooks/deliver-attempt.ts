@@ -9,6 +9,7 @@ import { record, recordSent } from './attempt-record.js';
 import { eventBody, signedHeaders } from './attempt-payload.js';
 import { disable, trackFailures } from './webhook-health.js';
 import { whyNotSent } from '../outbox/subscription.js';
+import { keptAnswer } from './kept-answer.js';
 
 export interface DeliverAttemptInput {
   workflowId: string;
@@ -233,7 +234,7 @@ async function recordStop(
   return { outcome: 'stopped', statusCode: 0, reason };
 }
 
-/** Stage send: the event's body, signed, POSTed behind the SSRF guard. */
+/** Stage send: the event's body, signed, POSTed behind the SSRF guard; what of the answer is kept (kept-answer.ts). */
 async function send(deps: DeliverDeps, { webhook, event }: Target): Promise<Sent> {
   const body = eventBody(event);
   const headers = signedHeaders(deps, webhook, event.id, event.event_type, body);
@@ -245,7 +246,8 @@ async function send(deps: DeliverDeps, { webhook, event }: Target): Promise<Sent
     allowPrivateNetworks: deps.allowPrivateNetworks,
     resolveTarget: deps.resolveTarget,
   });
-  return { result, headers };
+  // Before anything keeps it: an answer about an erased user is reduced to its status.
+  return { result: keptAnswer(event.reason, result), headers };
 }
 
 /** Stage judge: success, a failure to retry (with its turn when the webhook is failing), or final. */

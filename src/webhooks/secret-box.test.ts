@@ -45,11 +45,34 @@ describe('createSecretBox', () => {
     expect(() => other.open(sealed)).toThrow(/modified or sealed with another key/);
   });
 
+  it('opens values sealed under a previous key, and seals under the current one', () => {
+    const previousKey = randomBytes(32).toString('hex');
+    const sealedBefore = createSecretBox(previousKey).seal('sealed-before-rotation');
+    const rotated = createSecretBox(keyHex, [previousKey]);
+    expect(rotated.open(sealedBefore)).toBe('sealed-before-rotation');
+    // What it seals needs only the current key.
+    expect(createSecretBox(keyHex).open(rotated.seal('after'))).toBe('after');
+    expect(() => createSecretBox(previousKey).open(rotated.seal('after'))).toThrow(/sealed with another key/);
+  });
+
+  it('seals again under the current key only what opens only under a previous one', () => {
+    const previousKey = randomBytes(32).toString('hex');
+    const rotated = createSecretBox(keyHex, [previousKey]);
+    const again = rotated.reseal(createSecretBox(previousKey).seal('old'));
+    expect(again).not.toBeNull();
+    expect(createSecretBox(keyHex).open(again!)).toBe('old');
+    expect(rotated.reseal(rotated.seal('current'))).toBeNull();
+    expect(rotated.reseal(createSecretBox(randomBytes(32).toString('hex')).seal('foreign'))).toBeNull();
+    // Without previous keys there is nothing to move from.
+    expect(createSecretBox(keyHex).reseal(createSecretBox(previousKey).seal('old'))).toBeNull();
+  });
+
   it('rejects malformed sealed values and keys', () => {
     const box = createSecretBox(keyHex);
     expect(() => box.open('plain-text-secret')).toThrow(/not a sealed secret/);
     expect(() => box.open('v2:a:b:c')).toThrow(/not a sealed secret/);
     expect(() => createSecretBox('abcd')).toThrow(/64 hex characters/);
     expect(() => createSecretBox('z'.repeat(64))).toThrow(/64 hex characters/);
+    expect(() => createSecretBox(keyHex, ['abcd'])).toThrow(/64 hex characters/);
   });
 });

@@ -83,7 +83,8 @@ describe('failed-authentication rate limit', () => {
         GRPC_PORT: String(grpcPort),
         HOST: '127.0.0.1',
         ADMIN_TOKEN: stack().adminToken,
-        SECRETS_KEY: 'cd'.repeat(32),
+        // The stack's key: processes of one installation share it (src/secrets-key-agreement.ts).
+        SECRETS_KEY: 'ab'.repeat(32),
         DATA_DIR: path.join(dir, 'data'),
         LOG_LEVEL: 'info',
         // Per minute: a token comes back every 12 s, longer than this test's requests take.

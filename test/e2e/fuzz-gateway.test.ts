@@ -10,11 +10,12 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../src/errors.js';
 import { HTTP_STATUS } from '../../src/transport/http/errors.js';
-import { call, newTenant, stack, type Tenant } from '../support/api.js';
+import { call, newTenant, stack, waitForBatch, type Tenant } from '../support/api.js';
 import { checkAnswer } from '../support/contract.js';
 import {
   dbFingerprint,
   hostileValue,
+  makeDeliveryFixture,
   makeSegmentFixture,
   makeWebhookFixture,
   nastyString,
@@ -88,6 +89,8 @@ let refused = 0;
 let succeeded = 0;
 /** Successes judged by their route's check (the request surely reached it); the others by their shape. */
 let checked = 0;
+/** The same, by route (`GET /api/v1/profiles`): every route must have at least one. */
+const checkedByRoute = new Map<string, number>();
 /** Source ids of the submissions the gateway accepted (202), for the drain check at the end. */
 const acceptedBatches = new Set<number>();
 let db: pg.Client;
@@ -152,10 +155,19 @@ interface Fixtures extends Tenant {
   erasureId: string;
   /** A batch submitted to project B. */
   sourceId: number;
+  /** Keys of tenants made for the revocation route to revoke (a fuzzed revocation of `key` would end the run). */
+  spareKeys: string[];
+  /** A delivery of the fixture webhook (its test event), for the resend route. */
+  deliveryId: number;
 }
 let fx: Fixtures;
 
-const makeWebhook = () => makeWebhookFixture(fx);
+/** The fixture webhook, and a delivery of it for the resend route. */
+async function makeWebhook(): Promise<number> {
+  const id = await makeWebhookFixture(fx);
+  fx.deliveryId = await makeDeliveryFixture(fx, id);
+  return id;
+}
 const makeSegment = () => makeSegmentFixture(fx);
 
 /** A path parameter: the real fixture id, or something hostile. */
@@ -191,7 +203,15 @@ function encodePart(value: string, raw: boolean): string {
 const FIXTURE_USER = 'q0';
 
 type ParamName =
-  'project_id' | 'pipeline_id' | 'webhook_id' | 'segment_id' | 'user_id' | 'delivery_id' | 'erasure_id' | 'source_id';
+  | 'project_id'
+  | 'pipeline_id'
+  | 'webhook_id'
+  | 'segment_id'
+  | 'user_id'
+  | 'delivery_id'
+  | 'erasure_id'
+  | 'source_id'
+  | 'file';
 const realParam = (name: ParamName): string =>
   ({
     project_id: String(fx.projectId),
@@ -199,9 +219,11 @@ const realParam = (name: ParamName): string =>
     webhook_id: String(fx.webhookId),
     segment_id: fx.segmentId,
     user_id: FIXTURE_USER,
-    delivery_id: '1',
+    delivery_id: String(fx.deliveryId),
     erasure_id: fx.erasureId,
     source_id: String(fx.sourceId),
+    // The reference page's; the console's is the route's own (`real`).
+    file: 'init.js',
   })[name];
 
 interface Route {
@@ -210,6 +232,8 @@ interface Route {
   query?: Record<string, fc.Arbitrary<string>>;
   body?: () => fc.Arbitrary<unknown>;
   admin?: boolean;
+  /** Real values of path parameters where the route's differ from the fixture's (realParam). */
+  real?: Partial<Record<ParamName, string>>;
   /** Extra checks of a success, given what was sent. */
   check?: (
     res: Answer,
@@ -317,6 +341,9 @@ const projectBody = () =>
   );
 
 const isInt = (v: unknown) => Number.isSafeInteger(v);
+/** A route's path with these (decoded) parameters: what a delete's check reads back. */
+const pathOf = (pattern: string, params: Record<string, string>) =>
+  pattern.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params[name]));
 
 const ROUTES: Route[] = [
   { method: 'GET', pattern: '/healthz', check: (res) => expect(res.json).toEqual({ status: 'ok' }) },
@@ -326,6 +353,51 @@ const ROUTES: Route[] = [
     check: (res) => {
       expect(res.status).toBe(200);
       expect(res.json.status).toBe('ready');
+    },
+  },
+  {
+    method: 'GET',
+    pattern: '/metrics',
+    check: (res) => {
+      expect(res.contentType).toMatch(/^text\/plain/);
+      expect(res.text).toMatch(/^profiling_http_requests_total\{/m);
+    },
+  },
+  {
+    method: 'GET',
+    pattern: '/openapi.json',
+    check: (res) =>
+      expect(res.json).toMatchObject({ openapi: '3.1.0', paths: { '/api/v1/users': expect.any(Object) } }),
+  },
+  { method: 'GET', pattern: '/docs', check: (res) => expect(res.text).toContain('/docs/init.js') },
+  {
+    method: 'GET',
+    pattern: '/docs/:file',
+    check: (res) => {
+      expect(res.contentType).toMatch(/^text\/javascript/);
+      expect(res.text).toContain('SwaggerUIBundle');
+    },
+  },
+  { method: 'GET', pattern: '/console', check: (res) => expect(res.text).toContain('/console/app.js') },
+  {
+    method: 'GET',
+    pattern: '/console/:file',
+    real: { file: 'app.js' },
+    check: (res) => {
+      expect(res.contentType).toMatch(/^text\/javascript/);
+      expect(res.text.length).toBeGreaterThan(1_000);
+    },
+  },
+  {
+    method: 'POST',
+    pattern: '/admin/v1/api-keys/revoke',
+    admin: true,
+    body: () => fc.record({ api_key: either(fc.constantFrom(...fx.spareKeys)) }, { requiredKeys: [] }),
+    check: async (res, sent) => {
+      expect(sent.body.api_key.startsWith(res.json.prefix)).toBe(true);
+      expect(isInt(res.json.tenant_id)).toBe(true);
+      // Refused from the next request on.
+      expect((await call('GET', '/api/v1/projects', { key: sent.body.api_key })).status).toBe(401);
     },
   },
   {
@@ -584,7 +656,12 @@ const ROUTES: Route[] = [
       expect(res.json).not.toHaveProperty('secret');
     },
   },
-  { method: 'DELETE', pattern: `${WH}/:webhook_id` },
+  {
+    method: 'DELETE',
+    pattern: `${WH}/:webhook_id`,
+    check: async (res, sent) =>
+      expect((await call('GET', pathOf(`${WH}/:webhook_id`, sent.params), { key: fx.key })).status).toBe(404),
+  },
   {
     method: 'GET',
     pattern: `${WH}/:webhook_id/deliveries`,
@@ -688,7 +765,12 @@ const ROUTES: Route[] = [
   },
   { method: 'POST', pattern: `${SG}/:segment_id/deploy`, check: (res) => expect(res.json.status).toBe('deployed') },
   { method: 'POST', pattern: `${SG}/:segment_id/undeploy`, check: (res) => expect(res.json.status).toBe('draft') },
-  { method: 'DELETE', pattern: `${SG}/:segment_id` },
+  {
+    method: 'DELETE',
+    pattern: `${SG}/:segment_id`,
+    check: async (res, sent) =>
+      expect((await call('GET', pathOf(`${SG}/:segment_id`, sent.params), { key: fx.key })).status).toBe(404),
+  },
   {
     method: 'GET',
     pattern: `${SG}/:segment_id/users`,
@@ -723,7 +805,7 @@ function buildPath(route: Route, params: Param[]): { path: string; decoded: Reco
       if (!part.startsWith(':')) return part;
       const name = names[i];
       const p = params[i++];
-      const value = p.real ? realParam(name) : p.value;
+      const value = p.real ? (route.real?.[name] ?? realParam(name)) : p.value;
       decoded[name] = value;
       return p.real ? encodeURIComponent(value) : encodePart(value, p.raw);
     })
@@ -810,7 +892,23 @@ describe('gateway fuzzing', () => {
     await db.connect();
     const t = await newTenant('fuzz');
     const b = await call('POST', '/api/v1/projects', { key: t.key, body: { name: 'fuzz users' } });
-    fx = { ...t, projectB: b.body.id, webhookId: 0, segmentId: '', erasureId: '', sourceId: 0 };
+    fx = {
+      ...t,
+      projectB: b.body.id,
+      webhookId: 0,
+      segmentId: '',
+      erasureId: '',
+      sourceId: 0,
+      spareKeys: [],
+      deliveryId: 0,
+    };
+    for (let i = 0; i < 3; i++) {
+      const spare = await call('POST', '/admin/v1/tenants', {
+        body: { name: `fuzz spare ${i}` },
+        headers: { 'X-Admin-Token': stack().adminToken },
+      });
+      fx.spareKeys.push(spare.body.api_key);
+    }
     const batch = await call('POST', '/api/v1/users', {
       key: t.key,
       body: { project_id: fx.projectB, users: [{ user_id: FIXTURE_USER, text: 'Fine so far.' }] },
@@ -835,6 +933,32 @@ describe('gateway fuzzing', () => {
     await db?.end();
   });
 
+  /**
+   * Puts back what a fuzzed request may have taken, for a route's valid request to find: the
+   * profile of project B, the suppression of project A, the webhook and the segment.
+   */
+  async function restoreFixtures() {
+    const profile = `/api/v1/profiles/${FIXTURE_USER}?project_id=${fx.projectB}`;
+    if ((await call('GET', profile, { key: fx.key })).status === 404) {
+      const batch = await call('POST', '/api/v1/users', {
+        key: fx.key,
+        body: { project_id: fx.projectB, users: [{ user_id: FIXTURE_USER, text: 'Fine so far.' }] },
+      });
+      acceptedBatches.add(batch.body.source_id);
+      await waitForBatch(batch.body.source_id);
+    }
+    await call('DELETE', `/api/v1/profiles/${FIXTURE_USER}?project_id=${fx.projectId}&suppress=true`, {
+      key: fx.key,
+    });
+    const base = `/projects/${fx.projectId}/pipelines/${fx.pipelineId}`;
+    if ((await call('GET', `${base}/webhooks/${fx.webhookId}`, { key: fx.key })).status === 404)
+      fx.webhookId = await makeWebhook();
+    if ((await call('GET', `${base}/segments/${fx.segmentId}`, { key: fx.key })).status === 404)
+      fx.segmentId = await makeSegment();
+    // What these wrote is not a refused request's doing.
+    known = undefined;
+  }
+
   async function expectAlive() {
     const health = await send({ method: 'GET', path: '/healthz', headers: {} });
     expect(health).toMatchObject({ status: 200, json: { status: 'ok' } });
@@ -856,7 +980,12 @@ describe('gateway fuzzing', () => {
     if (exact && route.check) {
       await route.check(res, sent);
       checked++;
-    } else expect(res.status === 204 || res.json !== undefined, res.text.slice(0, 200)).toBe(true);
+      const name = `${route.method} ${route.pattern}`;
+      checkedByRoute.set(name, (checkedByRoute.get(name) ?? 0) + 1);
+    } else {
+      const text = !!res.contentType && !res.contentType.startsWith('application/json') && res.text.length > 0;
+      expect(res.status === 204 || res.json !== undefined || text, res.text.slice(0, 200)).toBe(true);
+    }
     if (route.method === 'DELETE') {
       // An erasure answers its audit row; the other deletes nothing.
       expect(res.status).toBe(route.pattern === '/api/v1/profiles/:user_id' ? 202 : 204);
@@ -1027,6 +1156,44 @@ describe('gateway fuzzing', () => {
     );
     expect(await probe({ method: 'POST', path: usersPath, body: manyUsers, headers })).toBeUndefined();
     await expectAlive();
+  });
+
+  it('answers each route a request with real ids and a valid input with a success its check accepts', async () => {
+    for (const route of ROUTES) {
+      const name = `${route.method} ${route.pattern}`;
+      if (checkedByRoute.has(name)) continue;
+      // The route's own inputs, drawn until one is valid (with a fixed seed), all path ids real.
+      const draws = fc.sample(fc.record({ body: route.body?.() ?? fc.constant(undefined), query: queryArb(route) }), {
+        seed: SEED + 3,
+        numRuns: 100,
+      });
+      for (const { body: value, query } of draws) {
+        await restoreFixtures();
+        const { path, decoded } = buildPath(route, [{ real: true }, { real: true }, { real: true }, { real: true }]);
+        const headers: Record<string, string> = { 'X-API-Key': fx.key };
+        const body = value === undefined ? undefined : Buffer.from(toJsonText(value), 'utf8');
+        if (body) headers['Content-Type'] = 'application/json';
+        if (route.admin) headers['X-Admin-Token'] = stack().adminToken;
+        const res = await probe({ method: route.method, path: query ? `${path}?${query}` : path, body, headers });
+        if (!res) continue;
+        const sent = body === undefined ? undefined : JSON.parse(body.toString());
+        await afterSuccess(route, true, res, { params: decoded, body: sent, query: new URLSearchParams(query) });
+        break;
+      }
+    }
+  });
+
+  it('checked a success of every route the gateway documents', async () => {
+    const doc = (await call('GET', '/openapi.json')).body as { paths: Record<string, Record<string, unknown>> };
+    const documented = Object.entries(doc.paths).flatMap(([p, ops]) =>
+      Object.keys(ops)
+        .filter((m) => ['get', 'put', 'post', 'delete', 'patch'].includes(m))
+        .map((m) => `${m.toUpperCase()} ${p.replace(/\{(\w+)\}/g, ':$1')}`),
+    );
+    const fuzzed = ROUTES.map((r) => `${r.method} ${r.pattern}`);
+    expect(documented.filter((r) => !fuzzed.includes(r))).toEqual([]);
+    // Every route's own check ran on at least one of its successes, not just counted in the summary.
+    expect(fuzzed.filter((r) => !checkedByRoute.has(r))).toEqual([]);
   });
 
   it('leaves in the worker-written tables only what the accepted batches brought', { timeout: 360_000 }, async () => {

@@ -15,12 +15,13 @@ import { SegmentsServiceService } from '../../gen/profiling/v1/segments.js';
 import { UsersServiceService } from '../../gen/profiling/v1/users.js';
 import { WebhooksServiceService } from '../../gen/profiling/v1/webhooks.js';
 import { MAX_REQUEST_BYTES } from '../../src/transport/limits.js';
-import { call, newTenant, stack, type Tenant } from '../support/api.js';
+import { call, newTenant, stack, waitForBatch, type Tenant } from '../support/api.js';
 import {
   dbFingerprint,
   expectProfilePage,
   expectRecoverAnswerWithin,
   expectWorkerWroteOnlyAcceptedBatches,
+  makeDeliveryFixture,
   makeSegmentFixture,
   makeWebhookFixture,
   nastyString,
@@ -83,6 +84,8 @@ interface Fixtures extends Tenant {
   erasureId: string;
   /** A batch submitted to project B. */
   sourceId: number;
+  /** A delivery of the fixture webhook (its test event), for ResendDelivery. */
+  deliveryId: number;
 }
 let fx: Fixtures;
 
@@ -100,8 +103,8 @@ function template(name: string): Record<string, any> {
     },
     getBatch: { projectId: fx.projectB, sourceId: fx.sourceId },
     listProfiles: { projectId: fx.projectB, sentimentTrend: 0, limit: 10 },
-    getProfile: { projectId: fx.projectB, userId: 'nobody' },
-    getUserTimeline: { projectId: fx.projectB, userId: 'nobody', limit: 5 },
+    getProfile: { projectId: fx.projectB, userId: FIXTURE_USER },
+    getUserTimeline: { projectId: fx.projectB, userId: FIXTURE_USER, limit: 5 },
     deleteProfile: { projectId: fx.projectId, userId: 'nobody', suppress: true },
     getErasure: { erasureId: fx.erasureId },
     listErasures: { projectId: fx.projectId, kind: 'erasure', limit: 5 },
@@ -133,7 +136,7 @@ function template(name: string): Record<string, any> {
     updateWebhook: { ref: hook, isActive: true, events: { values: [2] } },
     deleteWebhook: { ref: hook },
     listDeliveries: { ref: hook, limit: 5 },
-    resendDelivery: { ref: hook, deliveryId: 1 },
+    resendDelivery: { ref: hook, deliveryId: fx.deliveryId },
     rotateWebhookSecret: { ref: hook, secret: 'a-rotated-secret-1', overlapSeconds: 60 },
     endSecretOverlap: { ref: hook },
     recoverWebhook: { ref: hook, since: new Date('2026-01-01T00:00:00Z') },
@@ -460,6 +463,8 @@ let tried = 0;
 let refused = 0;
 let succeeded = 0;
 let checked = 0;
+/** Checked successes by method name: every method must have at least one. */
+const checkedByMethod = new Map<string, number>();
 /** Source ids of the submissions the server accepted, for the drain check at the end. */
 const acceptedBatches = new Set<number>();
 let encoderRefused = 0;
@@ -508,6 +513,7 @@ async function probe(
       throw new Error(`wrong success: ${what()} answered ${JSON.stringify(answer)?.slice(0, 400)}`, { cause: err });
     }
     checked++;
+    checkedByMethod.set(method.name, (checkedByMethod.get(method.name) ?? 0) + 1);
     if (method.name.startsWith('delete')) await restoreFixtures();
     return out;
   }
@@ -521,8 +527,36 @@ async function probe(
 const probeRaw = (method: Method, bytes: Buffer, shown: () => string) =>
   probe(method, bytes, () => rawCall(method.path, bytes), shown);
 
-const makeWebhook = () => makeWebhookFixture(fx);
+/** The fixture webhook, and a delivery of it for ResendDelivery. */
+async function makeWebhook(): Promise<number> {
+  const id = await makeWebhookFixture(fx);
+  fx.deliveryId = await makeDeliveryFixture(fx, id);
+  return id;
+}
 const makeSegment = () => makeSegmentFixture(fx);
+
+/** The user of the fixture batch (project B): its profile and timeline can be found. */
+const FIXTURE_USER = 'g0';
+
+/**
+ * Everything a valid request may need, put back: what restoreFixtures() does, the profile of
+ * project B and the suppression of project A (a fuzzed delete or lift may have taken them).
+ */
+async function restoreAllFixtures(): Promise<void> {
+  await restoreFixtures();
+  if (
+    (await call('GET', `/api/v1/profiles/${FIXTURE_USER}?project_id=${fx.projectB}`, { key: fx.key })).status === 404
+  ) {
+    const batch = await call('POST', '/api/v1/users', {
+      key: fx.key,
+      body: { project_id: fx.projectB, users: [{ user_id: FIXTURE_USER, text: 'Fine so far.' }] },
+    });
+    acceptedBatches.add(batch.body.source_id);
+    await waitForBatch(batch.body.source_id);
+  }
+  await call('DELETE', `/api/v1/profiles/nobody?project_id=${fx.projectId}&suppress=true`, { key: fx.key });
+  known = undefined;
+}
 
 /** A fuzzed delete that succeeded removed a fixture: make it again. */
 async function restoreFixtures(): Promise<void> {
@@ -541,10 +575,10 @@ describe('gRPC fuzzing', () => {
     await db.connect();
     const t = await newTenant('grpc-fuzz');
     const b = await call('POST', '/api/v1/projects', { key: t.key, body: { name: 'grpc fuzz users' } });
-    fx = { ...t, projectB: b.body.id, webhookId: 0, segmentId: '', erasureId: '', sourceId: 0 };
+    fx = { ...t, projectB: b.body.id, webhookId: 0, segmentId: '', erasureId: '', sourceId: 0, deliveryId: 0 };
     const batch = await call('POST', '/api/v1/users', {
       key: t.key,
-      body: { project_id: fx.projectB, users: [{ user_id: 'g0', text: 'Fine so far.' }] },
+      body: { project_id: fx.projectB, users: [{ user_id: FIXTURE_USER, text: 'Fine so far.' }] },
     });
     fx.sourceId = batch.body.source_id;
     acceptedBatches.add(fx.sourceId);
@@ -739,6 +773,21 @@ describe('gRPC fuzzing', () => {
       expect((await probeRaw(segments, seg, () => `rule nested ${depth} deep`)).code).toBe(status.INVALID_ARGUMENT);
     }
     await expectHealthy();
+  });
+
+  it('answers each method’s valid request (real ids) with a success its check accepts', async () => {
+    for (const method of METHODS) {
+      if (checkedByMethod.has(method.name)) continue;
+      await restoreAllFixtures();
+      const bytes = method.requestSerialize(template(method.name));
+      const out = await probeRaw(method, bytes, () => JSON.stringify(template(method.name)));
+      expect(out.code, `${method.name}: ${out.details}`).toBe(status.OK);
+    }
+  });
+
+  it('checked a success of every method of every service', () => {
+    // Each method's own success check ran on at least one of its answers, not just counted in the summary.
+    expect(METHODS.map((m) => m.name).filter((name) => !checkedByMethod.has(name))).toEqual([]);
   });
 
   it('leaves in the worker-written tables only what the accepted batches brought', { timeout: 360_000 }, async () => {

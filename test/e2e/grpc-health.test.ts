@@ -67,7 +67,8 @@ describe('gRPC health follows /readyz', () => {
         PORT: String(httpPort),
         GRPC_PORT: String(grpcPort),
         HOST: '127.0.0.1',
-        SECRETS_KEY: 'ef'.repeat(32),
+        // The stack's key: processes of one installation share it (src/secrets-key-agreement.ts).
+        SECRETS_KEY: 'ab'.repeat(32),
         DATA_DIR: path.join(dir, `data-${name}`),
         LOG_LEVEL: 'info',
       },

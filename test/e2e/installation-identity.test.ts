@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../support/api.js';
+import { deliveriesQuiet } from '../support/quiescence.js';
 import { startReceiver } from '../support/receiver.js';
 import { createDatabase, dropDatabase, startInstance, type Instance } from '../support/instance.js';
 
@@ -118,8 +119,8 @@ async function run(i: Instance, s: Setup, receiver: { received: unknown[] }, tag
   // The new users enter each segment deployed before the batch; every profile of the project enters the late one.
   const expected = deployed * n + members;
   await waitFor(`deliveries of ${tag}`, async () => receiver.received.length - before >= expected, 60_000);
-  // And nothing twice.
-  await new Promise((r) => setTimeout(r, 1_500));
+  // And nothing twice, read once no delivery of the pipeline can still send (test/support/quiescence.ts).
+  await deliveriesQuiet({ pipelineId: s.pipelineId, databaseUrl: i.databaseUrl });
   expect(receiver.received.length - before).toBe(expected);
   return members;
 }

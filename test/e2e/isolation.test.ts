@@ -7,7 +7,7 @@ import { ProjectsServiceService } from '../../gen/profiling/v1/projects.js';
 import { SegmentsServiceService } from '../../gen/profiling/v1/segments.js';
 import { UsersServiceService } from '../../gen/profiling/v1/users.js';
 import { WebhooksServiceService } from '../../gen/profiling/v1/webhooks.js';
-import { call, newTenant, stack, waitFor, waitForBatch, type Tenant } from '../support/api.js';
+import { call, newTenant, stack, waitFor, waitForBatch, withDb, type Tenant } from '../support/api.js';
 import { grpcClients, keyMetadata, rpc } from '../support/grpc.js';
 import { startReceiver } from '../support/receiver.js';
 
@@ -524,6 +524,106 @@ async function createTenant(name: string): Promise<{ key: string; tenantId: numb
   return { key: t.body.api_key, tenantId: t.body.tenant_id };
 }
 
+/**
+ * A tenant with one of everything the matrix addresses: a project, a pipeline, a deployed segment,
+ * a webhook with a delivery, an analysed user, an erased and suppressed user, a batch.
+ */
+async function seedTenant(label: string, receiverUrl: string): Promise<{ ids: Ids; key: string; secrets: string[] }> {
+  const tb = await createTenant(`tenant-${label}-${TAG}`);
+  const key = tb.key;
+  const project = await call('POST', '/api/v1/projects', { key, body: { name: `${label}-project-${TAG}` } });
+  const pipeline = await call('POST', `/projects/${project.body.id}/pipelines`, {
+    key,
+    body: { name: `${label}-pipeline-${TAG}` },
+  });
+  const base = `/projects/${project.body.id}/pipelines/${pipeline.body.id}`;
+  const hookUrl = `${receiverUrl}/${label}-hook-${TAG}`;
+  const secret = `${label}-webhook-secret-${TAG}`;
+  const webhook = await call('POST', `${base}/webhooks`, { key, body: { url: hookUrl, secret } });
+  expect(webhook.status).toBe(201);
+  const segment = await call('POST', `${base}/segments`, {
+    key,
+    body: {
+      id: `${label}-segment-${TAG}`,
+      name: `${label.toUpperCase()} Segment ${TAG}`,
+      rule: { field: 'avg_sentiment', op: '<', value: 0 },
+    },
+  });
+  expect(segment.status).toBe(201);
+  expect((await call('POST', `${base}/segments/${label}-segment-${TAG}/deploy`, { key })).status).toBe(200);
+  const userId = B_USER;
+  const goneId = `${label}-gone-${TAG}`;
+  const submitted = await call('POST', '/api/v1/users', {
+    key,
+    headers: { 'Idempotency-Key': `shared-key-${TAG}` },
+    body: {
+      project_id: project.body.id,
+      users: [
+        { user_id: userId, text: NEGATIVE, attributes: { plan: `${label}-plan-${TAG}` } },
+        { user_id: goneId, text: NEGATIVE },
+      ],
+    },
+  });
+  expect(submitted.status).toBe(202);
+  await waitForBatch(submitted.body.source_id);
+  // A delivery of the user who stays (the erased user's go with it).
+  const delivery = await waitFor(`a delivery to ${label}`, () =>
+    withDb(async (db) => {
+      const { rows } = await db.query(
+        `SELECT d.id FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
+          WHERE e.project_id = $1 AND e.user_id = $2 ORDER BY d.id LIMIT 1`,
+        [project.body.id, userId],
+      );
+      return rows[0] && Number(rows[0].id);
+    }),
+  );
+  // The second user erased and its id suppressed: a real erasure id and a real suppression.
+  const erased = await call('DELETE', `/api/v1/profiles/${goneId}?project_id=${project.body.id}&suppress=true`, {
+    key,
+  });
+  expect(erased.status, JSON.stringify(erased.body)).toBe(202);
+  expect(erased.body).toMatchObject({ suppressed: true, counts: { messages: 1, profiles: 1 } });
+  return {
+    key,
+    ids: {
+      project: project.body.id,
+      pipeline: pipeline.body.id,
+      segment: `${label}-segment-${TAG}`,
+      webhook: webhook.body.id,
+      delivery,
+      user: userId,
+      erasure: erased.body.id,
+      suppressed: goneId,
+      batch: submitted.body.source_id,
+    },
+    secrets: [
+      `${label}-project-${TAG}`,
+      `${label}-pipeline-${TAG}`,
+      `${label}-segment-${TAG}`,
+      `${label.toUpperCase()} Segment ${TAG}`,
+      `${label}-hook-${TAG}`,
+      secret,
+      userId,
+      goneId,
+      erased.body.id,
+      erased.body.user_id_hash,
+      NEGATIVE,
+      `${label}-plan-${TAG}`,
+      key,
+    ],
+  };
+}
+
+/**
+ * The order the owner's controls run in, so each finds what it needs: reads, then writes, then
+ * the webhook's deactivation (a test event needs it active), then the deletes.
+ */
+function controlRank(name: string, method: string): number {
+  if (/^update ?webhook$/i.test(name)) return 2;
+  if (method === 'DELETE' || /^(delete|lift|erase)/i.test(name)) return 3;
+  return method === 'GET' || /^(get|list)/i.test(name) ? 0 : 1;
+}
+
 describe('tenant isolation matrix', () => {
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let a: Ids;
@@ -533,82 +633,22 @@ describe('tenant isolation matrix', () => {
   let bSecrets: string[];
   let revokedKey: string;
   let revokedTenant: Tenant;
-  const counts = { http404: 0, grpcNotFound: 0, ownListings: 0, http401: 0, grpcUnauthenticated: 0 };
+  const counts = {
+    http404: 0,
+    grpcNotFound: 0,
+    ownListings: 0,
+    http401: 0,
+    grpcUnauthenticated: 0,
+    httpOwner: 0,
+    grpcOwner: 0,
+  };
   const clients = grpcClients();
   const grpc = grpcEndpoints(clients);
 
   beforeAll(async () => {
     receiver = await startReceiver();
-    // B: a project, a pipeline, a deployed segment, a webhook with a delivery, an analysed user.
-    const tb = await createTenant(`tenant-b-${TAG}`);
-    bKey = tb.key;
-    const project = await call('POST', '/api/v1/projects', { key: bKey, body: { name: `b-project-${TAG}` } });
-    const pipeline = await call('POST', `/projects/${project.body.id}/pipelines`, {
-      key: bKey,
-      body: { name: `b-pipeline-${TAG}` },
-    });
-    const base = `/projects/${project.body.id}/pipelines/${pipeline.body.id}`;
-    const hookUrl = `${receiver.url}/b-hook-${TAG}`;
-    const secret = `b-webhook-secret-${TAG}`;
-    const webhook = await call('POST', `${base}/webhooks`, { key: bKey, body: { url: hookUrl, secret } });
-    expect(webhook.status).toBe(201);
-    const segment = await call('POST', `${base}/segments`, {
-      key: bKey,
-      body: { id: `b-segment-${TAG}`, name: `B Segment ${TAG}`, rule: { field: 'avg_sentiment', op: '<', value: 0 } },
-    });
-    expect(segment.status).toBe(201);
-    expect((await call('POST', `${base}/segments/b-segment-${TAG}/deploy`, { key: bKey })).status).toBe(200);
-    const userId = B_USER;
-    const goneId = `b-gone-${TAG}`;
-    const submitted = await call('POST', '/api/v1/users', {
-      key: bKey,
-      headers: { 'Idempotency-Key': `shared-key-${TAG}` },
-      body: {
-        project_id: project.body.id,
-        users: [
-          { user_id: userId, text: NEGATIVE, attributes: { plan: `b-plan-${TAG}` } },
-          { user_id: goneId, text: NEGATIVE },
-        ],
-      },
-    });
-    expect(submitted.status).toBe(202);
-    await waitForBatch(submitted.body.source_id);
-    const deliveries = await waitFor('a delivery to B', async () => {
-      const r = await call('GET', `${base}/webhooks/${webhook.body.id}/deliveries`, { key: bKey });
-      return r.body.length > 0 && r.body;
-    });
-    // B erases its second user and suppresses the id: a real erasure id and a real suppression.
-    const erased = await call('DELETE', `/api/v1/profiles/${goneId}?project_id=${project.body.id}&suppress=true`, {
-      key: bKey,
-    });
-    expect(erased.status, JSON.stringify(erased.body)).toBe(202);
-    expect(erased.body).toMatchObject({ suppressed: true, counts: { messages: 1, profiles: 1 } });
-    b = {
-      project: project.body.id,
-      pipeline: pipeline.body.id,
-      segment: `b-segment-${TAG}`,
-      webhook: webhook.body.id,
-      delivery: deliveries[0].id,
-      user: userId,
-      erasure: erased.body.id,
-      suppressed: goneId,
-      batch: submitted.body.source_id,
-    };
-    bSecrets = [
-      `b-project-${TAG}`,
-      `b-pipeline-${TAG}`,
-      `b-segment-${TAG}`,
-      `B Segment ${TAG}`,
-      `b-hook-${TAG}`,
-      secret,
-      userId,
-      goneId,
-      erased.body.id,
-      erased.body.user_id_hash,
-      NEGATIVE,
-      `b-plan-${TAG}`,
-      bKey,
-    ];
+    const seeded = await seedTenant('b', receiver.url);
+    ({ ids: b, key: bKey, secrets: bSecrets } = seeded);
 
     // A: its own project, pipeline and webhook, so B's ids can be reached through A's parents.
     const ta = await newTenant(`tenant-a-${TAG}`);
@@ -823,5 +863,36 @@ describe('tenant isolation matrix', () => {
         counts.grpcUnauthenticated++;
       }
     }
+  });
+
+  // A 404 to A means something only if the owner's identical request is served: else the request
+  // could never succeed, and the matrix would pass on a typo. Each transport's controls run on a
+  // tenant seeded like B (they create, change and delete), in controlRank order.
+  it('serves each of those requests to the owner of the resources, over HTTP', async () => {
+    const owner = await seedTenant('d', receiver.url);
+    const eps = [...HTTP_TENANT_LEVEL, ...HTTP_ON_RESOURCES].sort(
+      (x, y) => controlRank(x.name, x.method) - controlRank(y.name, y.method),
+    );
+    for (const ep of eps) {
+      const res = await call(ep.method, ep.path(owner.ids), { key: owner.key, body: ep.body?.(owner.ids) });
+      expect(res.status, `${ep.method} ${ep.name}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
+      counts.httpOwner++;
+    }
+    expect(counts.httpOwner).toBe(HTTP_TENANT_LEVEL.length + HTTP_ON_RESOURCES.length);
+  });
+
+  it('serves each of those calls to the owner of the resources, over gRPC', async () => {
+    const owner = await seedTenant('e', receiver.url);
+    const md = keyMetadata(owner.key);
+    const eps = [...grpc.tenantLevel, ...grpc.onResources].sort(
+      (x, y) => controlRank(x.name, 'POST') - controlRank(y.name, 'POST'),
+    );
+    for (const ep of eps) {
+      await ep.invoke(owner.ids, md).catch((err: Error) => {
+        throw new Error(`${ep.name} refused to its owner: ${err.message}`);
+      });
+      counts.grpcOwner++;
+    }
+    expect(counts.grpcOwner).toBe(ALL_RPCS.length);
   });
 });

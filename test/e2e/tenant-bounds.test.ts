@@ -1,5 +1,7 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call, newTenant, waitForBatch, withDb, type Tenant } from '../support/api.js';
+import { call, newTenant, stack, waitFor, waitForBatch, withDb, type Tenant } from '../support/api.js';
+import { holdUserRow } from '../support/row-lock.js';
 import { MAX_USER_ATTRIBUTE_BYTES, MAX_USER_ATTRIBUTES } from '../../src/ingest/attribute-bounds.js';
 
 /**
@@ -22,8 +24,43 @@ const sources = () =>
         .n as number,
   );
 
-const weight = (a: Record<string, unknown>) =>
-  Object.entries(a).reduce((n, [k, v]) => n + Buffer.byteLength(k) + Buffer.byteLength(JSON.stringify(v)), 0);
+/**
+ * PostgreSQL's own measure of attributes sent as the service sends them (JSON.stringify, then
+ * jsonb): written here, not imported, so that the service's measure is checked against it.
+ */
+const pgWeight = (a: Record<string, unknown>) =>
+  withDb(async (db) => {
+    const { rows } = await db.query(
+      `SELECT count(*)::int AS keys, coalesce(sum(octet_length(key) + octet_length(value::text)), 0)::int AS bytes
+         FROM jsonb_each($1::jsonb)`,
+      [JSON.stringify(a)],
+    );
+    return rows[0] as { keys: number; bytes: number };
+  });
+
+/** The user's stored attributes, and PostgreSQL's measure of the stored row. */
+const stored = (userId: string) =>
+  withDb(async (db) => {
+    const { rows } = await db.query(
+      `SELECT u.attributes, (SELECT coalesce(sum(octet_length(key) + octet_length(value::text)), 0)::int
+                               FROM jsonb_each(u.attributes)) AS bytes
+         FROM users u WHERE u.project_id = $1 AND u.user_id = $2`,
+      [t.projectId, userId],
+    );
+    return rows[0] as { attributes: Record<string, unknown>; bytes: number } | undefined;
+  });
+
+/** The workers' logs (a stack may run one worker or two) and their lengths now. */
+const logFiles = () => [stack().logs.worker, stack().logs.worker2].filter((f) => existsSync(f));
+const logSizes = () => new Map(logFiles().map((f) => [f, statSync(f).size]));
+/** The workers' log lines written since `from`. */
+const logLinesSince = (from: Map<string, number>) =>
+  logFiles().flatMap((f) =>
+    readFileSync(f)
+      .subarray(from.get(f) ?? 0)
+      .toString('utf8')
+      .split('\n'),
+  );
 
 describe('per-user bounds', () => {
   beforeAll(async () => {
@@ -63,21 +100,89 @@ describe('per-user bounds', () => {
     expect((await submit(heavy.slice(0, 1))).status).toBe(202);
   });
 
-  it('two batches in flight together cannot pass the bound at the fold either; their messages are all analysed', async () => {
-    // Both are checked against what is stored (nothing yet): the fold is what keeps the bound.
-    const [a, b] = await Promise.all([
-      submit([0, 1, 2, 3].map((k) => ({ user_id: 'racer', text: 'Part one.', attributes: attrs(`a${k}_`, 50) }))),
-      submit([{ user_id: 'racer', text: 'Part two.', attributes: attrs('b_', 50) }]),
-    ]);
-    const accepted = [a, b].filter((r) => r.status === 202);
-    for (const r of [a, b]) expect([202, 422]).toContain(r.status);
-    for (const r of accepted) await waitForBatch(r.body.source_id);
+  it('a batch in flight is counted: a second that fits only if the first were ignored is 422, and nothing is dropped at the fold', async () => {
+    const base = await submit(
+      [0, 1, 2].map((k) => ({ user_id: 'racer', text: 'Part one.', attributes: attrs(`s${k}_`, 50) })),
+    );
+    expect(base.status, JSON.stringify(base.body)).toBe(202);
+    expect(await waitForBatch(base.body.source_id)).toEqual({ processed: 3, failed: 0 });
+    const logFrom = logSizes();
+
+    // The user's row held: the next batch is stored and analysed, but its fold waits on the row.
+    const row = await holdUserRow(t.projectId, 'racer');
+    let first, second;
+    try {
+      // 150 keys stored + 50 in flight: exactly the bound.
+      first = await submit([{ user_id: 'racer', text: 'Part two.', attributes: attrs('a_', 50) }]);
+      expect(first.status, JSON.stringify(first.body)).toBe(202);
+      await row.waitForWaiters(1); // its fold runs and waits: the batch is in flight, not folded
+      // 151 keys with what is stored, 201 with the batch in flight.
+      second = await submit([{ user_id: 'racer', text: 'Part three.', attributes: { b_0: 'v' } }]);
+    } finally {
+      await row.release();
+    }
+    expect(second.status, JSON.stringify(second.body)).toBe(422);
+    expect(second.body.error).toMatchObject({ code: 'quota_exceeded', field: 'users[0].attributes' });
+    expect(second.body.error.message).toContain('201 keys');
+
+    expect(await waitForBatch(first.body.source_id)).toEqual({ processed: 1, failed: 0 });
+    // Exactly what the accepted batches carried: nothing silently dropped by the fold's guard.
+    expect((await stored('racer'))?.attributes).toEqual({
+      ...attrs('s0_', 50),
+      ...attrs('s1_', 50),
+      ...attrs('s2_', 50),
+      ...attrs('a_', 50),
+    });
     const profile = await call('GET', `/api/v1/profiles/racer?project_id=${t.projectId}`, { key: t.key });
-    expect(profile.status).toBe(200);
-    const keys = Object.keys(profile.body.attributes).length;
-    expect(keys).toBeLessThanOrEqual(MAX_USER_ATTRIBUTES);
-    expect(weight(profile.body.attributes)).toBeLessThanOrEqual(MAX_USER_ATTRIBUTE_BYTES);
-    expect(profile.body.aggregates.message_count).toBe(accepted.reduce((n, r) => n + r.body.accepted, 0));
+    expect(profile.body.aggregates.message_count).toBe(4);
+    // The log read is the one that folded the batch (its chunk's last line, written after the
+    // folds, has arrived), and it says nothing was dropped.
+    const lines = await waitFor('the worker to log the chunk of the held batch', async () => {
+      const since = logLinesSince(logFrom);
+      const done = (l: string) => l.includes('"chunk done"') && l.includes(`"source_id":${first.body.source_id},`);
+      return since.some(done) && since;
+    });
+    expect(lines.filter((l) => l.includes('attributes not merged'))).toEqual([]);
+  });
+
+  it('numbers count as PostgreSQL stores them: 200 × 1e300 is 422 (the JSON text would be 2 KB), exactly 32,768 bytes are stored', async () => {
+    // 1e300 is `1e+300` to JSON.stringify (6 bytes) and `1` + 300 zeros to jsonb (301).
+    const huge: Record<string, number>[] = [0, 1, 2, 3].map((k) =>
+      Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`n${k}_${i}`, 1e300])),
+    );
+    const all = Object.assign({}, ...huge);
+    expect(Object.entries(all).reduce((n, [k, v]) => n + k.length + JSON.stringify(v).length, 0)).toBeLessThan(
+      MAX_USER_ATTRIBUTE_BYTES / 10,
+    );
+    // The first item at which PostgreSQL's measure of the merged attributes passes the bound.
+    let over = 0;
+    while ((await pgWeight(Object.assign({}, ...huge.slice(0, over + 1)))).bytes <= MAX_USER_ATTRIBUTE_BYTES) over++;
+    expect(over).toBe(2);
+    const before = await sources();
+    const refused = await submit(huge.map((a) => ({ user_id: 'numbers', text: 'Big numbers.', attributes: a })));
+    expect(refused.status, JSON.stringify(refused.body)).toBe(422);
+    expect(refused.body.error).toMatchObject({ code: 'quota_exceeded', field: `users[${over}].attributes` });
+    expect(refused.body.error.message).toContain(`${MAX_USER_ATTRIBUTE_BYTES} bytes`);
+    expect(await sources()).toBe(before);
+    expect(await stored('numbers')).toBeUndefined();
+
+    // Just within: 100 keys of 1e300, 7 more, and one number whose digits make exactly the bound.
+    const fit = [huge[0], huge[1], Object.fromEntries(Array.from({ length: 7 }, (_, i) => [`m${i}`, 1e300]))];
+    const rest = MAX_USER_ATTRIBUTE_BYTES - (await pgWeight(Object.assign({}, ...fit))).bytes;
+    expect(rest).toBeGreaterThan(25); // key `z` (1 byte) and a number of 21+ digits, written 1e+NN in JSON
+    fit[2].z = Number(`1e${rest - 2}`);
+    const exact = Object.assign({}, ...fit);
+    expect(await pgWeight(exact)).toEqual({ keys: 108, bytes: MAX_USER_ATTRIBUTE_BYTES });
+    const accepted = await submit(fit.map((a) => ({ user_id: 'numbers', text: 'Big numbers.', attributes: a })));
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(202);
+    expect(await waitForBatch(accepted.body.source_id)).toEqual({ processed: 3, failed: 0 });
+    expect(await stored('numbers')).toEqual({ attributes: exact, bytes: MAX_USER_ATTRIBUTE_BYTES });
+
+    // One byte more of any kind is refused, and stores nothing.
+    const more = await submit([{ user_id: 'numbers', text: 'One more.', attributes: { y: 1 } }]);
+    expect(more.status).toBe(422);
+    expect(more.body.error).toMatchObject({ code: 'quota_exceeded', field: 'users[0].attributes' });
+    expect((await stored('numbers'))?.attributes).toEqual(exact);
   });
 
   it('user ids "." and ".." are refused (400 naming the field), other dotted ids are readable', async () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDb, type Db } from '../../src/db/knex.js';
 import { identifyUsers } from '../../src/ingest/identify-users.js';
 import { completeBatch, unstartedBatches } from '../../src/ingest/batch-lifecycle.js';
@@ -40,8 +40,19 @@ describe('batch workflows are admitted per tenant (issue 14)', () => {
         ),
       )
     ).map((r) => r.source_id);
-  /** Lets the api's background starts run. */
-  const settle = () => new Promise((r) => setTimeout(r, 100));
+  /**
+   * Waits until the api's background start of every admitted batch among `ids` has run and
+   * recorded its workflow (identify-users.ts starts them after answering).
+   */
+  const startsRecorded = (ids: number[]) =>
+    vi.waitFor(
+      async () => {
+        const rows = await db('sources').whereIn('id', ids).whereNotNull('admitted_at').select('workflow_started_at');
+        expect(rows.length).toBeGreaterThan(0);
+        expect(rows.filter((r) => r.workflow_started_at === null)).toEqual([]);
+      },
+      { timeout: 10_000, interval: 20 },
+    );
   const admittedOf = async (ids: number[]) =>
     (await db('sources').whereIn('id', ids).whereNotNull('admitted_at').orderBy('id').select('id')).map((r) =>
       Number(r.id),
@@ -61,7 +72,7 @@ describe('batch workflows are admitted per tenant (issue 14)', () => {
     // Five submitted at the same moment: they serialise on the tenant's lock, so only two take a place.
     const ids = (await submit(burst, 5)).sort((a, b) => a - b);
     const [otherId] = await submit(other, 1);
-    await settle();
+    await startsRecorded([...ids, otherId]);
     const running = await admittedOf(ids);
     expect(running).toHaveLength(2);
     expect(started).toEqual(expect.arrayContaining([...running, otherId]));
@@ -84,7 +95,7 @@ describe('batch workflows are admitted per tenant (issue 14)', () => {
   it('stops counting a batch admitted 5 minutes ago and never completed (a terminated workflow)', async () => {
     const t = await tenant('batch-stale');
     const ids = (await submit(t, 3)).sort((a, b) => a - b);
-    await settle();
+    await startsRecorded(ids);
     const running = await admittedOf(ids);
     expect(running).toHaveLength(2);
     await db('sources')
@@ -97,7 +108,7 @@ describe('batch workflows are admitted per tenant (issue 14)', () => {
   it('keeps the place of a batch whose chunks are still being folded, however long it runs', async () => {
     const t = await tenant('batch-long');
     const ids = (await submit(t, 4)).sort((a, b) => a - b);
-    await settle();
+    await startsRecorded(ids);
     const running = await admittedOf(ids);
     const waiting = ids.filter((id) => !running.includes(id));
     expect(running).toHaveLength(2);

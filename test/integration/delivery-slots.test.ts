@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDb, type Db } from '../../src/db/knex.js';
 import { leaseSlots, releaseSlots } from '../../src/fairness/delivery-slots.js';
 import { testDatabaseUrl } from '../support/database.js';
@@ -50,7 +50,16 @@ describe('delivery slots leased in PostgreSQL', () => {
 
   it('free the slots of a lease that expired (a worker that died mid-attempt)', async () => {
     expect(await leaseSlots(one, keys('dead', 'dead-t', 1, 16), 1)).toBeDefined();
-    await new Promise((r) => setTimeout(r, 20));
+    // Until the 1 ms lease has run out by the database's clock, the one leases are judged by.
+    await vi.waitFor(
+      async () =>
+        expect(
+          await one('delivery_slots')
+            .where({ key: `webhook:${run}-dead` })
+            .where('expires_at', '>', one.fn.now()),
+        ).toEqual([]),
+      { timeout: 5_000, interval: 5 },
+    );
     const next = await leaseSlots(two, keys('dead', 'dead-t', 1, 16), 60_000);
     expect(next).toBeDefined();
     expect(

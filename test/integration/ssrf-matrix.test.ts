@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDb, type Db } from '../../src/db/knex.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { deliverAttempt, type DeliverAttemptOutput, type DeliverDeps } from '../../src/webhooks/deliver-attempt.js';
@@ -230,8 +230,8 @@ describe('SSRF matrix: the delivery activity with private networks not allowed',
       attempt: 1,
     });
     expect(out.outcome).toBe('failed');
-    await new Promise((r) => setTimeout(r, 50));
-    expect(counter.state.v4).toBe(before + 1);
+    // Its connection is counted once the listener has accepted it.
+    await vi.waitFor(() => expect(counter.state.v4).toBe(before + 1), { timeout: 5_000, interval: 5 });
     if (hasV6) {
       const v6Hook = await newWebhook(`https://[::1]:${port}/hook`);
       const v6Before = counter.state.v6;
@@ -241,8 +241,7 @@ describe('SSRF matrix: the delivery activity with private networks not allowed',
         webhookId: v6Hook,
         attempt: 1,
       });
-      await new Promise((r) => setTimeout(r, 50));
-      expect(counter.state.v6).toBe(v6Before + 1);
+      await vi.waitFor(() => expect(counter.state.v6).toBe(v6Before + 1), { timeout: 5_000, interval: 5 });
     }
     expect(
       dialled.some((d) => d.endsWith(`:${port}`)),

@@ -1,5 +1,6 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
+import { requestPath } from '../../src/transport/http/request-path.js';
 
 /**
  * The contract check every end-to-end answer goes through: the answer must be one the gateway's
@@ -110,10 +111,11 @@ export async function checkAnswer(
   if (!contract) contracts.set(base, (contract = load(base)));
   const c = await contract;
   const method = answer.method.toUpperCase();
-  // The gateway reads the target as a URL (an absolute form included); one that is no URL is a 400.
+  // The gateway reads the target as a URL (an absolute form included; one that is no URL is a 400)
+  // and routes by its path as sent, dot segments kept (src/transport/http/request-path.ts).
   let path: string;
   try {
-    path = new URL(answer.path, 'http://gateway').pathname;
+    path = requestPath(answer.path, new URL(answer.path, 'http://gateway'));
   } catch {
     path = answer.path;
   }

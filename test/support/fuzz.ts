@@ -229,6 +229,27 @@ export async function makeWebhookFixture(t: { key: string; projectId: number; pi
   return r.body.id;
 }
 
+/**
+ * A delivery of the webhook, for the resend route to find: its test event, sent and recorded
+ * (the fixture's receiver does not exist, so the attempt is recorded failed; a resend is allowed).
+ */
+export async function makeDeliveryFixture(
+  t: { key: string; projectId: number; pipelineId: number },
+  webhookId: number,
+): Promise<number> {
+  const base = `/projects/${t.projectId}/pipelines/${t.pipelineId}/webhooks/${webhookId}`;
+  const sent = await call('POST', `${base}/test`, { key: t.key });
+  if (sent.status !== 202) throw new Error(`delivery fixture: ${sent.status}`);
+  return waitFor(
+    'the fixture webhook’s first delivery',
+    async () => {
+      const r = await call('GET', `${base}/deliveries`, { key: t.key });
+      return r.status === 200 && r.body.length > 0 && (r.body[r.body.length - 1].id as number);
+    },
+    60_000,
+  );
+}
+
 let segmentSerial = 0;
 export async function makeSegmentFixture(t: { key: string; projectId: number; pipelineId: number }): Promise<string> {
   const r = await call('POST', `/projects/${t.projectId}/pipelines/${t.pipelineId}/segments`, {

@@ -8,8 +8,8 @@ export interface Received {
   body: string;
 }
 
-/** A scripted answer: a status, or a status with headers (Retry-After, ...). */
-export type Answer = number | { status: number; headers: Record<string, string> };
+/** A scripted answer: a status, or a status with headers (Retry-After, ...) and a body of its own. */
+export type Answer = number | { status: number; headers?: Record<string, string>; body?: string };
 
 /**
  * A real HTTPS webhook receiver on 127.0.0.1 with the test CA's certificate. `respond` decides
@@ -24,10 +24,10 @@ export async function startReceiver(respond: (n: number, r: Received) => Answer 
       const r: Received = { at: Date.now(), headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
       received.push(r);
       const answer = respond(received.length, r);
-      const { status, headers } = typeof answer === 'number' ? { status: answer, headers: {} } : answer;
+      const { status, headers, body } = typeof answer === 'number' ? { status: answer } : answer;
       res
         .writeHead(status, { 'content-type': 'text/plain', ...headers })
-        .end(status < 300 ? 'thanks' : `failing on purpose (${status})`);
+        .end(body ?? (status < 300 ? 'thanks' : `failing on purpose (${status})`));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -33,6 +33,17 @@ export async function holdIdempotencyKey(tenantId: number, key: string): Promise
   );
 }
 
+/**
+ * A user's row held FOR UPDATE: the fold of any message of that user (src/ingest/process-chunk.ts,
+ * the users upsert) waits on it after its batch was read and analysed, so that batch stays in
+ * flight, not folded, until release(). Reads of the row (the api's checks) do not wait.
+ */
+export async function holdUserRow(projectId: number, userId: string): Promise<HeldLock> {
+  return held(`the row of user ${userId}`, (db) =>
+    db.query('SELECT 1 FROM users WHERE project_id = $1 AND user_id = $2 FOR UPDATE', [projectId, userId]),
+  );
+}
+
 async function held(what: string, take: (db: pg.Client) => Promise<unknown>): Promise<HeldLock> {
   const db = new pg.Client({ connectionString: stack().databaseUrl });
   await db.connect();

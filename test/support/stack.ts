@@ -173,7 +173,13 @@ export async function startStack(opts: StackOptions = {}): Promise<{ info: Stack
   const workerRole = split ? 'analysis-worker' : 'worker';
   // Each worker process its own metrics port, the same across restarts (tests scrape them).
   const metricsPorts = { worker: await freePort(), worker2: await freePort(), deliveryWorker: await freePort() };
-  const metricsEnv = (p: keyof typeof metricsPorts) => ({ ...env, METRICS_PORT: String(metricsPorts[p]) });
+  // Each worker's database sessions are named after it (`profiling-worker`, ...): a test that kills
+  // it waits for them to end (test/support/worker-death.ts).
+  const metricsEnv = (p: keyof typeof metricsPorts) => ({
+    ...env,
+    METRICS_PORT: String(metricsPorts[p]),
+    PGAPPNAME: `profiling-${p}`,
+  });
   const spawnWorker = () => spawnService(workerRole, metricsEnv('worker'), logs.worker);
   const spawnApi2 = () => (twoApis ? spawnService('api', env2, logs.api2!) : undefined);
   const spawnDeliveryWorker = () =>

@@ -2,14 +2,27 @@ import type { AppContext } from '../../app.js';
 import type { Caller } from '../../auth/api-keys.js';
 import { authenticateCall } from '../edge.js';
 import type { Handler, Reply, Request } from './router.js';
+import { StreamBody } from './stream-body.js';
 
 /**
  * A route that needs an API key (`X-API-Key`): authenticated once here, like gRPC's `unary()`, so
  * each route is one line of transport around its use case, run in one of the tenant's places.
+ * A streamed answer keeps its place until it settles (last byte written, client gone or cut), not
+ * until the handler returns it: an open stream counts against the tenant like a running request.
  */
 export function authenticated(ctx: AppContext, fn: (caller: Caller, req: Request) => Promise<Reply>): Handler {
   return async (req) => {
     const caller = await authenticateCall(ctx, req.clientAddress, req.header('x-api-key'));
-    return ctx.tenantRequests.run(caller.tenantId, () => fn(caller, req));
+    const leave = await ctx.tenantRequests.enter(caller.tenantId);
+    let reply: Reply;
+    try {
+      reply = await fn(caller, req);
+    } catch (err) {
+      leave();
+      throw err;
+    }
+    if (reply.body instanceof StreamBody) reply.body.onSettled(leave);
+    else leave();
+    return reply;
   };
 }

@@ -1,16 +1,26 @@
 import { STATUS_CODES } from 'node:http';
-import type { Duplex } from 'node:stream';
+import type { Socket } from 'node:net';
 import type { ErrorCode } from '../../errors.js';
+import { answering, lingered, lingeringClose } from './connections.js';
 
 /**
  * Requests Node's HTTP parser refuses (request line or headers over the size limit, a request
- * target that is not a path, broken framing) never reach the router; by default Node answers them
- * with a bare status line. This answers them in the service's JSON error shape instead, with the
- * request id the gateway's answers carry. Returns the status answered, if any.
+ * target that is not a path, broken framing) and requests not received whole in time never reach
+ * the router; by default Node answers them with a bare status line and destroys the connection at
+ * once. This answers them in the service's JSON error shape instead, with the request id the
+ * gateway's answers carry, and closes the connection lingering (connections.ts) so the client can
+ * read the answer. Returns the status answered, if any: none when the client is gone (a reset),
+ * when the connection is already closing after an answer (what follows is dropped), or when an
+ * answer is already being written on it (that request has its answer; a second would corrupt it).
  */
-export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex, requestId: string): number | undefined {
+export function answerClientError(err: NodeJS.ErrnoException, socket: Socket, requestId: string): number | undefined {
+  if (lingered(socket)) return undefined;
   if (err.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy();
+    return undefined;
+  }
+  if (answering(socket)) {
+    lingeringClose(socket);
     return undefined;
   }
   const [status, code, message]: [number, ErrorCode, string] =
@@ -20,9 +30,11 @@ export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex, re
         ? [408, 'invalid_argument', 'the request was not received in time']
         : [400, 'invalid_argument', 'malformed HTTP request'];
   const body = JSON.stringify({ error: { code, message } });
-  socket.end(
+  socket.write(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+      `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\n` +
+      `X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
   );
+  lingeringClose(socket);
   return status;
 }

@@ -1,6 +1,4 @@
 import type { ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { AppError, ErrorCode } from '../../errors.js';
 
 /** Exhaustive: a new error code does not compile until it has an HTTP status (as grpc-gateway maps them). */
@@ -27,37 +25,6 @@ export function sendError(res: ServerResponse, err: AppError): void {
   const headers: Record<string, string> = {};
   if (err.retryAfterSeconds) headers['Retry-After'] = String(err.retryAfterSeconds);
   sendJson(res, HTTP_STATUS[err.code], { error: body }, headers);
-}
-
-/**
- * A reply body written piece by piece as the pieces are pulled (the profile export): the
- * response's backpressure paces the producer, so the api holds a piece, not the document.
- */
-export class StreamBody {
-  constructor(
-    readonly contentType: string,
-    readonly pieces: AsyncIterable<string>,
-  ) {}
-}
-
-/**
- * Sends a streamed reply (chunked). A failure after the head is sent cannot become an error
- * answer: the connection is cut, so the client sees a truncated body, never a complete-looking one.
- */
-export async function sendStream(
-  res: ServerResponse,
-  status: number,
-  body: StreamBody,
-  headers: Record<string, string> = {},
-): Promise<void> {
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-  res.writeHead(status, { 'Content-Type': body.contentType, ...headers });
-  try {
-    await pipeline(Readable.from(body.pieces), res);
-  } catch (err) {
-    res.destroy(err as Error);
-    throw err;
-  }
 }
 
 /** A reply body sent as it is with its own type (the metrics' Prometheus text), not as JSON. */

@@ -7,7 +7,7 @@ import { exportProfile } from '../../privacy/export-profile.js';
 import { getProject, updateProject } from '../../projects/projects.js';
 import { requireId } from '../../validation.js';
 import { authenticated } from './authenticated.js';
-import { StreamBody } from './errors.js';
+import { StreamBody } from './stream-body.js';
 import {
   eraseQuery,
   listErasuresQuery,
@@ -61,7 +61,11 @@ export function addPrivacyRoutes(router: Router, ctx: AppContext): void {
     routeDoc({
       operationId: 'exportProfile',
       summary: 'Export everything stored about a user, as one JSON document (GDPR art. 15 and 20)',
-      description: 'Streamed: messages are read 500 at a time, so a long history does not sit in memory.',
+      description:
+        'Streamed: events, pending items and messages are read in pages of about 1 MB, each when the client has ' +
+        'taken the last, so a long history does not sit in memory. An open export counts as one of the ' +
+        "tenant's concurrent requests until its last byte (429 past them); a client that takes nothing for " +
+        '`HTTP_SEND_TIMEOUT_MS` (30 s) is cut. HEAD answers the same status and headers from the checks alone.',
       tag: 'Privacy',
       auth: 'apiKey',
       query: projectIdQuery,

@@ -1,14 +1,16 @@
 import http from 'node:http';
 import type { Socket } from 'node:net';
-import type { Duplex } from 'node:stream';
 import type { AppContext } from '../../app.js';
 import { AppError } from '../../errors.js';
 import { answerClientError } from './client-error.js';
+import { closeAfterAnswer, manageConnections, SERVER_OPTIONS } from './connections.js';
 import { clientAddress, toAppError } from '../edge.js';
 import { finishRequest, UNMATCHED } from '../access-log.js';
 import { acceptRequestId, withRequestId } from '../../observability/request-context.js';
-import { sendError, sendJson, sendStream, StreamBody } from './errors.js';
+import { sendError, sendJson } from './errors.js';
+import { logStreamEnd, sendStream, StreamBody } from './stream-body.js';
 import { readJsonBody, Router, type Request } from './router.js';
+import { requestPath } from './request-path.js';
 import { addApiRoutes } from './routes-users-profiles-projects.js';
 import { addPrivacyRoutes } from './routes-privacy.js';
 import { addOpsRoutes } from './routes-ops.js';
@@ -49,7 +51,7 @@ function parseTarget(target: string | undefined): URL {
  */
 export function createHttpServer(ctx: AppContext): http.Server {
   const router = createRouter(ctx);
-  const server = http.createServer((req, res) => {
+  const server = http.createServer(SERVER_OPTIONS, (req, res) => {
     const requestId = acceptRequestId(req.headers['x-request-id']);
     res.setHeader('X-Request-Id', requestId);
     void withRequestId(requestId, () => handle(req, res, requestId));
@@ -60,8 +62,10 @@ export function createHttpServer(ctx: AppContext): http.Server {
     let route = UNMATCHED;
     try {
       const url = parseTarget(req.url);
-      const found = router.match(req.method ?? 'GET', url.pathname);
-      if (!found) throw new AppError('not_found', `no route for ${req.method} ${url.pathname}`);
+      // Dot segments as sent (request-path.ts): `%2E%2E` names the user id `..`.
+      const path = requestPath(req.url ?? '/', url);
+      const found = router.match(req.method ?? 'GET', path);
+      if (!found) throw new AppError('not_found', `no route for ${req.method} ${path}`);
       route = found.pattern;
       const query: Record<string, string> = {};
       for (const [k, v] of url.searchParams) if (!(k in query)) query[k] = v;
@@ -71,7 +75,7 @@ export function createHttpServer(ctx: AppContext): http.Server {
         params: found.params,
         query,
         headers: req.headers,
-        path: url.pathname,
+        path,
         clientAddress: client,
         header: (name) => {
           const v = req.headers[name.toLowerCase()];
@@ -80,27 +84,33 @@ export function createHttpServer(ctx: AppContext): http.Server {
         json: (limits) => (body ??= readJsonBody(req, limits)),
       };
       const reply = await found.handler(request);
-      if (reply.body instanceof StreamBody) await sendStream(res, reply.status, reply.body, reply.headers);
-      else sendJson(res, reply.status, reply.body, reply.headers);
+      if (reply.body instanceof StreamBody) {
+        const { sendTimeoutMs } = ctx.config.http;
+        const end = await sendStream(
+          res,
+          { ...reply, body: reply.body },
+          { head: req.method === 'HEAD', sendTimeoutMs },
+        );
+        logStreamEnd(ctx.log, end, route, sendTimeoutMs);
+      } else sendJson(res, reply.status, reply.body, reply.headers);
     } catch (err) {
       const appErr = toAppError(err, ctx.log);
+      // Refused before its body arrived whole: the client still reads the answer (connections.ts).
+      if (!req.complete && !res.headersSent) closeAfterAnswer(req, res);
       sendError(res, appErr);
-      // Drain an unread body so keep-alive connections stay usable.
-      if (!req.complete) req.resume();
     } finally {
       const seconds = (performance.now() - started) / 1000;
       const method = req.method ?? 'GET';
       finishRequest(ctx.log, { transport: 'http', route, method, status: res.statusCode, seconds, requestId }, client);
     }
   };
-  server.keepAliveTimeout = 65_000;
-  server.requestTimeout = 30_000;
+  manageConnections(server);
   // Requests Node's parser refused: answered with an id of their own, and logged like the others.
-  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
     const requestId = acceptRequestId(undefined);
     const answered = answerClientError(err, socket, requestId);
     if (answered === undefined) return;
-    const client = clientAddress((socket as Socket).remoteAddress, undefined, ctx.trustProxy);
+    const client = clientAddress(socket.remoteAddress, undefined, ctx.trustProxy);
     const done = {
       transport: 'http' as const,
       route: UNMATCHED,

@@ -1,0 +1,89 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDb, type Db } from '../../src/db/knex.js';
+import { migrateLatest } from '../../src/db/migrate.js';
+import { createLogger } from '../../src/observability/logger.js';
+import { agreeOnSecretsKey, SecretsKeyMismatch } from '../../src/secrets-key-agreement.js';
+import { secretsKeyId } from '../../src/secrets-key.js';
+import { testDatabaseUrl } from '../support/database.js';
+
+const [A, B, C] = ['1a', '2b', '3c'].map((h) => h.repeat(32));
+const log = createLogger('silent', {});
+
+/**
+ * The start check of src/secrets-key-agreement.ts on a database of its own, migrated from empty:
+ * processes starting at once with different keys, a rotation, and a key dropped while
+ * suppressions still need it.
+ */
+describe('SECRETS_KEY agreement at start', () => {
+  const name = `profiling_secrets_key_${process.pid}_${Date.now()}`;
+  let db: Db;
+  let projectId: number;
+  const recorded = async () => (await db('installation').first('secrets_key_id')).secrets_key_id;
+
+  beforeAll(async () => {
+    const admin = new pg.Client({ connectionString: testDatabaseUrl() });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const u = new URL(testDatabaseUrl());
+    u.pathname = `/${name}`;
+    db = createDb(u.toString(), 4);
+    await migrateLatest(db);
+    const [tenant] = await db('tenants').insert({ name: 'keys' }).returning('id');
+    [{ id: projectId }] = await db('projects').insert({ tenant_id: tenant.id, name: 'keys' }).returning('id');
+  });
+
+  afterAll(async () => {
+    await db?.destroy();
+    const admin = new pg.Client({ connectionString: testDatabaseUrl() });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  });
+
+  it('lets exactly one of two processes starting at once with different keys record its key', async () => {
+    const results = await Promise.allSettled([
+      agreeOnSecretsKey(db, { current: A, previous: [] }, log),
+      agreeOnSecretsKey(db, { current: B, previous: [], generatedFile: '/elsewhere/secrets.key' }, log),
+    ]);
+    const refused = results.filter((r) => r.status === 'rejected');
+    expect(refused).toHaveLength(1);
+    expect((refused[0] as PromiseRejectedResult).reason).toBeInstanceOf(SecretsKeyMismatch);
+    const winner = results[0].status === 'fulfilled' ? A : B;
+    expect(await recorded()).toBe(secretsKeyId(winner));
+    // The loser keeps being refused; the winner's key starts again.
+    const loser = winner === A ? B : A;
+    await expect(agreeOnSecretsKey(db, { current: loser, previous: [] }, log)).rejects.toThrow(
+      `(key id ${secretsKeyId(loser)}) is not this installation's key (key id ${secretsKeyId(winner)})`,
+    );
+    await agreeOnSecretsKey(db, { current: winner, previous: [] }, log);
+    // From here on the installation's key is A.
+    await db('installation').update({ secrets_key_id: secretsKeyId(A) });
+  });
+
+  it('follows a rotation to a key that lists the installation key as previous', async () => {
+    await db('suppressions').insert({ project_id: projectId, user_hash: 'h-a', key_id: secretsKeyId(A) });
+    await agreeOnSecretsKey(db, { current: B, previous: [A] }, log);
+    expect(await recorded()).toBe(secretsKeyId(B));
+    // A process still on A alone is refused now.
+    await expect(agreeOnSecretsKey(db, { current: A, previous: [] }, log)).rejects.toThrow(/SECRETS_KEY_PREVIOUS/);
+  });
+
+  it('refuses to start without a key that stored suppressions were made with, and counts them', async () => {
+    await db('suppressions').insert([
+      { project_id: projectId, user_hash: 'h-c1', key_id: secretsKeyId(C) },
+      { project_id: projectId, user_hash: 'h-c2', key_id: secretsKeyId(C) },
+    ]);
+    const err = await agreeOnSecretsKey(db, { current: B, previous: [A] }, log).catch((e: Error) => e);
+    expect(err).toBeInstanceOf(SecretsKeyMismatch);
+    expect((err as Error).message).toContain(`2 suppressed users under key id ${secretsKeyId(C)}`);
+    await expect(agreeOnSecretsKey(db, { current: B, previous: [] }, log)).rejects.toThrow(
+      `1 suppressed user under key id ${secretsKeyId(A)}`,
+    );
+    await agreeOnSecretsKey(db, { current: B, previous: [A, C] }, log);
+    // Rows made before key ids were kept (null) are matched under every key and never block a start.
+    await db('suppressions').insert({ project_id: projectId, user_hash: 'h-unknown', key_id: null });
+    await agreeOnSecretsKey(db, { current: B, previous: [A, C] }, log);
+  });
+});
