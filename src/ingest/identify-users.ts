@@ -98,8 +98,7 @@ export async function identifyUsers(
   // The batch is durable now: answer at once and start its workflow in the background, so a busy
   // Temporal does not slow the 202. A start that fails (or a process that dies first) is left to
   // the relay, which starts every batch still unstarted after 3 s; starts are idempotent by id.
-  void (async () => undefined)().catch( // BROKEN BY HAND (f9 helper): no start here
-  void startStoredBatch, deps.db, deps.batches, stored.source,(err: unknown) =>
+  void startStoredBatch(deps.db, deps.batches, stored.source).catch((err: unknown) =>
     deps.log.warn('batch stored; workflow start deferred to the relay', { source_id: stored.source.id, err }),
   );
   return stored.created;
