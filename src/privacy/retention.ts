@@ -46,25 +46,30 @@ async function sweepProject(db: Db, projectId: number, days: number): Promise<Er
   const counts: ErasureCounts = noCounts();
   for (let n = 0; n < MAX_BATCHES_PER_RUN; n++) {
     const erased = await db.transaction(async (trx) => {
+      // A message and its batch item go as one: both locked here or neither (SKIP LOCKED on the
+      // join skips the pair), so the sweep never waits for a fold holding the item (FOR SHARE) or an
+      // erasure blanking it, and never leaves a swept message whose item keeps the text: a skipped
+      // pair is taken whole at a later run. Every message has its item (items are blanked, never
+      // deleted, except with their project).
       const { rows } = await trx.raw(
         `WITH doomed AS (
-           SELECT m.id FROM messages m JOIN users u ON u.id = m.user_pk
+           SELECT m.id, si.source_id, si.idx FROM messages m
+             JOIN users u ON u.id = m.user_pk
+             JOIN source_items si ON si.source_id = m.source_id AND si.idx = m.item_idx
             WHERE u.project_id = ? AND m.text IS NOT NULL AND m.written_at < now() - make_interval(days => ?)
             ORDER BY m.written_at
-            LIMIT ? FOR UPDATE OF m SKIP LOCKED FOR NO KEY UPDATE OF u SKIP LOCKED)
+            LIMIT ? FOR UPDATE OF m, si SKIP LOCKED FOR NO KEY UPDATE OF u SKIP LOCKED),
+         items AS (
+           UPDATE source_items si SET text = NULL FROM doomed
+            WHERE si.source_id = doomed.source_id AND si.idx = doomed.idx AND si.text IS NOT NULL
+           RETURNING 1)
          UPDATE messages m SET text = NULL, embedding = NULL, churn_words = NULL, text_erased_at = now()
            FROM doomed WHERE m.id = doomed.id
-         RETURNING m.id, m.user_pk, m.source_id, m.item_idx`,
+         RETURNING m.id, m.user_pk, (SELECT count(*)::int FROM items) AS items`,
         [projectId, days, RETENTION_BATCH],
       );
       if (rows.length === 0) return 0;
-      const items = await trx.raw(
-        `UPDATE source_items si SET text = NULL
-           FROM unnest(?::bigint[], ?::int[]) AS k(source_id, idx)
-          WHERE si.source_id = k.source_id AND si.idx = k.idx AND si.text IS NOT NULL`,
-        [rows.map((r: { source_id: string }) => r.source_id), rows.map((r: { item_idx: number }) => r.item_idx)],
-      );
-      counts.batch_items += items.rowCount ?? 0;
+      counts.batch_items += rows[0].items;
       await forgetDerivedFromSwept(trx, rows);
       return rows.length;
     });
@@ -73,10 +78,12 @@ async function sweepProject(db: Db, projectId: number, days: number): Promise<Er
   }
   // Items that failed analysis have no message: theirs is the only copy of the text.
   const failed = await db.raw(
-    `UPDATE source_items si SET text = NULL
-       FROM sources s
-      WHERE si.error IS NOT NULL AND si.text IS NOT NULL AND si.written_at < now() - make_interval(days => ?)
-        AND s.id = si.source_id AND s.project_id = ? AND s.completed_at IS NOT NULL`,
+    `WITH f AS (
+       SELECT si.source_id, si.idx FROM source_items si JOIN sources s ON s.id = si.source_id
+        WHERE si.error IS NOT NULL AND si.text IS NOT NULL AND si.written_at < now() - make_interval(days => ?)
+          AND s.project_id = ? AND s.completed_at IS NOT NULL
+          FOR UPDATE OF si SKIP LOCKED)
+     UPDATE source_items si SET text = NULL FROM f WHERE si.source_id = f.source_id AND si.idx = f.idx`,
     [days, projectId],
   );
   counts.batch_items += failed.rowCount ?? 0;
