@@ -44,6 +44,13 @@ export async function agreeOnSecretsKey(db: Db, keys: SecretsKeys, log: Logger):
     const decision = decideKey(recorded, current, previous);
     if (decision === 'refuse') throw new SecretsKeyMismatch(mismatch(keys, current, recorded!));
 
+    // Rows made before migration 017 (or by a process of the earlier version during a rolling
+    // upgrade) name no key: they were made under the key in force then, the recorded one, or this
+    // process's on the first start after 017. Naming it lets the check below refuse to drop a key
+    // that still holds them; left null they would be lifted silently once the key is retired.
+    const before = recorded ?? current;
+    await trx('suppressions').whereNull('key_id').update({ key_id: before });
+    await trx('erasures').whereNull('key_id').whereNotNull('user_hash').update({ key_id: before });
     const orphans = await keyIdsOfSuppressions(trx, [current, ...previous]);
     if (orphans.length > 0) {
       const list = orphans.map((o) => `${o.n} suppressed ${o.n === 1 ? 'user' : 'users'} under key id ${o.key_id}`);

@@ -82,8 +82,19 @@ describe('SECRETS_KEY agreement at start', () => {
       `1 suppressed user under key id ${secretsKeyId(A)}`,
     );
     await agreeOnSecretsKey(db, { current: B, previous: [A, C] }, log);
-    // Rows made before key ids were kept (null) are matched under every key and never block a start.
-    await db('suppressions').insert({ project_id: projectId, user_hash: 'h-unknown', key_id: null });
+  });
+
+  it('names the installation key on rows made before key ids were kept, so retiring it is refused', async () => {
+    // A suppression of the earlier version (no key id), made under the installation's key B.
+    await db('suppressions').insert({ project_id: projectId, user_hash: 'h-before-017', key_id: null });
     await agreeOnSecretsKey(db, { current: B, previous: [A, C] }, log);
+    const named = await db('suppressions').where({ user_hash: 'h-before-017' }).first('key_id');
+    expect(named.key_id).toBe(secretsKeyId(B));
+    // Rotated to a new key D, then B dropped from the previous keys: its suppressions would be lifted.
+    const D = '4d'.repeat(32);
+    await agreeOnSecretsKey(db, { current: D, previous: [B, A, C] }, log);
+    await expect(agreeOnSecretsKey(db, { current: D, previous: [A, C] }, log)).rejects.toThrow(
+      `suppressed user under key id ${secretsKeyId(B)}`,
+    );
   });
 });
