@@ -43,13 +43,23 @@ export function resolveSecretsKeys(
   const file = path.join(dataDir, 'secrets.key');
   if (!existsSync(file)) {
     mkdirSync(dataDir, { recursive: true });
+    const key = randomBytes(32).toString('hex') + '\n';
     const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
-    writeFileSync(draft, randomBytes(32).toString('hex') + '\n', { mode: 0o600 });
+    writeFileSync(draft, key, { mode: 0o600 });
     try {
       linkSync(draft, file);
       log.warn('SECRETS_KEY is not set: generated one in the data folder; set SECRETS_KEY in production', { file });
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP') {
+        // A file system without hard links (some FUSE or SMB volumes): created exclusively instead;
+        // a process racing this one may read it before it is whole, and then refuses to start.
+        try {
+          writeFileSync(file, key, { mode: 0o600, flag: 'wx' });
+        } catch (e) {
+          if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+        }
+      } else if (code !== 'EEXIST') throw err;
     } finally {
       rmSync(draft, { force: true });
     }

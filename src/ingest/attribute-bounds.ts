@@ -136,6 +136,9 @@ export async function checkMergedAttributes(
  * The users' stored attributes and those of their items not yet folded (a batch not completed, no
  * message yet, neither failed nor erased), read in ONE statement: a fold commits its message and
  * the user's row together, so one snapshot sees each item either pending or merged, never neither.
+ * Driven by the project's batches in flight (sources_in_flight), each read by its own key: it runs
+ * under the tenant's batch lock, so its cost is bounded by TENANT_BATCHES_IN_FLIGHT × 1,000 items,
+ * never by the users' whole histories (source_items_user spans every project and every batch).
  */
 async function pendingAttributes(
   db: Db,
@@ -147,11 +150,12 @@ async function pendingAttributes(
      SELECT user_id, attributes FROM users WHERE project_id = ? AND user_id IN (SELECT user_id FROM wanted)
      UNION ALL
      SELECT si.user_id, si.attributes
-       FROM sources s JOIN source_items si ON si.source_id = s.id
-      WHERE s.project_id = ? AND s.completed_at IS NULL
-        AND si.user_id IN (SELECT user_id FROM wanted) AND si.attributes <> '{}'::jsonb
-        AND si.error IS NULL AND si.skipped IS NULL
-        AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.source_id = si.source_id AND m.item_idx = si.idx)`,
+       FROM (SELECT id FROM sources WHERE project_id = ? AND completed_at IS NULL) s
+       CROSS JOIN LATERAL (
+         SELECT si.user_id, si.attributes, si.idx FROM source_items si
+          WHERE si.source_id = s.id AND si.user_id IN (SELECT user_id FROM wanted)
+            AND si.attributes <> '{}'::jsonb AND si.error IS NULL AND si.skipped IS NULL) si
+      WHERE NOT EXISTS (SELECT 1 FROM messages m WHERE m.source_id = s.id AND m.item_idx = si.idx)`,
     [JSON.stringify(users), projectId, projectId],
   );
   return (rows as { user_id: string; attributes: Record<string, Scalar> | null }[]).map((r) => ({

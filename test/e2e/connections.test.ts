@@ -171,6 +171,28 @@ describe('refusals before the body has arrived', () => {
   });
 });
 
+describe('answers sent before the body has arrived', () => {
+  it('close the connection after at most LINGER more bytes, whatever the status (a 200, a 405)', async () => {
+    const t = await newTenant('connections-early');
+    const early = async (method: string) => {
+      const c = connect();
+      const head =
+        `${method} /api/v1/projects HTTP/1.1\r\nHost: api\r\nX-API-Key: ${t.key}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${1 << 30}\r\n\r\n`;
+      const sent = await upload(c, head, () => ONE_MB);
+      return { method, sent, ended: await c.closed, answers: c.answers() };
+    };
+    // GET /api/v1/projects reads no body: answered 200 at once. PATCH is not a method of the path: 405.
+    for (const r of await Promise.all([early('GET'), early('PATCH')])) {
+      expect(r.answers.map((a) => a.status)).toEqual([r.method === 'GET' ? 200 : 405]);
+      expect(r.answers[0].headers.connection, r.method).toBe('close');
+      // A kept-alive connection drains the whole declared body (all 64 MB sent) and answers 408 after it.
+      expect(r.sent, r.method).toBeLessThan(2 * MAX_BODY + 16 * MB);
+      expect(r.ended, r.method).toMatch(/^(closed|ECONNRESET|EPIPE)$/);
+    }
+  });
+});
+
 describe('a request that does not arrive whole in time', () => {
   it(
     'is answered 408, and its connection closed even if the client keeps its side open: its tenant place comes back',

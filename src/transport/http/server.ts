@@ -84,6 +84,9 @@ export function createHttpServer(ctx: AppContext): http.Server {
         json: (limits) => (body ??= readJsonBody(req, limits)),
       };
       const reply = await found.handler(request);
+      // Answered before its body arrived whole (a route that reads none, a 405): the same close as
+      // a refusal's, else the body is drained without bound and the request timeout answers again.
+      if (!req.complete) closeAfterAnswer(req, res);
       if (reply.body instanceof StreamBody) {
         const { sendTimeoutMs } = ctx.config.http;
         const end = await sendStream(
