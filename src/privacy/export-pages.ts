@@ -2,7 +2,8 @@ import type { Knex } from 'knex';
 import type { Db } from '../db/knex.js';
 
 /**
- * Stored bytes one page of the export may reach: the page ends after the row that reaches it (so
+ * Bytes one page of the export may reach, texts weighed as the JSON they become (a control
+ * character is six characters there): the page ends after the row that reaches it (so
  * a page always has a row). With texts of at most 10,000 characters and 50 attributes, a page is
  * at most this plus one row: the api holds about a megabyte of rows per open export, whatever
  * the user's history.
@@ -58,7 +59,7 @@ export function messagesOf(db: Db, userPk: number): AsyncGenerator<string> {
       db,
       `SELECT id, written_at, source_id, source_label, text, text_erased_at, sentiment, topics, intentions,
               churn_words, created_at, written_at::text AS written_key,
-              octet_length(coalesce(text, '')) + ${ROW_BYTES} AS weight
+              octet_length(to_jsonb(coalesce(text, ''))::text) + ${ROW_BYTES} AS weight
          FROM messages
         WHERE user_pk = ? ${after ? 'AND (written_at, id) > (?::timestamptz, ?)' : ''}
         ORDER BY written_at, id`,
@@ -97,7 +98,7 @@ export function pendingItemsOf(db: Db, projectId: number, userId: string): Async
     const page = await readPage(
       db,
       `SELECT si.source_id, si.idx, si.text, si.attributes, si.written_at, si.error, s.created_at AS received_at,
-              octet_length(coalesce(si.text, '')) + octet_length(si.attributes::text) + ${ROW_BYTES} AS weight
+              octet_length(to_jsonb(coalesce(si.text, ''))::text) + octet_length(si.attributes::text) + ${ROW_BYTES} AS weight
          FROM ${PENDING} ${after ? 'AND (si.source_id, si.idx) > (?, ?)' : ''}
         ORDER BY si.source_id, si.idx`,
       after ? [userId, projectId, after.source, after.idx] : [userId, projectId],

@@ -69,6 +69,24 @@ describe('export pages', () => {
     for (const p of longOnly.slice(0, -1)) expect(p.rows).toBe(Math.ceil(EXPORT_PAGE_BYTES / (20_000 + 512)));
   });
 
+  it('weighs texts as the JSON they become: control characters do not make a page six times larger', async () => {
+    // 200 messages of 10,000 control characters: 10 KB stored each, 60 KB as JSON (\u0001).
+    const [u] = await db('users')
+      .insert({ project_id: projectId, user_id: 'ctl', source_label: 'api' })
+      .returning('id');
+    const [s] = await db('sources').insert({ project_id: projectId, label: 'api', user_count: 200 }).returning('id');
+    await db.raw(
+      `INSERT INTO messages (user_pk, source_id, item_idx, written_at, source_label, text, sentiment, topics, intentions)
+       SELECT ?, ?, g, now() - make_interval(mins => 200 - g), 'api', repeat(chr(1), 10000), 0, '{}', '{}'
+         FROM generate_series(0, 199) g`,
+      [u.id, s.id],
+    );
+    const { sizes, all } = await read(messagesOf(db, u.id));
+    expect(all).toHaveLength(200);
+    expect(sizes.length).toBeGreaterThan(10);
+    for (const p of sizes) expect(p.bytes).toBeLessThan(EXPORT_PAGE_BYTES + 61_000);
+  });
+
   it('reads every pending item, past what one page holds, never cut', async () => {
     const { sizes, all } = await read(pendingItemsOf(db, projectId, 'u'));
     expect(all).toHaveLength(PENDING);
