@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ErrorCode } from '../../errors.js';
-import { answering, lingered, lingeringClose } from './connections.js';
+import { lingered, lingeringClose, owedAnswer } from './connections.js';
 
 /**
  * Requests Node's HTTP parser refuses (request line or headers over the size limit, a request
@@ -11,7 +11,7 @@ import { answering, lingered, lingeringClose } from './connections.js';
  * gateway's answers carry, and closes the connection lingering (connections.ts) so the client can
  * read the answer. Returns the status answered, if any: none when the client is gone (a reset),
  * when the connection is already closing after an answer (what follows is dropped), or when an
- * answer is already being written on it (that request has its answer; a second would corrupt it).
+ * earlier request's answer is still owed on it (it is sent, then the connection closes).
  */
 export function answerClientError(err: NodeJS.ErrnoException, socket: Socket, requestId: string): number | undefined {
   if (lingered(socket)) return undefined;
@@ -19,8 +19,10 @@ export function answerClientError(err: NodeJS.ErrnoException, socket: Socket, re
     socket.destroy();
     return undefined;
   }
-  if (answering(socket)) {
-    lingeringClose(socket);
+  const owed = owedAnswer(socket);
+  if (owed) {
+    // That request keeps its answer; the connection closes after it, with nothing more parsed.
+    owed.once('finish', () => lingeringClose(socket));
     return undefined;
   }
   const [status, code, message]: [number, ErrorCode, string] =

@@ -99,6 +99,34 @@ describe("a request Node's parser refuses", () => {
   });
 });
 
+describe('bytes Node refuses while an earlier request is being handled', () => {
+  it('leave that request its own answer, then the connection closes', async () => {
+    let answer: (() => void) | undefined;
+    const server = http.createServer(SERVER_OPTIONS, (req, res) => {
+      req.resume();
+      // The handler answers only after the junk has arrived (a batch still being stored).
+      req.on('end', () => (answer = () => res.end('{"stored":true}')));
+    });
+    manageConnections(server);
+    let refused = 0;
+    server.on('clientError', (err: NodeJS.ErrnoException, socket: net.Socket) => {
+      refused++;
+      answerClientError(err, socket, 'id');
+    });
+    const c = connect(await listen(server));
+    c.socket.write(post('{}'));
+    for (const deadline = Date.now() + 10_000; !answer; await new Promise((r) => setImmediate(r)))
+      if (Date.now() > deadline) throw new Error('the request never reached its handler');
+    c.socket.write('FROBNICATE /x HTTP/1.1\r\nHost: x\r\n\r\n');
+    for (const deadline = Date.now() + 10_000; refused === 0; await new Promise((r) => setImmediate(r)))
+      if (Date.now() > deadline) throw new Error('the junk was never refused');
+    answer();
+    expect(await c.closed).toBe('closed');
+    expect(c.answers()).toEqual(['HTTP/1.1 200']);
+    expect(c.received()).toMatch(/\{"stored":true\}$/);
+  });
+});
+
 describe('an answer sent before the body arrived whole', () => {
   it('says Connection: close, reads at most the bound more, then closes; the client reads the answer', async () => {
     const limits = { bytes: 1 << 20, ms: 60_000 };

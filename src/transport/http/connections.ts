@@ -63,12 +63,16 @@ export function manageConnections(server: http.Server): void {
 }
 
 /**
- * Whether an answer is being written on the connection now (begun, not ended): a second one would
- * corrupt it. An answer that ended is whole on the socket; the next request's refusal follows it.
+ * The answer still owed to an earlier request on the connection, if any: begun and not ended (a
+ * second one would corrupt it), or not begun while its request arrived whole and is being handled
+ * (a refusal written now would be read as that request's answer, a stored batch answered 400).
+ * Bytes Node's parser refuses after it belong to a later request. An answer that ended is whole on
+ * the socket; the next request's refusal follows it.
  */
-export function answering(socket: Socket): boolean {
+export function owedAnswer(socket: Socket): http.ServerResponse | undefined {
   const res = responses.get(socket);
-  return res !== undefined && res.headersSent && !res.writableEnded;
+  if (!res || res.writableEnded) return undefined;
+  return res.headersSent || res.req.complete ? res : undefined;
 }
 
 /** Byte count at which each lingering connection began to linger. */
