@@ -1,7 +1,7 @@
 import type { Db } from '../db/knex.js';
 import type { Logger } from '../observability/logger.js';
 import type { Analyzer, MessageAnalysis } from '../analysis/analyze.js';
-import { computeAggregates, meanEmbedding, WINDOW_SIZE } from '../profiles/aggregates.js';
+import { computeAggregates, meanEmbedding, windowOfRows, WINDOW_SIZE } from '../profiles/aggregates.js';
 import {
   diffMemberships,
   loadDeployedSegments,
@@ -222,15 +222,7 @@ async function foldMessage(db: Db, a: FoldArgs): Promise<void> {
       ])
       .limit(WINDOW_SIZE)
       .select('written_at', 'sentiment', 'topics', 'intentions', 'churn_words', 'embedding');
-    const aggregates = computeAggregates(
-      window.map((m) => ({
-        timestamp: m.written_at,
-        sentiment: m.sentiment,
-        topics: m.topics,
-        intentions: m.intentions,
-        churnWords: m.churn_words ?? [],
-      })),
-    );
+    const aggregates = computeAggregates(windowOfRows(window));
     const profileEmbedding = meanEmbedding(window.map((m) => m.embedding as number[]));
     await lockSegmentsAsLoaded(trx, a.source.project_id, a.segments);
     await trx('users')

@@ -1,5 +1,11 @@
 import type { Knex } from 'knex';
-import { computeAggregates, meanEmbedding, WINDOW_SIZE } from '../profiles/aggregates.js';
+import {
+  computeAggregates,
+  meanEmbedding,
+  windowOfRows,
+  WINDOW_SIZE,
+  type MessageRow,
+} from '../profiles/aggregates.js';
 
 /** A message the retention sweep just erased: its text, vector and churn words are gone. */
 export interface SweptMessage {
@@ -39,15 +45,7 @@ export async function forgetDerivedFromSwept(trx: Knex.Transaction, swept: reado
   for (const [userPk, window] of windows) {
     if (!window.some((m) => sweptIds.has(String(m.id)))) continue;
     const vector = meanEmbedding(window.map((m) => m.embedding));
-    const { churn_words: words } = computeAggregates(
-      window.map((m) => ({
-        timestamp: m.written_at,
-        sentiment: m.sentiment,
-        topics: m.topics,
-        intentions: m.intentions,
-        churnWords: m.churn_words ?? [],
-      })),
-    ).churn_risk_factors;
+    const { churn_words: words } = computeAggregates(windowOfRows(window as MessageRow[])).churn_risk_factors;
     await trx.raw(
       `UPDATE users SET profile_embedding = ?::real[],
               aggregates = jsonb_set(aggregates, '{churn_risk_factors,churn_words}', ?::jsonb)

@@ -27,6 +27,25 @@ export interface WindowMessage {
   churnWords?: string[];
 }
 
+/** A `messages` row as the database gives it: what the fold and the retention sweep read. */
+export interface MessageRow {
+  written_at: Date;
+  sentiment: number;
+  topics: string[];
+  intentions: string[];
+  churn_words: string[] | null;
+}
+
+/** The window of `messages` rows as computeAggregates reads it (churn words null: none kept). */
+export const windowOfRows = (rows: MessageRow[]): WindowMessage[] =>
+  rows.map((m) => ({
+    timestamp: m.written_at,
+    sentiment: m.sentiment,
+    topics: m.topics,
+    intentions: m.intentions,
+    churnWords: m.churn_words ?? [],
+  }));
+
 export const SENTIMENT_TRENDS = ['improving', 'stable', 'declining'] as const;
 export type SentimentTrend = (typeof SENTIMENT_TRENDS)[number];
 
