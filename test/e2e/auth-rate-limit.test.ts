@@ -5,11 +5,11 @@ import path from 'node:path';
 import { credentials, Metadata, status } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProjectsServiceClient } from '../../gen/profiling/v1/projects.js';
-import { freePort } from '../../src/free-port.js';
 import { newTenant, stack, type Tenant } from '../support/api.js';
 import { checkAnswer } from '../support/contract.js';
 import { keyMetadata, rpc } from '../support/grpc.js';
-import { spawnService, type ServiceProcess } from '../support/service-process.js';
+import type { ServiceProcess } from '../support/service-process.js';
+import { startStackApi } from '../support/stack-api.js';
 
 const LIMIT = 5;
 const WRONG_KEY = 'sps_' + 'W'.repeat(43);
@@ -72,29 +72,16 @@ describe('failed-authentication rate limit', () => {
   let tenant: Tenant;
 
   beforeAll(async () => {
-    const [httpPort, grpcPort] = [await freePort(), await freePort()];
-    api = spawnService(
-      'api',
-      {
-        DATABASE_URL: stack().databaseUrl,
-        TEMPORAL_ADDRESS: stack().temporalAddress,
-        TEMPORAL_TASK_QUEUE: stack().taskQueue,
-        PORT: String(httpPort),
-        GRPC_PORT: String(grpcPort),
-        HOST: '127.0.0.1',
-        ADMIN_TOKEN: stack().adminToken,
-        // The stack's key: processes of one installation share it (src/secrets-key-agreement.ts).
-        SECRETS_KEY: 'ab'.repeat(32),
-        DATA_DIR: path.join(dir, 'data'),
-        LOG_LEVEL: 'info',
-        // Per minute: a token comes back every 12 s, longer than this test's requests take.
-        AUTH_FAILURE_LIMIT: String(LIMIT),
-      },
-      path.join(dir, 'api.log'),
-    );
-    await api.ready;
-    base = `http://127.0.0.1:${httpPort}`;
-    grpcProjects = new ProjectsServiceClient(`127.0.0.1:${grpcPort}`, credentials.createInsecure());
+    let grpcAddress: string;
+    ({
+      proc: api,
+      base,
+      grpcAddress,
+    } = await startStackApi(dir, 'api', {
+      // Per minute: a token comes back every 12 s, longer than this test's requests take.
+      AUTH_FAILURE_LIMIT: String(LIMIT),
+    }));
+    grpcProjects = new ProjectsServiceClient(grpcAddress, credentials.createInsecure());
     tenant = await newTenant('rate-limit');
   });
 

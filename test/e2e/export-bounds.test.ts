@@ -3,9 +3,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../src/free-port.js';
-import { newTenant, stack, waitFor, withDb, type Tenant } from '../support/api.js';
-import { spawnService, type ServiceProcess } from '../support/service-process.js';
+import { newTenant, waitFor, withDb, type Tenant } from '../support/api.js';
+import type { ServiceProcess } from '../support/service-process.js';
+import { startStackApi } from '../support/stack-api.js';
 
 /** The tenant's in-flight places (TENANT_REQUESTS_IN_FLIGHT's default). */
 const PLACES = 8;
@@ -26,7 +26,7 @@ const SEND_TIMEOUT_MS = 10_000;
  */
 describe('export bounds', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'export-bounds-'));
-  const logFile = path.join(dir, 'api.log');
+  const logFile = path.join(dir, 'api.log'); // startStackApi's log of the process named 'api'
   let api: ServiceProcess;
   let base: string;
   let t: Tenant;
@@ -34,27 +34,7 @@ describe('export bounds', () => {
   const many = 'export-many';
 
   beforeAll(async () => {
-    const [httpPort, grpcPort] = [await freePort(), await freePort()];
-    api = spawnService(
-      'api',
-      {
-        DATABASE_URL: stack().databaseUrl,
-        TEMPORAL_ADDRESS: stack().temporalAddress,
-        TEMPORAL_TASK_QUEUE: stack().taskQueue,
-        PORT: String(httpPort),
-        GRPC_PORT: String(grpcPort),
-        HOST: '127.0.0.1',
-        ADMIN_TOKEN: stack().adminToken,
-        // The stack's key: processes of one installation share it.
-        SECRETS_KEY: 'ab'.repeat(32),
-        DATA_DIR: path.join(dir, 'data'),
-        LOG_LEVEL: 'info',
-        HTTP_SEND_TIMEOUT_MS: String(SEND_TIMEOUT_MS),
-      },
-      logFile,
-    );
-    await api.ready;
-    base = `http://127.0.0.1:${httpPort}`;
+    ({ proc: api, base } = await startStackApi(dir, 'api', { HTTP_SEND_TIMEOUT_MS: String(SEND_TIMEOUT_MS) }));
     t = await newTenant('export-bounds');
     // Rows written straight to the tables (the analysis would take an hour for these): a finished
     // batch, so no worker picks its items up, whose items are not folded into messages (pending).

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/free-port.js';
 import { stack, waitFor } from '../support/api.js';
 import { HEALTH_SERVICES, healthClient } from '../support/grpc-health.js';
-import { spawnService, type ServiceProcess } from '../support/service-process.js';
+import type { ServiceProcess } from '../support/service-process.js';
+import { startStackApi } from '../support/stack-api.js';
 
 /** A TCP relay to PostgreSQL that can be cut (every connection dropped, new ones refused) and restored. */
 function cuttableRelay(target: URL) {
@@ -57,27 +58,11 @@ describe('gRPC health follows /readyz', () => {
 
   /** An api process of this file's own (database through the relay), ready, with a health client watching. */
   async function startOwnApi(name: string) {
-    const [httpPort, grpcPort] = [await freePort(), await freePort()];
-    const proc = spawnService(
-      'api',
-      {
-        DATABASE_URL: dbUrl.toString(),
-        TEMPORAL_ADDRESS: stack().temporalAddress,
-        TEMPORAL_TASK_QUEUE: stack().taskQueue,
-        PORT: String(httpPort),
-        GRPC_PORT: String(grpcPort),
-        HOST: '127.0.0.1',
-        // The stack's key: processes of one installation share it (src/secrets-key-agreement.ts).
-        SECRETS_KEY: 'ab'.repeat(32),
-        DATA_DIR: path.join(dir, `data-${name}`),
-        LOG_LEVEL: 'info',
-      },
-      path.join(dir, `${name}.log`),
-    );
-    await proc.ready;
-    const client = await healthClient(`127.0.0.1:${grpcPort}`);
+    // Its database through the relay, so the test can cut it off.
+    const { proc, base, grpcAddress } = await startStackApi(dir, name, { DATABASE_URL: dbUrl.toString() });
+    const client = await healthClient(grpcAddress);
     client.watch();
-    return { proc, base: `http://127.0.0.1:${httpPort}`, health: client };
+    return { proc, base, health: client };
   }
 
   beforeAll(async () => {

@@ -5,7 +5,7 @@ import { createIndexConcurrently } from '../../src/db/concurrent-index.js';
 import { createDb, type Db } from '../../src/db/knex.js';
 import { migrateLatest } from '../../src/db/migrate.js';
 import * as m014 from '../../src/db/migrations/014_console_reads.js';
-import { testDatabaseUrl } from '../support/database.js';
+import { ownDatabase } from '../support/database.js';
 
 /**
  * Migration 014 builds its indexes CONCURRENTLY, outside a transaction: writes go on while an index
@@ -13,8 +13,9 @@ import { testDatabaseUrl } from '../support/database.js';
  * from empty as the service migrates.
  */
 describe('migration 014 (concurrent index builds)', () => {
-  const name = `profiling_migrate_${process.pid}_${Date.now()}`;
+  let name: string;
   let url: string;
+  let drop: (() => Promise<void>) | undefined;
   let db: Db;
   let projectId: number;
 
@@ -74,13 +75,7 @@ describe('migration 014 (concurrent index builds)', () => {
   const forget014 = () => sql(`DELETE FROM knex_migrations WHERE name = '014_console_reads'`);
 
   beforeAll(async () => {
-    const admin = new pg.Client({ connectionString: testDatabaseUrl() });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const u = new URL(testDatabaseUrl());
-    u.pathname = `/${name}`;
-    url = u.toString();
+    ({ name, url, drop } = await ownDatabase('profiling_migrate'));
     db = createDb(url, 2);
     expect(await migrateLatest(db)).toContain('014_console_reads');
     const [tenant] = await db('tenants').insert({ name: 'migrate' }).returning('id');
@@ -89,10 +84,7 @@ describe('migration 014 (concurrent index builds)', () => {
 
   afterAll(async () => {
     await db?.destroy();
-    const admin = new pg.Client({ connectionString: testDatabaseUrl() });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
+    await drop?.();
   });
 
   it('lets writes to users go on while users_churn_page waits for an open writer', async () => {

@@ -1,11 +1,10 @@
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../../src/db/knex.js';
 import { migrateLatest } from '../../src/db/migrate.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { agreeOnSecretsKey, SecretsKeyMismatch } from '../../src/secrets-key-agreement.js';
 import { secretsKeyId } from '../../src/secrets-key.js';
-import { testDatabaseUrl } from '../support/database.js';
+import { ownDatabase } from '../support/database.js';
 
 const [A, B, C] = ['1a', '2b', '3c'].map((h) => h.repeat(32));
 const log = createLogger('silent', {});
@@ -16,19 +15,14 @@ const log = createLogger('silent', {});
  * suppressions still need it.
  */
 describe('SECRETS_KEY agreement at start', () => {
-  const name = `profiling_secrets_key_${process.pid}_${Date.now()}`;
+  let database: Awaited<ReturnType<typeof ownDatabase>>;
   let db: Db;
   let projectId: number;
   const recorded = async () => (await db('installation').first('secrets_key_id')).secrets_key_id;
 
   beforeAll(async () => {
-    const admin = new pg.Client({ connectionString: testDatabaseUrl() });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const u = new URL(testDatabaseUrl());
-    u.pathname = `/${name}`;
-    db = createDb(u.toString(), 4);
+    database = await ownDatabase('profiling_secrets_key');
+    db = createDb(database.url, 4);
     await migrateLatest(db);
     const [tenant] = await db('tenants').insert({ name: 'keys' }).returning('id');
     [{ id: projectId }] = await db('projects').insert({ tenant_id: tenant.id, name: 'keys' }).returning('id');
@@ -36,10 +30,7 @@ describe('SECRETS_KEY agreement at start', () => {
 
   afterAll(async () => {
     await db?.destroy();
-    const admin = new pg.Client({ connectionString: testDatabaseUrl() });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
+    await database?.drop();
   });
 
   it('lets exactly one of two processes starting at once with different keys record its key', async () => {

@@ -18,3 +18,9 @@ export interface StackInfo {
   metricsUrls: { worker: string; worker2: string; deliveryWorker?: string };
   retryScheduleMs: number[];
 }
+
+/**
+ * The stack's SECRETS_KEY. Every process of one installation must share it: a process started on
+ * the stack's database with another key is refused at start (src/secrets-key-agreement.ts).
+ */
+export const STACK_SECRETS_KEY = 'ab'.repeat(32);

@@ -11,7 +11,7 @@ import { SEARCH_ATTRIBUTES } from '../../src/temporal/search-attributes.js';
 import { makeCerts } from './certs.js';
 import { freePort, membershipPorts } from '../../src/free-port.js';
 import { spawnService, waitForLogLine, type ServiceProcess } from './service-process.js';
-import type { StackInfo } from './stack-info.js';
+import { STACK_SECRETS_KEY, type StackInfo } from './stack-info.js';
 import { startTestDatabase, type Restartable } from './test-database.js';
 
 export interface StackOptions {
@@ -137,7 +137,7 @@ export async function startStack(opts: StackOptions = {}): Promise<{ info: Stack
     GRPC_PORT: String(grpcPort),
     HOST: '127.0.0.1',
     ADMIN_TOKEN: 'test-admin-token-0123456789',
-    SECRETS_KEY: 'ab'.repeat(32),
+    SECRETS_KEY: STACK_SECRETS_KEY,
     // The cluster is six processes and a Temporal server on one PostgreSQL (100 connections by
     // default): smaller api pools keep them under it (workers size theirs from their slots).
     ...(cluster && { DATABASE_POOL_MAX: process.env.DATABASE_POOL_MAX ?? '10' }),
