@@ -28,6 +28,7 @@ import { defineConfig } from 'vitest/config';
 const LOCAL_MODEL = [
   'src/analysis/analyze.test.ts',
   'src/analysis/embedder.test.ts',
+  'src/analysis/probe/probe.test.ts',
   'test/integration/analysis-heads.test.ts',
 ];
 /**

@@ -19,6 +19,10 @@ export const REGISTERS = [
   'question',
   'effect',
   'review',
+  'chat',
+  'email',
+  'post',
+  'ticket',
 ] as const;
 
 export interface LabelledText {

@@ -1,4 +1,5 @@
 import { cueFeatures, CUE_NAMES } from './cues.js';
+import { normalizeText } from './normalize.js';
 import type { Embedder, Lane } from './embedder.js';
 import { sentencesOf } from './sentences.js';
 
@@ -26,8 +27,10 @@ export async function encodeTexts(
   /** Whether long messages are read by their pieces: the heads' option (HeadsOptions.stackPieces), always given. */
   opts: { pieces: boolean },
 ): Promise<Encoded[]> {
-  const pieces = texts.map((t) => (opts.pieces ? sentencesOf(t) : []));
-  const whole = texts.filter((_, i) => pieces[i].length === 0);
+  // Every reader reads the normalised text (normalize.ts), the embedder too.
+  const normalised = texts.map(normalizeText);
+  const pieces = normalised.map((t) => (opts.pieces ? sentencesOf(t) : []));
+  const whole = normalised.filter((_, i) => pieces[i].length === 0);
   const vectors = await embedder.embed([...whole, ...pieces.flat()], lane);
   let nextWhole = 0;
   let nextPiece = whole.length;
@@ -52,5 +55,5 @@ export const FEATURE_COUNT_BESIDE_VECTOR = CUE_NAMES.length;
  * and per-dimension max beside the vector) were measured worse and removed (docs/analysis.md).
  */
 export function featureRow(vector: number[], text: string): number[] {
-  return [...vector, ...cueFeatures(text)];
+  return [...vector, ...cueFeatures(normalizeText(text))];
 }

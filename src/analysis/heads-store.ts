@@ -9,11 +9,13 @@ import { encodeTexts, FEATURE_COUNT_BESIDE_VECTOR } from './features.js';
 import {
   DEFAULT_HEADS_OPTIONS,
   HEADS_VERSION,
+  polarityStackInputs,
   stackInputCount,
   wordReaderOf,
   type Heads,
   type LabelHead,
 } from './heads.js';
+import { scopeInputCount } from './intent-scope.js';
 import { trainHeads } from './train-heads.js';
 import type { LinearModel } from './linear.js';
 
@@ -46,7 +48,7 @@ function validModel(m: LinearModel | undefined, inputs: number, outputs: number)
   );
 }
 
-function validHead(h: LabelHead | undefined, inputs: number, stackWeights: number): boolean {
+function validHead(h: LabelHead | undefined, inputs: number, stackWeights: (label: string) => number): boolean {
   return (
     !!h &&
     Array.isArray(h.labels) &&
@@ -55,7 +57,9 @@ function validHead(h: LabelHead | undefined, inputs: number, stackWeights: numbe
     finite(h.calibration?.a, h.labels.length) &&
     finite(h.calibration?.b, h.labels.length) &&
     (h.stack === undefined ||
-      (Array.isArray(h.stack) && h.stack.length === h.labels.length && h.stack.every((w) => finite(w, stackWeights))))
+      (Array.isArray(h.stack) &&
+        h.stack.length === h.labels.length &&
+        h.stack.every((w, k) => finite(w, stackWeights(h.labels[k])))))
   );
 }
 
@@ -67,7 +71,8 @@ function headsProblem(h: Heads, embedder: string, corpusHash: string): string | 
   const inputs = h.dimensions + FEATURE_COUNT_BESIDE_VECTOR;
   if (!(h.dimensions > 0) || !finite(h.mean, inputs) || !finite(h.scale, inputs)) return 'bad standardisation';
   if (typeof h.options !== 'object' || h.options === null) return 'no options';
-  const stackWeights = stackInputCount(h.options) + 1;
+  const stackWeights = (label: string) =>
+    stackInputCount(h.options) + (h.options.scope ? scopeInputCount(label) : 0) + 1;
   if (
     !validHead(h.topics, inputs, stackWeights) ||
     !validHead(h.intentions, inputs, stackWeights) ||
@@ -79,6 +84,8 @@ function headsProblem(h: Heads, embedder: string, corpusHash: string): string | 
     !finite(h.polarity.offsets, 3) ||
     !(h.polarity.temperature > 0) ||
     !Number.isFinite(h.polarity.wordWeight) ||
+    (!!h.options.priors !== !!h.polarity.stack && !!h.options.calibrate) ||
+    (h.polarity.stack !== undefined && !validModel(h.polarity.stack, polarityStackInputs(h.options), 3)) ||
     !finite(h.sentiment?.means, 3)
   )
     return 'bad sentiment head';

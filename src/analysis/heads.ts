@@ -1,11 +1,20 @@
 import { featureRow, type Encoded } from './features.js';
-import { lexiconScore } from './lexicon.js';
+import { lexiconReading, lexiconScore } from './lexicon.js';
 import { predict, type LinearModel } from './linear.js';
+import { normalizeText } from './normalize.js';
+import { scopeCounts, scopeInputs, type ScopeCounts } from './intent-scope.js';
+import { lastClause, lexiconPriors, PRIOR_NAMES } from './priors.js';
 import { logit, sigmoid } from './second-stage.js';
 import { INTENTIONS } from './taxonomy.js';
 import { drivingWords } from './word-explain.js';
 import { wordFeatures, type SparseRow } from './word-features.js';
-import { unpackWordReader, wordProbabilities, type PackedWordReader, type WordProbabilities } from './word-reader.js';
+import {
+  unpackWordReader,
+  wordProbabilities,
+  type PackedWordReader,
+  type WordProbabilities,
+  type WordReader,
+} from './word-reader.js';
 
 /**
  * Trained heads, two readers and a second stage:
@@ -32,7 +41,7 @@ import { unpackWordReader, wordProbabilities, type PackedWordReader, type WordPr
  *
  * Bump HEADS_VERSION whenever training or features change: it is part of the cache key.
  */
-export const HEADS_VERSION = 9;
+export const HEADS_VERSION = 11;
 
 /** The choices `npm run eval` compares by cross-validation; the defaults are the chosen ones. */
 export interface HeadsOptions {
@@ -47,8 +56,31 @@ export interface HeadsOptions {
   stackPieces: boolean;
   /** The word reader's probabilities enter every label's second stage and polarity's blend. */
   stackWords: boolean;
+  /**
+   * `recommend` only on a message read positive: the taxonomy's recommend is praise, and v3 put it
+   * on complaints (14 of its 46 false alarms on a held-out set were complaints).
+   */
+  recommendNeedsPositive: boolean;
+  /**
+   * The polarity class is the band of the expected sentiment (Σ P(class) × the class's mean), and
+   * the value is that expectation: a weak decision stays weak (near 0) instead of being pushed to
+   * ±0.2 into the argmax's class, so the sign and size of the score mean what the docs say. Off:
+   * the argmax class, the value clamped into it (v3).
+   */
+  sentimentFromExpectation: boolean;
+  /**
+   * Each intention's second stage also weighs whether its words are said or denied
+   * (intent-scope.ts: "no plans to cancel" is not churn).
+   */
+  scope: boolean;
   /** Churn's decision: the best out-of-fold recall at a precision of at least this. */
   churnPrecision: number;
+  /**
+   * Polarity's second stage is a softmax over both readers' log-probabilities and the lexicon
+   * priors (priors.ts: VADER, AFINN, the clause after the last "but"), fitted on out-of-fold rows;
+   * off: the two readers' log-probabilities blended by one weight, as in v3.
+   */
+  priors: boolean;
   /** Passes over the corpus, and the L2 weight, of every embedding head's training. */
   epochs: number;
   l2: number;
@@ -58,6 +90,10 @@ export const DEFAULT_HEADS_OPTIONS: HeadsOptions = {
   calibrate: true,
   stackPieces: false,
   stackWords: true,
+  priors: true,
+  recommendNeedsPositive: true,
+  sentimentFromExpectation: false,
+  scope: true,
   churnPrecision: 0.8,
   epochs: 8,
   l2: 1e-3,
@@ -105,6 +141,11 @@ export interface Heads {
     offsets: number[];
     /** Softmax temperature of the offset log-probabilities (chosen on out-of-fold log-loss). */
     temperature: number;
+    /**
+     * With options.priors: the softmax second stage over polarityStackRow (out-of-fold fitted);
+     * its log-probabilities replace the blend, then the offsets and temperature apply.
+     */
+    stack?: LinearModel;
   };
   sentiment: {
     /** Mean sentiment of the corpus' negative, neutral and positive messages. */
@@ -182,6 +223,8 @@ export function stackRow(
   whole: number,
   pieces: number[],
   word: number | undefined,
+  /** The label's scope inputs (intent-scope.ts), with options.scope. */
+  scope: number[] = [],
 ): number[] {
   const row = [logit(whole)];
   if (o.stackPieces) {
@@ -190,8 +233,13 @@ export function stackRow(
     row.push(logit(max), logit(mean));
   }
   if (o.stackWords) row.push(logit(word ?? whole));
+  row.push(...scope);
   return row;
 }
+
+/** A label's scope inputs under these options (none without options.scope). */
+export const labelScope = (o: Pick<HeadsOptions, 'scope'>, label: string, counts: ScopeCounts | undefined) =>
+  o.scope && counts ? scopeInputs(label, counts) : [];
 
 export const stacked = (w: number[], row: number[]) =>
   sigmoid(row.reduce((sum, v, k) => sum + v * w[k], w[row.length]));
@@ -203,6 +251,7 @@ function labelProbs(
   x: ArrayLike<number>,
   pieces: ArrayLike<number>[],
   words: number[] | undefined,
+  scope: ScopeCounts | undefined,
 ): number[] {
   const whole = calibrated(head.calibration, predict(head.model, x));
   if (!head.stack) return whole;
@@ -215,43 +264,108 @@ function labelProbs(
         p,
         per.map((q) => q[k]),
         words?.[k],
+        labelScope(o, head.labels[k], scope),
       ),
     ),
   );
 }
 
-/** Keeps labels at or above their threshold, the MAX_LABELS furthest above it. */
-function pickLabels(head: LabelHead, probs: number[]): string[] {
+/** Keeps labels at or above their threshold (and allowed), the MAX_LABELS furthest above it. */
+function pickLabels(head: LabelHead, probs: number[], allowed: (label: string) => boolean = () => true): string[] {
   return probs
     .map((p, o) => ({ label: head.labels[o], margin: p - head.thresholds[o] }))
-    .filter((c) => c.margin >= 0)
+    .filter((c) => c.margin >= 0 && allowed(c.label))
     .sort((a, b) => b.margin - a.margin)
     .slice(0, MAX_LABELS)
     .map((c) => c.label);
 }
 
-export type PolarityBlend = Pick<Heads['polarity'], 'wordWeight' | 'offsets' | 'temperature'>;
+export type PolarityBlend = Pick<Heads['polarity'], 'wordWeight' | 'offsets' | 'temperature' | 'stack'>;
 
-/** Polarity's class probabilities: the two readers' log-probabilities blended, offset, tempered. */
-export function polarityProbs(pol: PolarityBlend, embedding: number[], words: number[] | undefined): number[] {
-  const z = embedding.map(
-    (p, c) =>
-      (Math.log(Math.max(p, 1e-9)) +
-        (words ? pol.wordWeight * Math.log(Math.max(words[c], 1e-9)) : 0) +
-        pol.offsets[c]) /
-      pol.temperature,
-  );
+/** Inputs of polarity's second stage: each reader's log-probabilities, the lexicon priors, our own lexicon's score. */
+export const polarityStackInputs = (o: Pick<HeadsOptions, 'stackWords'>) =>
+  3 + (o.stackWords ? 6 : 0) + PRIOR_NAMES.length + 3;
+
+/** A log-probability kept above log(1e-4): one overconfident reader must not drown the others in the stack. */
+const boundedLog = (p: number) => Math.max(Math.log(Math.max(p, 1e-9)), -9.2);
+
+/** The lexicon part of a polarity stack row, from the message's normalised text. */
+export function priorRow(normalised: string, clauseWords: number[] | undefined): number[] {
+  const own = lexiconReading(normalised);
+  return [
+    ...lexiconPriors(normalised),
+    own.score,
+    // Understatement both ways, capped: "can't fault it" (praise), "not exactly fast" (criticism).
+    Math.min(2, own.flipped),
+    Math.min(2, own.deniedPraise),
+    // The word reader on the clause after the last "but"/"until"/"now" (the whole message without one).
+    ...(clauseWords ? clauseWords.map(boundedLog) : []),
+  ];
+}
+
+/** The word reader's polarity on the message's last clause (priors.ts lastClause); the message's own when it has none. */
+export function clausePolarity(
+  reader: Pick<WordReader, 'polarity' | 'topics' | 'intentions'>,
+  normalised: string,
+  whole: number[],
+): number[] {
+  const clause = lastClause(normalised);
+  return clause === normalised ? whole : wordProbabilities(reader, wordFeatures(clause)).polarity;
+}
+
+export function polarityStackRow(embedding: number[], words: number[] | undefined, priors: number[]): number[] {
+  return [...embedding.map(boundedLog), ...(words ? words.map(boundedLog) : []), ...priors];
+}
+
+/**
+ * Polarity's class probabilities: the stack's (or, without priors, the two readers'
+ * log-probabilities blended), offset, tempered. `priors` is priorRow of the message.
+ */
+export function polarityProbs(
+  pol: PolarityBlend,
+  embedding: number[],
+  words: number[] | undefined,
+  priors?: number[],
+): number[] {
+  const base =
+    pol.stack && priors
+      ? predict(pol.stack, polarityStackRow(embedding, words, priors)).map((p) => Math.log(Math.max(p, 1e-9)))
+      : embedding.map(
+          (p, c) => Math.log(Math.max(p, 1e-9)) + (words ? pol.wordWeight * Math.log(Math.max(words[c], 1e-9)) : 0),
+        );
+  const z = base.map((v, c) => (v + pol.offsets[c]) / pol.temperature);
   const max = Math.max(...z);
   const e = z.map((v) => Math.exp(v - max));
   const sum = e.reduce((a, b) => a + b, 0);
   return e.map((v) => v / sum);
 }
 
-/** The sentiment value, kept inside the predicted class. */
+export function softmaxOf(z: number[], temperature = 1): number[] {
+  const max = Math.max(...z);
+  const e = z.map((v) => Math.exp((v - max) / temperature));
+  const sum = e.reduce((a, b) => a + b, 0);
+  return e.map((v) => v / sum);
+}
+
+/** Σ P(class) × the class's mean sentiment on the corpus. */
+export const expectedSentiment = (p: number[], means: number[]) => p.reduce((sum, prob, c) => sum + prob * means[c], 0);
+
+/** The polarity class the heads answer, from polarity's probabilities. */
+export function polarityClass(heads: Pick<Heads, 'options' | 'sentiment'>, p: number[]): (typeof POLARITIES)[number] {
+  return heads.options.sentimentFromExpectation
+    ? polarityOf(expectedSentiment(p, heads.sentiment.means))
+    : POLARITIES[p.indexOf(Math.max(...p))];
+}
+
+/**
+ * The sentiment value. The lexicon's intensity (our lexicon's score, which sees "very", "!!!")
+ * spreads it, but only inside the class already decided: it sizes the score, it never decides it.
+ * Under the expectation rule the class is the expectation's band, so a weak decision keeps a
+ * small value; the v3 rule clamps into the argmax's class.
+ */
 function sentimentValue(heads: Heads, p: number[], text: string): number {
-  const cls = POLARITIES[p.indexOf(Math.max(...p))];
-  const raw =
-    p.reduce((sum, prob, c) => sum + prob * heads.sentiment.means[c], 0) + LEXICON_INTENSITY * lexiconScore(text).score;
+  const cls = polarityClass(heads, p);
+  const raw = expectedSentiment(p, heads.sentiment.means) + LEXICON_INTENSITY * lexiconScore(text).score;
   const v = Math.max(-1, Math.min(1, raw));
   const inClass =
     cls === 'negative' ? Math.min(v, -0.2) : cls === 'positive' ? Math.max(v, 0.2) : Math.max(-0.19, Math.min(0.19, v));
@@ -268,17 +382,31 @@ export function wordReaderOf(heads: Heads) {
 }
 
 /** The heads' reading of one message, from its encoding (features.ts). */
-export function applyHeads(heads: Heads, enc: Encoded, text: string, row?: SparseRow): Prediction {
+export function applyHeads(heads: Heads, enc: Encoded, raw: string, row?: SparseRow): Prediction {
   const o = heads.options;
+  const text = normalizeText(raw);
   const x = standardise(featureRow(enc.vector, text), heads);
   const pieces = o.stackPieces ? pieceRows(enc, heads) : [];
   const reader = wordReaderOf(heads);
   const words = reader ? wordScores(wordProbabilities(reader, row ?? wordFeatures(text))) : undefined;
-  const topics = pickLabels(heads.topics, labelProbs(heads.topics, o, x, pieces, words?.topics));
-  const intentions = pickLabels(heads.intentions, labelProbs(heads.intentions, o, x, pieces, words?.intentions));
-  const churn = pickLabels(heads.churn, labelProbs(heads.churn, o, x, pieces, words?.churn)).length > 0;
+  const polarity = polarityProbs(
+    heads.polarity,
+    predict(heads.polarity.model, x),
+    words?.polarity,
+    heads.polarity.stack
+      ? priorRow(text, reader && words ? clausePolarity(reader, text, words.polarity) : undefined)
+      : undefined,
+  );
+  const positive = polarityClass(heads, polarity) === 'positive';
+  const scope = o.scope ? scopeCounts(text) : undefined;
+  const topics = pickLabels(heads.topics, labelProbs(heads.topics, o, x, pieces, words?.topics, scope));
+  const intentions = pickLabels(
+    heads.intentions,
+    labelProbs(heads.intentions, o, x, pieces, words?.intentions, scope),
+    (label) => !(label === 'recommend' && o.recommendNeedsPositive && !positive),
+  );
+  const churn = pickLabels(heads.churn, labelProbs(heads.churn, o, x, pieces, words?.churn, scope)).length > 0;
   if (churn) intentions.unshift('churn');
-  const polarity = polarityProbs(heads.polarity, predict(heads.polarity.model, x), words?.polarity);
   return {
     sentiment: sentimentValue(heads, polarity, text),
     topics,

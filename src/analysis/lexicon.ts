@@ -244,6 +244,8 @@ const NEGATORS = new Set([
   "can't",
   'cannot',
   'hardly',
+  'barely',
+  'scarcely',
   'nicht',
   'kein',
   'keine',
@@ -270,6 +272,8 @@ export interface LexiconReading {
   negative: number;
   /** Negative words under a negator ("not bad", "can't fault"): praise by understatement. */
   flipped: number;
+  /** Positive words under a negator ("not exactly fast", "hardly intuitive"): criticism by understatement. */
+  deniedPraise: number;
 }
 
 export function lexiconScore(text: string): { score: number; hits: number } {
@@ -284,6 +288,7 @@ export function lexiconReading(text: string): LexiconReading {
   let positive = 0;
   let negative = 0;
   let flipped = 0;
+  let deniedPraise = 0;
   const add = (w: number) => {
     total += w;
     if (w > 0) positive += w;
@@ -301,9 +306,17 @@ export function lexiconReading(text: string): LexiconReading {
     // "not good" flips and softens; look two tokens back ("not very good").
     const negated = NEGATORS.has(tokens[i - 1] ?? '') || NEGATORS.has(tokens[i - 2] ?? '');
     if (negated && w < 0) flipped++;
+    if (negated && w > 0) deniedPraise++;
     add(negated ? -w * 0.6 : w);
     hits++;
   });
-  if (hits === 0) return { score: 0, hits: 0, positive: 0, negative: 0, flipped: 0 };
-  return { score: Math.max(-1, Math.min(1, total / Math.sqrt(hits * 1.5))), hits, positive, negative, flipped };
+  if (hits === 0) return { score: 0, hits: 0, positive: 0, negative: 0, flipped: 0, deniedPraise: 0 };
+  return {
+    score: Math.max(-1, Math.min(1, total / Math.sqrt(hits * 1.5))),
+    hits,
+    positive,
+    negative,
+    flipped,
+    deniedPraise,
+  };
 }

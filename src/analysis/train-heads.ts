@@ -7,8 +7,15 @@ import {
   OTHER_INTENTIONS,
   pieceRows,
   POLARITIES,
+  expectedSentiment,
+  polarityClass,
   polarityOf,
   polarityProbs,
+  polarityStackRow,
+  clausePolarity,
+  labelScope,
+  priorRow,
+  softmaxOf,
   stackInputCount,
   stacked,
   stackRow,
@@ -23,6 +30,8 @@ import {
 } from './heads.js';
 import { predict, seededRandom, shuffled, train, type LinearModel, type TrainOptions } from './linear.js';
 import { bestThreshold, logisticFit, microF1, plattFit, thresholdForPrecision } from './second-stage.js';
+import { scopeCounts } from './intent-scope.js';
+import { normalizeText } from './normalize.js';
 import { TOPICS } from './taxonomy.js';
 import { wordFeatures, type SparseRow } from './word-features.js';
 import { packWordReader, trainWordReader, wordProbabilities } from './word-reader.js';
@@ -120,42 +129,63 @@ const STEPS = [-1, -0.75, -0.5, -0.25, 0, 0.25, 0.5, 0.75, 1].sort((a, b) => Mat
 const WORD_WEIGHTS = [0, 0.25, 0.5, 0.75, 1, 1.25, 1.5, 2, 2.5, 3, 4];
 
 /**
- * The word reader's weight and the class offsets with the best out-of-fold accuracy (small
- * offsets first; the ratio of the readers' weights is what matters to the argmax, so the
- * embedding's is 1), then the temperature with the best log-loss.
+ * Polarity's second stage on out-of-fold rows. With priors: a softmax over polarityStackRow
+ * (both readers' log-probabilities and the lexicon priors), the same mini-batch Adam as the heads,
+ * longer because it has a dozen inputs and thousands of rows. Without: the word reader's weight
+ * against the embedding's (the ratio is what matters to the argmax, so the embedding's is 1).
+ * Then the class offsets with the best out-of-fold accuracy (small offsets first) and the
+ * temperature with the best log-loss; under the expectation rule the class is the band of the
+ * expected sentiment, so offsets and temperature are chosen together on accuracy.
  */
-function fitPolarity(emb: number[][], words: number[][] | undefined, gold: number[][]): PolarityBlend {
-  let best = { wordWeight: 0, offsets: [0, 0, 0], accuracy: -1 };
-  const ww = words ? WORD_WEIGHTS : [0];
-  const le = emb.map((p) => p.map((v) => Math.log(Math.max(v, 1e-9))));
-  const lw = words?.map((p) => p.map((v) => Math.log(Math.max(v, 1e-9))));
+const TEMPERATURES = [1, 0.75, 1.25, 0.5, 1.5, 2, 2.5, 3, 4];
+
+export async function fitPolarity(
+  emb: number[][],
+  words: number[][] | undefined,
+  priors: number[][] | undefined,
+  gold: number[][],
+  /** The classes' mean sentiments, under the expectation rule (HeadsOptions.sentimentFromExpectation). */
+  means: number[] | undefined,
+): Promise<PolarityBlend> {
   const truth = gold.map((g) => g.indexOf(1));
-  for (const wordWeight of ww) {
-    const base = le.map((p, i) => p.map((v, c) => v + (lw ? wordWeight * lw[i][c] : 0)));
-    for (const n of STEPS)
-      for (const p of STEPS) {
-        let accuracy = 0;
-        for (let i = 0; i < base.length; i++) {
-          const z0 = base[i][0];
-          const z1 = base[i][1] + n;
-          const z2 = base[i][2] + p;
-          const cls = z0 >= z1 && z0 >= z2 ? 0 : z1 >= z2 ? 1 : 2;
-          if (cls === truth[i]) accuracy++;
+  const stack = priors
+    ? await train(
+        emb.map((p, i) => polarityStackRow(p, words?.[i], priors[i])),
+        gold,
+        { kind: 'softmax', epochs: 40, learningRate: 0.01, l2: 1e-3, batchSize: 64, seed: SEED },
+      )
+    : undefined;
+  // The class a row gets: the argmax, or (expectation) the band of its expected sentiment, which
+  // the temperature moves too, so it is searched with the offsets.
+  const classOf = (z: number[], t: number): number => {
+    if (!means) return z[0] >= z[1] && z[0] >= z[2] ? 0 : z[1] >= z[2] ? 1 : 2;
+    return POLARITIES.indexOf(polarityOf(expectedSentiment(softmaxOf(z, t), means)));
+  };
+  let best = { wordWeight: 0, offsets: [0, 0, 0], temperature: 1, accuracy: -1 };
+  for (const wordWeight of words && !stack ? WORD_WEIGHTS : [0]) {
+    const plain = { wordWeight, offsets: [0, 0, 0], temperature: 1, stack };
+    const base = emb.map((p, i) => polarityProbs(plain, p, words?.[i], priors?.[i]).map((v) => Math.log(v)));
+    for (const t of means ? TEMPERATURES : [1])
+      for (const n of STEPS)
+        for (const p of STEPS) {
+          let accuracy = 0;
+          for (let i = 0; i < base.length; i++)
+            if (classOf([base[i][0], base[i][1] + n, base[i][2] + p], t) === truth[i]) accuracy++;
+          if (accuracy > best.accuracy) best = { wordWeight, offsets: [0, n, p], temperature: t, accuracy };
         }
-        if (accuracy > best.accuracy) best = { wordWeight, offsets: [0, n, p], accuracy };
-      }
   }
-  let temperature = 1;
+  let temperature = best.temperature;
   let bestLoss = Infinity;
-  for (const t of [0.5, 0.75, 1, 1.25, 1.5, 2, 2.5, 3, 4]) {
-    const pol = { wordWeight: best.wordWeight, offsets: best.offsets, temperature: t };
+  // Under the expectation rule the temperature is part of the decision, chosen above.
+  for (const t of means ? [] : TEMPERATURES) {
+    const pol = { wordWeight: best.wordWeight, offsets: best.offsets, temperature: t, stack };
     const loss = emb.reduce(
-      (sum, pr, i) => sum - Math.log(Math.max(1e-9, polarityProbs(pol, pr, words?.[i])[truth[i]])),
+      (sum, pr, i) => sum - Math.log(Math.max(1e-9, polarityProbs(pol, pr, words?.[i], priors?.[i])[truth[i]])),
       0,
     );
     if (loss < bestLoss - 1e-9) [temperature, bestLoss] = [t, loss];
   }
-  return { wordWeight: best.wordWeight, offsets: best.offsets, temperature };
+  return { wordWeight: best.wordWeight, offsets: best.offsets, temperature, ...(stack ? { stack } : {}) };
 }
 
 /**
@@ -196,7 +226,10 @@ export async function trainHeads(input: {
     polarity: [] as number[][],
     pieces: { topics: [] as number[][][], intentions: [] as number[][][], churn: [] as number[][][] },
     words: [] as WordScores[],
+    /** The fold's word reader on each message's last clause (polarity's stack). */
+    clauseWords: [] as number[][],
   };
+  const normalised = input.items.map((it) => normalizeText(it.text));
   const pieces = input.items.map((_, i) => (options.stackPieces ? pieceRows(input.encoded[i], std) : []));
   // INNER_REPEATS cross-validations on different folds: every message has that many out-of-fold
   // predictions, so a threshold does not hang on one draw of the folds (row r * n + i).
@@ -222,10 +255,14 @@ export async function trainHeads(input: {
         oof.pieces.topics[row] = pieces[i].map((xp) => predict(m.topics, xp));
         oof.pieces.intentions[row] = pieces[i].map((xp) => predict(m.intentions, xp));
         oof.pieces.churn[row] = pieces[i].map((xp) => predict(m.churn, xp));
-        if (reader) oof.words[row] = wordScores(wordProbabilities(reader, wordRows[i]));
+        if (reader) {
+          oof.words[row] = wordScores(wordProbabilities(reader, wordRows[i]));
+          oof.clauseWords[row] = clausePolarity(reader, normalised[i], oof.words[row].polarity);
+        }
       }
     }
   }
+  const scopes = input.items.map((it) => (options.scope ? scopeCounts(it.text) : undefined));
   const rep = <T>(rows: T[]): T[] => Array.from({ length: INNER_REPEATS }, () => rows).flat();
   const gold = {
     topics: rep(all.topics),
@@ -262,6 +299,7 @@ export async function trainHeads(input: {
         whole[i][o],
         per[i].map((p) => p[o]),
         options.stackWords ? wordOf(oof.words[i])[o] : undefined,
+        labelScope(options, labels[o], scopes[i % n]),
       );
     // The second stage is fitted on out-of-fold probabilities too: stackInputCount + 1 weights per label.
     const stack =
@@ -301,18 +339,27 @@ export async function trainHeads(input: {
     (s, g) => thresholdForPrecision(s, g, options.churnPrecision),
   );
   const wordPolarity = options.stackWords ? oof.words.map((w) => w.polarity) : undefined;
-  const polarity = options.calibrate
-    ? fitPolarity(oof.polarity, wordPolarity, gold.polarity)
-    : { wordWeight: options.stackWords ? 1 : 0, offsets: [0, 0, 0], temperature: 1 };
+  const priors = options.priors
+    ? oof.polarity.map((_, row) => priorRow(normalised[row % n], options.stackWords ? oof.clauseWords[row] : undefined))
+    : undefined;
   const means = POLARITIES.map((p) => {
     const of = input.items.filter((it) => polarityOf(it.sentiment) === p);
     return of.length ? of.reduce((sum, it) => sum + it.sentiment, 0) / of.length : 0;
   });
+  const polarity = options.calibrate
+    ? await fitPolarity(
+        oof.polarity,
+        wordPolarity,
+        priors,
+        gold.polarity,
+        options.sentimentFromExpectation ? means : undefined,
+      )
+    : { wordWeight: options.stackWords ? 1 : 0, offsets: [0, 0, 0], temperature: 1 };
 
   const cut = (probs: number[][], t: number[]) => probs.map((s) => s.map((v, o) => (v >= t[o] ? 1 : 0)));
   const churnPred = cut(churn.probs, churn.thresholds).map((r) => r[0]);
   const churnTp = churnPred.filter((p, i) => p && gold.churn[i][0]).length;
-  const polarityOof = oof.polarity.map((p, i) => polarityProbs(polarity, p, wordPolarity?.[i]));
+  const polarityOof = oof.polarity.map((p, i) => polarityProbs(polarity, p, wordPolarity?.[i], priors?.[i]));
   const crossValidation = {
     folds: FOLDS,
     topicF1: microF1(gold.topics, cut(topics.probs, topics.thresholds)),
@@ -321,7 +368,9 @@ export async function trainHeads(input: {
       cut(intentions.probs, intentions.thresholds).map((r, i) => [...r, churnPred[i]]),
     ),
     polarityAccuracy:
-      polarityOof.filter((q, i) => gold.polarity[i][q.indexOf(Math.max(...q))] === 1).length / gold.items.length,
+      polarityOof.filter(
+        (q, i) => gold.polarity[i][POLARITIES.indexOf(polarityClass({ options, sentiment: { means } }, q))] === 1,
+      ).length / gold.items.length,
     sentimentMae:
       gold.items.reduce((sum, it, i) => {
         const v = polarityOof[i].reduce((s, p, c) => s + p * means[c], 0);

@@ -1,3 +1,5 @@
+import { normalizeText } from './normalize.js';
+
 /**
  * The second reader's features: what a message says in words, word order and spelling, as a
  * hashed sparse vector (the fastText / Vowpal Wabbit idea: no vocabulary to store or grow; a
@@ -38,6 +40,10 @@ const NEGATORS = new Set([
   'nor',
   'neither',
   'without',
+  // Understatement negates too: "hardly intuitive", "barely usable".
+  'hardly',
+  'barely',
+  'scarcely',
   'cannot',
   'cant',
   'dont',
@@ -82,11 +88,11 @@ const NEGATORS = new Set([
 const TOKEN = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*|[.,;:!?()]/gu;
 const SCOPE_END = /^[.,;:!?()]$/;
 
-/** Words of a text, lower-cased and NFKC-folded, with negation scope marked. */
+/** Words of a text (normalised: normalize.ts), lower-cased and NFKC-folded, with negation scope marked. */
 export function wordTokens(text: string): string[] {
   const out: string[] = [];
   let negated = false;
-  for (const m of text.normalize('NFKC').toLowerCase().matchAll(TOKEN)) {
+  for (const m of normalizeText(text).normalize('NFKC').toLowerCase().matchAll(TOKEN)) {
     const raw = m[0];
     if (SCOPE_END.test(raw)) {
       negated = false;

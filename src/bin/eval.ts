@@ -14,11 +14,13 @@ import { nearDuplicates } from '../analysis/near-duplicates.js';
 import { wordFeatures } from '../analysis/word-features.js';
 import { applyWordReader, trainWordReader } from '../analysis/word-reader.js';
 import { featureNames, topNamed } from '../analysis/word-explain.js';
+import { formatProbe, runProbe } from '../analysis/probe/runner.js';
 
 /**
- * `npm run eval -- [labelled.jsonl] [--folds=5] [--repeats=3] [--calibrate=off] [--stack-pieces=off]
- *  [--stack-words=off] [--churn-precision=0.8] [--epochs=8] [--l2=0.001] [--corpus=dir]
- *  [--reader=embedding|words] [--explain]`: honest figures for the analysis.
+ * `npm run eval -- [labelled.jsonl] [--folds=5] [--repeats=3] [--seed=7] [--calibrate=off] [--stack-pieces=off]
+ *  [--stack-words=off] [--priors=off] [--recommend-positive=off] [--scope=off]
+ *  [--expectation=off] [--churn-precision=0.8] [--epochs=8] [--l2=0.001] [--corpus=dir]
+ *  [--reader=embedding|words] [--explain] [--probe=off]`: honest figures for the analysis.
  *  1. Repeated stratified k-fold cross-validation on the training corpus: heads are trained on k-1
  *     folds (their own thresholds and calibration from an inner cross-validation of those folds:
  *     nested) and judged on the fold they never saw; folds are stratified by register, polarity and
@@ -26,6 +28,9 @@ import { featureNames, topNamed } from '../analysis/word-explain.js';
  *  2. The labelled file (default: the dev set beside the checkout), judged by heads trained on the
  *     whole corpus, which holds none of its texts: the near-duplicate count (character 5-gram
  *     Jaccard >= 0.4, as .ci/run checks) between the two is printed and must be 0.
+ *  3. The behavioural probe (src/analysis/probe: generated minimum-functionality, invariance and
+ *     directional tests), read by the same model trained on the whole corpus: each capability's
+ *     failure rate (`--probe=off` skips it; `npm run probe` runs it on the cached heads, with examples).
  * The flags train variants of the heads, so each choice in heads.ts can be compared by CV:
  * the default is the stack the service runs; `--stack-words=off` the embedding reader alone;
  * `--reader=words` the word reader alone (word-reader.ts, labels over 0.5). `--explain` prints the
@@ -35,10 +40,20 @@ const args = process.argv.slice(2);
 const flag = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const folds = Number(flag('folds') ?? 5);
 const repeats = Number(flag('repeats') ?? 3);
+/** The folds of repeat r are drawn with seed + r: a new seed gives fresh folds, for figures on folds no choice was made on. */
+const seed = Number(flag('seed') ?? 7);
 const options: HeadsOptions = {
   calibrate: flag('calibrate') ? flag('calibrate') !== 'off' : DEFAULT_HEADS_OPTIONS.calibrate,
   stackPieces: flag('stack-pieces') ? flag('stack-pieces') !== 'off' : DEFAULT_HEADS_OPTIONS.stackPieces,
   stackWords: flag('stack-words') ? flag('stack-words') !== 'off' : DEFAULT_HEADS_OPTIONS.stackWords,
+  priors: flag('priors') ? flag('priors') !== 'off' : DEFAULT_HEADS_OPTIONS.priors,
+  sentimentFromExpectation: flag('expectation')
+    ? flag('expectation') !== 'off'
+    : DEFAULT_HEADS_OPTIONS.sentimentFromExpectation,
+  scope: flag('scope') ? flag('scope') !== 'off' : DEFAULT_HEADS_OPTIONS.scope,
+  recommendNeedsPositive: flag('recommend-positive')
+    ? flag('recommend-positive') !== 'off'
+    : DEFAULT_HEADS_OPTIONS.recommendNeedsPositive,
   churnPrecision: Number(flag('churn-precision') ?? DEFAULT_HEADS_OPTIONS.churnPrecision),
   epochs: Number(flag('epochs') ?? DEFAULT_HEADS_OPTIONS.epochs),
   l2: Number(flag('l2') ?? DEFAULT_HEADS_OPTIONS.l2),
@@ -49,7 +64,9 @@ const unknown = args.filter(
   (a) =>
     a.startsWith('--') &&
     a !== '--explain' &&
-    !/^--(folds|repeats|calibrate|stack-pieces|stack-words|churn-precision|epochs|l2|corpus|reader)=/.test(a),
+    !/^--(folds|repeats|calibrate|stack-pieces|stack-words|priors|expectation|recommend-positive|scope|seed|churn-precision|epochs|l2|corpus|reader|probe)=/.test(
+      a,
+    ),
 );
 if (reader !== 'embedding' && reader !== 'words') {
   console.error(`--reader must be embedding or words (got ${reader})`);
@@ -153,17 +170,22 @@ function stratifiedFolds(items: LabelledText[], seed: number): number[] {
   return fold;
 }
 
-/** Trains the chosen reader on these corpus items; its judge reads item `i` of the corpus or of the evaluation file. */
-async function trainJudge(idx: number[]): Promise<(set: 'corpus' | 'eval', i: number) => Predicted> {
+/** Reads item `i` of the corpus or of the evaluation file; `readTexts` reads any texts (the probe's). */
+type Judge = ((set: 'corpus' | 'eval', i: number) => Predicted) & { readTexts(texts: string[]): Promise<Predicted[]> };
+/** Trains the chosen reader on these corpus items. */
+async function trainJudge(idx: number[]): Promise<Judge> {
   if (reader === 'words') {
     const words = await trainWordReader(
       idx.map((i) => corpus.items[i]),
       idx.map((i) => corpusRows[i]),
     );
-    return (set, i) =>
-      set === 'corpus'
-        ? applyWordReader(words, corpus.items[i].text, corpusRows[i])
-        : applyWordReader(words, evalItems[i].text);
+    return Object.assign(
+      (set: 'corpus' | 'eval', i: number) =>
+        set === 'corpus'
+          ? applyWordReader(words, corpus.items[i].text, corpusRows[i])
+          : applyWordReader(words, evalItems[i].text),
+      { readTexts: async (texts: string[]) => texts.map((x) => applyWordReader(words, x)) },
+    );
   }
   const heads = await trainHeads({
     embedder: embedder.name,
@@ -173,10 +195,18 @@ async function trainJudge(idx: number[]): Promise<(set: 'corpus' | 'eval', i: nu
     wordRows: idx.map((i) => corpusRows[i]),
     options,
   });
-  return (set, i) =>
-    set === 'corpus'
-      ? applyHeads(heads, corpusEncoded[i], corpus.items[i].text, corpusRows[i])
-      : applyHeads(heads, evalEncoded[i], evalItems[i].text);
+  return Object.assign(
+    (set: 'corpus' | 'eval', i: number) =>
+      set === 'corpus'
+        ? applyHeads(heads, corpusEncoded[i], corpus.items[i].text, corpusRows[i])
+        : applyHeads(heads, evalEncoded[i], evalItems[i].text),
+    {
+      async readTexts(texts: string[]) {
+        const encoded = await encode(texts);
+        return texts.map((x, k) => applyHeads(heads, encoded[k], x));
+      },
+    },
+  );
 }
 /** The word reader's rows of the corpus, made once for every fold. */
 const corpusRows = corpus.items.map((it) => wordFeatures(it.text));
@@ -186,7 +216,7 @@ const cvItems: LabelledText[] = [];
 const cvPredictions: Predicted[] = [];
 const perRepeat: { polarity: number; topics: number; intentions: number; churnP: number; churnR: number }[] = [];
 for (let r = 0; r < repeats; r++) {
-  const fold = stratifiedFolds(corpus.items, 7 + r);
+  const fold = stratifiedFolds(corpus.items, seed + r);
   const predictions: Predicted[] = new Array(corpus.items.length);
   for (let k = 0; k < folds; k++) {
     const idx = corpus.items.map((_, i) => i).filter((i) => fold[i] !== k);
@@ -250,6 +280,14 @@ for (const [name, r] of [
   console.log(
     `  ${name.padEnd(30)}${f(r.polarityAccuracy)}     ${f(r.sentimentMae)}  ${f(r.topics.micro.f1)}     ${f(r.intentions.micro.f1)}         ${f(r.churn.precision)} / ${f(r.churn.recall)}`,
   );
+if (flag('probe') !== 'off') {
+  // The same model as the dev line: every capability's failure rate, beside the figures above.
+  t = Date.now();
+  const probe = await runProbe(judge.readTexts);
+  console.log(
+    `\n== ${formatProbe(probe)}\n  (${reader === 'words' ? 'the word reader' : 'heads'} trained on the whole corpus; ${((Date.now() - t) / 1000).toFixed(1)} s)`,
+  );
+}
 if (args.includes('--explain')) {
   // The word reader trained on the whole corpus, as the service's heads hold it.
   const words = await trainWordReader(corpus.items, corpusRows);

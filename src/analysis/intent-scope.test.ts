@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { scopeCounts, scopeInputCount, scopeInputs } from './intent-scope.js';
+
+describe('intention scope', () => {
+  it('tells a said intention from a denied one', () => {
+    expect(scopeCounts('We will cancel next month').churn).toEqual([1, 0]);
+    expect(scopeCounts('No plans to leave you, just flagging the bug').churn).toEqual([0, 1]);
+    expect(scopeCounts("We won't be cancelling our plan").churn).toEqual([0, 1]);
+    expect(scopeCounts('No need for a refund, just fix it').refund).toEqual([0, 1]);
+    expect(scopeCounts('I want a refund').refund).toEqual([1, 0]);
+  });
+
+  it('keeps staying words apart: a denied renewal is a leaving', () => {
+    const c = scopeCounts("We won't renew our contract");
+    expect(c.churn_stay).toEqual([0, 1]);
+    expect(c.churn).toEqual([0, 0]);
+    expect(scopeInputs('churn', c)).toEqual([0, 0, 0, 1]);
+  });
+
+  it('ends a denial at punctuation', () => {
+    const c = scopeCounts("I don't like the new menu, we will cancel");
+    expect(c.churn).toEqual([1, 0]);
+  });
+
+  it('gives each label its own inputs, none to the topics', () => {
+    expect(scopeInputCount('churn')).toBe(4);
+    expect(scopeInputCount('refund')).toBe(2);
+    expect(scopeInputCount('billing')).toBe(0);
+    expect(scopeInputs('billing', scopeCounts('refund please'))).toEqual([]);
+  });
+});

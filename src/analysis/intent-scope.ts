@@ -1,0 +1,60 @@
+import { wordTokens } from './word-features.js';
+
+/**
+ * Whether an intention's words are said or denied: "we will cancel" against "no plans to cancel",
+ * "we need a refund" against "no need for a refund". Both readers see the words; the word reader
+ * also sees them marked NOT_ inside a negation's scope, but in the stack the sentence embedding,
+ * which hears "cancel" either way, outvoted it (v3 flagged 90% of negated churn statements as
+ * churn). These counts go into the intention's second stage as two inputs (said, denied), so the
+ * out-of-fold fit decides how much a denial cancels. Staying words are kept apart for churn: a
+ * denied "renew" ("we won't renew") is churn, a denied "cancel" is not.
+ *
+ * The scope is wordTokens': from a negator to the next punctuation. Word stems, English only (the
+ * other languages' negations still reach the word reader).
+ */
+const GROUPS: Record<string, RegExp> = {
+  churn: /^(cancel|leav|quit|switch|unsubscrib|terminat|clos(e|ing)|mov(e|ing)|migrat|ditch|drop)/,
+  churn_stay: /^(renew|stay|continu|keep|stick|remain)/,
+  refund: /^(refund|reimburs|chargeback|money$)/,
+  upgrade: /^(upgrad|seats?$|enterprise$|premium$|add(ing)?$)/,
+  downgrade: /^(downgrad|fewer$|cheaper$|reduc|remov)/,
+  recommend: /^(recommend|suggest)/,
+  feature_request: /^(wish|add|feature|would$|could$|please$)/,
+  support_request: /^(help|how$|why$|fix|assist|support)/,
+  price_sensitive: /^(expensive|pric|cost|discount|afford|cheap)/,
+};
+
+/** The scope groups read by each label's second stage. */
+export const SCOPE_GROUPS: Record<string, string[]> = {
+  churn: ['churn', 'churn_stay'],
+  refund: ['refund'],
+  upgrade: ['upgrade'],
+  downgrade: ['downgrade'],
+  recommend: ['recommend'],
+  feature_request: ['feature_request'],
+  support_request: ['support_request'],
+  price_sensitive: ['price_sensitive'],
+};
+
+/** How many scope inputs a label's second stage has (two per group: said, denied). */
+export const scopeInputCount = (label: string) => 2 * (SCOPE_GROUPS[label]?.length ?? 0);
+
+export type ScopeCounts = Record<string, [number, number]>;
+
+/** Per group: [said, denied], each 0, 1 or 2 (counts capped, as log-ish evidence). */
+export function scopeCounts(text: string): ScopeCounts {
+  const out: ScopeCounts = {};
+  for (const g of Object.keys(GROUPS)) out[g] = [0, 0];
+  for (const tok of wordTokens(text)) {
+    const denied = tok.startsWith('NOT_');
+    const word = denied ? tok.slice(4) : tok;
+    for (const [g, re] of Object.entries(GROUPS))
+      if (re.test(word)) out[g][denied ? 1 : 0] = Math.min(2, out[g][denied ? 1 : 0] + 1);
+  }
+  return out;
+}
+
+/** A label's scope inputs, in SCOPE_GROUPS order. */
+export function scopeInputs(label: string, counts: ScopeCounts): number[] {
+  return (SCOPE_GROUPS[label] ?? []).flatMap((g) => counts[g]);
+}
