@@ -1,9 +1,9 @@
 import { featureRow, type Encoded } from './features.js';
-import { lexiconReading, lexiconScore } from './lexicon.js';
+import { lexiconScore } from './lexicon.js';
 import { predict, type LinearModel } from './linear.js';
 import { normalizeText } from './normalize.js';
 import { scopeCounts, scopeInputs, type ScopeCounts } from './intent-scope.js';
-import { lastClause, lexiconPriors, PRIOR_NAMES } from './priors.js';
+import { lastClause, lexiconPriors, PRIOR_NAMES, understatement } from './priors.js';
 import { logit, sigmoid } from './second-stage.js';
 import { INTENTIONS } from './taxonomy.js';
 import { drivingWords } from './word-explain.js';
@@ -41,7 +41,7 @@ import {
  *
  * Bump HEADS_VERSION whenever training or features change: it is part of the cache key.
  */
-export const HEADS_VERSION = 11;
+export const HEADS_VERSION = 14;
 
 /** The choices `npm run eval` compares by cross-validation; the defaults are the chosen ones. */
 export interface HeadsOptions {
@@ -233,7 +233,15 @@ export function stackRow(
     row.push(logit(max), logit(mean));
   }
   if (o.stackWords) row.push(logit(word ?? whole));
-  row.push(...scope);
+  // Per scope group (said, denied): the counts, then the readers' logits again when the words are
+  // only denied, so that the fit can learn how far a denial discounts a confident reader (a
+  // linear stack alone can only shift it by a constant, and "no need for a refund" is read as
+  // refund with great confidence by both readers).
+  const readers = row.slice();
+  for (let g = 0; g + 1 < scope.length; g += 2) {
+    const onlyDenied = scope[g] === 0 && scope[g + 1] > 0 ? 1 : 0;
+    row.push(scope[g], scope[g + 1], onlyDenied * readers[0], onlyDenied * readers[readers.length - 1]);
+  }
   return row;
 }
 
@@ -284,20 +292,20 @@ export type PolarityBlend = Pick<Heads['polarity'], 'wordWeight' | 'offsets' | '
 
 /** Inputs of polarity's second stage: each reader's log-probabilities, the lexicon priors, our own lexicon's score. */
 export const polarityStackInputs = (o: Pick<HeadsOptions, 'stackWords'>) =>
-  3 + (o.stackWords ? 6 : 0) + PRIOR_NAMES.length + 3;
+  3 + (o.stackWords ? 6 : 0) + PRIOR_NAMES.length + 3 + (o.stackWords ? 4 : 2);
 
 /** A log-probability kept above log(1e-4): one overconfident reader must not drown the others in the stack. */
 const boundedLog = (p: number) => Math.max(Math.log(Math.max(p, 1e-9)), -9.2);
 
 /** The lexicon part of a polarity stack row, from the message's normalised text. */
 export function priorRow(normalised: string, clauseWords: number[] | undefined): number[] {
-  const own = lexiconReading(normalised);
+  const [praiseDenied, complaintDenied] = understatement(normalised);
   return [
     ...lexiconPriors(normalised),
-    own.score,
-    // Understatement both ways, capped: "can't fault it" (praise), "not exactly fast" (criticism).
-    Math.min(2, own.flipped),
-    Math.min(2, own.deniedPraise),
+    lexiconScore(normalised).score,
+    // Understatement both ways (priors.ts): "can't fault it", "not exactly fast".
+    complaintDenied,
+    praiseDenied,
     // The word reader on the clause after the last "but"/"until"/"now" (the whole message without one).
     ...(clauseWords ? clauseWords.map(boundedLog) : []),
   ];
@@ -314,7 +322,17 @@ export function clausePolarity(
 }
 
 export function polarityStackRow(embedding: number[], words: number[] | undefined, priors: number[]): number[] {
-  return [...embedding.map(boundedLog), ...(words ? words.map(boundedLog) : []), ...priors];
+  const le = embedding.map(boundedLog);
+  const lw = words ? words.map(boundedLog) : [];
+  // Understatement against the readers: how far each leans positive, again, when praise is denied
+  // ("never great", "not exactly fast") or a complaint is ("not awkward at all"). The sentence
+  // embedding hears "great" either way; as products, the fit can learn to discount its lean only
+  // there (a linear stack alone can only shift every reading by a constant).
+  const flipped = priors[PRIOR_NAMES.length + 1] ?? 0;
+  const deniedPraise = priors[PRIOR_NAMES.length + 2] ?? 0;
+  const lean = (l: number[]) => l[2] - l[0];
+  const readers = words ? [le, lw] : [le];
+  return [...le, ...lw, ...priors, ...readers.flatMap((l) => [deniedPraise * lean(l), flipped * lean(l)])];
 }
 
 /**

@@ -17,14 +17,21 @@ describe('intention scope', () => {
     expect(scopeInputs('churn', c)).toEqual([0, 0, 0, 1]);
   });
 
+  it('counts a denial only near its negator, and not in a question', () => {
+    expect(scopeCounts("I can't believe I have to ask for a refund").refund).toEqual([1, 0]);
+    expect(scopeCounts("Why can't I cancel my plan?").churn).toEqual([1, 0]);
+    expect(scopeCounts("I can't wait to cancel this").churn).toEqual([1, 0]);
+    expect(scopeCounts("We won't be adding more seats for now").upgrade).toEqual([0, 2]);
+  });
+
   it('ends a denial at punctuation', () => {
     const c = scopeCounts("I don't like the new menu, we will cancel");
     expect(c.churn).toEqual([1, 0]);
   });
 
   it('gives each label its own inputs, none to the topics', () => {
-    expect(scopeInputCount('churn')).toBe(4);
-    expect(scopeInputCount('refund')).toBe(2);
+    expect(scopeInputCount('churn')).toBe(8);
+    expect(scopeInputCount('refund')).toBe(4);
     expect(scopeInputCount('billing')).toBe(0);
     expect(scopeInputs('billing', scopeCounts('refund please'))).toEqual([]);
   });

@@ -36,20 +36,44 @@ export const SCOPE_GROUPS: Record<string, string[]> = {
   price_sensitive: ['price_sensitive'],
 };
 
-/** How many scope inputs a label's second stage has (two per group: said, denied). */
-export const scopeInputCount = (label: string) => 2 * (SCOPE_GROUPS[label]?.length ?? 0);
+/**
+ * How many scope inputs a label's second stage has: four per group (said, denied, and the two
+ * readers' logits when the words are only denied: heads.ts stackRow).
+ */
+export const scopeInputCount = (label: string) => 4 * (SCOPE_GROUPS[label]?.length ?? 0);
 
 export type ScopeCounts = Record<string, [number, number]>;
+
+/**
+ * How close a negator must be for an intention word to count as denied: "no need for a refund",
+ * "we won't be adding more seats" (four words between), but not "I can't believe I have to ask
+ * for a refund" (the negator denies the believing, not the refund).
+ */
+const DENIAL_REACH = 5;
+/** A question asks rather than denies: "why can't I cancel?" wants to cancel. */
+const ASKING = /\?\s*$|\b(why|how come)\b/i;
+/** Idioms whose negator says the opposite: "can't wait to leave". */
+const NOT_A_DENIAL = /\b(can['’]?t|cannot) wait\b/i;
 
 /** Per group: [said, denied], each 0, 1 or 2 (counts capped, as log-ish evidence). */
 export function scopeCounts(text: string): ScopeCounts {
   const out: ScopeCounts = {};
   for (const g of Object.keys(GROUPS)) out[g] = [0, 0];
-  for (const tok of wordTokens(text)) {
-    const denied = tok.startsWith('NOT_');
-    const word = denied ? tok.slice(4) : tok;
-    for (const [g, re] of Object.entries(GROUPS))
-      if (re.test(word)) out[g][denied ? 1 : 0] = Math.min(2, out[g][denied ? 1 : 0] + 1);
+  // Clause by clause, so that a clause's own question mark decides whether it asks.
+  for (const clause of text.match(/[^.!?;\n]+[.!?;]*/g) ?? []) {
+    const asking = ASKING.test(clause) || NOT_A_DENIAL.test(clause);
+    const tokens = wordTokens(clause);
+    let lastNegator = -Infinity;
+    tokens.forEach((tok, i) => {
+      const marked = tok.startsWith('NOT_');
+      // wordTokens keeps a negator unmarked and marks the words after it: an unmarked word
+      // followed by a marked one is the negator that opened the scope.
+      if (!marked && tokens[i + 1]?.startsWith('NOT_')) lastNegator = i;
+      const denied = marked && !asking && i - lastNegator <= DENIAL_REACH;
+      const word = marked ? tok.slice(4) : tok;
+      for (const [g, re] of Object.entries(GROUPS))
+        if (re.test(word)) out[g][denied ? 1 : 0] = Math.min(2, out[g][denied ? 1 : 0] + 1);
+    });
   }
   return out;
 }

@@ -8,7 +8,7 @@
  *
  * Idempotent: normalising twice gives the same text, so any path may normalise again.
  */
-import { knownWord } from './priors.js';
+import { knownWord } from './lexicon-words.js';
 
 const URL = /\b(?:https?:\/\/|www\.)[^\s<>"']+/giu;
 const EMAIL = /\b[\p{L}\p{N}._%+-]+@[\p{L}\p{N}.-]+\.\p{L}{2,}\b/gu;

@@ -7,18 +7,12 @@
  * Their weights are learned on out-of-fold predictions like every other stack weight, so a prior
  * that does not help gets a small weight (docs/analysis.md says what cross-validation measured).
  */
-import { createRequire } from 'node:module';
 import Sentiment from 'sentiment';
 import vader from 'vader-sentiment';
+import { VADER_LEXICON } from './lexicon-words.js';
+import { wordTokens } from './word-features.js';
 
-const require = createRequire(import.meta.url);
-// The lexicons' word lists, read once: the packages ship them, but not as a documented export.
-const VADER_WORDS = new Set(Object.keys(require('vader-sentiment/src/vader_lexicon.js').lexicon as object));
-const AFINN_WORDS = new Set(Object.keys(require('sentiment/languages/en/labels.json') as object));
 const afinn = new Sentiment();
-
-/** Whether either lexicon rates this lower-case word (normalize.ts restores elongated words with it). */
-export const knownWord = (w: string) => VADER_WORDS.has(w) || AFINN_WORDS.has(w);
 
 /**
  * Markers after which the last clause carries the verdict ("loved it, but the last update broke
@@ -27,13 +21,53 @@ export const knownWord = (w: string) => VADER_WORDS.has(w) || AFINN_WORDS.has(w)
  */
 const CONTRAST = /\b(?:but|however|though|although|yet|until|except|unfortunately|sadly|now|anymore)\b/giu;
 
-/** The text after the last contrast marker, when it holds at least two words; else the whole text. */
+/**
+ * A short opening exclamation ("Brilliant,", "Oh good,", "Thanks a lot!") before what happened:
+ * sarcasm's usual shape ("Brilliant, the board is down again"), where the verdict is in what
+ * follows. Up to three words, then a comma or "!".
+ */
+const OPENING = /^\W*(?:\p{L}+['’]?\p{L}*\s+){0,2}\p{L}+['’]?\p{L}*\s*[,!]+\s*/u;
+
+/**
+ * The text after the last contrast marker, or after a short opening exclamation, when it holds at
+ * least two words (three after an opening); else the whole text.
+ */
 export function lastClause(text: string): string {
   let end = -1;
   for (const m of text.matchAll(CONTRAST)) end = m.index! + m[0].length;
-  if (end < 0) return text;
-  const tail = text.slice(end);
-  return (tail.match(/\p{L}+/gu) ?? []).length >= 2 ? tail : text;
+  if (end >= 0) {
+    const tail = text.slice(end);
+    return (tail.match(/\p{L}+/gu) ?? []).length >= 2 ? tail : text;
+  }
+  const opening = text.match(OPENING);
+  if (!opening) return text;
+  const tail = text.slice(opening[0].length);
+  return (tail.match(/\p{L}+/gu) ?? []).length >= 3 ? tail : text;
+}
+
+/** How near a negator must be for a rated word to count as denied ("not exactly user friendly"). */
+const UNDERSTATEMENT_REACH = 3;
+
+/**
+ * Understatement both ways, capped at 2: rated words denied by a negator at most three words
+ * before them, in the word reader's scope (word-features.ts): [praise denied ("never great", "not
+ * exactly user friendly", "hardly intuitive"), complaints denied ("not awkward at all", "no longer
+ * laggy")]. VADER's 7,500 rated words, so more than our own lexicon knows.
+ */
+export function understatement(text: string): [number, number] {
+  const tokens = wordTokens(text);
+  let praise = 0;
+  let complaint = 0;
+  let lastNegator = -Infinity;
+  tokens.forEach((tok, i) => {
+    const marked = tok.startsWith('NOT_');
+    if (!marked && tokens[i + 1]?.startsWith('NOT_')) lastNegator = i;
+    if (!marked || i - lastNegator > UNDERSTATEMENT_REACH) return;
+    const valence = VADER_LEXICON[tok.slice(4)] ?? 0;
+    if (valence > 0) praise++;
+    if (valence < 0) complaint++;
+  });
+  return [Math.min(2, praise), Math.min(2, complaint)];
 }
 
 export const PRIOR_NAMES = [

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAnalyzer, INTENTIONS, TOPICS } from '../../src/analysis/analyze.js';
 import { loadCorpus, type Corpus } from '../../src/analysis/corpus.js';
+import { normalizeText } from '../../src/analysis/normalize.js';
 import { createLocalEmbedder, createOpenAIEmbedder } from '../../src/analysis/embedder.js';
 import { encodeTexts } from '../../src/analysis/features.js';
 import { DEFAULT_HEADS_OPTIONS } from '../../src/analysis/heads.js';
@@ -33,13 +34,13 @@ function sampleCorpus(n: number): Corpus {
  * What training embeds, in one call: with sentence pieces, the messages read whole, then the
  * sentences of the long ones; without, every message whole.
  */
-const embeddedTexts = (c: Corpus) =>
-  DEFAULT_HEADS_OPTIONS.stackPieces
-    ? [
-        ...c.items.map((it) => it.text).filter((t) => sentencesOf(t).length === 0),
-        ...c.items.flatMap((it) => sentencesOf(it.text)),
-      ]
-    : c.items.map((it) => it.text);
+/** What the embedder is asked for: the corpus' texts as every reader reads them (normalize.ts). */
+const embeddedTexts = (c: Corpus) => {
+  const texts = c.items.map((it) => normalizeText(it.text));
+  return DEFAULT_HEADS_OPTIONS.stackPieces
+    ? [...texts.filter((t) => sentencesOf(t).length === 0), ...texts.flatMap((t) => sentencesOf(t))]
+    : texts;
+};
 
 describe('analysis heads: trained per embedder, cached, checked', () => {
   let db: Db;

@@ -14,35 +14,38 @@ import { formatProbe, runProbe } from './runner.js';
  * cases a capability's rate moves by about ±0.06 between seeds: a floor catches a real regression.
  */
 const PROBE_FLOORS: Record<string, number> = {
-  // Measured on the v3 heads (corpus b9bb14a1d53d, HEADS_VERSION 9), seed 45, 60 cases each.
-  'clear positive': 0.05,
-  'clear negative': 0.15,
-  'negated negative': 0.35,
-  'negated positive': 0.6,
-  'negated churn': 0.7,
-  'negated refund': 1,
-  'negated upgrade': 0.85,
-  'negated recommend': 0.6,
-  'contrast ending negative': 0.55,
+  // Measured on the v4 heads (corpus of 5,408 messages, HEADS_VERSION 14), seed 45, 60 cases each.
+  // The v3 heads (HEADS_VERSION 9) measured, in this order: 0.033 0.100 0.317 0.550 0.650 1.000
+  // 0.817 0.567 0.533 0.117 0.550 0.217 0.300 0.133 0.117 0.167 0.367 0.433 0.033 0.000 0.233 0.100
+  // 0.050 0.083 0.017 0.117 0.033, overall 0.283.
+  'clear positive': 0.1,
+  'clear negative': 0.1,
+  'negated negative': 0.2,
+  'negated positive': 0.55,
+  'negated churn': 0.3,
+  'negated refund': 0.55,
+  'negated upgrade': 0.65,
+  'negated recommend': 0.2,
+  'contrast ending negative': 0.35,
   'contrast ending positive': 0.15,
-  sarcasm: 0.6,
-  'polite complaint': 0.25,
-  'factual complaint': 0.35,
-  'churn statement': 0.15,
+  sarcasm: 0.5,
+  'polite complaint': 0.2,
+  'factual complaint': 0.2,
+  'churn statement': 0.25,
   'polite churn notice': 0.15,
-  'intensifier words': 0.2,
-  'caps and !!!': 0.4,
-  elongation: 0.45,
+  'intensifier words': 0.15,
+  'caps and !!!': 0.3,
+  elongation: 0.15,
   'add negative sentence': 0.05,
   'add positive sentence': 0.05,
-  'add churn sentence': 0.25,
-  'leading @handle': 0.15,
-  'trailing URL': 0.1,
+  'add churn sentence': 0.2,
+  'leading @handle': 0.05,
+  'trailing URL': 0.05,
   hashtags: 0.1,
   emoji: 0.05,
-  'case change': 0.15,
-  'typos and abbreviations': 0.05,
-  overall: 0.3,
+  'case change': 0.1,
+  'typos and abbreviations': 0.1,
+  overall: 0.2,
 };
 
 describe('the behavioural probe on the local model', () => {
