@@ -351,11 +351,10 @@ export function polarityProbs(
       : embedding.map(
           (p, c) => Math.log(Math.max(p, 1e-9)) + (words ? pol.wordWeight * Math.log(Math.max(words[c], 1e-9)) : 0),
         );
-  const z = base.map((v, c) => (v + pol.offsets[c]) / pol.temperature);
-  const max = Math.max(...z);
-  const e = z.map((v) => Math.exp(v - max));
-  const sum = e.reduce((a, b) => a + b, 0);
-  return e.map((v) => v / sum);
+  return softmaxOf(
+    base.map((v, c) => v + pol.offsets[c]),
+    pol.temperature,
+  );
 }
 
 export function softmaxOf(z: number[], temperature = 1): number[] {

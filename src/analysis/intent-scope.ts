@@ -1,4 +1,4 @@
-import { wordTokens } from './word-features.js';
+import { negationDistances, wordTokens } from './word-features.js';
 
 /**
  * Whether an intention's words are said or denied: "we will cancel" against "no plans to cancel",
@@ -63,13 +63,10 @@ export function scopeCounts(text: string): ScopeCounts {
   for (const clause of text.match(/[^.!?;\n]+[.!?;]*/g) ?? []) {
     const asking = ASKING.test(clause) || NOT_A_DENIAL.test(clause);
     const tokens = wordTokens(clause);
-    let lastNegator = -Infinity;
+    const distances = negationDistances(tokens);
     tokens.forEach((tok, i) => {
       const marked = tok.startsWith('NOT_');
-      // wordTokens keeps a negator unmarked and marks the words after it: an unmarked word
-      // followed by a marked one is the negator that opened the scope.
-      if (!marked && tokens[i + 1]?.startsWith('NOT_')) lastNegator = i;
-      const denied = marked && !asking && i - lastNegator <= DENIAL_REACH;
+      const denied = marked && !asking && distances[i] <= DENIAL_REACH;
       const word = marked ? tok.slice(4) : tok;
       for (const [g, re] of Object.entries(GROUPS))
         if (re.test(word)) out[g][denied ? 1 : 0] = Math.min(2, out[g][denied ? 1 : 0] + 1);

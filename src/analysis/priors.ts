@@ -10,7 +10,7 @@
 import Sentiment from 'sentiment';
 import vader from 'vader-sentiment';
 import { VADER_LEXICON } from './lexicon-words.js';
-import { wordTokens } from './word-features.js';
+import { negationDistances, wordTokens } from './word-features.js';
 
 const afinn = new Sentiment();
 
@@ -56,13 +56,11 @@ const UNDERSTATEMENT_REACH = 3;
  */
 export function understatement(text: string): [number, number] {
   const tokens = wordTokens(text);
+  const distances = negationDistances(tokens);
   let praise = 0;
   let complaint = 0;
-  let lastNegator = -Infinity;
   tokens.forEach((tok, i) => {
-    const marked = tok.startsWith('NOT_');
-    if (!marked && tokens[i + 1]?.startsWith('NOT_')) lastNegator = i;
-    if (!marked || i - lastNegator > UNDERSTATEMENT_REACH) return;
+    if (distances[i] > UNDERSTATEMENT_REACH) return;
     const valence = VADER_LEXICON[tok.slice(4)] ?? 0;
     if (valence > 0) praise++;
     if (valence < 0) complaint++;

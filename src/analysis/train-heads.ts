@@ -139,7 +139,7 @@ const WORD_WEIGHTS = [0, 0.25, 0.5, 0.75, 1, 1.25, 1.5, 2, 2.5, 3, 4];
  */
 const TEMPERATURES = [1, 0.75, 1.25, 0.5, 1.5, 2, 2.5, 3, 4];
 
-export async function fitPolarity(
+async function fitPolarity(
   emb: number[][],
   words: number[][] | undefined,
   priors: number[][] | undefined,

@@ -110,6 +110,22 @@ export function wordTokens(text: string): string[] {
   return out;
 }
 
+/**
+ * For each of wordTokens' tokens: how many words after the negator that opened its scope it stands
+ * (1 for the word right after "not"), or Infinity outside a negation. wordTokens keeps a negator
+ * unmarked and marks the words after it, so an unmarked word followed by a marked one is that
+ * negator. Readers that need a denial to be near its negator ("no need for a refund", not "I can't
+ * believe I have to ask for a refund") use it.
+ */
+export function negationDistances(tokens: string[]): number[] {
+  let negator = -Infinity;
+  return tokens.map((tok, i) => {
+    const marked = tok.startsWith('NOT_');
+    if (!marked && tokens[i + 1]?.startsWith('NOT_')) negator = i;
+    return marked ? i - negator : Infinity;
+  });
+}
+
 /** FNV-1a over the string's UTF-16 units: fast, stable across runs and machines. */
 function hash(s: string): number {
   let h = 0x811c9dc5;
