@@ -45,9 +45,10 @@ describe('local embedder lanes', () => {
     );
     const other = one.embed(['How do I export my data?'], 'other').then(() => done.push('other'));
     await Promise.all([...busy, other]);
-    // Round-robin per lane: before it, at most the call already running and the busy lane's turn,
-    // which came first (first come, first served would make it the 13th).
-    expect(done.indexOf('other')).toBeLessThanOrEqual(2);
+    // Round-robin per lane: before it, at most the two calls already at the thread
+    // (CALLS_AT_THREAD) and the busy lane's turn, which came first (first come, first served
+    // would make it the 13th).
+    expect(done.indexOf('other')).toBeLessThanOrEqual(3);
     expect(done.filter((d) => d.startsWith('busy'))).toEqual(Array.from({ length: 12 }, (_, i) => `busy-${i}`));
   });
 });

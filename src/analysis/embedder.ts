@@ -29,54 +29,64 @@ interface Job {
 }
 
 /**
- * Runs USE lite on its own thread (see embed-thread.mjs), one call at a time, restarted on the next
- * call if it dies. Waiting calls are queued per lane and served round-robin: a tenant whose chunks
- * queue many calls delays another tenant's call by one call, not by its whole queue.
+ * Calls posted to a thread before its current one returns. The thread runs them one at a time
+ * (embed-thread.mjs); the second waits in its port, so the model starts it the moment the first
+ * ends instead of after the main thread has taken the answer and posted the next call. With one,
+ * the threads idled whenever the worker's main thread was busy (a chunk's readers, a fold): the
+ * bench's ingest found them 51% busy each (per-thread CPU from /proc) with the CPU not full.
+ */
+const CALLS_AT_THREAD = 2;
+
+/**
+ * Runs USE lite on its own thread (see embed-thread.mjs), restarted on the next call if it dies.
+ * Waiting calls are queued per lane and served round-robin: a tenant whose chunks queue many calls
+ * delays another tenant's call by the calls already at the thread (CALLS_AT_THREAD) and one turn,
+ * not by its whole queue.
  */
 function threadModel(script: URL, niceOffset: number): { embed(texts: string[], lane: Lane): Promise<number[][]> } {
   let worker: Worker | undefined;
   let nextId = 0;
-  let running: { id: number; job: Job } | undefined;
+  const running = new Map<number, Job>();
   const queues = new Map<Lane, Job[]>();
   /** Lanes with waiting calls, next to serve first. */
   const turns: Lane[] = [];
   const fail = (err: Error) => {
-    running?.job.reject(err);
-    running = undefined;
+    for (const job of running.values()) job.reject(err);
+    running.clear();
     worker = undefined;
     pump(); // waiting calls go on, on a new thread
   };
   const start = () => {
     const w = new Worker(script, { workerData: { niceOffset } });
     w.on('message', (m: { id: number; vectors?: number[][]; error?: string }) => {
-      if (worker !== w || !running || running.id !== m.id) return;
-      const { job } = running;
-      running = undefined;
+      const job = running.get(m.id);
+      if (worker !== w || !job) return;
+      running.delete(m.id);
       if (m.error !== undefined) job.reject(new Error(`local embedder: ${m.error}`));
       else job.resolve(m.vectors ?? []);
       pump();
     });
-    // Only the current thread's death fails the running call ('error' is followed by 'exit').
+    // Only the current thread's death fails its calls ('error' is followed by 'exit').
     w.on('error', (err) => worker === w && fail(err));
     w.on('exit', (code) => worker === w && fail(new Error(`local embedder thread exited with code ${code}`)));
     return w;
   };
   function pump(): void {
-    if (running) return;
-    const lane = turns.shift();
-    if (lane === undefined) {
-      // Idle, the thread must not keep a finished process (a CLI, a test) alive.
-      worker?.unref();
-      return;
+    while (running.size < CALLS_AT_THREAD) {
+      const lane = turns.shift();
+      if (lane === undefined) break;
+      const queue = queues.get(lane)!;
+      const job = queue.shift()!;
+      if (queue.length > 0) turns.push(lane);
+      else queues.delete(lane);
+      worker ??= start();
+      const id = nextId++;
+      running.set(id, job);
+      worker.postMessage({ id, texts: job.texts });
     }
-    const queue = queues.get(lane)!;
-    const job = queue.shift()!;
-    if (queue.length > 0) turns.push(lane);
-    else queues.delete(lane);
-    worker ??= start();
-    worker.ref();
-    running = { id: nextId++, job };
-    worker.postMessage({ id: running.id, texts: job.texts });
+    // Idle, the thread must not keep a finished process (a CLI, a test) alive.
+    if (running.size === 0) worker?.unref();
+    else worker?.ref();
   }
   return {
     embed(texts, lane) {
@@ -134,8 +144,10 @@ export function createLocalEmbedder(opts: LocalEmbedderOptions = {}): Embedder {
       for (let i = 0; i < order.length; i += callSize) calls.push(order.slice(i, i + callSize));
       const out: number[][] = new Array(texts.length);
       let next = 0;
+      // CALLS_AT_THREAD loops per thread, so that a chunk alone also keeps its threads fed.
+      const loops = Math.min(pool.length * CALLS_AT_THREAD, calls.length);
       await Promise.all(
-        pool.slice(0, Math.min(pool.length, calls.length)).map(async (model) => {
+        Array.from({ length: loops }, (_, k) => pool![k % pool!.length]).map(async (model) => {
           while (next < calls.length) {
             const call = calls[next++];
             const vectors = await model.embed(

@@ -1,11 +1,17 @@
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
 import { watchPool } from './pool-health.js';
+import { parseRealArray } from './real-array.js';
 
 // Ids are bigserial; they stay far below 2^53, so parse int8 as a number instead of a string.
 pg.types.setTypeParser(20, (v) => Number(v));
 // NUMERIC is not used for money here; parse as float.
 pg.types.setTypeParser(1700, (v) => Number(v));
+// real[] (embeddings): a split instead of the character walk, six times faster (real-array.ts).
+// 1021 is real[]'s type oid; pg's typings name only the scalar types.
+const REAL_ARRAY = 1021 as Parameters<typeof pg.types.setTypeParser>[0];
+const genericRealArray = pg.types.getTypeParser(REAL_ARRAY);
+pg.types.setTypeParser(REAL_ARRAY, (v: string) => parseRealArray(v, genericRealArray));
 
 export type Db = Knex;
 

@@ -12,6 +12,7 @@ import {
 import type { ConditionVectors } from '../segments/condition-vectors.js';
 import { isDatabaseDown } from '../errors.js';
 import { keepBeating } from '../keep-beating.js';
+import { realArrayLiteral } from '../db/real-array.js';
 import { stampBatchProgress } from './batch-lifecycle.js';
 import { ATTRIBUTE_ENTRY_BYTES_SQL, MAX_USER_ATTRIBUTE_BYTES, MAX_USER_ATTRIBUTES } from './attribute-bounds.js';
 
@@ -207,7 +208,7 @@ async function foldMessage(db: Db, a: FoldArgs): Promise<void> {
         topics: a.analysis.topics,
         intentions: a.analysis.intentions,
         churn_words: a.analysis.churnWords ?? [],
-        embedding: a.analysis.embedding,
+        embedding: realArrayLiteral(a.analysis.embedding),
       })
       .onConflict(['source_id', 'item_idx'])
       .ignore()
@@ -232,7 +233,7 @@ async function foldMessage(db: Db, a: FoldArgs): Promise<void> {
         aggregates: JSON.stringify(aggregates),
         churn_risk_score: aggregates.churn_risk_score,
         sentiment_trend: aggregates.sentiment_trend,
-        profile_embedding: profileEmbedding,
+        profile_embedding: profileEmbedding && realArrayLiteral(profileEmbedding),
       });
     await diffMemberships(
       trx,
