@@ -2,7 +2,7 @@ import { featureRow, type Encoded } from './features.js';
 import { lexiconScore } from './lexicon.js';
 import { predict, type LinearModel } from './linear.js';
 import { normalizeText } from './normalize.js';
-import { scopeCounts, scopeInputs, type ScopeCounts } from './intent-scope.js';
+import { deniedOnly, scopeCounts, scopeInputs, type ScopeCounts } from './intent-scope.js';
 import { lastClause, lexiconPriors, PRIOR_NAMES, understatement } from './priors.js';
 import { logit, sigmoid } from './second-stage.js';
 import { INTENTIONS } from './taxonomy.js';
@@ -41,7 +41,7 @@ import {
  *
  * Bump HEADS_VERSION whenever training or features change: it is part of the cache key.
  */
-export const HEADS_VERSION = 14;
+export const HEADS_VERSION = 15;
 
 /** The choices `npm run eval` compares by cross-validation; the defaults are the chosen ones. */
 export interface HeadsOptions {
@@ -64,8 +64,9 @@ export interface HeadsOptions {
   /**
    * The polarity class is the band of the expected sentiment (Σ P(class) × the class's mean), and
    * the value is that expectation: a weak decision stays weak (near 0) instead of being pushed to
-   * ±0.2 into the argmax's class, so the sign and size of the score mean what the docs say. Off:
-   * the argmax class, the value clamped into it (v3).
+   * ±0.2 into the argmax's class, so the sign and size of the score mean what the docs say. Off
+   * (measured 2.9 points of polarity better): the argmax class, and a value outside it goes into it
+   * by the decision's margin (sentimentValue), not to its edge as in v3.
    */
   sentimentFromExpectation: boolean;
   /**
@@ -73,6 +74,13 @@ export interface HeadsOptions {
    * (intent-scope.ts: "no plans to cancel" is not churn).
    */
   scope: boolean;
+  /**
+   * A label whose words the message only denies is not given (intent-scope.ts deniedOnly: "no
+   * need for a refund", "no plans to upgrade"): a rule after the stack, because the stack, given
+   * the same counts as inputs, kept flagging most of them (the probe's negated refund 0.53,
+   * upgrade 0.62 with the v14 heads).
+   */
+  denialVeto: boolean;
   /** Churn's decision: the best out-of-fold recall at a precision of at least this. */
   churnPrecision: number;
   /**
@@ -94,6 +102,7 @@ export const DEFAULT_HEADS_OPTIONS: HeadsOptions = {
   recommendNeedsPositive: true,
   sentimentFromExpectation: false,
   scope: true,
+  denialVeto: true,
   churnPrecision: 0.8,
   epochs: 8,
   l2: 1e-3,
@@ -375,17 +384,33 @@ export function polarityClass(heads: Pick<Heads, 'options' | 'sentiment'>, p: nu
 }
 
 /**
- * The sentiment value. The lexicon's intensity (our lexicon's score, which sees "very", "!!!")
- * spreads it, but only inside the class already decided: it sizes the score, it never decides it.
- * Under the expectation rule the class is the expectation's band, so a weak decision keeps a
- * small value; the v3 rule clamps into the argmax's class.
+ * How far into its class a weak decision goes: by its margin (the class's probability over the
+ * runner-up's), up to this beyond the class's edge (±0.2). v3 to v4 put every weak decision at
+ * exactly ±0.20, a lump of identical scores that said nothing about how weak each was.
  */
-function sentimentValue(heads: Heads, p: number[], text: string): number {
+const WEAK_SPAN = 0.1;
+
+/**
+ * The sentiment value. The class is polarity's decision (the argmax; the expectation's band
+ * measured 2.9 points of polarity worse, docs/analysis.md); the value is the expected sentiment
+ * (Σ P(class) × the class's mean on the corpus) plus the lexicon's intensity (which sees "very",
+ * "!!!"), kept as it is when it lies inside that class. When it lies outside (a weak decision: the
+ * argmax says positive, the expectation is below 0.2), it is not snapped to the edge: it goes
+ * into the class by the decision's margin, so a stronger decision reads as a larger value and a
+ * weaker one stays near the edge.
+ */
+export function sentimentValue(heads: Pick<Heads, 'options' | 'sentiment'>, p: number[], text: string): number {
   const cls = polarityClass(heads, p);
   const raw = expectedSentiment(p, heads.sentiment.means) + LEXICON_INTENSITY * lexiconScore(text).score;
   const v = Math.max(-1, Math.min(1, raw));
-  const inClass =
-    cls === 'negative' ? Math.min(v, -0.2) : cls === 'positive' ? Math.max(v, 0.2) : Math.max(-0.19, Math.min(0.19, v));
+  const c = POLARITIES.indexOf(cls);
+  const margin = Math.max(0, Math.min(1, p[c] - Math.max(...p.filter((_, k) => k !== c))));
+  let inClass: number;
+  if (cls === 'neutral')
+    // A sure neutral with a lopsided expectation goes toward 0, not to the edge.
+    inClass = Math.abs(v) < 0.2 ? Math.max(-0.19, Math.min(0.19, v)) : Math.sign(v) * (0.19 - WEAK_SPAN * margin);
+  else if (cls === 'negative') inClass = v <= -0.2 ? v : -(0.2 + WEAK_SPAN * margin);
+  else inClass = v >= 0.2 ? v : 0.2 + WEAK_SPAN * margin;
   return Math.round(inClass * 1000) / 1000 || 0;
 }
 
@@ -420,9 +445,13 @@ export function applyHeads(heads: Heads, enc: Encoded, raw: string, row?: Sparse
   const intentions = pickLabels(
     heads.intentions,
     labelProbs(heads.intentions, o, x, pieces, words?.intentions, scope),
-    (label) => !(label === 'recommend' && o.recommendNeedsPositive && !positive),
+    (label) =>
+      !(label === 'recommend' && o.recommendNeedsPositive && !positive) &&
+      !(o.denialVeto && scope && deniedOnly(label, scope)),
   );
-  const churn = pickLabels(heads.churn, labelProbs(heads.churn, o, x, pieces, words?.churn, scope)).length > 0;
+  const churn =
+    pickLabels(heads.churn, labelProbs(heads.churn, o, x, pieces, words?.churn, scope)).length > 0 &&
+    !(o.denialVeto && scope && deniedOnly('churn', scope));
   if (churn) intentions.unshift('churn');
   return {
     sentiment: sentimentValue(heads, polarity, text),

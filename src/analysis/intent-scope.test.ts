@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scopeCounts, scopeInputCount, scopeInputs } from './intent-scope.js';
+import { deniedOnly, scopeCounts, scopeInputCount, scopeInputs } from './intent-scope.js';
 
 describe('intention scope', () => {
   it('tells a said intention from a denied one', () => {
@@ -22,6 +22,25 @@ describe('intention scope', () => {
     expect(scopeCounts("Why can't I cancel my plan?").churn).toEqual([1, 0]);
     expect(scopeCounts("I can't wait to cancel this").churn).toEqual([1, 0]);
     expect(scopeCounts("We won't be adding more seats for now").upgrade).toEqual([0, 2]);
+  });
+
+  it('reads a negator in a condition or an idiom as no denial', () => {
+    expect(scopeCounts("If the price doesn't come down we'll switch").churn).toEqual([1, 0]);
+    expect(scopeCounts("Without SSO we'll migrate at the end of the year").churn).toEqual([1, 0]);
+    expect(scopeCounts("Can't recommend it enough to other teams").recommend).toEqual([1, 0]);
+    expect(scopeCounts("I couldn't recommend it more").recommend).toEqual([1, 0]);
+    expect(scopeCounts("Can't recommend it, the sync loses data").recommend).toEqual([0, 1]);
+  });
+
+  it('takes a label away only when its words are denied and never said', () => {
+    expect(deniedOnly('refund', scopeCounts('No need for a refund, just fix it'))).toBe(true);
+    expect(deniedOnly('refund', scopeCounts('No refund yet. I want my refund today'))).toBe(false);
+    expect(deniedOnly('upgrade', scopeCounts('No plans to upgrade this year'))).toBe(true);
+    expect(deniedOnly('churn', scopeCounts("We're not cancelling, just asking"))).toBe(true);
+    // A denied staying word is churn: nothing is taken away.
+    expect(deniedOnly('churn', scopeCounts("We won't renew, we won't stay"))).toBe(false);
+    // Requests keep their negators: "can't export" is the support request itself.
+    expect(deniedOnly('support_request', scopeCounts("I can't get help with the export"))).toBe(false);
   });
 
   it('ends a denial at punctuation', () => {

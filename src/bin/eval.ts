@@ -51,6 +51,7 @@ const options: HeadsOptions = {
     ? flag('expectation') !== 'off'
     : DEFAULT_HEADS_OPTIONS.sentimentFromExpectation,
   scope: flag('scope') ? flag('scope') !== 'off' : DEFAULT_HEADS_OPTIONS.scope,
+  denialVeto: flag('denial-veto') ? flag('denial-veto') !== 'off' : DEFAULT_HEADS_OPTIONS.denialVeto,
   recommendNeedsPositive: flag('recommend-positive')
     ? flag('recommend-positive') !== 'off'
     : DEFAULT_HEADS_OPTIONS.recommendNeedsPositive,
@@ -64,7 +65,7 @@ const unknown = args.filter(
   (a) =>
     a.startsWith('--') &&
     a !== '--explain' &&
-    !/^--(folds|repeats|calibrate|stack-pieces|stack-words|priors|expectation|recommend-positive|scope|seed|churn-precision|epochs|l2|corpus|reader|probe)=/.test(
+    !/^--(folds|repeats|calibrate|stack-pieces|stack-words|priors|expectation|recommend-positive|scope|denial-veto|seed|churn-precision|epochs|l2|corpus|reader|probe)=/.test(
       a,
     ),
 );
