@@ -466,7 +466,10 @@ export function cueFeatures(text: string): number[] {
     Math.min(lex.hits, 4) / 4,
     /\?/.test(text) ? 1 : 0,
     NEGATION.test(text) ? 1 : 0,
-    /!/.test(text) ? 1 : 0,
+    // "!" as intensity, in the lexicon's direction: a bare indicator learned "!" as praise (the
+    // corpus has it in 9.4% of positive lines, 1.4% of negative ones), and "I find the app
+    // unstable!" read +0.23 where the same with a full stop read −0.23 (heads v15).
+    /!/.test(text) ? lex.score : 0,
     words <= 4 ? 1 : 0,
     Math.min(lex.positive, 3) / 3,
     Math.min(lex.negative, 3) / 3,
