@@ -53,6 +53,22 @@ describe('local embedder lanes', () => {
   });
 });
 
+describe('local embedder pool feeding its threads', () => {
+  it('posts a thread its next call before the current one returns', { timeout: 30_000 }, async () => {
+    // This thread answers only when it holds two calls: one call at a time would wait forever.
+    const pairing = createLocalEmbedder({
+      threads: 1,
+      callSize: 1,
+      threadScript: new URL('../../test/support/pairing-embed-thread.mjs', import.meta.url),
+    });
+    const answered = await Promise.race([
+      pairing.embed(['first', 'second']).then((v) => v.length),
+      new Promise<string>((r) => setTimeout(() => r('no answer in 10 s'), 10_000).unref()),
+    ]);
+    expect(answered).toBe(2);
+  });
+});
+
 describe('local embedder pool when a thread dies', () => {
   it(
     'fails the pending calls of that chunk, then embeds the next call on a new thread with the same vectors',
