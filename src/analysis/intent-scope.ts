@@ -68,14 +68,15 @@ const CONDITIONAL = /\b(if|unless|otherwise|without|or else|se|si|wenn)\b/i;
 export function scopeCounts(text: string): ScopeCounts {
   const out: ScopeCounts = {};
   for (const g of Object.keys(GROUPS)) out[g] = [0, 0];
-  // Clause by clause, so that a clause's own question mark decides whether it asks.
+  // Clause by clause, so that a clause's own question mark or condition decides whether it denies.
   for (const clause of text.match(/[^.!?;\n]+[.!?;]*/g) ?? []) {
-    const asking = ASKING.test(clause) || NOT_A_DENIAL.test(clause) || CONDITIONAL.test(clause);
+    // A question, an idiom or a condition: its negator denies no intention.
+    const noDenial = ASKING.test(clause) || NOT_A_DENIAL.test(clause) || CONDITIONAL.test(clause);
     const tokens = wordTokens(clause);
     const distances = negationDistances(tokens);
     tokens.forEach((tok, i) => {
       const marked = tok.startsWith('NOT_');
-      const denied = marked && !asking && distances[i] <= DENIAL_REACH;
+      const denied = marked && !noDenial && distances[i] <= DENIAL_REACH;
       const word = marked ? tok.slice(4) : tok;
       for (const [g, re] of Object.entries(GROUPS))
         if (re.test(word)) out[g][denied ? 1 : 0] = Math.min(2, out[g][denied ? 1 : 0] + 1);
