@@ -23,7 +23,7 @@ export interface Analyzer {
   heads: Heads;
 }
 
-function analyzerWithHeads(embedder: Embedder, heads: Heads): Analyzer {
+export function analyzerWithHeads(embedder: Embedder, heads: Heads): Analyzer {
   return {
     embedder,
     heads,

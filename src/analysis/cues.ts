@@ -302,7 +302,7 @@ export const CUE_ALTERNATIVES: Record<string, string[]> = {
     'alternatives?',
     "(not|won'?t|will not) (be )?renew\\w*",
     'terminat\\w*',
-    '(close|delete) (my|our) account',
+    '(close|delete) (my|our) (account|workspace)',
     'stop using',
     'goodbye',
     'elsewhere',

@@ -2,6 +2,7 @@ import { featureRow, type Encoded } from './features.js';
 import { lexiconScore } from './lexicon.js';
 import { predict, type LinearModel } from './linear.js';
 import { normalizeText } from './normalize.js';
+import { compositionVerdict, type Verdict } from './composition.js';
 import { deniedOnly, scopeCounts, scopeInputs, type ScopeCounts } from './intent-scope.js';
 import { lastClause, lexiconPriors, PRIOR_NAMES, understatement } from './priors.js';
 import { logit, sigmoid } from './second-stage.js';
@@ -41,7 +42,7 @@ import {
  *
  * Bump HEADS_VERSION whenever training or features change: it is part of the cache key.
  */
-export const HEADS_VERSION = 16;
+export const HEADS_VERSION = 17;
 
 /** The choices `npm run eval` compares by cross-validation; the defaults are the chosen ones. */
 export interface HeadsOptions {
@@ -81,6 +82,13 @@ export interface HeadsOptions {
    * upgrade 0.62 with the v14 heads).
    */
   denialVeto: boolean;
+  /**
+   * Composition rules after polarity's stack (composition.ts): a short contrast is judged by its
+   * later part, denied praise ("not exactly fast") and a praise opening before a failure ("Brilliant,
+   * the board is down again") are complaints. A verdict only turns round a reading of the opposite
+   * sign, moving its probabilities halfway toward the verdict (composePolarity).
+   */
+  composition: boolean;
   /** Churn's decision: the best out-of-fold recall at a precision of at least this. */
   churnPrecision: number;
   /**
@@ -103,6 +111,7 @@ export const DEFAULT_HEADS_OPTIONS: HeadsOptions = {
   sentimentFromExpectation: false,
   scope: true,
   denialVeto: true,
+  composition: true,
   churnPrecision: 0.8,
   epochs: 8,
   l2: 1e-3,
@@ -366,6 +375,19 @@ export function polarityProbs(
   );
 }
 
+/**
+ * Polarity's probabilities after a composition verdict (composition.ts): when the stack reads the
+ * opposite sign, halfway toward the verdict's class, which then holds at least half the mass (the
+ * class), while the expectation keeps what the readers heard (the value's size).
+ */
+export function composePolarity(p: number[], verdict: Verdict | undefined): number[] {
+  if (!verdict) return p;
+  const against = verdict.sign > 0 ? 0 : 2;
+  if (p.indexOf(Math.max(...p)) !== against) return p;
+  const target = verdict.sign > 0 ? 2 : 0;
+  return p.map((v, c) => (v + (c === target ? 1 : 0)) / 2);
+}
+
 export function softmaxOf(z: number[], temperature = 1): number[] {
   const max = Math.max(...z);
   const e = z.map((v) => Math.exp((v - max) / temperature));
@@ -431,7 +453,7 @@ export function applyHeads(heads: Heads, enc: Encoded, raw: string, row?: Sparse
   const pieces = o.stackPieces ? pieceRows(enc, heads) : [];
   const reader = wordReaderOf(heads);
   const words = reader ? wordScores(wordProbabilities(reader, row ?? wordFeatures(text))) : undefined;
-  const polarity = polarityProbs(
+  const stacked = polarityProbs(
     heads.polarity,
     predict(heads.polarity.model, x),
     words?.polarity,
@@ -439,6 +461,14 @@ export function applyHeads(heads: Heads, enc: Encoded, raw: string, row?: Sparse
       ? priorRow(text, reader && words ? clausePolarity(reader, text, words.polarity) : undefined)
       : undefined,
   );
+  // The word reader's lean on a part of the message (composition.ts weighs a contrast's parts).
+  const readerLean = reader
+    ? (part: string) => {
+        const p = wordProbabilities(reader, wordFeatures(part)).polarity;
+        return p[2] - p[0];
+      }
+    : undefined;
+  const polarity = o.composition ? composePolarity(stacked, compositionVerdict(text, readerLean)) : stacked;
   const positive = polarityClass(heads, polarity) === 'positive';
   const scope = o.scope ? scopeCounts(text) : undefined;
   const topics = pickLabels(heads.topics, labelProbs(heads.topics, o, x, pieces, words?.topics, scope));

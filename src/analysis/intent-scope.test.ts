@@ -54,4 +54,25 @@ describe('intention scope', () => {
     expect(scopeInputCount('billing')).toBe(0);
     expect(scopeInputs('billing', scopeCounts('refund please'))).toEqual([]);
   });
+
+  it('reads a decision against, a setting-aside predicate and an ended recommendation as denials', () => {
+    expect(deniedOnly('upgrade', scopeCounts('We decided against moving to the Business tier'))).toBe(true);
+    expect(deniedOnly('upgrade', scopeCounts("Upgrading isn't on our roadmap this year"))).toBe(true);
+    expect(deniedOnly('upgrade', scopeCounts('Extra seats are off the table until spring'))).toBe(true);
+    expect(deniedOnly('refund', scopeCounts("A refund won't be necessary, it's sorted"))).toBe(true);
+    expect(deniedOnly('churn', scopeCounts('Leaving was never on the table'))).toBe(true);
+    expect(deniedOnly('recommend', scopeCounts('Hard to recommend the tool at the moment'))).toBe(true);
+    expect(deniedOnly('recommend', scopeCounts('I used to recommend you to everyone, not anymore'))).toBe(true);
+    expect(deniedOnly('recommend', scopeCounts('We stopped recommending it to our clients'))).toBe(true);
+  });
+
+  it('keeps those denials to their own words', () => {
+    // "stopped using it" is leaving; the comma ends a decision against; a predicate reaches back to a comma.
+    expect(scopeCounts('Stopped using it, we cancel next week').churn).toEqual([1, 0]);
+    expect(deniedOnly('churn', scopeCounts('We decided against the annual plan, so we will cancel in May'))).toBe(
+      false,
+    );
+    expect(scopeCounts("We will upgrade to Pro, cancelling isn't on the table").upgrade).toEqual([1, 0]);
+    expect(deniedOnly('upgrade', scopeCounts('Is upgrading on the table for nonprofits?'))).toBe(false);
+  });
 });

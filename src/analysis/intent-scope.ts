@@ -16,7 +16,7 @@ const GROUPS: Record<string, RegExp> = {
   churn: /^(cancel|leav|quit|switch|unsubscrib|terminat|clos(e|ing)|mov(e|ing)|migrat|ditch|drop)/,
   churn_stay: /^(renew|stay|continu|keep|stick|remain)/,
   refund: /^(refund|reimburs|chargeback|money$)/,
-  upgrade: /^(upgrad|seats?$|enterprise$|premium$|add(ing)?$)/,
+  upgrade: /^(upgrad|seats?$|enterprise$|premium$|add(ing)?$|tier$)/,
   downgrade: /^(downgrad|fewer$|cheaper$|reduc|remov)/,
   recommend: /^(recommend|suggest)/,
   feature_request: /^(wish|add|feature|would$|could$|please$)/,
@@ -64,6 +64,20 @@ const NOT_A_DENIAL =
  */
 const CONDITIONAL = /\b(if|unless|otherwise|without|or else|se|si|wenn)\b/i;
 
+/**
+ * Denials without a negator before the word. A decision against ("we decided against upgrading",
+ * "we've ruled out the Pro tier", "holding off on adding seats") denies what follows it; a
+ * predicate that sets it aside ("upgrading isn't on the table", "cancelling is off the cards",
+ * "a refund won't be necessary") denies what comes before it in its clause; "hard to recommend"
+ * and "used to recommend it, not anymore" deny a recommendation.
+ */
+const DENIED_AFTER =
+  /\b(?:decided against|decided not to|ruled out|rule out|holding off on|hold off on|held off on|put off|no longer (?:considering|planning)|not considering|not planning (?:on|to)|(?:hard|difficult|impossible) to)\b/i;
+const DENIED_BEFORE =
+  /\b(?:(?:is|are|was)(?:n['’]?t| not| no longer| never)|won['’]?t be|will not be|isn['’]?t going to be)\s+(?:on (?:the|our|my) (?:table|cards|roadmap|agenda|list|plans?)|happening|planned|an option|necessary|needed|required|something we(?:['’]re| are) (?:considering|planning))\b|\b(?:is|are) off the (?:table|cards|agenda)\b/i;
+/** "I used to recommend it, not anymore", "we stopped recommending it": the praise has ended. */
+const ENDED = /\bused to\b[^.!?;]*\b(?:not|no) (?:any ?more|longer)\b|\bstopped recommending\b/i;
+
 /** Per group: [said, denied], each 0, 1 or 2 (counts capped, as log-ish evidence). */
 export function scopeCounts(text: string): ScopeCounts {
   const out: ScopeCounts = {};
@@ -72,12 +86,30 @@ export function scopeCounts(text: string): ScopeCounts {
   for (const clause of text.match(/[^.!?;\n]+[.!?;]*/g) ?? []) {
     // A question, an idiom or a condition: its negator denies no intention.
     const noDenial = ASKING.test(clause) || NOT_A_DENIAL.test(clause) || CONDITIONAL.test(clause);
+    // The words a decision against or a setting-aside predicate denies, as token ranges.
+    const after = noDenial ? undefined : clause.match(DENIED_AFTER);
+    const before = noDenial ? undefined : clause.match(DENIED_BEFORE);
+    // A decision against reaches to the next comma, at most DENIAL_REACH words.
+    const from = after ? wordTokens(clause.slice(0, after.index! + after[0].length)).length : Infinity;
+    const reach = after
+      ? Math.min(DENIAL_REACH, wordTokens(clause.slice(after.index! + after[0].length).split(',')[0]).length)
+      : 0;
+    // A setting-aside predicate reaches back to the last comma, at most DENIAL_REACH words.
+    const upTo = before ? wordTokens(clause.slice(0, before.index!)).length : -1;
+    const back = before
+      ? Math.min(DENIAL_REACH, wordTokens(clause.slice(0, before.index!).split(',').pop()!).length)
+      : 0;
+    const ended = !noDenial && ENDED.test(clause);
     const tokens = wordTokens(clause);
     const distances = negationDistances(tokens);
     tokens.forEach((tok, i) => {
       const marked = tok.startsWith('NOT_');
-      const denied = marked && !noDenial && distances[i] <= DENIAL_REACH;
       const word = marked ? tok.slice(4) : tok;
+      const denied =
+        (marked && !noDenial && distances[i] <= DENIAL_REACH) ||
+        (i >= from && i - from < reach) ||
+        (i < upTo && upTo - i <= back) ||
+        (ended && GROUPS.recommend.test(word));
       for (const [g, re] of Object.entries(GROUPS))
         if (re.test(word)) out[g][denied ? 1 : 0] = Math.min(2, out[g][denied ? 1 : 0] + 1);
     });

@@ -276,6 +276,9 @@ export interface LexiconReading {
   deniedPraise: number;
 }
 
+/** Our lexicon's weight of one lower-case word (undefined when it has none). */
+export const ownValence = (word: string): number | undefined => WORDS[word];
+
 export function lexiconScore(text: string): { score: number; hits: number } {
   const r = lexiconReading(text);
   return { score: r.score, hits: r.hits };

@@ -14,6 +14,7 @@ import { nearDuplicates } from '../analysis/near-duplicates.js';
 import { wordFeatures } from '../analysis/word-features.js';
 import { applyWordReader, trainWordReader } from '../analysis/word-reader.js';
 import { featureNames, topNamed } from '../analysis/word-explain.js';
+import { runHoldout } from '../analysis/probe/holdout.js';
 import { formatProbe, runProbe } from '../analysis/probe/runner.js';
 
 /**
@@ -52,6 +53,7 @@ const options: HeadsOptions = {
     : DEFAULT_HEADS_OPTIONS.sentimentFromExpectation,
   scope: flag('scope') ? flag('scope') !== 'off' : DEFAULT_HEADS_OPTIONS.scope,
   denialVeto: flag('denial-veto') ? flag('denial-veto') !== 'off' : DEFAULT_HEADS_OPTIONS.denialVeto,
+  composition: flag('composition') ? flag('composition') !== 'off' : DEFAULT_HEADS_OPTIONS.composition,
   recommendNeedsPositive: flag('recommend-positive')
     ? flag('recommend-positive') !== 'off'
     : DEFAULT_HEADS_OPTIONS.recommendNeedsPositive,
@@ -65,7 +67,7 @@ const unknown = args.filter(
   (a) =>
     a.startsWith('--') &&
     a !== '--explain' &&
-    !/^--(folds|repeats|calibrate|stack-pieces|stack-words|priors|expectation|recommend-positive|scope|denial-veto|seed|churn-precision|epochs|l2|corpus|reader|probe)=/.test(
+    !/^--(folds|repeats|calibrate|stack-pieces|stack-words|priors|expectation|recommend-positive|scope|denial-veto|composition|seed|churn-precision|epochs|l2|corpus|reader|probe)=/.test(
       a,
     ),
 );
@@ -172,7 +174,11 @@ function stratifiedFolds(items: LabelledText[], seed: number): number[] {
 }
 
 /** Reads item `i` of the corpus or of the evaluation file; `readTexts` reads any texts (the probe's). */
-type Judge = ((set: 'corpus' | 'eval', i: number) => Predicted) & { readTexts(texts: string[]): Promise<Predicted[]> };
+type Judge = ((set: 'corpus' | 'eval', i: number) => Predicted) & {
+  readTexts(texts: string[]): Promise<Predicted[]>;
+  /** The same heads with the composition rules off (HeadsOptions.composition): what the rules change, on the same folds. */
+  withoutComposition?: (i: number) => Predicted;
+};
 /** Trains the chosen reader on these corpus items. */
 async function trainJudge(idx: number[]): Promise<Judge> {
   if (reader === 'words') {
@@ -196,12 +202,16 @@ async function trainJudge(idx: number[]): Promise<Judge> {
     wordRows: idx.map((i) => corpusRows[i]),
     options,
   });
+  const off = { ...heads, options: { ...heads.options, composition: false } };
   return Object.assign(
     (set: 'corpus' | 'eval', i: number) =>
       set === 'corpus'
         ? applyHeads(heads, corpusEncoded[i], corpus.items[i].text, corpusRows[i])
         : applyHeads(heads, evalEncoded[i], evalItems[i].text),
     {
+      withoutComposition: options.composition
+        ? (i: number) => applyHeads(off, corpusEncoded[i], corpus.items[i].text, corpusRows[i])
+        : undefined,
       async readTexts(texts: string[]) {
         const encoded = await encode(texts);
         return texts.map((x, k) => applyHeads(heads, encoded[k], x));
@@ -215,17 +225,22 @@ const corpusRows = corpus.items.map((it) => wordFeatures(it.text));
 t = Date.now();
 const cvItems: LabelledText[] = [];
 const cvPredictions: Predicted[] = [];
+const cvWithout: Predicted[] = [];
 const perRepeat: { polarity: number; topics: number; intentions: number; churnP: number; churnR: number }[] = [];
 for (let r = 0; r < repeats; r++) {
   const fold = stratifiedFolds(corpus.items, seed + r);
   const predictions: Predicted[] = new Array(corpus.items.length);
+  const without: Predicted[] = new Array(corpus.items.length);
   for (let k = 0; k < folds; k++) {
     const idx = corpus.items.map((_, i) => i).filter((i) => fold[i] !== k);
     const judge = await trainJudge(idx);
     corpus.items.forEach((it, i) => {
-      if (fold[i] === k) predictions[i] = judge('corpus', i);
+      if (fold[i] !== k) return;
+      predictions[i] = judge('corpus', i);
+      if (judge.withoutComposition) without[i] = judge.withoutComposition(i);
     });
   }
+  if (options.composition && reader === 'embedding') cvWithout.push(...without);
   const m = evaluate(corpus.items, predictions, TOPICS, INTENTIONS);
   perRepeat.push({
     polarity: m.polarityAccuracy,
@@ -242,6 +257,24 @@ const cvReport = report(
   cvItems,
   cvPredictions,
 );
+if (cvWithout.length === cvPredictions.length && cvWithout.length > 0) {
+  // The rules run after the stack, so the same folds give the readings without them for free.
+  const gold = cvItems.map((it) => polarity(it.sentiment));
+  let toGold = 0;
+  let fromGold = 0;
+  let other = 0;
+  cvPredictions.forEach((p, i) => {
+    const [a, b] = [polarity(cvWithout[i].sentiment), polarity(p.sentiment)];
+    if (a === b) return;
+    if (b === gold[i]) toGold++;
+    else if (a === gold[i]) fromGold++;
+    else other++;
+  });
+  const w = evaluate(cvItems, cvWithout, TOPICS, INTENTIONS);
+  console.log(
+    `composition rules (composition.ts), same folds: polarity ${f(cvReport.polarityAccuracy)} with, ${f(w.polarityAccuracy)} without; MAE ${f(cvReport.sentimentMae)} with, ${f(w.sentimentMae)} without; ${toGold + fromGold + other} classes changed: ${toGold} to the gold class, ${fromGold} away from it, ${other} between two wrong ones`,
+  );
+}
 const spread = (pick: (x: (typeof perRepeat)[number]) => number) =>
   `${f(Math.min(...perRepeat.map(pick)))}–${f(Math.max(...perRepeat.map(pick)))}`;
 console.log(
@@ -288,6 +321,9 @@ if (flag('probe') !== 'off') {
   console.log(
     `\n== ${formatProbe(probe)}\n  (${reader === 'words' ? 'the word reader' : 'heads'} trained on the whole corpus; ${((Date.now() - t) / 1000).toFixed(1)} s)`,
   );
+  // The held-out sentences' test half (probe/holdout.ts): templates nobody here wrote.
+  const held = await runHoldout(judge.readTexts, 'test');
+  console.log(`\n== held-out sentences, test half (data/probe-holdout/test.jsonl)\n${formatProbe(held)}`);
 }
 if (args.includes('--explain')) {
   // The word reader trained on the whole corpus, as the service's heads hold it.

@@ -1,0 +1,141 @@
+import { describe, expect, it } from 'vitest';
+import {
+  compositionVerdict,
+  contrastParts,
+  core,
+  deniedComplaint,
+  deniedPraise,
+  politeComplaint,
+  sarcasm,
+} from './composition.js';
+import { composePolarity } from './heads.js';
+
+describe('core: the message without its envelope', () => {
+  it.each([
+    ['Hi Sam, the export is slow again. — Priya', 'the export is slow again.'],
+    ['Good afternoon, the board is lovely', 'the board is lovely'],
+    ['Re: invoice 2291 — we were billed twice', 'we were billed twice'],
+    ['Subject: sync broken again', 'sync broken again'],
+    ['Thanks for the quick fix', 'Thanks for the quick fix'],
+  ])('%s', (text, want) => expect(core(text)).toBe(want));
+});
+
+describe('contrast', () => {
+  it('splits on the last marker, or after a fronted concession', () => {
+    expect(contrastParts('The editor is lovely, but the search is useless')).toEqual([
+      'The editor is lovely, ',
+      ' the search is useless',
+    ]);
+    expect(contrastParts('Though the reports are handy, the mobile app crashes daily')).toEqual([
+      ' the reports are handy',
+      'the mobile app crashes daily',
+    ]);
+    expect(contrastParts('In the beginning it was fine, now it freezes every hour')?.[1]).toBe(
+      ' it freezes every hour',
+    );
+  });
+
+  it('is not a contrast: "not only … but", "nothing but", a long message, a one-word tail', () => {
+    expect(contrastParts('Not only fast but also cheap to run')).toBeUndefined();
+    expect(contrastParts('We had nothing but trouble')).toBeUndefined();
+    expect(contrastParts('Love it, but meh')).toBeUndefined();
+    const long = `${'We use the planner every day and the whole office relies on it. '.repeat(3)}But the sync is broken.`;
+    expect(contrastParts(long)).toBeUndefined();
+  });
+
+  it('judges a short contrast by its later part when the two parts disagree', () => {
+    expect(compositionVerdict('The invoices look great, but the payroll run is a disaster')).toEqual({
+      sign: -1,
+      rule: 'contrast',
+    });
+    expect(compositionVerdict('The import was frustrating at first, but now it works perfectly')).toEqual({
+      sign: 1,
+      rule: 'contrast',
+    });
+    // Both parts lean the same way: nothing to turn round.
+    expect(compositionVerdict('The app is terrible, but the support is awful too')).toBeUndefined();
+    // A later part that leans nowhere: a question or a wish.
+    expect(compositionVerdict('Great tool, but could you add a dark theme?')).toBeUndefined();
+  });
+});
+
+describe('denied praise', () => {
+  it.each([
+    'The calendar is not exactly intuitive',
+    'Honestly the sync is hardly reliable',
+    "I wouldn't call the reporting screen user friendly",
+    'The editor used to be great, not anymore',
+    'Never found the search helpful',
+  ])('%s is a complaint', (text) => expect(deniedPraise(text)).toBe(-1));
+
+  it.each([
+    "Couldn't be happier with the rollout",
+    "Can't recommend it enough",
+    'Not a single problem, really good so far',
+    'Nothing fancy but reliable',
+    "The app isn't slow like the old one, it's great",
+    "I don't want to switch, the planner is great",
+  ])('%s is not', (text) => expect(deniedPraise(text)).toBe(0));
+});
+
+describe('sarcasm', () => {
+  it.each([
+    'Oh perfect, the invoices vanished again',
+    'Wonderful. Another outage during payroll',
+    'Love how the app logs me out every ten minutes',
+    'Just what we needed, the sync failing on a Friday',
+    'Thanks for nothing, Acme',
+  ])('%s is a complaint', (text) => expect(sarcasm(text)).toBe(-1));
+
+  it.each([
+    'Great, the fix worked and the sync is back up',
+    'Thanks, nothing crashed this time',
+    'Love the new planner, it is fast',
+    'Great support again today, thank you',
+  ])('%s is not', (text) => expect(sarcasm(text)).toBe(0));
+});
+
+describe('polite complaint', () => {
+  it.each([
+    'It would be lovely if the calendar actually synced',
+    'I would appreciate an answer for once',
+    "We'd be grateful if someone could finally look into the duplicate invoices",
+  ])('%s is a complaint', (text) => expect(politeComplaint(text)).toBe(-1));
+
+  it.each([
+    'Please cut our licences to two, only two of us still use it',
+    "It'd be great if the extension filled codes too, then I could finally drop my other app",
+    'Would appreciate a call next week about the rollout',
+  ])('%s is not', (text) => expect(politeComplaint(text)).toBe(0));
+});
+
+describe('denied complaint', () => {
+  it.each([
+    "The migration wasn't painful at all",
+    "The app hasn't crashed once this term",
+    'No downtime during the busiest weekend of the year',
+    "Honestly the price isn't too high for what we get",
+  ])('%s is not a complaint', (text) => expect(deniedComplaint(text)).toBe(1));
+
+  it.each([
+    "It won't stop crashing",
+    'Still no way to undo a deleted comment',
+    'No need for a refund, just fix the export',
+    "Why isn't the report slow anymore?",
+    "The sync isn't slow, but the editor crashes daily",
+  ])('%s is no such thing', (text) => expect(deniedComplaint(text)).toBe(0));
+});
+
+describe('composePolarity', () => {
+  const positive = [0.2, 0.2, 0.6];
+  it('turns round a reading of the opposite sign, halfway toward the verdict', () => {
+    const p = composePolarity(positive, { sign: -1, rule: 'sarcasm' });
+    expect(p.map((v) => Math.round(v * 100) / 100)).toEqual([0.6, 0.1, 0.3]);
+    expect(p.indexOf(Math.max(...p))).toBe(0);
+  });
+  it('leaves a neutral reading, a reading of the same sign and a message without a verdict alone', () => {
+    expect(composePolarity([0.2, 0.6, 0.2], { sign: -1, rule: 'denied praise' })).toEqual([0.2, 0.6, 0.2]);
+    expect(composePolarity(positive, { sign: 1, rule: 'contrast' })).toEqual(positive);
+    expect(composePolarity(positive, undefined)).toEqual(positive);
+  });
+});

@@ -1,0 +1,346 @@
+/**
+ * Composition rules for polarity: three shapes of message whose meaning is not the sum of its
+ * words, where the trained stack (heads.ts) keeps siding with the words it hears. Written from how
+ * these shapes work in English (Polanyi & Zaenen's contextual valence shifters; the CheckList
+ * capabilities of Ribeiro et al. 2020), not from any evaluation set; each rule gives a verdict only
+ * when its shape is found and the words around it say clearly which way it goes:
+ *
+ * - **contrast**: "X, but Y", "although X, Y", "at first X, now Y", "X until Y": the later part
+ *   carries the verdict (the corpus' labelling rule, data/train/README.md) when it leans one way
+ *   and the earlier part does not lean the same way;
+ * - **denied praise**: "not exactly fast", "hardly user friendly", "far from reliable", "I wouldn't
+ *   call it intuitive", "used to be great, not anymore": praise under a negator, with no praise
+ *   said plainly and no complaint denied, is a complaint;
+ * - **sarcasm**: a short opening of praise ("Brilliant,", "Oh great,", "Love how", "Thanks for
+ *   nothing", "Just what I needed,", "What a great time for") followed by a failure, with no praise
+ *   in what follows, is a complaint;
+ * - **polite complaint**: courtesy around impatience or a failure ("it would be great if the export
+ *   actually worked", "with respect, the update made it slower") is a complaint, not praise;
+ * - **denied complaint**: a complaint word under a negator with nothing complained of plainly
+ *   ("wasn't painful at all", "hasn't crashed once", "no downtime") is not a complaint.
+ *
+ * A verdict moves the stack's probabilities halfway toward its class (heads.ts composePolarity):
+ * enough to decide the class, while the value keeps the readers' expectation in it. The rules run
+ * after the stack, like the denial veto for intentions: HeadsOptions.composition turns them off,
+ * and `npm run eval -- --composition=off` measures what they do on cross-validation.
+ */
+import vader from 'vader-sentiment';
+import { lexiconReading, ownValence } from './lexicon.js';
+import { VADER_LEXICON } from './lexicon-words.js';
+import { wordTokens } from './word-features.js';
+
+export type Verdict = {
+  sign: -1 | 1;
+  rule: 'contrast' | 'denied praise' | 'sarcasm' | 'polite complaint' | 'denied complaint';
+};
+
+/**
+ * How a stretch of text leans, in about [-3, 3]: our lexicon (the domain's phrases), VADER (the
+ * language's words, with its negation rules) and, when given, the trained word reader (which knows
+ * the corpus' words and their misspellings: P(positive) − P(negative) of the stretch alone).
+ */
+export type ReaderLean = (text: string) => number;
+export function lean(text: string, reader?: ReaderLean): number {
+  const own = lexiconReading(text).score;
+  const v = vader.SentimentIntensityAnalyzer.polarity_scores(text).compound;
+  const extra = (text.toLowerCase().match(/\p{L}+/gu) ?? []).reduce(
+    (sum, w) => sum + (MORE_PRAISE.has(w) ? 0.5 : MORE_COMPLAINT.has(w) ? -0.5 : 0),
+    0,
+  );
+  // The reader at half weight: on a clause alone it is less sure than on the message it learned from.
+  return own + v + extra + (reader ? 0.5 * reader(text) : 0);
+}
+
+/**
+ * The message without its envelope: a greeting ("Hi team,", "Good morning,"), a subject or
+ * reference line ending in a dash or colon ("Re: invoice —", "Case #123 —", "Billing:") and a
+ * sign-off ("— Lucia", "Thanks, Ana"), which tickets and emails wrap around what is said.
+ */
+const GREETING = /^\W*(?:hi|hello|hey|dear|good (?:morning|afternoon|evening)|greetings)\b[^,.!\n]{0,30}[,.!\n]\s*/iu;
+const SUBJECT = /^[^.!?\n—–]{1,40}?\s(?:—|–|-{1,2})\s+|^(?:re|fwd?|subject|ticket|case)\b[^:\n]{0,30}:\s*/iu;
+const SIGN_OFF = /\s*(?:(?:—|–|-{1,2})\s*\p{L}+|(?:thanks|thank you|regards|best|cheers)[,!]?\s+\p{L}+)\.?\s*$/iu;
+export function core(text: string): string {
+  let t = text.trim();
+  for (let k = 0; k < 2; k++)
+    t = t
+      .replace(SUBJECT, '')
+      .replace(GREETING, '')
+      .replace(/^(?:@user\s+)+/u, '');
+  const signed = t.replace(SIGN_OFF, '');
+  return words(signed) >= 2 ? signed.trim() : t;
+}
+
+/** A stretch leans one way when the lexicons together say so by this much. */
+const CLEAR = 0.25;
+const signOf = (x: number): -1 | 0 | 1 => (x >= CLEAR ? 1 : x <= -CLEAR ? -1 : 0);
+
+/** "Although X, Y": a fronted concession whose main clause follows the first comma. */
+const CONCESSION = /^\W*(?:even though|although|though|while|whilst|despite|in spite of)\b([^,;]+)[,;]\s*(.+)$/iu;
+/**
+ * Markers after which the later part carries the verdict. "not only … but" and "nothing but" are
+ * not contrasts, and "but" right after "all" ("all but") is a quantity.
+ */
+const MARKER =
+  /(?<!\bnot only\b[^,.;]*)(?<!\b(?:nothing|all|anything)\s)\b(?:but|however|yet|until|whereas|except that|that said|unfortunately|sadly|these days|lately|nowadays)\b|(?<=\b(?:at first|initially|used to|in the beginning|before)\b.*)\bnow\b/giu;
+
+/**
+ * A short two-part contrast is judged by its later part; a longer message weighs more than two
+ * clauses (the corpus' labelling rule), so the rule leaves it to the stack.
+ */
+const SHORT_WORDS = 30;
+const SHORT_SENTENCES = 2;
+
+/** The two parts of a short contrast, or undefined when the message has none (or its later part is under two words). */
+export function contrastParts(text: string): [string, string] | undefined {
+  if (words(text) > SHORT_WORDS || (text.match(/[.!?]+(?:\s|$)/g) ?? []).length > SHORT_SENTENCES) return undefined;
+  const c = text.match(CONCESSION);
+  if (c && words(c[2]) >= 2) return [c[1], c[2]];
+  let at = -1;
+  let end = -1;
+  for (const m of text.matchAll(MARKER)) [at, end] = [m.index!, m.index! + m[0].length];
+  if (at < 0) return undefined;
+  const after = text.slice(end);
+  const before = text.slice(0, at);
+  return words(after) >= 2 && words(before) >= 1 ? [before, after] : undefined;
+}
+
+const words = (s: string) => (s.match(/\p{L}+/gu) ?? []).length;
+
+/** How near a negator a praise word must be to count as denied ("I wouldn't call the desktop app user friendly"). */
+const DENIAL_REACH = 6;
+/**
+ * Words both lexicons rate as positive that are not praise of the product when denied: "couldn't
+ * help", "don't like to ask", "not sure", "not free", "no thanks", "don't want to".
+ */
+const NOT_PRAISE = new Set([
+  'help',
+  'like',
+  'want',
+  'sure',
+  'free',
+  'thank',
+  'thanks',
+  'please',
+  'ok',
+  'okay',
+  'yes',
+  'wish',
+  'care',
+  'fix',
+  'fixed',
+  'justify',
+  'worth',
+  'better',
+  'hope',
+  'interested',
+  'ready',
+  'agree',
+  'safe',
+  'true',
+  'clear',
+  'improve',
+  'improved',
+  'lol',
+  'haha',
+  'lmao',
+  'honest',
+  'honestly',
+  'frankly',
+  'really',
+  'actually',
+  'truly',
+]);
+/**
+ * Praise and complaint words of software reviews that neither lexicon rates (VADER has no
+ * "dependable", ours no "accurate"); used only by these rules, so the readers' features stay as
+ * trained.
+ */
+const MORE_PRAISE = new Set([
+  'dependable',
+  'accurate',
+  'consistent',
+  'responsive',
+  'polished',
+  'snappy',
+  'speedy',
+  'effortless',
+  'trustworthy',
+  'stable',
+  'robust',
+  'worthwhile',
+  'affordable',
+  'reasonable',
+  'fair',
+  'usable',
+  'readable',
+  'straightforward',
+]);
+const MORE_COMPLAINT = new Set([
+  'crashed',
+  'froze',
+  'frozen',
+  'downtime',
+  'outages',
+  'glitchy',
+  'unreasonable',
+  'overcomplicated',
+  'complicated',
+  'hassle',
+  'headache',
+  'unbearable',
+  'unusable',
+  'slower',
+  'laggy',
+  'unstable',
+  'unreliable',
+  'unresponsive',
+  'overpriced',
+  'pricey',
+  'dropping',
+  'drops',
+  'unable',
+  'inaccurate',
+  'wrong',
+]);
+/** A word said as praise: our lexicon's (which knows "fast", "intuitive", "reliable") or VADER's clear ones. */
+const praise = (word: string) =>
+  !NOT_PRAISE.has(word) &&
+  (MORE_PRAISE.has(word) || (ownValence(word) ?? 0) >= 0.3 || (VADER_LEXICON[word] ?? 0) >= 1.5);
+const complaint = (word: string) =>
+  MORE_COMPLAINT.has(word) || (ownValence(word) ?? 0) <= -0.3 || (VADER_LEXICON[word] ?? 0) <= -1.5;
+/**
+ * Negators that do not deny what follows: "couldn't be happier", "can't recommend it enough",
+ * "never been better", "not only … but", "no doubt", "nothing but praise".
+ */
+const NOT_A_DENIAL =
+  /\b(?:(?:could(?:n'?t| not)|can'?t|cannot) (?:be|have been|ask for|recommend|say enough|thank)\b[^.!?]*\b(?:happier|better|more|enough|easier|faster|smoother)\b|never (?:been|felt|looked|worked) better|not only|no doubt|nothing but (?:good|great|praise|positive)|never (?:once )?(?:let|lets|letting) (?:us|me) down|not (?:a|one) (?:single )?(?:problem|issue|complaint|hiccup))/iu;
+/** "used to be great, not anymore": praise that has ended (the praise itself is outside the negator's scope). */
+const ENDED = /\b(?:not|no) (?:any ?more|any longer|longer)\b/giu;
+
+const CONTRAST_WORD = new Set(['but', 'yet', 'though', 'although', 'however', 'just', 'only']);
+
+/** Praise denied, nothing praised plainly and no complaint denied: -1; else 0. */
+export function deniedPraise(text: string, reader?: ReaderLean): -1 | 0 {
+  if (NOT_A_DENIAL.test(text) || words(text) > SHORT_WORDS) return 0;
+  const tokens = wordTokens(text);
+  let denied = 0;
+  let plain = 0;
+  let negator = -Infinity;
+  let open = false;
+  tokens.forEach((tok, i) => {
+    if (!tok.startsWith('NOT_')) open = false;
+    if (!tok.startsWith('NOT_') && tokens[i + 1]?.startsWith('NOT_')) [negator, open] = [i, true];
+    const word = tok.startsWith('NOT_') ? tok.slice(4) : tok;
+    // "nothing fancy but reliable": a contrast ends the denial.
+    if (CONTRAST_WORD.has(word)) open = false;
+    const marked = open && tok.startsWith('NOT_');
+    if (marked && i - negator <= DENIAL_REACH) {
+      if (complaint(word)) denied = -Infinity; // a complaint denied: praise by understatement, not this shape
+      if (praise(word)) denied++;
+    } else if (praise(word)) plain++;
+  });
+  if (denied > 0 && plain === 0) return -1;
+  // "used to be great, not anymore": the praise sits outside the negator's scope.
+  const ended = text.replace(ENDED, '');
+  if (ended !== text && /\bused to\b/i.test(text) && lean(ended, reader) >= CLEAR) return -1;
+  return 0;
+}
+
+/** A short opening of praise before what happened. */
+const PRAISE_OPENING =
+  /^\W*(?:(?:oh|ah|wow|well|yay|just|so|really|gotta|i)\s+)*(?:great|wonderful|brilliant|fantastic|perfect|amazing|lovely|awesome|nice|cool|super|excellent|good|terrific|marvell?ous|splendid|fabulous|impressive|incredible|outstanding|superb|stellar|bravo|kudos|congrats|well done|nice one|top notch|love|loving|glad|thanks|thank you|just what (?:i|we) (?:needed|wanted)|exactly what (?:i|we) (?:needed|wanted)|what a (?:great|lovely|perfect|wonderful|fantastic) (?:time|day|moment|way|start))\b(?:\s+(?:job|work|stuff|news|one|a lot|so much))?(?:\s*[,!.:…—-]+|\s+(?:how|that|when|for|on|in advance for|the way|to see))\s*/iu;
+/** What happened: a failure. ("again" alone is not one: "nice, the reminders go out again".) */
+const FAILURE =
+  /\b(?:another|down|broke|broken|breaks|crash\w*|outage|lost|lose|losing|ate|deleted?|wiped|stopped|stop working|not working|doesn'?t work|fail\w*|error|logs? (?:me|us) out|froze|freez\w*|slower|worse|spinner|charged|charges|overcharg\w*|wip(?:e|ed|es|ing)|eras\w+|vanish\w*|disappear\w*|gone|missing|dropp\w*|nothing|price (?:increase|hike)|unable|can'?t)\b/iu;
+
+/** Sarcasm is short: a longer message that opens with praise usually means it. */
+const SARCASM_WORDS = 25;
+/** A praise opening, then a failure neither denied nor mended: -1; else 0. */
+export function sarcasm(text: string): -1 | 0 {
+  if (/\bthanks? (?:a lot |so much )?for nothing\b/iu.test(text)) return -1;
+  const m = text.match(PRAISE_OPENING);
+  if (!m || m[0].length === 0 || words(text) > SARCASM_WORDS) return 0;
+  const rest = text.slice(m[0].length);
+  if (words(rest) < 2 || !FAILURE.test(rest)) return 0;
+  // "Great, nothing crashed", "Thanks, the outage was fixed in minutes": a failure denied or mended.
+  const deniedFailure = wordTokens(rest).some(
+    (t) => t.startsWith('NOT_') && (complaint(t.slice(4)) || FAILURE.test(t.slice(4))),
+  );
+  if (deniedFailure || /\b(?:fixed|resolved|sorted|solved|back up|works? now)\b/i.test(rest)) return 0;
+  // Not weighed by the lexicons: sarcasm often ends on more praise ("…, super helpful", "such a treat").
+  return -1;
+}
+
+/**
+ * Courtesy around a complaint: "it would be great if the sync actually worked", "we'd be grateful
+ * if someone could finally fix the importer", "with respect, the update made it slower", "thanks in
+ * advance for fixing the calls, they keep dropping". Courtesy words are praise to a lexicon; the
+ * corpus' labelling rule says politeness does not lift a reported failure above -0.2.
+ */
+const COURTESY =
+  /\b(?:appreciate|grateful|thankful|thanks in advance|with (?:all due )?respect|would be (?:great|nice|lovely|good|wonderful|amazing)|it'?d be (?:great|nice|lovely|good)|kindly|sorry to (?:bother|chase)|hate to (?:complain|chase)|gentle reminder)\b/iu;
+/** "finally", "actually", "for once": the thing has not been working. (Not "please" or "still": calm requests use them.) */
+const IMPATIENCE =
+  /\b(?:finally (?:fix\w*|work\w*|sort\w*|answer\w*|repl\w*|respond\w*|resolve\w*|look\w* into|get (?:this|it) (?:fixed|working|right))|actually (?:work|works|worked|did|does|load|loaded|sync|synced|sent|saved)|for once|yet again|any time soon|once and for all)\b/iu;
+export function politeComplaint(text: string, reader?: ReaderLean): -1 | 0 {
+  if (!COURTESY.test(text) || words(text) > SHORT_WORDS) return 0;
+  if (IMPATIENCE.test(text)) return -1;
+  const failure = text.match(FAILURE);
+  const rest = lean(text.replace(COURTESY, ' '), reader);
+  if (rest >= CLEAR) return 0; // courtesy around praise: "really appreciate the clear pricing"
+  // A failure named, or words that clearly complain (twice the lean of a clear stretch).
+  return (failure && !/^(?:nothing|another|gone)$/i.test(failure[0])) || rest <= -2 * CLEAR ? -1 : 0;
+}
+
+/**
+ * A complaint denied, nothing complained of plainly and no praise denied: "the migration wasn't
+ * painful at all", "hasn't crashed once", "the price isn't unreasonable", "no downtime all
+ * weekend": not a complaint (the corpus labels it praise). Not a question, and not "won't stop
+ * crashing" (a negated stop is the failure going on).
+ */
+const COMPLAINT_REACH = 3;
+const TOO_MUCH = /^(?:high|steep|much|long|slow|expensive|pricey|complicated|hard|difficult|many)$/;
+const INTENTION_WORD = /^(?:refund\w*|cancel\w*|disput\w*|charge\w*|leav\w*|switch\w*)$/;
+export function deniedComplaint(text: string): 1 | 0 {
+  if (/\?/.test(text) || words(text) > SHORT_WORDS) return 0;
+  // "won't stop crashing", "still no way to undo": the failure goes on.
+  if (/(?:n['’]?t|\bnot|\bnever|\bno) (?:stop|stops|stopped|quit)\b|\bstill\b/iu.test(text)) return 0;
+  const tokens = wordTokens(text);
+  let denied = 0;
+  let plain = 0;
+  let open = false;
+  let negator = -Infinity;
+  tokens.forEach((tok, i) => {
+    if (!tok.startsWith('NOT_')) open = false;
+    if (!tok.startsWith('NOT_') && tokens[i + 1]?.startsWith('NOT_')) [negator, open] = [i, true];
+    const raw = tok.startsWith('NOT_') ? tok.slice(4) : tok;
+    if (CONTRAST_WORD.has(raw)) open = false;
+    // "isn't too high", "not too steep": "too" and a size is a complaint.
+    const next = tokens[i + 1]?.replace(/^NOT_/, '');
+    const word = raw === 'too' && next && TOO_MUCH.test(next) ? 'unbearable' : raw;
+    const marked = open && tok.startsWith('NOT_');
+    if (marked && i - negator <= COMPLAINT_REACH) {
+      if (praise(word)) denied = -Infinity;
+      // "no need for a refund", "not cancelling": an intention denied is no praise.
+      if (complaint(word) && !INTENTION_WORD.test(word)) denied++;
+    } else if (complaint(word) || (!marked && FAILURE.test(word) && !/^(?:another|again)$/.test(word))) plain++;
+  });
+  return denied > 0 && plain === 0 ? 1 : 0;
+}
+
+/** The composition verdict of a (normalised) message, or undefined when no rule applies. */
+export function compositionVerdict(message: string, reader?: ReaderLean): Verdict | undefined {
+  const text = core(message);
+  const parts = contrastParts(text);
+  if (parts) {
+    const after = signOf(lean(parts[1], reader)) || deniedPraise(parts[1], reader) || deniedComplaint(parts[1]);
+    const before = signOf(lean(parts[0], reader));
+    if (after !== 0 && before !== after) return { sign: after, rule: 'contrast' };
+    if (after !== 0) return undefined;
+  }
+  if (deniedPraise(text, reader) < 0) return { sign: -1, rule: 'denied praise' };
+  if (sarcasm(text) < 0) return { sign: -1, rule: 'sarcasm' };
+  if (politeComplaint(text, reader) < 0) return { sign: -1, rule: 'polite complaint' };
+  if (deniedComplaint(text) > 0) return { sign: 1, rule: 'denied complaint' };
+  return undefined;
+}

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { failsExpectation, loadHoldout } from './holdout.js';
+
+describe('the held-out sentences', () => {
+  it('hold 15 sentences of each of twelve capabilities in each half, and no sentence twice', () => {
+    for (const half of ['dev', 'test'] as const) {
+      const cases = loadHoldout(half);
+      const per = new Map<string, number>();
+      for (const c of cases) per.set(c.capability, (per.get(c.capability) ?? 0) + 1);
+      expect([...per.values()]).toEqual(new Array(12).fill(15));
+    }
+    const texts = [...loadHoldout('dev'), ...loadHoldout('test')].map((c) => c.text);
+    expect(new Set(texts).size).toBe(360);
+  });
+
+  it('fail by their expectation: a class, a class not to be, an intention to carry or not', () => {
+    const r = (sentiment: number, intentions: string[] = []) => ({ sentiment, intentions });
+    expect(failsExpectation('not positive', r(0.3))).toBe(true);
+    expect(failsExpectation('not positive', r(0.1))).toBe(false);
+    expect(failsExpectation('not negative', r(-0.2))).toBe(true);
+    expect(failsExpectation('negative', r(-0.1))).toBe(true);
+    expect(failsExpectation('positive', r(0.2))).toBe(false);
+    expect(failsExpectation('churn', r(-0.4, ['refund']))).toBe(true);
+    expect(failsExpectation('no refund', r(0, ['refund']))).toBe(true);
+    expect(failsExpectation('no refund', r(0, ['churn']))).toBe(false);
+  });
+});

@@ -1,0 +1,70 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { polarity, type Reading } from './capability.js';
+import type { CapabilityResult, Predict, ProbeReport } from './runner.js';
+
+/**
+ * The held-out probe (data/probe-holdout): 360 sentences, 30 for each of twelve capabilities,
+ * written on 2026-12-02 by a helper that was shown none of this repository (not the corpus, the
+ * probe's templates or the composition rules), each with what it must not be read as. Half of each
+ * capability (`dev`) was looked at while writing composition.ts; the other half (`test`) was not,
+ * and is the figure to quote: the closest thing here to the hidden probe's different templates.
+ */
+export type HoldoutHalf = 'dev' | 'test';
+
+interface HoldoutCase {
+  capability: string;
+  text: string;
+  expect: string;
+}
+
+const DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../data/probe-holdout');
+
+export function loadHoldout(half: HoldoutHalf): HoldoutCase[] {
+  const file = path.join(DIR, `${half}.jsonl`);
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l, i) => {
+      const c = JSON.parse(l) as HoldoutCase;
+      if (typeof c.text !== 'string' || typeof c.capability !== 'string' || typeof c.expect !== 'string')
+        throw new Error(`${file}:${i + 1}: needs capability, text and expect`);
+      return c;
+    });
+}
+
+/** Whether a reading fails what the sentence expects: a polarity class, or an intention present or absent. */
+export function failsExpectation(expect: string, r: Reading): boolean {
+  const p = polarity(r);
+  if (expect === 'not positive') return p === 'positive';
+  if (expect === 'not negative') return p === 'negative';
+  if (expect === 'negative' || expect === 'positive') return p !== expect;
+  if (expect.startsWith('no ')) return r.intentions.includes(expect.slice(3));
+  return !r.intentions.includes(expect);
+}
+
+const shown = (text: string, r: Reading) =>
+  `"${text}" → ${r.sentiment >= 0 ? '+' : ''}${r.sentiment.toFixed(2)}${r.intentions.length ? ` [${r.intentions.join(', ')}]` : ''}`;
+
+/** The held-out half through any reader, as a probe report (every capability an MFT). */
+export async function runHoldout(predict: Predict, half: HoldoutHalf): Promise<ProbeReport> {
+  const cases = loadHoldout(half);
+  const readings = await predict(cases.map((c) => c.text));
+  const names = [...new Set(cases.map((c) => c.capability))];
+  const capabilities: CapabilityResult[] = names.map((name) => {
+    const mine = cases.map((c, i) => ({ c, r: readings[i] })).filter(({ c }) => c.capability === name);
+    const failing = mine.filter(({ c, r }) => failsExpectation(c.expect, r));
+    return {
+      name,
+      kind: 'MFT',
+      failure: `not ${mine[0].c.expect}`,
+      cases: mine.length,
+      failures: failing.length,
+      rate: failing.length / mine.length,
+      examples: failing.slice(0, 3).map(({ c, r }) => shown(c.text, r)),
+    };
+  });
+  const failures = capabilities.reduce((n, c) => n + c.failures, 0);
+  return { capabilities, cases: cases.length, failures, rate: failures / cases.length };
+}
