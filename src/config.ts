@@ -147,6 +147,7 @@ const schema = z.object({
     }),
   DATA_DIR: z.string().min(1).default('.data'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
 });
 
 /** Variables of earlier versions: setting one is an error that says what replaced it. */
@@ -267,6 +268,8 @@ function toConfig(c: RawConfig) {
     retentionSweepMs: c.RETENTION_SWEEP_INTERVAL_MS,
     dataDir: c.DATA_DIR,
     logLevel: c.LOG_LEVEL,
+    /** `auto`: readable lines on a terminal, JSON lines otherwise (observability/logger.ts). */
+    logFormat: c.LOG_FORMAT,
   };
 }
 

@@ -52,7 +52,7 @@ const queues = {
   delivery: role === 'worker' || role === 'delivery-worker' || role === 'all',
 };
 
-const log = createLogger(config.logLevel, { role });
+const log = createLogger(config.logLevel, { role }, config.logFormat);
 // Processes that analyse run below everything else on their machine (src/fairness/niceness.ts).
 const nice = workerNice(config.fairnessOff);
 if ((role === 'worker' || role === 'analysis-worker') && nice > 0) {

@@ -14,7 +14,7 @@ import { headsCacheKey, loadOrTrainHeads } from '../analysis/heads-store.js';
  * are missing; this is for operators who want it done before a deploy, or done again on purpose.
  */
 const config = loadConfig();
-const log = createLogger(config.logLevel);
+const log = createLogger(config.logLevel, {}, config.logFormat);
 const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres({ dataDir: config.dataDir });
 const db = createDb(config.databaseUrl ?? embedded!.url, 3);
 try {
