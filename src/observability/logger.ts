@@ -64,7 +64,8 @@ export function createLogger(
       ...fields,
     };
     const stream = lvl === 'error' || lvl === 'warn' ? process.stderr : process.stdout;
-    const colour = !!stream.isTTY && !process.env.NO_COLOR;
+    // Node's own answer for a terminal: it honours NO_COLOR, FORCE_COLOR and TERM=dumb.
+    const colour = !!stream.isTTY && (stream as NodeJS.WriteStream).hasColors?.() === true;
     const line = shape === 'pretty' ? prettyLine(record, colour) : JSON.stringify(record, errorReplacer);
     stream.write(line + '\n');
   };
