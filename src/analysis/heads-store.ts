@@ -127,6 +127,30 @@ export interface HeadsSource {
   from: 'database' | 'file' | 'trained';
 }
 
+/**
+ * The advisory lock of one cache key: a 64-bit number from its hash, in a namespace of its own so
+ * it never meets another use of PostgreSQL's advisory locks.
+ */
+export const headsLockId = (key: string) =>
+  createHash('sha256').update(`analysis_heads:${key}`).digest().readBigInt64BE(0).toString();
+
+/**
+ * Superseded heads rows of an embedder: all but the current and the newest other one (kept so
+ * that a rollback to the previous release finds its heads; older ones are about 11 MB each and
+ * no release reads them).
+ */
+async function deleteSuperseded(db: Db, embedder: string, key: string): Promise<number> {
+  const keep = await db('analysis_heads')
+    .where({ embedder })
+    .whereNot({ cache_key: key })
+    .orderBy('created_at', 'desc')
+    .first('cache_key');
+  return db('analysis_heads')
+    .where({ embedder })
+    .whereNotIn('cache_key', [key, ...(keep ? [keep.cache_key] : [])])
+    .delete();
+}
+
 export async function loadOrTrainHeads(opts: {
   embedder: Embedder;
   db?: Db;
@@ -137,19 +161,76 @@ export async function loadOrTrainHeads(opts: {
   /** Train even when a usable entry is stored (`npm run train`). */
   force?: boolean;
 }): Promise<HeadsSource> {
-  const { embedder, db, cacheDir, log } = opts;
+  const { db } = opts;
   const corpus = opts.corpus ?? loadCorpus();
-  const key = headsCacheKey(embedder.name, corpus.hash);
-  const file = cacheDir ? path.join(cacheDir, `${key}.json`) : undefined;
-
-  if (db && !opts.force) {
-    const row = await db('analysis_heads').where({ cache_key: key }).first('heads', 'checksum');
-    if (row) {
-      const r = readEntry(row.heads, row.checksum, embedder.name, corpus.hash);
-      if (typeof r !== 'string') return { heads: r, from: 'database' };
-      log?.warn('stored analysis heads are unusable, training again', { key, reason: r });
+  const key = headsCacheKey(opts.embedder.name, corpus.hash);
+  if (!db) return loadOrTrainHere({ ...opts, corpus, key });
+  const stored = opts.force ? undefined : await readStored(db, key, opts);
+  if (stored) return stored;
+  // One process of the installation trains; the others wait on the lock, then read its row. A
+  // transaction-level lock is released by commit, rollback or a dropped connection (a crash), so a
+  // dead trainer never blocks the next one. The wait and the training outlast the pool's
+  // statement_timeout, so this transaction lifts it.
+  return db.transaction(async (trx) => {
+    await trx.raw('SET LOCAL statement_timeout = 0');
+    const waitedFrom = Date.now();
+    const got = await trx.raw('SELECT pg_try_advisory_xact_lock(?::bigint) AS got', [headsLockId(key)]);
+    if (!got.rows[0].got) {
+      opts.log?.info('another process is training the analysis heads; waiting for its result', { key });
+      await trx.raw('SELECT pg_advisory_xact_lock(?::bigint)', [headsLockId(key)]);
+      const theirs = opts.force ? undefined : await readStored(trx, key, opts);
+      if (theirs) {
+        opts.log?.info('analysis heads trained by another process', { key, waitedMs: Date.now() - waitedFrom });
+        return theirs;
+      }
     }
-  }
+    const found = await loadOrTrainHere({ ...opts, corpus, key });
+    const text = JSON.stringify(found.heads);
+    // Training is deterministic, so a row written meanwhile (by `npm run train`) is the same; a
+    // damaged row is replaced.
+    await trx('analysis_heads')
+      .insert({
+        cache_key: key,
+        embedder: opts.embedder.name,
+        corpus_hash: corpus.hash,
+        version: found.heads.version,
+        heads: text,
+        checksum: checksum(text),
+      })
+      .onConflict('cache_key')
+      .merge();
+    const deleted = await deleteSuperseded(trx, opts.embedder.name, key);
+    if (deleted > 0) opts.log?.info('superseded analysis heads deleted', { embedder: opts.embedder.name, deleted });
+    return found;
+  });
+}
+
+/** The stored row of this key, when usable. */
+async function readStored(
+  db: Db,
+  key: string,
+  opts: { embedder: Embedder; corpus?: Corpus; log?: Logger },
+): Promise<HeadsSource | undefined> {
+  const corpusHash = (opts.corpus ?? loadCorpus()).hash;
+  const row = await db('analysis_heads').where({ cache_key: key }).first('heads', 'checksum');
+  if (!row) return undefined;
+  const r = readEntry(row.heads, row.checksum, opts.embedder.name, corpusHash);
+  if (typeof r !== 'string') return { heads: r, from: 'database' };
+  opts.log?.warn('stored analysis heads are unusable, training again', { key, reason: r });
+  return undefined;
+}
+
+/** The file cache's heads, or heads trained in this process (and written to the file cache). */
+async function loadOrTrainHere(opts: {
+  embedder: Embedder;
+  cacheDir?: string;
+  corpus: Corpus;
+  key: string;
+  log?: Logger;
+  force?: boolean;
+}): Promise<HeadsSource> {
+  const { embedder, cacheDir, log, corpus, key } = opts;
+  const file = cacheDir ? path.join(cacheDir, `${key}.json`) : undefined;
   let found: HeadsSource | undefined;
   if (file && !opts.force) {
     try {
@@ -162,51 +243,33 @@ export async function loadOrTrainHeads(opts: {
         log?.warn('cached analysis heads file is unusable, training again', { file, err });
     }
   }
-  if (!found) {
-    const started = Date.now();
-    log?.info('training analysis heads', { embedder: embedder.name, texts: corpus.items.length });
-    const encoded = await encodeTexts(
-      embedder,
-      corpus.items.map((it) => it.text),
-      undefined,
-      { pieces: DEFAULT_HEADS_OPTIONS.stackPieces },
-    );
-    const embeddedMs = Date.now() - started;
-    const heads = await trainHeads({ embedder: embedder.name, corpusHash: corpus.hash, items: corpus.items, encoded });
-    log?.info('analysis heads trained', {
-      embedder: embedder.name,
-      embeddedMs,
-      trainedMs: Date.now() - started - embeddedMs,
-      crossValidation: heads.crossValidation,
-    });
-    found = { heads, from: 'trained' };
-  }
-  const text = JSON.stringify(found.heads);
-  const sum = checksum(text);
-  if (file && found.from === 'trained') {
+  if (found) return found;
+  const started = Date.now();
+  log?.info('training analysis heads', { embedder: embedder.name, texts: corpus.items.length });
+  const encoded = await encodeTexts(
+    embedder,
+    corpus.items.map((it) => it.text),
+    undefined,
+    { pieces: DEFAULT_HEADS_OPTIONS.stackPieces },
+  );
+  const embeddedMs = Date.now() - started;
+  const heads = await trainHeads({ embedder: embedder.name, corpusHash: corpus.hash, items: corpus.items, encoded });
+  log?.info('analysis heads trained', {
+    embedder: embedder.name,
+    embeddedMs,
+    trainedMs: Date.now() - started - embeddedMs,
+    crossValidation: heads.crossValidation,
+  });
+  if (file) {
     try {
       mkdirSync(path.dirname(file), { recursive: true });
+      const text = JSON.stringify(heads);
       // Written aside and renamed: a crash never leaves half a file under the real name.
-      writeFileSync(`${file}.${process.pid}.tmp`, JSON.stringify({ checksum: sum, heads: text }));
+      writeFileSync(`${file}.${process.pid}.tmp`, JSON.stringify({ checksum: checksum(text), heads: text }));
       renameSync(`${file}.${process.pid}.tmp`, file);
     } catch (err) {
       log?.warn('could not write the analysis heads file cache', { file, err });
     }
   }
-  if (db) {
-    // Another worker may have trained the same heads meanwhile: training is deterministic, so
-    // either row is the same; a damaged row is replaced.
-    await db('analysis_heads')
-      .insert({
-        cache_key: key,
-        embedder: embedder.name,
-        corpus_hash: corpus.hash,
-        version: found.heads.version,
-        heads: text,
-        checksum: sum,
-      })
-      .onConflict('cache_key')
-      .merge();
-  }
-  return found;
+  return { heads, from: 'trained' };
 }

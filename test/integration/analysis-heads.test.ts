@@ -216,4 +216,54 @@ describe('analysis heads: trained per embedder, cached, checked', () => {
       },
     );
   });
+  it(
+    "trains once for the installation: a second process waits for the first one's result instead of training too",
+    { timeout: 240_000 },
+    async () => {
+      const own = sampleCorpus(120);
+      const a = counting(local);
+      const b = counting(local);
+      const [first, second] = await Promise.all([
+        loadOrTrainHeads({ embedder: a.embedder, db, corpus: own, log }),
+        loadOrTrainHeads({ embedder: b.embedder, db, corpus: own, log }),
+      ]);
+      expect([first.from, second.from].sort()).toEqual(['database', 'trained']);
+      // Only the one that trained embedded the corpus.
+      expect([a.texts.length, b.texts.length].sort((x, y) => x - y)).toEqual([0, embeddedTexts(own).length]);
+      expect(JSON.stringify(first.heads)).toBe(JSON.stringify(second.heads));
+      expect(await db('analysis_heads').where({ corpus_hash: own.hash }).count({ n: '*' })).toEqual([{ n: 1 }]);
+    },
+  );
+
+  it(
+    'deletes superseded heads of its embedder, keeping the newest other one for a rollback',
+    { timeout: 240_000 },
+    async () => {
+      const name = `test-embedder-${randomUUID()}`;
+      const embedder = { ...local, name, embed: (t: string[]) => local.embed(t) };
+      const old = (k: number, daysAgo: number) => ({
+        cache_key: `${name}-old-${k}`,
+        embedder: name,
+        corpus_hash: `test-old-${k}`,
+        version: 1,
+        heads: '{}',
+        checksum: 'x',
+        created_at: new Date(Date.now() - daysAgo * 86_400_000),
+      });
+      await db('analysis_heads').insert([old(1, 30), old(2, 20), old(3, 10)]);
+      // Another embedder's rows are not this one's to delete.
+      const other = { ...old(4, 40), embedder: `${name}-other`, cache_key: `${name}-other` };
+      await db('analysis_heads').insert(other);
+      const own = sampleCorpus(120);
+      expect((await loadOrTrainHeads({ embedder, db, corpus: own, log })).from).toBe('trained');
+      const left = await db('analysis_heads')
+        .whereIn('embedder', [name, `${name}-other`])
+        .orderBy('cache_key')
+        .pluck('cache_key');
+      expect(left.sort()).toEqual([headsCacheKey(name, own.hash), `${name}-old-3`, `${name}-other`].sort());
+      await db('analysis_heads')
+        .whereIn('embedder', [name, `${name}-other`])
+        .delete();
+    },
+  );
 });
