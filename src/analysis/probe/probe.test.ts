@@ -4,6 +4,7 @@ import { defaultHeadsCacheDir } from '../../config.js';
 import { createAnalyzer } from '../analyze.js';
 import { createLocalEmbedder } from '../embedder.js';
 import { CAPABILITIES } from './capabilities.js';
+import { runHoldout } from './holdout.js';
 import { formatProbe, runProbe } from './runner.js';
 
 /**
@@ -14,40 +15,63 @@ import { formatProbe, runProbe } from './runner.js';
  * cases a capability's rate moves by about ±0.06 between seeds: a floor catches a real regression.
  */
 const PROBE_FLOORS: Record<string, number> = {
-  // Measured on the v4 heads (corpus of 5,408 messages, HEADS_VERSION 16: the denial veto, "!" as
-  // intensity), seed 45, 60 cases each; each floor is the next 0.05 above its rate. HEADS_VERSION 14
-  // (no veto, "!" a bare cue) measured negated churn 0.267, refund 0.533, upgrade 0.617, caps and
-  // !!! 0.267, overall 0.176. The v3 heads (HEADS_VERSION 9) measured, in this order: 0.033 0.100
-  // 0.317 0.550 0.650 1.000 0.817 0.567 0.533 0.117 0.550 0.217 0.300 0.133 0.117 0.167 0.367 0.433
-  // 0.033 0.000 0.233 0.100 0.050 0.083 0.017 0.117 0.033, overall 0.283.
-  'clear positive': 0.05,
-  'clear negative': 0.1,
-  'negated negative': 0.2,
-  'negated positive': 0.55,
-  'negated churn': 0.15,
-  'negated refund': 0.1,
-  'negated upgrade': 0.3,
-  'negated recommend': 0.2,
-  'contrast ending negative': 0.4,
-  'contrast ending positive': 0.15,
-  sarcasm: 0.6,
-  'polite complaint': 0.2,
-  'factual complaint': 0.2,
-  'churn statement': 0.25,
-  'polite churn notice': 0.15,
-  'intensifier words': 0.15,
+  // Measured on the v4 heads (corpus of 5,928 messages with data/train/v5-*, HEADS_VERSION 17: the
+  // composition rules and the wider denials), seed 45, 60 cases each; each floor is the next 0.05
+  // above its rate. HEADS_VERSION 16 (5,408 messages) measured, in this order: 0.033 0.067 0.150
+  // 0.500 0.100 0.083 0.250 0.183 0.383 0.100 0.550 0.183 0.167 0.217 0.133 0.133 0.033 0.117 0.033
+  // 0.000 0.200 0.017 0.000 0.067 0.000 0.083 0.033, overall 0.141; the v3 heads (HEADS_VERSION 9):
+  // 0.033 0.100 0.317 0.550 0.650 1.000 0.817 0.567 0.533 0.117 0.550 0.217 0.300 0.133 0.117 0.167
+  // 0.367 0.433 0.033 0.000 0.233 0.100 0.050 0.083 0.017 0.117 0.033, overall 0.283.
+  'clear positive': 0.15,
+  'clear negative': 0.05,
+  'negated negative': 0.15,
+  'negated positive': 0.05,
+  'negated churn': 0.1,
+  'negated refund': 0.05,
+  'negated upgrade': 0.05,
+  'negated recommend': 0.05,
+  'contrast ending negative': 0.1,
+  'contrast ending positive': 0.1,
+  sarcasm: 0.1,
+  'polite complaint': 0.05,
+  'factual complaint': 0.1,
+  'churn statement': 0.2,
+  'polite churn notice': 0.1,
+  'intensifier words': 0.1,
   'caps and !!!': 0.05,
   elongation: 0.15,
   'add negative sentence': 0.05,
   'add positive sentence': 0.05,
-  'add churn sentence': 0.25,
-  'leading @handle': 0.05,
+  'add churn sentence': 0.2,
+  'leading @handle': 0.1,
   'trailing URL': 0.05,
-  hashtags: 0.1,
+  hashtags: 0.15,
   emoji: 0.05,
   'case change': 0.1,
-  'typos and abbreviations': 0.05,
-  overall: 0.15,
+  'typos and abbreviations': 0.1,
+  overall: 0.1,
+};
+
+/**
+ * Failures allowed on the held-out sentences' test half (probe/holdout.ts, 15 sentences a
+ * capability): the count measured on the same heads plus one, and overall plus three of 180.
+ * HEADS_VERSION 16 failed 6 7 5 0 8 2 8 4 5 7 2 4 of them in this order (58, 0.322); 17 on the
+ * 5,408-message corpus 5 3 2 0 8 1 8 4 4 5 1 4 (45, 0.250).
+ */
+const HOLDOUT_FAILURES: Record<string, number> = {
+  'negated positive': 3 + 1,
+  'negated negative': 3 + 1,
+  'contrast ending negative': 0 + 1,
+  'contrast ending positive': 0 + 1,
+  sarcasm: 2 + 1,
+  'polite complaint': 0 + 1,
+  'factual complaint': 3 + 1,
+  'negated churn': 3 + 1,
+  'negated refund': 3 + 1,
+  'negated upgrade': 4 + 1,
+  'negated recommend': 1 + 1,
+  'churn statement': 2 + 1,
+  overall: 24 + 3,
 };
 
 describe('the behavioural probe on the local model', () => {
@@ -67,4 +91,23 @@ describe('the behavioural probe on the local model', () => {
     expect(over).toEqual([]);
     expect(report.rate).toBeLessThanOrEqual(PROBE_FLOORS.overall);
   });
+
+  it(
+    "keeps the held-out sentences' test half within one failure a capability of what was measured",
+    { timeout: 600_000 },
+    async () => {
+      const analyzer = await createAnalyzer(createLocalEmbedder(), { cacheDir: defaultHeadsCacheDir() });
+      const report = await runHoldout((texts) => analyzer.analyzeBatch(texts), 'test');
+      // Rates only: the test half's failing sentences are not shown, so nobody tunes on them.
+      console.log(formatProbe(report));
+      expect(Object.keys(HOLDOUT_FAILURES).sort()).toEqual(
+        [...report.capabilities.map((c) => c.name), 'overall'].sort(),
+      );
+      const over = report.capabilities
+        .filter((c) => !(c.failures <= HOLDOUT_FAILURES[c.name]))
+        .map((c) => `${c.name}: ${c.failures} > ${HOLDOUT_FAILURES[c.name]}`);
+      expect(over).toEqual([]);
+      expect(report.failures).toBeLessThanOrEqual(HOLDOUT_FAILURES.overall);
+    },
+  );
 });
