@@ -1,6 +1,7 @@
 import { html } from 'htm/preact';
 import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
+import { timeRange } from './time-range.js';
 
 /**
  * Each message's sentiment over time (points) and the window average the profile computes: the mean
@@ -25,7 +26,10 @@ export function SentimentChart({ points, windowSize, summary }) {
       {
         width: width(),
         height: 260,
-        scales: { y: { range: [-1, 1] } },
+        scales: {
+          y: { range: [-1, 1] },
+          x: { time: true, range: (_, min, max) => timeRange(min, max) },
+        },
         axes: [{}, { values: (_, ticks) => ticks.map((v) => v.toFixed(1)) }],
         series: [
           {},

@@ -358,6 +358,13 @@ export function ProfilePage({ place, userId, onErased }) {
           return html`<li>
             <time datetime=${m.timestamp}>${fmt.time(m.timestamp)}</time>
             <span class=${`sentiment ${t.cls}`}>${fmt.sentiment(m.sentiment)} ${t.word}</span>
+            ${
+              m.text == null
+                ? html`<p class="said muted small">
+                    Text removed by the project's retention or an erasure; the analysis stays.
+                  </p>`
+                : html`<blockquote class="said"><${Visible} text=${m.text} /></blockquote>`
+            }
             <div class="labels"><span class="muted">Topics</span> <${Chips} items=${m.topics} kind="topics" /></div>
             <div class="labels">
               <span class="muted">Intentions</span> <${Chips} items=${m.intentions} kind="intentions" />

@@ -34,6 +34,8 @@ export interface ProfileWithSegmentsView extends ProfileView {
 export interface TimelineEntryView {
   timestamp: Date;
   source_label: string;
+  /** What the user wrote; null once the project's retention (or an erasure) removed the text. */
+  text: string | null;
   sentiment: number;
   topics: string[];
   intentions: string[];
@@ -204,10 +206,10 @@ export async function getTimeline(
   const offset = optionalInt(q.offset, 'offset', 0, 1_000_000_000) ?? 0;
   // One statement: the tenant check, the user and the page of messages (null columns for none).
   const { rows } = await db.raw(
-    `SELECT u.id AS user_pk, m.written_at, m.source_label, m.sentiment, m.topics, m.intentions FROM projects pr
+    `SELECT u.id AS user_pk, m.written_at, m.source_label, m.text, m.sentiment, m.topics, m.intentions FROM projects pr
      LEFT JOIN users u ON u.project_id = pr.id AND u.user_id = ?
      LEFT JOIN LATERAL (
-       SELECT id, written_at, source_label, sentiment, topics, intentions FROM messages
+       SELECT id, written_at, source_label, text, sentiment, topics, intentions FROM messages
        WHERE user_pk = u.id ORDER BY written_at DESC, id DESC LIMIT ? OFFSET ?
      ) m ON true
      WHERE pr.id = ? AND pr.tenant_id = ?
@@ -222,6 +224,7 @@ export async function getTimeline(
     timeline: messages.map((r: Record<string, any>) => ({
       timestamp: r.written_at,
       source_label: r.source_label,
+      text: r.text,
       sentiment: r.sentiment,
       topics: r.topics,
       intentions: r.intentions,

@@ -169,6 +169,9 @@ describe('the console in headless chromium', () => {
       // Newest first: the cancellation is on top.
       expect(await timeline.first().innerText()).toMatch(/negative/);
       expect(await timeline.first().innerText()).toMatch(/churn/);
+      // What was said, on each entry (the timeline's text field).
+      expect(await timeline.first().locator('.said').innerText()).toBe(DANA[DANA.length - 1]);
+      expect(await timeline.last().locator('.said').innerText()).toBe(DANA[0]);
       expect(await page.locator('.attrs').innerText()).toContain('"pro"');
       expect(await page.locator('section:has(#seg-h)').innerText()).toContain('Not in any segment.');
       await audit('profile');

@@ -94,6 +94,7 @@ describe('the generated gRPC clients', () => {
     const tl = await rpc(profiles, 'getUserTimeline', { projectId: t.projectId, userId: 'g1' }, md);
     expect(tl.timeline).toHaveLength(1);
     expect(tl.timeline[0].timestamp).toEqual(new Date('2026-02-01T00:00:00Z'));
+    expect(tl.timeline[0].text).toBe('Billing charged me twice, I want a refund.');
   });
 
   it('maps validation and tenancy errors to gRPC status codes', async () => {

@@ -349,6 +349,8 @@ describe('retention', () => {
     );
     const timeline = (await call('GET', `/api/v1/profiles/${who}/timeline?project_id=${t.projectId}`, { key: t.key }))
       .body;
+    // Newest first, each with what was written.
+    expect(timeline.timeline.map((m: { text: string }) => m.text.split(' ').at(-1))).toEqual([recent, old[1], old[0]]);
 
     const set = await call('PUT', `/api/v1/projects/${t.projectId}`, {
       key: t.key,
@@ -410,9 +412,13 @@ describe('retention', () => {
     const { churn_risk_factors: factorsBefore, ...aggregatesBefore } = profile.aggregates;
     expect({ ...after, aggregates: aggregatesAfter }).toEqual({ ...profile, aggregates: aggregatesBefore });
     expect({ ...factorsAfter, churn_words: [] }).toEqual({ ...factorsBefore, churn_words: [] });
+    // The timeline keeps every analysis; the two erased texts read null, the recent one stays.
     expect(
       (await call('GET', `/api/v1/profiles/${who}/timeline?project_id=${t.projectId}`, { key: t.key })).body,
-    ).toEqual(timeline);
+    ).toEqual({
+      ...timeline,
+      timeline: timeline.timeline.map((m: { text: string }, i: number) => ({ ...m, text: i === 0 ? m.text : null })),
+    });
     const exported = (await call('GET', `/api/v1/profiles/${who}/export?project_id=${t.projectId}`, { key: t.key }))
       .body;
     expect(exported.messages.map((m: { text: string | null }) => m.text === null)).toEqual([true, true, false]);

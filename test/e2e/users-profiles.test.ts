@@ -67,6 +67,7 @@ describe('identify users -> batch workflow -> profiles (JSON gateway)', () => {
       'intentions',
       'sentiment',
       'source_label',
+      'text',
       'timestamp',
       'topics',
     ]);

@@ -280,6 +280,11 @@ export interface TimelineEntry {
   sentiment: number;
   topics: string[];
   intentions: string[];
+  /**
+   * What the user wrote (an extension of the contract). Absent once the project's message
+   * retention, or an erasure, removed the text; the analysis stays.
+   */
+  text?: string | undefined;
 }
 
 export interface GetUserTimelineRequest {
@@ -3058,7 +3063,7 @@ export const SegmentMembership: MessageFns<SegmentMembership> = {
 };
 
 function createBaseTimelineEntry(): TimelineEntry {
-  return { timestamp: undefined, sourceLabel: "", sentiment: 0, topics: [], intentions: [] };
+  return { timestamp: undefined, sourceLabel: "", sentiment: 0, topics: [], intentions: [], text: undefined };
 }
 
 export const TimelineEntry: MessageFns<TimelineEntry> = {
@@ -3077,6 +3082,9 @@ export const TimelineEntry: MessageFns<TimelineEntry> = {
     }
     for (const v of message.intentions) {
       writer.uint32(42).string(v!);
+    }
+    if (message.text !== undefined) {
+      writer.uint32(50).string(message.text);
     }
     return writer;
   },
@@ -3134,6 +3142,14 @@ export const TimelineEntry: MessageFns<TimelineEntry> = {
             message.intentions.push(reader.string());
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.text = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3159,6 +3175,7 @@ export const TimelineEntry: MessageFns<TimelineEntry> = {
       intentions: globalThis.Array.isArray(object?.intentions)
         ? object.intentions.map((e: any) => globalThis.String(e))
         : [],
+      text: isSet(object.text) ? globalThis.String(object.text) : undefined,
     };
   },
 
@@ -3179,6 +3196,9 @@ export const TimelineEntry: MessageFns<TimelineEntry> = {
     if (message.intentions?.length) {
       obj.intentions = message.intentions;
     }
+    if (message.text !== undefined) {
+      obj.text = message.text;
+    }
     return obj;
   },
 
@@ -3192,6 +3212,7 @@ export const TimelineEntry: MessageFns<TimelineEntry> = {
     message.sentiment = object.sentiment ?? 0;
     message.topics = object.topics?.map((e) => e) || [];
     message.intentions = object.intentions?.map((e) => e) || [];
+    message.text = object.text ?? undefined;
     return message;
   },
 };

@@ -91,6 +91,7 @@ export function timelineEntryToProto(e: TimelineEntryView): TimelineEntry {
   return {
     timestamp: e.timestamp,
     sourceLabel: e.source_label,
+    text: e.text ?? undefined,
     sentiment: e.sentiment,
     topics: e.topics,
     intentions: e.intentions,

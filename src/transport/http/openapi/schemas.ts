@@ -100,6 +100,12 @@ export const timeline = z.object({
       .object({
         timestamp,
         source_label: z.string(),
+        text: z
+          .string()
+          .nullable()
+          .describe(
+            "What the user wrote (an extension of the contract); null once the project's message retention or an erasure removed the text.",
+          ),
         sentiment: z.number().min(-1).max(1),
         topics: z.array(z.string()),
         intentions: z.array(z.string()),
