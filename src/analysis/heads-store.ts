@@ -165,45 +165,58 @@ export async function loadOrTrainHeads(opts: {
   const corpus = opts.corpus ?? loadCorpus();
   const key = headsCacheKey(opts.embedder.name, corpus.hash);
   if (!db) return loadOrTrainHere({ ...opts, corpus, key });
-  const stored = opts.force ? undefined : await readStored(db, key, opts);
-  if (stored) return stored;
-  // One process of the installation trains; the others wait on the lock, then read its row. A
-  // transaction-level lock is released by commit, rollback or a dropped connection (a crash), so a
-  // dead trainer never blocks the next one. The wait and the training outlast the pool's
-  // statement_timeout, so this transaction lifts it.
-  return db.transaction(async (trx) => {
-    await trx.raw('SET LOCAL statement_timeout = 0');
-    const waitedFrom = Date.now();
-    const got = await trx.raw('SELECT pg_try_advisory_xact_lock(?::bigint) AS got', [headsLockId(key)]);
-    if (!got.rows[0].got) {
-      opts.log?.info('another process is training the analysis heads; waiting for its result', { key });
-      await trx.raw('SELECT pg_advisory_xact_lock(?::bigint)', [headsLockId(key)]);
-      const theirs = opts.force ? undefined : await readStored(trx, key, opts);
-      if (theirs) {
-        opts.log?.info('analysis heads trained by another process', { key, waitedMs: Date.now() - waitedFrom });
-        return theirs;
-      }
+  // One process of the installation trains; the others wait for its row. The trainer holds a
+  // transaction-level advisory lock on the key for the whole training (commit, rollback or a
+  // dropped connection, a crash, release it, so a dead trainer never blocks the next one). The
+  // others hold nothing while they wait: they look for the row and try the lock every
+  // HEADS_WAIT_POLL_MS, so a waiting process stops at once (a blocked lock query would hold a
+  // pooled connection that the pool's shutdown waits for). The training outlasts the pool's
+  // statement_timeout, so the trainer's transaction lifts it.
+  let waitingSince: number | undefined;
+  for (;;) {
+    const stored = opts.force ? undefined : await readStored(db, key, opts);
+    if (stored) {
+      if (waitingSince !== undefined)
+        opts.log?.info('analysis heads trained by another process', { key, waitedMs: Date.now() - waitingSince });
+      return stored;
     }
-    const found = await loadOrTrainHere({ ...opts, corpus, key });
-    const text = JSON.stringify(found.heads);
-    // Training is deterministic, so a row written meanwhile (by `npm run train`) is the same; a
-    // damaged row is replaced.
-    await trx('analysis_heads')
-      .insert({
-        cache_key: key,
-        embedder: opts.embedder.name,
-        corpus_hash: corpus.hash,
-        version: found.heads.version,
-        heads: text,
-        checksum: checksum(text),
-      })
-      .onConflict('cache_key')
-      .merge();
-    const deleted = await deleteSuperseded(trx, opts.embedder.name, key);
-    if (deleted > 0) opts.log?.info('superseded analysis heads deleted', { embedder: opts.embedder.name, deleted });
-    return found;
-  });
+    const mine = await db.transaction(async (trx) => {
+      await trx.raw('SET LOCAL statement_timeout = 0');
+      const got = await trx.raw('SELECT pg_try_advisory_xact_lock(?::bigint) AS got', [headsLockId(key)]);
+      if (!got.rows[0].got) return undefined;
+      // The row may have been written between the look and the lock.
+      const theirs = opts.force ? undefined : await readStored(trx, key, opts);
+      if (theirs) return theirs;
+      const found = await loadOrTrainHere({ ...opts, corpus, key });
+      const text = JSON.stringify(found.heads);
+      // Training is deterministic, so a row written meanwhile (by `npm run train`) is the same; a
+      // damaged row is replaced.
+      await trx('analysis_heads')
+        .insert({
+          cache_key: key,
+          embedder: opts.embedder.name,
+          corpus_hash: corpus.hash,
+          version: found.heads.version,
+          heads: text,
+          checksum: checksum(text),
+        })
+        .onConflict('cache_key')
+        .merge();
+      const deleted = await deleteSuperseded(trx, opts.embedder.name, key);
+      if (deleted > 0) opts.log?.info('superseded analysis heads deleted', { embedder: opts.embedder.name, deleted });
+      return found;
+    });
+    if (mine) return mine;
+    if (waitingSince === undefined) {
+      waitingSince = Date.now();
+      opts.log?.info('another process is training the analysis heads; waiting for its result', { key });
+    }
+    await new Promise((r) => setTimeout(r, HEADS_WAIT_POLL_MS));
+  }
 }
+
+/** How often a process waiting for another's training looks for its row. */
+const HEADS_WAIT_POLL_MS = 1_000;
 
 /** The stored row of this key, when usable. */
 async function readStored(

@@ -13,7 +13,7 @@ import { encodeTexts } from '../../src/analysis/features.js';
 import { DEFAULT_HEADS_OPTIONS } from '../../src/analysis/heads.js';
 import { trainHeads } from '../../src/analysis/train-heads.js';
 import { sentencesOf } from '../../src/analysis/sentences.js';
-import { headsCacheKey, loadOrTrainHeads } from '../../src/analysis/heads-store.js';
+import { headsCacheKey, headsLockId, loadOrTrainHeads } from '../../src/analysis/heads-store.js';
 import { createDb, type Db } from '../../src/db/knex.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { counting } from '../support/counting-embedder.js';
@@ -223,10 +223,30 @@ describe('analysis heads: trained per embedder, cached, checked', () => {
       const own = sampleCorpus(120);
       const a = counting(local);
       const b = counting(local);
+      // The key's advisory lock, as pg_locks shows a bigint one: high 32 bits, low 32 bits.
+      const id = BigInt(headsLockId(headsCacheKey(local.name, own.hash)));
+      const [hi, lo] = [Number(BigInt.asUintN(32, id >> 32n)), Number(BigInt.asUintN(32, id))];
+      const seen = { held: 0, waiting: 0 };
+      let done = false;
+      const watch = (async () => {
+        while (!done) {
+          const { rows } = await db.raw(
+            `SELECT count(*) FILTER (WHERE granted)::int AS held, count(*) FILTER (WHERE NOT granted)::int AS waiting
+             FROM pg_locks WHERE locktype = 'advisory' AND classid = ? AND objid = ? AND objsubid = 1`,
+            [hi, lo],
+          );
+          seen.held = Math.max(seen.held, rows[0].held);
+          seen.waiting = Math.max(seen.waiting, rows[0].waiting);
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      })();
       const [first, second] = await Promise.all([
         loadOrTrainHeads({ embedder: a.embedder, db, corpus: own, log }),
         loadOrTrainHeads({ embedder: b.embedder, db, corpus: own, log }),
-      ]);
+      ]).finally(() => (done = true));
+      await watch;
+      // One held the lock while it trained; the other never queued on it (it polls, holding nothing).
+      expect(seen).toEqual({ held: 1, waiting: 0 });
       expect([first.from, second.from].sort()).toEqual(['database', 'trained']);
       // Only the one that trained embedded the corpus.
       expect([a.texts.length, b.texts.length].sort((x, y) => x - y)).toEqual([0, embeddedTexts(own).length]);
