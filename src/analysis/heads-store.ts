@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Db } from '../db/knex.js';
 import type { Logger } from '../observability/logger.js';
+import { reportProgress } from '../observability/progress.js';
 import { loadCorpus, type Corpus } from './corpus.js';
 import type { Embedder } from './embedder.js';
 import { encodeTexts, FEATURE_COUNT_BESIDE_VECTOR } from './features.js';
@@ -259,14 +260,24 @@ async function loadOrTrainHere(opts: {
   if (found) return found;
   const started = Date.now();
   log?.info('training analysis heads', { embedder: embedder.name, texts: corpus.items.length });
-  const encoded = await encodeTexts(
-    embedder,
-    corpus.items.map((it) => it.text),
-    undefined,
-    { pieces: DEFAULT_HEADS_OPTIONS.stackPieces },
-  );
-  const embeddedMs = Date.now() - started;
-  const heads = await trainHeads({ embedder: embedder.name, corpusHash: corpus.hash, items: corpus.items, encoded });
+  // Measured on 2 cores with the local model: 3 to 8 minutes (docs/analysis.md).
+  const stopProgress = log
+    ? reportProgress((m) => log.info(m), 'training the analysis heads', '3 to 8 min on 2 cores, once per corpus')
+    : () => {};
+  let embeddedMs = 0;
+  let heads: Heads;
+  try {
+    const encoded = await encodeTexts(
+      embedder,
+      corpus.items.map((it) => it.text),
+      undefined,
+      { pieces: DEFAULT_HEADS_OPTIONS.stackPieces },
+    );
+    embeddedMs = Date.now() - started;
+    heads = await trainHeads({ embedder: embedder.name, corpusHash: corpus.hash, items: corpus.items, encoded });
+  } finally {
+    stopProgress();
+  }
   log?.info('analysis heads trained', {
     embedder: embedder.name,
     embeddedMs,

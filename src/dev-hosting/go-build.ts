@@ -3,6 +3,7 @@ import { accessSync, closeSync, constants, mkdirSync, openSync, renameSync, rmSy
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { machineCacheDir, toolEnvironment } from '../config.js';
+import { reportProgress } from '../observability/progress.js';
 
 const run = promisify(execFile);
 
@@ -51,9 +52,12 @@ export async function goInstallCached(b: GoBuild): Promise<string[]> {
     if (paths.every(executable)) return paths;
     throw new Error(`the build of ${b.what} by another process did not finish; remove ${lock} and retry`);
   }
+  let stopProgress = () => {};
   try {
     const started = Date.now();
     b.log(`building ${b.what} with go install (first run only, a few minutes)`);
+    // Measured cold on 2 cores: 240 to 716 s (docs/performance.md#test-suite).
+    stopProgress = reportProgress(b.log, `building ${b.what}`, '4 to 12 min on 2 cores, once per machine');
     const env = toolEnvironment({ GOBIN: b.dir, GOFLAGS: '-mod=mod' });
     const opts = { env, maxBuffer: 64 * 1024 * 1024 };
     try {
@@ -70,6 +74,7 @@ export async function goInstallCached(b: GoBuild): Promise<string[]> {
     b.log(`${b.what} built in ${Math.round((Date.now() - started) / 1000)} s: ${b.dir}`);
     return paths;
   } finally {
+    stopProgress();
     if (fd !== undefined) closeSync(fd);
     rmSync(lock, { force: true });
   }
