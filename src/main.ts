@@ -94,6 +94,8 @@ process.on('SIGTERM', () => (stopping ? process.exit(128 + 15) : void shutdown(0
 
 const started = Date.now();
 const lines: string[] = [];
+/** Settles once the worker's analysis is ready (roles that analyse): see the banner below. */
+let analysisReady: Promise<boolean> | undefined;
 
 try {
   // A worker without the api has its own GET /metrics (the api serves it on the gateway port),
@@ -189,6 +191,7 @@ try {
     });
     stops.unshift(worker.stop);
     lines.push(`worker:      task queues ${worker.taskQueues.map((q) => `"${q}"`).join(', ')} on ${temporalAddress}`);
+    analysisReady = worker.analysisReady;
   }
   if (role === 'api' || role === 'all') {
     const userHash = createUserHasher(secretsKeys.current, secretsKeys.previous);
@@ -206,7 +209,24 @@ try {
     );
   }
   lines.push(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s (Ctrl-C stops everything)`);
-  console.log(`\nSemantic profiling service (${role})\n  ${lines.join('\n  ')}\n`);
+  const banner = (extra: string[]) =>
+    console.log(`\nSemantic profiling service (${role})\n  ${[...lines, ...extra].join('\n  ')}\n`);
+  // The heads load in the background; on a first start they train for minutes, and their progress
+  // lines would push the banner out of sight: it says so, and comes again once analysis is ready.
+  let analysisUp = false;
+  let saidLoading = false;
+  void analysisReady?.then((ok) => {
+    analysisUp = ok;
+    if (ok && saidLoading) banner([`analysis:    ready, ${((Date.now() - started) / 1000).toFixed(1)} s after start`]);
+  });
+  saidLoading = analysisReady !== undefined && !analysisUp;
+  banner(
+    saidLoading
+      ? [
+          'analysis:    loading the heads (a first start trains them, with progress lines below; this banner comes again when messages can be analysed)',
+        ]
+      : [],
+  );
   // A container's healthcheck for the roles without a port (docker-compose.yml).
   const readyFile = path.join(config.dataDir, `ready.${role}`);
   writeFileSync(readyFile, String(process.pid));

@@ -54,11 +54,15 @@ export async function startWorkerRole(deps: {
         throw err;
       },
     ));
-  if (queues.analysis)
-    analyzer().then(
-      (a) => log.info('analyzer ready', { embedder: embedder.name, corpusHash: a.heads.corpusHash }),
-      (err) => log.error('analyzer failed to load', { err }),
-    );
+  // Settles true once messages can be analysed (false when the first load failed; the next activity
+  // tries again): main.ts prints its banner again then, so the banner is the last thing on a
+  // first start's terminal, after the training's progress lines.
+  const analysisReady = queues.analysis
+    ? analyzer().then(
+        (a) => (log.info('analyzer ready', { embedder: embedder.name, corpusHash: a.heads.corpusHash }), true),
+        (err) => (log.error('analyzer failed to load', { err }), false),
+      )
+    : undefined;
   // Tenants with a batch not yet completed, read at most every 250 ms by the delivery gate.
   const batchTenants = everyAtMost(250, () => tenantsWithBatches(db));
   // Deliveries yield to analysis, here or waiting anywhere (src/fairness/delivery-gate.ts), where
@@ -119,6 +123,7 @@ export async function startWorkerRole(deps: {
   };
   return {
     taskQueues,
+    analysisReady,
     async stop() {
       stopSweep();
       analysisActivity.stop();
