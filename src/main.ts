@@ -96,6 +96,8 @@ const started = Date.now();
 const lines: string[] = [];
 /** Settles once the worker's analysis is ready (roles that analyse): see the banner below. */
 let analysisReady: Promise<boolean> | undefined;
+/** Whether it has, followed from the moment the worker starts (the heads may be loaded before the banner). */
+let analysisUp = false;
 
 try {
   // A worker without the api has its own GET /metrics (the api serves it on the gateway port),
@@ -192,6 +194,7 @@ try {
     stops.unshift(worker.stop);
     lines.push(`worker:      task queues ${worker.taskQueues.map((q) => `"${q}"`).join(', ')} on ${temporalAddress}`);
     analysisReady = worker.analysisReady;
+    void analysisReady?.then((ok) => (analysisUp = ok));
   }
   if (role === 'api' || role === 'all') {
     const userHash = createUserHasher(secretsKeys.current, secretsKeys.previous);
@@ -213,10 +216,8 @@ try {
     console.log(`\nSemantic profiling service (${role})\n  ${[...lines, ...extra].join('\n  ')}\n`);
   // The heads load in the background; on a first start they train for minutes, and their progress
   // lines would push the banner out of sight: it says so, and comes again once analysis is ready.
-  let analysisUp = false;
   let saidLoading = false;
   void analysisReady?.then((ok) => {
-    analysisUp = ok;
     if (ok && saidLoading) banner([`analysis:    ready, ${((Date.now() - started) / 1000).toFixed(1)} s after start`]);
   });
   saidLoading = analysisReady !== undefined && !analysisUp;
