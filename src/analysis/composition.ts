@@ -219,26 +219,36 @@ const ENDED = /\b(?:not|no) (?:any ?more|any longer|longer)\b/giu;
 
 const CONTRAST_WORD = new Set(['but', 'yet', 'though', 'although', 'however', 'just', 'only']);
 
+/**
+ * wordTokens' words, each with how far after the negator that opened its scope it stands (1 for
+ * the word right after "not"), or Infinity outside a negation. A contrast word ends a scope
+ * ("nothing fancy but reliable"), which wordTokens, ending scopes at punctuation only, does not.
+ */
+function scopedWords(text: string): { word: string; distance: number }[] {
+  const tokens = wordTokens(text);
+  let negator = -Infinity;
+  let open = false;
+  return tokens.map((tok, i) => {
+    const marked = tok.startsWith('NOT_');
+    const word = marked ? tok.slice(4) : tok;
+    if (!marked) open = false;
+    if (!marked && tokens[i + 1]?.startsWith('NOT_')) [negator, open] = [i, true];
+    if (CONTRAST_WORD.has(word)) open = false;
+    return { word, distance: open && marked ? i - negator : Infinity };
+  });
+}
+
 /** Praise denied, nothing praised plainly and no complaint denied: -1; else 0. */
 export function deniedPraise(text: string, reader?: ReaderLean): -1 | 0 {
   if (NOT_A_DENIAL.test(text) || words(text) > SHORT_WORDS) return 0;
-  const tokens = wordTokens(text);
   let denied = 0;
   let plain = 0;
-  let negator = -Infinity;
-  let open = false;
-  tokens.forEach((tok, i) => {
-    if (!tok.startsWith('NOT_')) open = false;
-    if (!tok.startsWith('NOT_') && tokens[i + 1]?.startsWith('NOT_')) [negator, open] = [i, true];
-    const word = tok.startsWith('NOT_') ? tok.slice(4) : tok;
-    // "nothing fancy but reliable": a contrast ends the denial.
-    if (CONTRAST_WORD.has(word)) open = false;
-    const marked = open && tok.startsWith('NOT_');
-    if (marked && i - negator <= DENIAL_REACH) {
+  for (const { word, distance } of scopedWords(text)) {
+    if (distance <= DENIAL_REACH) {
       if (complaint(word)) denied = -Infinity; // a complaint denied: praise by understatement, not this shape
       if (praise(word)) denied++;
     } else if (praise(word)) plain++;
-  });
+  }
   if (denied > 0 && plain === 0) return -1;
   // "used to be great, not anymore": the praise sits outside the negator's scope.
   const ended = text.replace(ENDED, '');
@@ -305,25 +315,19 @@ export function deniedComplaint(text: string): 1 | 0 {
   if (/\?/.test(text) || words(text) > SHORT_WORDS) return 0;
   // "won't stop crashing", "still no way to undo": the failure goes on.
   if (/(?:n['’]?t|\bnot|\bnever|\bno) (?:stop|stops|stopped|quit)\b|\bstill\b/iu.test(text)) return 0;
-  const tokens = wordTokens(text);
+  const scoped = scopedWords(text);
   let denied = 0;
   let plain = 0;
-  let open = false;
-  let negator = -Infinity;
-  tokens.forEach((tok, i) => {
-    if (!tok.startsWith('NOT_')) open = false;
-    if (!tok.startsWith('NOT_') && tokens[i + 1]?.startsWith('NOT_')) [negator, open] = [i, true];
-    const raw = tok.startsWith('NOT_') ? tok.slice(4) : tok;
-    if (CONTRAST_WORD.has(raw)) open = false;
+  scoped.forEach(({ word: raw, distance }, i) => {
     // "isn't too high", "not too steep": "too" and a size is a complaint.
-    const next = tokens[i + 1]?.replace(/^NOT_/, '');
+    const next = scoped[i + 1]?.word;
     const word = raw === 'too' && next && TOO_MUCH.test(next) ? 'unbearable' : raw;
-    const marked = open && tok.startsWith('NOT_');
-    if (marked && i - negator <= COMPLAINT_REACH) {
+    if (distance <= COMPLAINT_REACH) {
       if (praise(word)) denied = -Infinity;
       // "no need for a refund", "not cancelling": an intention denied is no praise.
       if (complaint(word) && !INTENTION_WORD.test(word)) denied++;
-    } else if (complaint(word) || (!marked && FAILURE.test(word) && !/^(?:another|again)$/.test(word))) plain++;
+    } else if (complaint(word) || (distance === Infinity && FAILURE.test(word) && !/^(?:another|again)$/.test(word)))
+      plain++;
   });
   return denied > 0 && plain === 0 ? 1 : 0;
 }

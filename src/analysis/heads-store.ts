@@ -175,7 +175,7 @@ export async function loadOrTrainHeads(opts: {
   // statement_timeout, so the trainer's transaction lifts it.
   let waitingSince: number | undefined;
   for (;;) {
-    const stored = opts.force ? undefined : await readStored(db, key, opts);
+    const stored = opts.force ? undefined : await readStored(db, key, { ...opts, corpus });
     if (stored) {
       if (waitingSince !== undefined)
         opts.log?.info('analysis heads trained by another process', { key, waitedMs: Date.now() - waitingSince });
@@ -186,7 +186,7 @@ export async function loadOrTrainHeads(opts: {
       const got = await trx.raw('SELECT pg_try_advisory_xact_lock(?::bigint) AS got', [headsLockId(key)]);
       if (!got.rows[0].got) return undefined;
       // The row may have been written between the look and the lock.
-      const theirs = opts.force ? undefined : await readStored(trx, key, opts);
+      const theirs = opts.force ? undefined : await readStored(trx, key, { ...opts, corpus });
       if (theirs) return theirs;
       const found = await loadOrTrainHere({ ...opts, corpus, key });
       const text = JSON.stringify(found.heads);
@@ -223,12 +223,11 @@ const HEADS_WAIT_POLL_MS = 1_000;
 async function readStored(
   db: Db,
   key: string,
-  opts: { embedder: Embedder; corpus?: Corpus; log?: Logger },
+  opts: { embedder: Embedder; corpus: Corpus; log?: Logger },
 ): Promise<HeadsSource | undefined> {
-  const corpusHash = (opts.corpus ?? loadCorpus()).hash;
   const row = await db('analysis_heads').where({ cache_key: key }).first('heads', 'checksum');
   if (!row) return undefined;
-  const r = readEntry(row.heads, row.checksum, opts.embedder.name, corpusHash);
+  const r = readEntry(row.heads, row.checksum, opts.embedder.name, opts.corpus.hash);
   if (typeof r !== 'string') return { heads: r, from: 'database' };
   opts.log?.warn('stored analysis heads are unusable, training again', { key, reason: r });
   return undefined;
