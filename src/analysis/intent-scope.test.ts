@@ -74,5 +74,7 @@ describe('intention scope', () => {
     );
     expect(scopeCounts("We will upgrade to Pro, cancelling isn't on the table").upgrade).toEqual([1, 0]);
     expect(deniedOnly('upgrade', scopeCounts('Is upgrading on the table for nonprofits?'))).toBe(false);
+    // "hard to" denies only a recommendation: this customer wants to cancel.
+    expect(deniedOnly('churn', scopeCounts("It's impossible to cancel, the button is hidden"))).toBe(false);
   });
 });

@@ -69,10 +69,11 @@ const CONDITIONAL = /\b(if|unless|otherwise|without|or else|se|si|wenn)\b/i;
  * "we've ruled out the Pro tier", "holding off on adding seats") denies what follows it; a
  * predicate that sets it aside ("upgrading isn't on the table", "cancelling is off the cards",
  * "a refund won't be necessary") denies what comes before it in its clause; "hard to recommend"
- * and "used to recommend it, not anymore" deny a recommendation.
+ * and "used to recommend it, not anymore" deny a recommendation ("hard to" denies nothing else:
+ * "it's impossible to cancel, the button is hidden" wants to cancel).
  */
 const DENIED_AFTER =
-  /\b(?:decided against|decided not to|ruled out|rule out|holding off on|hold off on|held off on|put off|no longer (?:considering|planning)|not considering|not planning (?:on|to)|(?:hard|difficult|impossible) to)\b/i;
+  /\b(?:decided against|decided not to|ruled out|rule out|holding off on|hold off on|held off on|put off|no longer (?:considering|planning)|not considering|not planning (?:on|to)|(?:hard|difficult|impossible) to(?= recommend))\b/i;
 const DENIED_BEFORE =
   /\b(?:(?:is|are|was)(?:n['’]?t| not| no longer| never)|won['’]?t be|will not be|isn['’]?t going to be)\s+(?:on (?:the|our|my) (?:table|cards|roadmap|agenda|list|plans?)|happening|planned|an option|necessary|needed|required|something we(?:['’]re| are) (?:considering|planning))\b|\b(?:is|are) off the (?:table|cards|agenda)\b/i;
 /** "I used to recommend it, not anymore", "we stopped recommending it": the praise has ended. */
