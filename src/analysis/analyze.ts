@@ -23,7 +23,7 @@ export interface Analyzer {
   heads: Heads;
 }
 
-export function analyzerWithHeads(embedder: Embedder, heads: Heads): Analyzer {
+function analyzerWithHeads(embedder: Embedder, heads: Heads): Analyzer {
   return {
     embedder,
     heads,
