@@ -27,7 +27,7 @@
 import vader from 'vader-sentiment';
 import { lexiconReading, ownValence } from './lexicon.js';
 import { VADER_LEXICON } from './lexicon-words.js';
-import { wordTokens } from './word-features.js';
+import { negationDistances, wordTokens } from './word-features.js';
 
 export type Verdict = {
   sign: -1 | 1;
@@ -226,15 +226,15 @@ const CONTRAST_WORD = new Set(['but', 'yet', 'though', 'although', 'however', 'j
  */
 function scopedWords(text: string): { word: string; distance: number }[] {
   const tokens = wordTokens(text);
-  let negator = -Infinity;
-  let open = false;
+  const distances = negationDistances(tokens);
+  let cut = false;
   return tokens.map((tok, i) => {
     const marked = tok.startsWith('NOT_');
     const word = marked ? tok.slice(4) : tok;
-    if (!marked) open = false;
-    if (!marked && tokens[i + 1]?.startsWith('NOT_')) [negator, open] = [i, true];
-    if (CONTRAST_WORD.has(word)) open = false;
-    return { word, distance: open && marked ? i - negator : Infinity };
+    // An unmarked word is a negator or outside any scope: a new scope starts uncut.
+    if (!marked) cut = false;
+    if (CONTRAST_WORD.has(word)) cut = true;
+    return { word, distance: marked && !cut ? distances[i] : Infinity };
   });
 }
 
