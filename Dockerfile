@@ -12,6 +12,7 @@ COPY src ./src
 COPY workflows ./workflows
 COPY data ./data
 COPY console ./console
+COPY tools ./tools
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:20-bookworm-slim

@@ -6,6 +6,11 @@ for (const [from, to] of [
   ['src/analysis/embed-thread.mjs', 'dist/src/analysis/embed-thread.mjs'],
   ['gen/profiling-v1.binpb', 'dist/gen/profiling-v1.binpb'],
   ['data/train', 'dist/data/train'],
+  // The local model's trained heads, loaded by a fresh installation instead of training them.
+  ['data/heads', 'dist/data/heads'],
+  // The Go module pinning the Temporal binaries of `--temporal dev` (src/dev-hosting/temporal-binaries.ts).
+  ['tools/temporal/go.mod', 'dist/tools/temporal/go.mod'],
+  ['tools/temporal/go.sum', 'dist/tools/temporal/go.sum'],
 ]) {
   cpSync(from, to, { recursive: true });
 }

@@ -4,32 +4,12 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { buildCacheDir, goInstallCached } from './go-build.js';
+import { resolveTemporalBinaries, TEMPORAL_SERVER_VERSION } from './temporal-binaries.js';
 import { reapStale, spawnOwned } from './owned-process.js';
 import { registerNamespace } from '../temporal/namespace.js';
 import type { SearchAttributeType } from '../temporal/search-attributes.js';
 
 const run = promisify(execFile);
-
-/** The Temporal server the project runs and is tested against (docker-compose.yml uses the same). */
-export const TEMPORAL_SERVER_VERSION = '1.29.1';
-
-/** Builds (once, cached) the Temporal server and its SQL schema tool from one module at one version. */
-// Exported for .ci/run, which builds the server beside the checks on a cold machine.
-export async function resolveTemporalServer(log: (msg: string) => void): Promise<{ server: string; sqlTool: string }> {
-  const v = `v${TEMPORAL_SERVER_VERSION}`;
-  const [server, sqlTool] = await goInstallCached({
-    dir: buildCacheDir(`temporal-server-${TEMPORAL_SERVER_VERSION}`),
-    packages: [`go.temporal.io/server/cmd/server@${v}`, `go.temporal.io/server/cmd/tools/sql@${v}`],
-    binaries: [
-      { built: 'server', as: 'temporal-server' },
-      { built: 'sql', as: 'temporal-sql-tool' },
-    ],
-    what: `the Temporal server ${v} and its SQL tool`,
-    log,
-  });
-  return { server, sqlTool };
-}
 
 /** The server's ports: the frontend is what clients use; the rest are its services talking among themselves. */
 export interface ServerPorts {
@@ -109,7 +89,7 @@ export async function startRealTemporalServer(opts: RealServerOptions): Promise<
   // The membership table stores ports as smallint.
   if (opts.ports.membership.some((p) => p >= 32768))
     throw new Error(`Temporal membership ports must be below 32768 (got ${opts.ports.membership.join(', ')})`);
-  const { server, sqlTool } = await resolveTemporalServer(opts.log);
+  const { server, sqlTool } = await resolveTemporalBinaries({ log: opts.log });
   mkdirSync(opts.dataDir, { recursive: true });
   const password = rolePassword(opts.dataDir);
   const started = Date.now();

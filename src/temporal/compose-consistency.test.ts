@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { DYNAMIC_CONFIG, TEMPORAL_SERVER_VERSION } from '../dev-hosting/real-server.js';
+import { DYNAMIC_CONFIG } from '../dev-hosting/real-server.js';
+import { TEMPORAL_CLI_VERSION, TEMPORAL_SERVER_VERSION } from '../dev-hosting/temporal-binaries.js';
 import { SEARCH_ATTRIBUTES } from './search-attributes.js';
 
 const read = (file: string) => readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8');
@@ -11,6 +12,18 @@ describe('docker-compose.yml and the script agree', () => {
     const images = [...read('docker-compose.yml').matchAll(/image: temporalio\/(server|admin-tools):(\S+)/g)];
     expect(images.length).toBeGreaterThanOrEqual(3);
     for (const [, , tag] of images) expect(tag).toBe(TEMPORAL_SERVER_VERSION);
+  });
+
+  it('builds the versions tools/temporal/go.mod pins, the CLI requiring that server', () => {
+    const mod = read('tools/temporal/go.mod');
+    expect(mod).toMatch(new RegExp(`^\\tgithub\\.com/temporalio/cli v${TEMPORAL_CLI_VERSION} `, 'm'));
+    expect(mod).toMatch(new RegExp(`^\\tgo\\.temporal\\.io/server v${TEMPORAL_SERVER_VERSION} `, 'm'));
+    for (const tool of [
+      'github.com/temporalio/cli/cmd/temporal',
+      'go.temporal.io/server/cmd/server',
+      'go.temporal.io/server/cmd/tools/sql',
+    ])
+      expect(mod).toContain(`\t${tool}\n`);
   });
 
   it('registers every search attribute the workflows set, with its type', () => {

@@ -11,7 +11,7 @@ import type { Logger } from '../../src/observability/logger.js';
 import { createDb } from '../../src/db/knex.js';
 import { readInstallationId } from '../../src/db/installation.js';
 import { startApi } from '../../src/roles/api.js';
-import { resolveTemporalCli } from '../../src/dev-hosting/cli-binary.js';
+import { resolveTemporalCli } from '../../src/dev-hosting/temporal-binaries.js';
 import { startTemporalDevServer, type DevServer } from '../../src/dev-hosting/dev-server.js';
 import { registerNamespace } from '../../src/temporal/namespace.js';
 import { createTemporalClient } from '../../src/temporal/client.js';

@@ -5,6 +5,6 @@
  * src/dev-hosting/go-build.ts), here rather than in a test's hook, whose timeout it would outlast.
  * Cached, it is found at once.
  */
-import { resolveTemporalCli } from '../../src/dev-hosting/cli-binary.js';
+import { resolveTemporalCli } from '../../src/dev-hosting/temporal-binaries.js';
 
 await resolveTemporalCli({ log: (m) => console.log(m) });

@@ -2,7 +2,7 @@ import http from 'node:http';
 import { chmodSync, copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { resolveTemporalCli } from '../../src/dev-hosting/cli-binary.js';
+import { resolveTemporalCli } from '../../src/dev-hosting/temporal-binaries.js';
 import { startTemporalDevServer, type DevServer } from '../../src/dev-hosting/dev-server.js';
 import { startRealTemporalServer } from '../../src/dev-hosting/real-server.js';
 import pg from 'pg';

@@ -2,7 +2,7 @@ import os from 'node:os';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveTemporalCli } from '../../src/dev-hosting/cli-binary.js';
+import { resolveTemporalCli } from '../../src/dev-hosting/temporal-binaries.js';
 import { analysisOnThisHost } from '../../src/fairness/colocation.js';
 
 /**

@@ -26,7 +26,7 @@ import { parseArgs } from 'node:util';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, Worker } from '@temporalio/worker';
 import type { Activities } from '../../src/temporal/activities.js';
-import { resolveTemporalCli } from '../../src/dev-hosting/cli-binary.js';
+import { resolveTemporalCli } from '../../src/dev-hosting/temporal-binaries.js';
 import { WORKFLOW_BUNDLER_OPTIONS } from '../../src/temporal/worker.js';
 
 const { positionals, values } = parseArgs({ allowPositionals: true, options: { types: { type: 'string' } } });

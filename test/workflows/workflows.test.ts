@@ -2,7 +2,7 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Activities } from '../../src/temporal/activities.js';
-import { resolveTemporalCli } from '../../src/dev-hosting/cli-binary.js';
+import { resolveTemporalCli } from '../../src/dev-hosting/temporal-binaries.js';
 import { WORKFLOW_BUNDLER_OPTIONS, WORKFLOWS_PATH } from '../../src/temporal/worker.js';
 import * as searchAttributes from '../../workflows/search-attributes.js';
 import {
