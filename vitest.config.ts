@@ -39,6 +39,8 @@ const LIFECYCLE = [
   'test/e2e/installation-identity.test.ts',
   'test/e2e/grpc-health.test.ts',
   'test/e2e/npm-start.test.ts',
+  'test/e2e/ctrl-c.test.ts',
+  'test/e2e/demo.test.ts',
 ];
 
 export default defineConfig({

@@ -34,6 +34,10 @@ const schema = z.object({
   // Where trained analysis heads are cached; default the machine cache's heads/ folder. The test
   // run points it at a folder of its own (test/global-setup-heads.ts).
   HEADS_CACHE_DIR: z.string().min(1).optional(),
+  // `on`: a fresh installation on the local model loads the heads shipped in data/heads/ (made by
+  // `npm run train -- --ship`, checked fresh by CI) instead of training them for minutes; `off`
+  // trains them from the corpus (docs/analysis.md#shipped-heads).
+  HEADS_SHIPPED: z.enum(['on', 'off']).default('on'),
   DATABASE_URL: z.string().url().optional(),
   DATABASE_POOL_MAX: z.coerce.number().int().min(2).max(200).default(20),
   PORT: port.default(8080),
@@ -290,6 +294,11 @@ export function toolEnvironment(extra: Record<string, string>): NodeJS.ProcessEn
 /** The folders the operating system searches for executables (PATH), as a shell would. */
 export function executableSearchPath(): string[] {
   return (process.env.PATH ?? '').split(path.delimiter).filter(Boolean);
+}
+
+/** Whether the heads shipped in data/heads/ may be used (HEADS_SHIPPED, validated by loadConfig). */
+export function shippedHeadsOn(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.HEADS_SHIPPED !== 'off';
 }
 
 /** Where trained analysis heads are cached: HEADS_CACHE_DIR, or this machine's cache. */

@@ -9,7 +9,7 @@ import { createDb } from './db/knex.js';
 import { migrateLatest } from './db/migrate.js';
 import { startEmbeddedPostgres } from './dev-hosting/embedded-postgres.js';
 import { UnreachableError } from './db/reachable.js';
-import { resolveTemporalCli } from './dev-hosting/cli-binary.js';
+import { resolveTemporalCli } from './dev-hosting/temporal-binaries.js';
 import { startTemporalDevServer } from './dev-hosting/dev-server.js';
 import { SEARCH_ATTRIBUTES } from './temporal/search-attributes.js';
 import { createTemporalClient } from './temporal/client.js';
@@ -66,9 +66,25 @@ if ((role === 'worker' || role === 'analysis-worker') && nice > 0) {
 mkdirSync(config.dataDir, { recursive: true });
 const stops: (() => Promise<unknown>)[] = [];
 let stopping = false;
+/** Aborted when a shutdown begins: a start still building or waiting (the Temporal build) ends at once. */
+const starting = new AbortController();
+/**
+ * Settles when the start below has finished or given up. A shutdown waits for it: a start cut
+ * short stops at its next step (each step's stop is registered first), so every stop it registered
+ * runs, and none is added while they run.
+ */
+let startSettled: () => void = () => undefined;
+const startDone = new Promise<void>((resolve) => (startSettled = resolve));
+/** How long a shutdown waits for the start's current step: Ctrl-C stops within 10 s (issue 46). */
+const START_STEP_WAIT_MS = 4_000;
+/** Between the start's steps: a shutdown under way ends the start here. */
+const checkpoint = () => starting.signal.throwIfAborted();
 async function shutdown(code: number): Promise<void> {
   if (stopping) return;
   stopping = true;
+  starting.abort(new Error('stopping'));
+  // A step that does not end by itself soon (a server not answering) is not waited for longer.
+  await Promise.race([startDone, new Promise((r) => setTimeout(r, START_STEP_WAIT_MS).unref())]);
   for (const stop of stops) {
     try {
       await stop();
@@ -82,9 +98,10 @@ async function shutdown(code: number): Promise<void> {
 // process.exit(128 + n) on the next tick: the shutdown below was cut off before the gRPC server
 // said NOT_SERVING or let its calls finish. This process stops what it started itself (the
 // embedded PostgreSQL included, see `stops`), so exactly those two hooks go (the same module
-// instance: npm dedupes it). Other listeners stay: under `npm start` tsx's own SIGINT/SIGTERM
-// listener tells its parent the child handles the signal; without it the parent re-sends the
-// signal and then SIGKILLs the child, leaving the embedded PostgreSQL running.
+// instance: npm dedupes it). Other listeners stay: run as `tsx src/main.ts` (not `npm start`,
+// which runs `node --import tsx`: one process, no parent relaying signals), tsx's own listener
+// tells its parent the child handles the signal; without it the parent re-sends the signal and
+// then SIGKILLs the child, leaving the embedded PostgreSQL running.
 exitHook.unhookEvent('SIGINT');
 exitHook.unhookEvent('SIGTERM');
 // A second signal ends a shutdown still waiting (the gRPC server lets open calls, a health Watch
@@ -105,6 +122,7 @@ try {
   if (role !== 'api' && role !== 'all') {
     const metrics = await startMetricsServer(config.metrics, log);
     stops.push(metrics.stop);
+    checkpoint();
     lines.push(`metrics:     ${metrics.url}`);
   }
   // 1. PostgreSQL: DATABASE_URL, or a real embedded PostgreSQL in the data folder.
@@ -112,6 +130,7 @@ try {
   if (!databaseUrl) {
     const pg = await startEmbeddedPostgres({ dataDir: config.dataDir, log: (m: string) => log.info(m) });
     stops.push(pg.stop);
+    checkpoint();
     databaseUrl = pg.url;
   }
   // The worker's pool is sized from its activity concurrency so activities never starve each other.
@@ -130,6 +149,7 @@ try {
   stops.unshift(() => db.destroy());
   registerOutboxGauges(db, log);
   const applied = await migrateLatest(db);
+  checkpoint();
   if (applied.length) log.info('migrations applied', { applied });
   const installation = await readInstallationId(db);
   // Before anything uses the key: a process whose key cannot read what the installation's key
@@ -140,13 +160,14 @@ try {
     log,
   );
   await agreeOnSecretsKey(db, secretsKeys, log);
+  checkpoint();
   const taskQueue = installationTaskQueue(config, installation);
 
   // 2. Temporal: TEMPORAL_ADDRESS, or the dev server (SQLite in the data folder, UI included).
   let temporalAddress = config.temporal.address;
   let uiUrl: string | undefined;
   if (!temporalAddress) {
-    const cliPath = await resolveTemporalCli({ log: (m: string) => log.info(m) });
+    const cliPath = await resolveTemporalCli({ log: (m: string) => log.info(m), signal: starting.signal });
     const dev = await startTemporalDevServer({
       cliPath,
       dataDir: config.dataDir,
@@ -157,11 +178,13 @@ try {
       log: (m: string) => log.info(m),
     });
     stops.push(dev.stop);
+    checkpoint();
     temporalAddress = dev.address;
     uiUrl = dev.uiUrl;
   }
   const { client, connection } = await createTemporalClient(temporalAddress, config.temporal.namespace);
   stops.unshift(() => connection.close());
+  checkpoint();
   // An external server may lack our search attributes, and then refuses every start that sets one:
   // they are registered where it allows, else the reason is logged and the api's readiness says it.
   const searchAttributes = watchSearchAttributes({
@@ -171,6 +194,7 @@ try {
     log,
   });
   stops.unshift(async () => searchAttributes.stop());
+  checkpoint();
   const starters = createStarters(client, config, installation, log);
   const box = createSecretBox(secretsKeys.current, secretsKeys.previous);
   if (secretsKeys.previous.length > 0) {
@@ -192,6 +216,7 @@ try {
       log,
     });
     stops.unshift(worker.stop);
+    checkpoint();
     lines.push(`worker:      task queues ${worker.taskQueues.map((q) => `"${q}"`).join(', ')} on ${temporalAddress}`);
     analysisReady = worker.analysisReady;
     void analysisReady?.then((ok) => (analysisUp = ok));
@@ -200,6 +225,7 @@ try {
     const userHash = createUserHasher(secretsKeys.current, secretsKeys.previous);
     const api = await startApi({ config, db, databaseUrl, starters, box, userHash, log, client, searchAttributes });
     stops.unshift(api.stop);
+    checkpoint();
     lines.push(`gateway:     http://localhost:${api.httpPort}`, `gRPC:        localhost:${api.grpcPort}`);
   }
   if (uiUrl) lines.push(`Temporal UI: ${uiUrl}`);
@@ -233,10 +259,15 @@ try {
   writeFileSync(readyFile, String(process.pid));
   stops.unshift(async () => rmSync(readyFile, { force: true }));
   log.info('ready', { ms: Date.now() - started });
+  startSettled();
 } catch (err) {
-  // An environment problem we can explain gets one sentence, not a stack trace.
-  if (err instanceof UnreachableError || err instanceof MetricsPortInUse || err instanceof SecretsKeyMismatch)
-    console.error(err.message);
-  else log.error('start failed', { err });
-  await shutdown(1);
+  startSettled();
+  // A start cut short by Ctrl-C says nothing: the shutdown that cut it is under way.
+  if (!starting.signal.aborted) {
+    // An environment problem we can explain gets one sentence, not a stack trace.
+    if (err instanceof UnreachableError || err instanceof MetricsPortInUse || err instanceof SecretsKeyMismatch)
+      console.error(err.message);
+    else log.error('start failed', { err });
+    await shutdown(1);
+  }
 }

@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 
 /**
- * The analysis heads of this test run, trained once into a folder of the run's own: no tier
+ * The analysis heads of this test run: the shipped ones (data/heads/, seconds) when they fit the
+ * corpus, else trained once into a folder of the run's own: no tier
  * depends on another having trained them, nor on the machine's cache (a worker that found no heads
  * would train them during a test's start-up). Every project that reads them lists this setup
  * first; the first one starts the training, the others find HEADS_CACHE_DIR set. Forks and the

@@ -42,7 +42,16 @@ function analyzerWithHeads(embedder: Embedder, heads: Heads): Analyzer {
  */
 export async function createAnalyzer(
   embedder: Embedder,
-  opts: { db?: Db; cacheDir?: string; corpus?: Corpus; log?: Logger } = {},
+  /** `signal`: a shutdown, which ends a training or a wait for another process's within seconds. */
+  opts: {
+    db?: Db;
+    cacheDir?: string;
+    corpus?: Corpus;
+    log?: Logger;
+    signal?: AbortSignal;
+    /** null: never the shipped heads (HEADS_SHIPPED=off); default: the embedder's file in data/heads/. */
+    shippedFile?: string | null;
+  } = {},
 ): Promise<Analyzer> {
   const { heads } = await loadOrTrainHeads({ embedder, ...opts });
   return analyzerWithHeads(embedder, heads);

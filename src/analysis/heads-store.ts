@@ -1,12 +1,15 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Db } from '../db/knex.js';
 import type { Logger } from '../observability/logger.js';
 import { reportProgress } from '../observability/progress.js';
 import { loadCorpus, type Corpus } from './corpus.js';
 import type { Embedder } from './embedder.js';
-import { encodeTexts, FEATURE_COUNT_BESIDE_VECTOR } from './features.js';
+import { encodeTexts, FEATURE_COUNT_BESIDE_VECTOR, type Encoded } from './features.js';
 import {
   DEFAULT_HEADS_OPTIONS,
   HEADS_VERSION,
@@ -18,6 +21,7 @@ import {
 } from './heads.js';
 import { scopeInputCount } from './intent-scope.js';
 import { trainHeads } from './train-heads.js';
+import { cancellableTraining } from './training-cancel.js';
 import type { LinearModel } from './linear.js';
 
 /**
@@ -110,6 +114,41 @@ function headsProblem(h: Heads, embedder: string, corpusHash: string): string | 
   return undefined;
 }
 
+/**
+ * The heads shipped in the repository for an embedder (data/heads/), made by `npm run train --
+ * --ship`. Only the local model's are shipped: other embedders' vectors need the paid API.
+ */
+export function shippedHeadsFile(embedder: string): string {
+  return path.join(SHIPPED_HEADS_DIR, `${embedder.replace(/[^a-z0-9-]+/gi, '-')}.json.gz`);
+}
+
+export const SHIPPED_HEADS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/heads');
+
+/** Writes an entry file (`{checksum, heads}`, gzipped when the name ends in .gz) aside, then renames it. */
+export function writeEntryFile(file: string, heads: Heads): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const text = JSON.stringify(heads);
+  const body = Buffer.from(JSON.stringify({ checksum: checksum(text), heads: text }));
+  // Written aside and renamed: a crash never leaves half a file under the real name.
+  writeFileSync(`${file}.${process.pid}.tmp`, file.endsWith('.gz') ? gzipSync(body, { level: 9 }) : body);
+  renameSync(`${file}.${process.pid}.tmp`, file);
+}
+
+/** An entry file's heads; why they cannot be used; or undefined when there is no such file. */
+export function readEntryFile(file: string, embedder: string, corpusHash: string): Heads | string | undefined {
+  try {
+    const raw = readFileSync(file);
+    const entry = JSON.parse((file.endsWith('.gz') ? gunzipSync(raw) : raw).toString('utf8')) as {
+      checksum: string;
+      heads: string;
+    };
+    return readEntry(entry.heads, entry.checksum, embedder, corpusHash);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    return (err as Error).message;
+  }
+}
+
 /** Parses a stored entry, or says why it cannot be used. */
 function readEntry(text: string, sum: string, embedder: string, corpusHash: string): Heads | string {
   if (checksum(text) !== sum) return 'checksum mismatch';
@@ -124,8 +163,8 @@ function readEntry(text: string, sum: string, embedder: string, corpusHash: stri
 
 export interface HeadsSource {
   heads: Heads;
-  /** Where they came from: the database, the file cache, or trained now. */
-  from: 'database' | 'file' | 'trained';
+  /** Where they came from: the database, the file cache, the repository (data/heads/), or trained now. */
+  from: 'database' | 'file' | 'shipped' | 'trained';
 }
 
 /**
@@ -161,6 +200,10 @@ export async function loadOrTrainHeads(opts: {
   log?: Logger;
   /** Train even when a usable entry is stored (`npm run train`). */
   force?: boolean;
+  /** Ends a training or a wait within a second or so (a shutdown): the promise rejects with its reason. */
+  signal?: AbortSignal;
+  /** Heads made by `npm run train -- --ship`, used when they fit; default shippedHeadsFile(embedder). */
+  shippedFile?: string | null;
 }): Promise<HeadsSource> {
   const { db } = opts;
   const corpus = opts.corpus ?? loadCorpus();
@@ -175,6 +218,7 @@ export async function loadOrTrainHeads(opts: {
   // statement_timeout, so the trainer's transaction lifts it.
   let waitingSince: number | undefined;
   for (;;) {
+    opts.signal?.throwIfAborted();
     const stored = opts.force ? undefined : await readStored(db, key, { ...opts, corpus });
     if (stored) {
       if (waitingSince !== undefined)
@@ -212,9 +256,12 @@ export async function loadOrTrainHeads(opts: {
       waitingSince = Date.now();
       opts.log?.info('another process is training the analysis heads; waiting for its result', { key });
     }
-    await new Promise((r) => setTimeout(r, HEADS_WAIT_POLL_MS));
+    await sleep(HEADS_WAIT_POLL_MS, undefined, { signal: opts.signal });
   }
 }
+
+/** Texts embedded per call while training: about a second of work on 2 cores with the local model. */
+export const TRAINING_EMBED_SLICE = 64;
 
 /** How often a process waiting for another's training looks for its row. */
 const HEADS_WAIT_POLL_MS = 1_000;
@@ -241,22 +288,25 @@ async function loadOrTrainHere(opts: {
   key: string;
   log?: Logger;
   force?: boolean;
+  signal?: AbortSignal;
+  shippedFile?: string | null;
 }): Promise<HeadsSource> {
   const { embedder, cacheDir, log, corpus, key } = opts;
   const file = cacheDir ? path.join(cacheDir, `${key}.json`) : undefined;
-  let found: HeadsSource | undefined;
   if (file && !opts.force) {
-    try {
-      const entry = JSON.parse(readFileSync(file, 'utf8')) as { checksum: string; heads: string };
-      const r = readEntry(entry.heads, entry.checksum, embedder.name, corpus.hash);
-      if (typeof r !== 'string') found = { heads: r, from: 'file' };
-      else log?.warn('cached analysis heads file is unusable, training again', { file, reason: r });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
-        log?.warn('cached analysis heads file is unusable, training again', { file, err });
-    }
+    const r = readEntryFile(file, embedder.name, corpus.hash);
+    if (typeof r === 'object') return { heads: r, from: 'file' };
+    if (r) log?.warn('cached analysis heads file is unusable, training again', { file, reason: r });
   }
-  if (found) return found;
+  const shipped = opts.shippedFile === undefined ? shippedHeadsFile(embedder.name) : opts.shippedFile;
+  if (shipped && !opts.force) {
+    const r = readEntryFile(shipped, embedder.name, corpus.hash);
+    if (typeof r === 'object') {
+      log?.info('analysis heads loaded from the repository', { file: shipped });
+      return { heads: r, from: 'shipped' };
+    }
+    if (r) log?.info('the shipped analysis heads do not fit this corpus or version; training', { reason: r });
+  }
   const started = Date.now();
   log?.info('training analysis heads', { embedder: embedder.name, texts: corpus.items.length });
   // Measured on 2 cores with the local model: 3 to 8 minutes (docs/analysis.md).
@@ -266,14 +316,19 @@ async function loadOrTrainHere(opts: {
   let embeddedMs = 0;
   let heads: Heads;
   try {
-    const encoded = await encodeTexts(
-      embedder,
-      corpus.items.map((it) => it.text),
-      undefined,
-      { pieces: DEFAULT_HEADS_OPTIONS.stackPieces },
-    );
+    // Embedded a slice at a time, so that an abort is seen between slices (seconds apart).
+    const encoded: Encoded[] = [];
+    const texts = corpus.items.map((it) => it.text);
+    for (let i = 0; i < texts.length; i += TRAINING_EMBED_SLICE) {
+      opts.signal?.throwIfAborted();
+      const slice = texts.slice(i, i + TRAINING_EMBED_SLICE);
+      encoded.push(...(await encodeTexts(embedder, slice, undefined, { pieces: DEFAULT_HEADS_OPTIONS.stackPieces })));
+    }
     embeddedMs = Date.now() - started;
-    heads = await trainHeads({ embedder: embedder.name, corpusHash: corpus.hash, items: corpus.items, encoded });
+    log?.info('analysis heads: corpus embedded, fitting the heads', { embeddedMs });
+    heads = await cancellableTraining(opts.signal, () =>
+      trainHeads({ embedder: embedder.name, corpusHash: corpus.hash, items: corpus.items, encoded }),
+    );
   } finally {
     stopProgress();
   }
@@ -285,11 +340,7 @@ async function loadOrTrainHere(opts: {
   });
   if (file) {
     try {
-      mkdirSync(path.dirname(file), { recursive: true });
-      const text = JSON.stringify(heads);
-      // Written aside and renamed: a crash never leaves half a file under the real name.
-      writeFileSync(`${file}.${process.pid}.tmp`, JSON.stringify({ checksum: checksum(text), heads: text }));
-      renameSync(`${file}.${process.pid}.tmp`, file);
+      writeEntryFile(file, heads);
     } catch (err) {
       log?.warn('could not write the analysis heads file cache', { file, err });
     }

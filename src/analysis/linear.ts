@@ -1,3 +1,5 @@
+import { trainingStep } from './training-cancel.js';
+
 /**
  * Linear heads on fixed features: multi-label logistic regression (one sigmoid per label) and
  * softmax (one class of several). Written here rather than taken from a
@@ -85,8 +87,6 @@ export function predict(m: LinearModel, x: ArrayLike<number>): number[] {
   return Array.from(z);
 }
 
-const nextTick = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 /**
  * Trains on rows `x` (features) and targets `y`: per output 0/1 (sigmoid) or a one-hot row
  * (softmax). Cross-entropy, gradient of the mean over a batch, L2 on the weights (not the biases).
@@ -145,7 +145,7 @@ export async function train(x: ArrayLike<number>[], y: number[][], opts: TrainOp
         b[o] -= (lr * mb[o]) / (Math.sqrt(vb[o]) + eps);
       }
     }
-    await nextTick();
+    await trainingStep();
   }
   return { kind: opts.kind, weights: Array.from(w), bias: Array.from(b), inputs, outputs };
 }

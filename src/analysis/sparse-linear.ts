@@ -1,3 +1,4 @@
+import { trainingStep } from './training-cancel.js';
 import { WORD_FEATURE_BITS, type SparseRow } from './word-features.js';
 import { seededRandom, shuffled } from './linear.js';
 
@@ -118,7 +119,7 @@ export async function trainSparse(
         }
       }
     }
-    await new Promise((r) => setImmediate(r));
+    await trainingStep();
   }
   return m;
 }

@@ -22,7 +22,7 @@ import {
 } from '../fairness/delivery-gate.js';
 import { relayAdmission } from '../fairness/admission.js';
 import { analysisOnThisHost } from '../fairness/colocation.js';
-import { defaultHeadsCacheDir } from '../config.js';
+import { defaultHeadsCacheDir, shippedHeadsOn } from '../config.js';
 
 export async function startWorkerRole(deps: {
   config: Config;
@@ -47,20 +47,31 @@ export async function startWorkerRole(deps: {
   // It reports its calls in the worker's metrics.
   const embedder = instrumentEmbedder(createEmbedder(config.embeddings));
   let analyzerPromise: Promise<Analyzer> | undefined;
+  // Aborted first at stop: a training (minutes, on this thread) or a wait for another process's
+  // ends within seconds, and its transaction with it, which the pool's destroy would wait for.
+  const stopping = new AbortController();
   const analyzer = () =>
-    (analyzerPromise ??= createAnalyzer(embedder, { db, cacheDir: defaultHeadsCacheDir(), log }).catch(
-      (err: unknown) => {
-        analyzerPromise = undefined;
-        throw err;
-      },
-    ));
+    (analyzerPromise ??= createAnalyzer(embedder, {
+      db,
+      cacheDir: defaultHeadsCacheDir(),
+      log,
+      signal: stopping.signal,
+      shippedFile: shippedHeadsOn() ? undefined : null,
+    }).catch((err: unknown) => {
+      analyzerPromise = undefined;
+      throw err;
+    }));
   // Settles true once messages can be analysed (false when the first load failed; the next activity
   // tries again): main.ts prints its banner again then, so the banner is the last thing on a
   // first start's terminal, after the training's progress lines.
   const analysisReady = queues.analysis
     ? analyzer().then(
         (a) => (log.info('analyzer ready', { embedder: embedder.name, corpusHash: a.heads.corpusHash }), true),
-        (err) => (log.error('analyzer failed to load', { err }), false),
+        (err) => {
+          if (stopping.signal.aborted) log.info('analysis heads: loading stopped by the shutdown');
+          else log.error('analyzer failed to load', { err });
+          return false;
+        },
       )
     : undefined;
   // Tenants with a batch not yet completed, read at most every 250 ms by the delivery gate.
@@ -125,11 +136,16 @@ export async function startWorkerRole(deps: {
     taskQueues,
     analysisReady,
     async stop() {
+      // A training in progress ends at its next step and rolls its transaction back (the pool's
+      // destroy would wait for that connection); awaited below.
+      const loading = analyzerPromise;
+      stopping.abort(new Error('the worker is stopping'));
       stopSweep();
       analysisActivity.stop();
       await relay.stop();
       for (const w of workers) w.shutdown();
       await running.catch(() => undefined);
+      await loading?.catch(() => undefined);
       await connection.close();
     },
   };

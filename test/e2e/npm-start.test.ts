@@ -11,24 +11,24 @@ import { notJsonLines } from '../support/log-lines.js';
 const ROOT = new URL('../..', import.meta.url).pathname;
 
 /**
- * `npm start` as a user runs it: `tsx src/main.ts` (tsx's parent process, then the service as its
- * child), every role in one process, the embedded PostgreSQL in the data folder. Temporal is the
+ * `npm start` as a user runs it: `node --import tsx src/main.ts` (one process, tsx a loader in
+ * it), every role in one process, the embedded PostgreSQL in the data folder. Temporal is the
  * stack's (the dev server's ports are fixed and may be taken on a developer's machine). A process
  * manager stops it with SIGTERM to the process it started: the graceful stop must run to its end,
  * PostgreSQL included, and everything printed must be JSON lines apart from the banner.
  */
-describe('npm start (tsx src/main.ts, role all, embedded PostgreSQL)', () => {
+describe('npm start (node --import tsx src/main.ts, role all, embedded PostgreSQL)', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'npm-start-'));
   // The embedded PostgreSQL runs as the postgres user when we are root: it must reach the folder.
   chmodSync(dir, 0o755);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('stops everything on SIGTERM to the tsx process, embedded PostgreSQL included, and prints JSON lines only', async () => {
+  it('stops everything on SIGTERM to the service process, embedded PostgreSQL included, and prints JSON lines only', async () => {
     const [port, grpcPort] = [await freePort(), await freePort()];
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== 'DATABASE_URL') env[k] = v;
     const logFile = path.join(dir, 'out.log');
-    const proc = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), ['src/main.ts'], {
+    const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       cwd: ROOT,
       env: {
         ...env,

@@ -13,7 +13,14 @@ import { encodeTexts } from '../../src/analysis/features.js';
 import { DEFAULT_HEADS_OPTIONS } from '../../src/analysis/heads.js';
 import { trainHeads } from '../../src/analysis/train-heads.js';
 import { sentencesOf } from '../../src/analysis/sentences.js';
-import { headsCacheKey, headsLockId, loadOrTrainHeads } from '../../src/analysis/heads-store.js';
+import {
+  headsCacheKey,
+  headsLockId,
+  loadOrTrainHeads,
+  readEntryFile,
+  TRAINING_EMBED_SLICE,
+  writeEntryFile,
+} from '../../src/analysis/heads-store.js';
 import { createDb, type Db } from '../../src/db/knex.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { counting } from '../support/counting-embedder.js';
@@ -37,9 +44,14 @@ function sampleCorpus(n: number): Corpus {
 /** What the embedder is asked for: the corpus' texts as every reader reads them (normalize.ts). */
 const embeddedTexts = (c: Corpus) => {
   const texts = c.items.map((it) => normalizeText(it.text));
-  return DEFAULT_HEADS_OPTIONS.stackPieces
-    ? [...texts.filter((t) => sentencesOf(t).length === 0), ...texts.flatMap((t) => sentencesOf(t))]
-    : texts;
+  const slices: string[][] = [];
+  // Training embeds the corpus a slice at a time (so that a shutdown is seen between slices).
+  for (let i = 0; i < texts.length; i += TRAINING_EMBED_SLICE) slices.push(texts.slice(i, i + TRAINING_EMBED_SLICE));
+  return slices.flatMap((slice) =>
+    DEFAULT_HEADS_OPTIONS.stackPieces
+      ? [...slice.filter((t) => sentencesOf(t).length === 0), ...slice.flatMap((t) => sentencesOf(t))]
+      : slice,
+  );
 };
 
 describe('analysis heads: trained per embedder, cached, checked', () => {
@@ -94,6 +106,52 @@ describe('analysis heads: trained per embedder, cached, checked', () => {
       expect(second.from).toBe('database');
       expect(texts).toHaveLength(0);
       expect(JSON.stringify(second.heads)).toBe(JSON.stringify(first.heads));
+    },
+  );
+
+  it(
+    'loads shipped heads that fit the corpus without embedding it, and stores them; trains past ones that do not',
+    { timeout: 180_000 },
+    async () => {
+      const key = headsCacheKey(local.name, corpus.hash);
+      // This corpus' heads, trained by the test above, shipped as `npm run train -- --ship` writes them.
+      const trained = readEntryFile(path.join(cacheDir, `${key}.json`), local.name, corpus.hash);
+      if (typeof trained !== 'object') throw new Error(`no trained heads to ship: ${trained}`);
+      const shipped = path.join(cacheDir, 'shipped', 'local.json.gz');
+      writeEntryFile(shipped, trained);
+      await db('analysis_heads').where({ cache_key: key }).delete();
+      const emptyCache = mkdtempSync(path.join(os.tmpdir(), 'heads-cache-'));
+      try {
+        const { embedder, texts } = counting(local);
+        const loaded = await loadOrTrainHeads({
+          embedder,
+          db,
+          cacheDir: emptyCache,
+          corpus,
+          log,
+          shippedFile: shipped,
+        });
+        expect(loaded.from).toBe('shipped');
+        expect(texts).toHaveLength(0);
+        expect(JSON.stringify(loaded.heads)).toBe(JSON.stringify(trained));
+        expect(await db('analysis_heads').where({ cache_key: key }).first('corpus_hash')).toEqual({
+          corpus_hash: corpus.hash,
+        });
+        // Another corpus (an edited data/train/): the shipped file does not fit, and is not used.
+        const edited = { ...corpus, items: corpus.items.slice(0, 120), hash: `test-${randomUUID()}` };
+        const other = await loadOrTrainHeads({
+          embedder,
+          db,
+          cacheDir: emptyCache,
+          corpus: edited,
+          log,
+          shippedFile: shipped,
+        });
+        expect(other.from).toBe('trained');
+        expect(texts).toEqual(embeddedTexts(edited));
+      } finally {
+        rmSync(emptyCache, { recursive: true, force: true });
+      }
     },
   );
 
