@@ -66,6 +66,21 @@ describe('intention scope', () => {
     expect(deniedOnly('recommend', scopeCounts('We stopped recommending it to our clients'))).toBe(true);
   });
 
+  it('reads staying where one is, a declined offer and a plan that makes no sense as denied upgrades', () => {
+    expect(deniedOnly('upgrade', scopeCounts("We'll stay on the Basic plan and keep our three seats"))).toBe(true);
+    expect(deniedOnly('upgrade', scopeCounts('The client turned down the upsell to the Gold package'))).toBe(true);
+    expect(deniedOnly('upgrade', scopeCounts("Adding more licences doesn't make sense at our size"))).toBe(true);
+    expect(deniedOnly('upgrade', scopeCounts('Sticking with two licenses for now'))).toBe(true);
+    expect(deniedOnly('upgrade', scopeCounts('Bigger tier? Nope, not this year.'))).toBe(true);
+    expect(deniedOnly('upgrade', scopeCounts("We're skipping the upgrade this round"))).toBe(true);
+    expect(deniedOnly('churn', scopeCounts("Why can't I cancel? No one answers my emails"))).toBe(false);
+    // Said, they stay said: the same words without the denial.
+    expect(scopeCounts('We want to expand to 40 seats').upgrade).toEqual([2, 0]);
+    expect(deniedOnly('upgrade', scopeCounts('Please add five more licences to our account'))).toBe(false);
+    // Staying words deny only what follows them: leaving after staying is still leaving.
+    expect(deniedOnly('churn', scopeCounts("We stayed with you for years, now we're cancelling"))).toBe(false);
+  });
+
   it('keeps those denials to their own words', () => {
     // "stopped using it" is leaving; the comma ends a decision against; a predicate reaches back to a comma.
     expect(scopeCounts('Stopped using it, we cancel next week').churn).toEqual([1, 0]);

@@ -16,7 +16,7 @@ const GROUPS: Record<string, RegExp> = {
   churn: /^(cancel|leav|quit|switch|unsubscrib|terminat|clos(e|ing)|mov(e|ing)|migrat|ditch|drop)/,
   churn_stay: /^(renew|stay|continu|keep|stick|remain)/,
   refund: /^(refund|reimburs|chargeback|money$)/,
-  upgrade: /^(upgrad|seats?$|enterprise$|premium$|add(ing)?$|tier$)/,
+  upgrade: /^(upgrad|seats?$|enterprise$|premium$|add(ing)?$|tier$|licen[cs]es?$|upsell|expan(d|sion)|bump)/,
   downgrade: /^(downgrad|fewer$|cheaper$|reduc|remov)/,
   recommend: /^(recommend|suggest)/,
   feature_request: /^(wish|add|feature|would$|could$|please$)/,
@@ -50,6 +50,12 @@ export type ScopeCounts = Record<string, [number, number]>;
  * for a refund" (the negator denies the believing, not the refund).
  */
 const DENIAL_REACH = 5;
+/**
+ * A short no after a question: "Upgrade? No.", "More seats? Not this year.", "Premium? Nope, we're
+ * good." Not any clause that begins with "no": "Why can't I cancel? No one answers" asks to cancel.
+ */
+const ANSWER_NO =
+  /^\s*(?:no|nope|nah|not)\b\s*(?:[.!,]|$|thanks|this|that|now|yet|for now|really|at the moment|way\b)/i;
 /** A question asks rather than denies: "why can't I cancel?" wants to cancel. */
 const ASKING = /\?\s*$|\b(why|how come)\b/i;
 /**
@@ -66,40 +72,55 @@ const CONDITIONAL = /\b(if|unless|otherwise|without|or else|se|si|wenn)\b/i;
 
 /**
  * Denials without a negator before the word. A decision against ("we decided against upgrading",
- * "we've ruled out the Pro tier", "holding off on adding seats") denies what follows it; a
- * predicate that sets it aside ("upgrading isn't on the table", "cancelling is off the cards",
- * "a refund won't be necessary") denies what comes before it in its clause; "hard to recommend"
+ * "we've ruled out the Pro tier", "holding off on adding seats", "she declined the upsell") or
+ * staying where one is ("we'll stay on the Basic tier", "sticking with three licences") denies what
+ * follows it; a predicate that sets it aside ("upgrading isn't on the table", "cancelling is off
+ * the cards", "a refund won't be necessary", "more seats don't make sense") denies what comes
+ * before it in its clause; "hard to recommend"
  * and "used to recommend it, not anymore" deny a recommendation ("hard to" denies nothing else:
  * "it's impossible to cancel, the button is hidden" wants to cancel).
  */
 const DENIED_AFTER =
-  /\b(?:decided against|decided not to|ruled out|rule out|holding off on|hold off on|held off on|put off|no longer (?:considering|planning)|not considering|not planning (?:on|to)|(?:hard|difficult|impossible) to(?= recommend))\b/i;
+  /\b(?:decided against|decided not to|ruled out|rule out|holding off on|hold off on|held off on|put off|no longer (?:considering|planning)|not considering|not planning (?:on|to)|(?:hard|difficult|impossible) to(?= recommend)|declin(?:ed|es|ing)|turn(?:ed|s|ing)? down|pass(?:ed|es|ing)? on|sa(?:id|ys|ying) no to|no thanks (?:on|to|for)|(?:stay(?:s|ed|ing)?|remain(?:s|ed|ing)?) (?:on|at|with)|stick(?:s|ing)? (?:with|to)|keep(?:s|ing)? (?:our|my|the|to)|stop (?:asking|pushing|offering|nagging|emailing)|skip(?:s|ped|ping)?|forgo(?:ing)?)\b/i;
 const DENIED_BEFORE =
-  /\b(?:(?:is|are|was)(?:n['’]?t| not| no longer| never)|won['’]?t be|will not be|isn['’]?t going to be)\s+(?:on (?:the|our|my) (?:table|cards|roadmap|agenda|list|plans?)|happening|planned|an option|necessary|needed|required|something we(?:['’]re| are) (?:considering|planning))\b|\b(?:is|are) off the (?:table|cards|agenda)\b/i;
+  /\b(?:(?:is|are|was)(?:n['’]?t| not| no longer| never)|won['’]?t be|will not be|isn['’]?t going to be)\s+(?:on (?:the|our|my) (?:table|cards|roadmap|agenda|list|plans?)|happening|planned|an option|necessary|needed|required|something we(?:['’]re| are) (?:considering|planning))\b|\b(?:is|are) off the (?:table|cards|agenda)\b|\b(?:does|do)(?:n['’]?t| not) make sense\b|\b(?:is|are)(?:n['’]?t| not) (?:worth (?:it|the (?:money|price|cost))|for (?:us|me))\b|\b(?:is|are) (?:plenty|enough|sufficient|all (?:we|i) need)\b/i;
 /** "I used to recommend it, not anymore", "we stopped recommending it": the praise has ended. */
 const ENDED = /\bused to\b[^.!?;]*\b(?:not|no) (?:any ?more|longer)\b|\bstopped recommending\b/i;
+
+/**
+ * The token ranges [start, end) of a clause that its decisions against deny (the words after one,
+ * to the next comma, at most DENIAL_REACH) and its setting-aside predicates deny (the words before
+ * one, back to the last comma, at most DENIAL_REACH). Every match counts: "stay on the Basic plan
+ * and keep our seats" has two.
+ */
+function deniedRanges(clause: string): [number, number][] {
+  const ranges: [number, number][] = [];
+  for (const m of clause.matchAll(new RegExp(DENIED_AFTER.source, 'gi'))) {
+    const from = wordTokens(clause.slice(0, m.index + m[0].length)).length;
+    const reach = Math.min(DENIAL_REACH, wordTokens(clause.slice(m.index + m[0].length).split(',')[0]).length);
+    ranges.push([from, from + reach]);
+  }
+  for (const m of clause.matchAll(new RegExp(DENIED_BEFORE.source, 'gi'))) {
+    const upTo = wordTokens(clause.slice(0, m.index)).length;
+    const back = Math.min(DENIAL_REACH, wordTokens(clause.slice(0, m.index).split(',').pop()!).length);
+    ranges.push([upTo - back, upTo]);
+  }
+  return ranges;
+}
 
 /** Per group: [said, denied], each 0, 1 or 2 (counts capped, as log-ish evidence). */
 export function scopeCounts(text: string): ScopeCounts {
   const out: ScopeCounts = {};
   for (const g of Object.keys(GROUPS)) out[g] = [0, 0];
   // Clause by clause, so that a clause's own question mark or condition decides whether it denies.
-  for (const clause of text.match(/[^.!?;\n]+[.!?;]*/g) ?? []) {
+  const clauses = text.match(/[^.!?;\n]+[.!?;]*/g) ?? [];
+  clauses.forEach((clause, k) => {
+    // A question answered no at once denies what it asks: "Upgrade? Not this year."
+    const answeredNo = ASKING.test(clause) && ANSWER_NO.test(clauses[k + 1] ?? '');
     // A question, an idiom or a condition: its negator denies no intention.
     const noDenial = ASKING.test(clause) || NOT_A_DENIAL.test(clause) || CONDITIONAL.test(clause);
-    // The words a decision against or a setting-aside predicate denies, as token ranges.
-    const after = noDenial ? undefined : clause.match(DENIED_AFTER);
-    const before = noDenial ? undefined : clause.match(DENIED_BEFORE);
-    // A decision against reaches to the next comma, at most DENIAL_REACH words.
-    const from = after ? wordTokens(clause.slice(0, after.index! + after[0].length)).length : Infinity;
-    const reach = after
-      ? Math.min(DENIAL_REACH, wordTokens(clause.slice(after.index! + after[0].length).split(',')[0]).length)
-      : 0;
-    // A setting-aside predicate reaches back to the last comma, at most DENIAL_REACH words.
-    const upTo = before ? wordTokens(clause.slice(0, before.index!)).length : -1;
-    const back = before
-      ? Math.min(DENIAL_REACH, wordTokens(clause.slice(0, before.index!).split(',').pop()!).length)
-      : 0;
+    // The words each decision against or setting-aside predicate denies, as token ranges.
+    const ranges = noDenial ? [] : deniedRanges(clause);
     const ended = !noDenial && ENDED.test(clause);
     const tokens = wordTokens(clause);
     const distances = negationDistances(tokens);
@@ -107,14 +128,14 @@ export function scopeCounts(text: string): ScopeCounts {
       const marked = tok.startsWith('NOT_');
       const word = marked ? tok.slice(4) : tok;
       const denied =
+        answeredNo ||
         (marked && !noDenial && distances[i] <= DENIAL_REACH) ||
-        (i >= from && i - from < reach) ||
-        (i < upTo && upTo - i <= back) ||
+        ranges.some(([start, end]) => i >= start && i < end) ||
         (ended && GROUPS.recommend.test(word));
       for (const [g, re] of Object.entries(GROUPS))
         if (re.test(word)) out[g][denied ? 1 : 0] = Math.min(2, out[g][denied ? 1 : 0] + 1);
     });
-  }
+  });
   return out;
 }
 
