@@ -26,7 +26,8 @@ const TIMEOUT_CHECK_MS = 2_000;
 
 /**
  * After its last answer, a connection that is closed while the client may still be sending (a
- * refusal before the body was read) reads and drops at most this much more, for at most this long.
+ * refusal before the body was read) reads and drops at most this much more, and is closed this
+ * long after the answer (or when the client closes its side).
  */
 export const LINGER = { bytes: MAX_REQUEST_BYTES, ms: 5_000 };
 
@@ -81,7 +82,7 @@ const lingering = new WeakMap<Socket, number>();
 /**
  * Closes a connection after its last answer without losing that answer (RFC 9112 §9.6, "lingering
  * close"): its write side is ended after the answer, and what the client still sends is read and
- * dropped until the client closes its side, LINGER.bytes more arrived or LINGER.ms passed. Closing
+ * dropped, at most LINGER.bytes of it, until the client closes its side or LINGER.ms passed. Closing
  * at once with unread bytes makes the kernel send a reset, which can reach the client before it
  * has read the answer and make it throw the answer away.
  */
@@ -95,13 +96,18 @@ export function lingeringClose(socket: Socket, limits = LINGER): void {
 }
 
 /**
- * For bytes arriving on a connection: false if it is not lingering; else true, and it is closed
- * once past its bound.
+ * For bytes arriving on a connection: false if it is not lingering; else true, and once past its
+ * bound nothing more is read: `stop` (the request, whose pause holds the parser back, which stops
+ * the socket) or else the socket is paused. The connection is not destroyed there: the bytes past
+ * the bound may have been sent before the client could see the answer (the kernels buffer several
+ * MB on a fast link), and a close with unread bytes is a reset, which can make the client's kernel
+ * drop the answer it has not read yet (seen on a loaded machine: a refusal without an answer). It
+ * closes when LINGER.ms has passed, or when the client closes its side.
  */
-export function lingered(socket: Socket, limits = LINGER): boolean {
+export function lingered(socket: Socket, limits = LINGER, stop: { pause(): unknown } = socket): boolean {
   const from = lingering.get(socket);
   if (from === undefined) return false;
-  if (socket.bytesRead - from > limits.bytes) socket.destroy();
+  if (socket.bytesRead - from > limits.bytes) stop.pause();
   return true;
 }
 
@@ -116,6 +122,6 @@ export function closeAfterAnswer(req: http.IncomingMessage, res: http.ServerResp
   res.setHeader('Connection', 'close');
   res.removeHeader('Keep-Alive');
   socket.destroySoon = () => lingeringClose(socket, limits);
-  req.on('data', () => lingered(socket, limits));
+  req.on('data', () => lingered(socket, limits, req));
   req.resume();
 }
