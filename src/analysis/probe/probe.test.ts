@@ -56,7 +56,8 @@ const PROBE_FLOORS: Record<string, number> = {
  * Failures allowed on the held-out sentences' test half (probe/holdout.ts, 15 sentences a
  * capability): the count measured on the same heads plus one, and overall plus three of 180.
  * HEADS_VERSION 16 failed 6 7 5 0 8 2 8 4 5 7 2 4 of them in this order (58, 0.322); 17 on the
- * 5,408-message corpus 5 3 2 0 8 1 8 4 4 5 1 4 (45, 0.250).
+ * 5,408-message corpus 5 3 2 0 8 1 8 4 4 5 1 4 (45, 0.250). HEADS_VERSION 18 (the wider upgrade
+ * denials) failed the same 24 as 17 on the 5,928 messages; the dev half went from 16 to 12.
  */
 const HOLDOUT_FAILURES: Record<string, number> = {
   'negated positive': 3 + 1,
