@@ -34,7 +34,18 @@ describe('Ctrl-C stops the service in every phase within 10 s, leaving nothing r
   chmodSync(dir, 0o755);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  async function startThenCtrlC(name: string, env: Record<string, string>, phaseLines: string[], afterMs: number) {
+  /**
+   * `phaseLines`: the log lines that say the phase has begun; `underWay`, what else must hold for
+   * it to be under way (the Go build's process exists), polled.
+   */
+  const logOf = (name: string) => readFileSync(path.join(dir, `${name}.log`), 'utf8');
+
+  async function startThenCtrlC(
+    name: string,
+    env: Record<string, string>,
+    phaseLines: string[],
+    underWay: () => boolean = () => true,
+  ) {
     const database = await startTestDatabase(path.join(dir, `${name}-pg`));
     const logFile = path.join(dir, `${name}.log`);
     const base: Record<string, string> = {};
@@ -63,7 +74,8 @@ describe('Ctrl-C stops the service in every phase within 10 s, leaving nothing r
     const group = proc.pid!;
     try {
       for (const line of phaseLines) await waitForLogLine(logFile, line, 600_000);
-      await sleep(afterMs);
+      for (let i = 0; i < 600 && !underWay(); i++) await sleep(100);
+      expect(underWay(), `the ${name} phase under way`).toBe(true);
       expect(processes({ pgid: group }).length, 'the service runs when Ctrl-C comes').toBeGreaterThan(0);
       const sent = Date.now();
       process.kill(-group, 'SIGINT');
@@ -98,7 +110,8 @@ describe('Ctrl-C stops the service in every phase within 10 s, leaving nothing r
           .join(':'),
       },
       ['with go build (first run only'],
-      3_000,
+      // go runs, its command line naming its output folder under the cold cache.
+      () => processes({ text: cache }).length > 0,
     );
     expect(processes({ text: cache }), 'the go build under the cold cache').toEqual([]);
     expect(text()).not.toContain('start failed');
@@ -113,7 +126,8 @@ describe('Ctrl-C stops the service in every phase within 10 s, leaving nothing r
         HEADS_SHIPPED: 'off',
       },
       ['"msg":"training analysis heads"', '"msg":"ready"'],
-      3_000,
+      // Still embedding: the next phase's line has not come.
+      () => !logOf('embedding').includes('corpus embedded'),
     );
     expect(text()).toContain('loading stopped by the shutdown');
   });
@@ -128,18 +142,17 @@ describe('Ctrl-C stops the service in every phase within 10 s, leaving nothing r
         HEADS_SHIPPED: 'off',
       },
       ['corpus embedded, fitting the heads'],
-      5_000,
+      // Still fitting: the heads are not trained yet.
+      () => !logOf('fitting').includes('analysis heads trained'),
     );
     expect(text()).toContain('loading stopped by the shutdown');
   });
 
   it('while serving, analysis ready', async () => {
-    const { text } = await startThenCtrlC(
-      'serving',
-      { TEMPORAL_ADDRESS: stack().temporalAddress },
-      ['"msg":"ready"', '"msg":"analyzer ready"'],
-      1_000,
-    );
+    const { text } = await startThenCtrlC('serving', { TEMPORAL_ADDRESS: stack().temporalAddress }, [
+      '"msg":"ready"',
+      '"msg":"analyzer ready"',
+    ]);
     expect(text()).toContain('"msg":"ready"');
   });
 });
