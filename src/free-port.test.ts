@@ -1,5 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { freePort, isPortFree } from './free-port.js';
 
@@ -27,5 +31,27 @@ describe('freePort', () => {
       await new Promise((r) => taken.close(r));
     }
     expect(await freePort(port)).toBe(port);
+  });
+
+  it('never hands one port to two processes before either binds it (400 each, at once)', async () => {
+    // Without the claims, 800 unbound picks from ~20,000 ports collide almost surely (birthday bound).
+    const script = `import('./src/free-port.ts').then(async (m) => { const p = []; for (let i = 0; i < 400; i++) p.push(await m.freePort()); console.log(JSON.stringify(p)); })`;
+    const run = () =>
+      promisify(execFile)(process.execPath, ['--import', 'tsx', '-e', script], { cwd: process.cwd() }).then(
+        (r) => JSON.parse(r.stdout) as number[],
+      );
+    const [a, b] = await Promise.all([run(), run()]);
+    expect(new Set(a).size).toBe(400);
+    expect(new Set(b).size).toBe(400);
+    expect(a.filter((p) => b.includes(p))).toEqual([]);
+  });
+
+  it('skips a preferred port another live process claimed, and gives back one this process claimed', async () => {
+    const mine = await freePort();
+    expect(await freePort(mine)).toBe(mine);
+    const other = await freePort();
+    const claims = path.join(os.tmpdir(), `profiling-service-ports-${os.userInfo().uid}`);
+    writeFileSync(path.join(claims, String(other)), '1');
+    expect(await freePort(other)).not.toBe(other);
   });
 });

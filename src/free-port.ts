@@ -1,5 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 
 /** Listens on `port` (0 = any) on loopback and returns the port it got, or null if it is taken. */
 function tryListen(port: number): Promise<number | null> {
@@ -15,6 +17,45 @@ function tryListen(port: number): Promise<number | null> {
 
 export async function isPortFree(port: number): Promise<boolean> {
   return (await tryListen(port)) !== null;
+}
+
+/** Where handed-out ports are claimed, for every process of the machine's user. */
+const CLAIMS = path.join(os.tmpdir(), `profiling-service-ports-${os.userInfo().uid}`);
+/** How long a claim holds: long enough for a child process to start and bind its port. */
+const CLAIM_MS = 5 * 60_000;
+
+/**
+ * Claims a port that was just seen free, so that no other process (and no later call here) hands
+ * it out before its owner binds it: a port is bound a while after it is handed out (a child
+ * process binds it after its migrations), and test commands that run at once (.ci/run) each start
+ * stacks of a dozen ports. An exclusive file per port, dropped once older than CLAIM_MS. Written
+ * by hand: get-port and portfinder lock ports within one process only.
+ */
+function claim(port: number, opts: { ownOk?: boolean } = {}): boolean {
+  const file = path.join(CLAIMS, String(port));
+  try {
+    mkdirSync(CLAIMS, { recursive: true });
+    writeFileSync(file, String(process.pid), { flag: 'wx' });
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return true; // nowhere to claim: the check alone, as before
+  }
+  try {
+    // A preferred port this process claimed before is its own (a database restarted on its port).
+    if (opts.ownOk && readFileSync(file, 'utf8') === String(process.pid)) return true;
+    if (Date.now() - statSync(file).mtimeMs < CLAIM_MS) return false;
+    unlinkSync(file);
+    writeFileSync(file, String(process.pid), { flag: 'wx' });
+    return true;
+  } catch {
+    return false; // another process took it over meanwhile
+  }
+}
+
+/** Free and claimed by this call. */
+async function freeAndClaimed(port: number, opts: { ownOk?: boolean } = {}): Promise<number | null> {
+  const got = await tryListen(port);
+  return got !== null && claim(got, opts) ? got : null;
 }
 
 /**
@@ -36,15 +77,18 @@ function handOutRange(): [number, number] | undefined {
 /** A free port: `preferred` when it is free, else one below the ephemeral range, else one the OS picks. */
 export async function freePort(preferred = 0): Promise<number> {
   if (preferred) {
-    const got = await tryListen(preferred);
+    const got = await freeAndClaimed(preferred, { ownOk: true });
     if (got !== null) return got;
   }
   const range = handOutRange();
   for (let i = 0; range && i < 50; i++) {
     const port = range[0] + Math.floor(Math.random() * (range[1] - range[0] + 1));
-    if ((await tryListen(port)) !== null) return port;
+    if ((await freeAndClaimed(port)) !== null) return port;
   }
-  return (await tryListen(0))!;
+  for (;;) {
+    const got = await freeAndClaimed(0);
+    if (got !== null) return got;
+  }
 }
 
 /**
@@ -55,7 +99,7 @@ export async function membershipPorts(): Promise<[number, number, number, number
   const ports: number[] = [];
   while (ports.length < 4) {
     const p = 20_000 + Math.floor(Math.random() * 12_000);
-    if (!ports.includes(p) && (await isPortFree(p))) ports.push(p);
+    if (!ports.includes(p) && (await freeAndClaimed(p)) !== null) ports.push(p);
   }
   return ports as [number, number, number, number];
 }
