@@ -66,6 +66,7 @@ describe('denied praise', () => {
     "I wouldn't call the reporting screen user friendly",
     'The editor used to be great, not anymore',
     'Never found the search helpful',
+    'The mobile app is far from smooth',
   ])('%s is a complaint', (text) => expect(deniedPraise(text)).toBe(-1));
 
   it.each([
@@ -75,6 +76,7 @@ describe('denied praise', () => {
     'Nothing fancy but reliable',
     "The app isn't slow like the old one, it's great",
     "I don't want to switch, the planner is great",
+    'By far the smoothest checkout we have used',
   ])('%s is not', (text) => expect(deniedPraise(text)).toBe(0));
 });
 

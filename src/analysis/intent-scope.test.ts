@@ -17,6 +17,20 @@ describe('intention scope', () => {
     expect(scopeInputs('churn', c)).toEqual([0, 0, 0, 1]);
   });
 
+  it('denies the first leaving or staying word of a negation, not the other group after it', () => {
+    const c = scopeCounts('We will NOT be leaving at renewal, count us in');
+    expect(c.churn).toEqual([0, 1]);
+    expect(c.churn_stay).toEqual([0, 0]);
+    expect(deniedOnly('churn', c)).toBe(true);
+    expect(deniedOnly('churn', scopeCounts("We're not cancelling before the renewal date"))).toBe(true);
+    // The other way round: a denied renewal followed by a leaving word in its scope is still churn.
+    const stay = scopeCounts("We won't renew and will move to another tool");
+    expect(stay.churn_stay).toEqual([0, 1]);
+    expect(deniedOnly('churn', stay)).toBe(false);
+    // Words of the same group after the first stay denied: "won't cancel or leave".
+    expect(scopeCounts("We won't cancel or leave").churn).toEqual([0, 2]);
+  });
+
   it('counts a denial only near its negator, and not in a question', () => {
     expect(scopeCounts("I can't believe I have to ask for a refund").refund).toEqual([1, 0]);
     expect(scopeCounts("Why can't I cancel my plan?").churn).toEqual([1, 0]);
@@ -64,6 +78,20 @@ describe('intention scope', () => {
     expect(deniedOnly('recommend', scopeCounts('Hard to recommend the tool at the moment'))).toBe(true);
     expect(deniedOnly('recommend', scopeCounts('I used to recommend you to everyone, not anymore'))).toBe(true);
     expect(deniedOnly('recommend', scopeCounts('We stopped recommending it to our clients'))).toBe(true);
+  });
+
+  it('reads a budget, a need denied, "more than enough", "stop sending" and a question answered by a pass or a never as denials', () => {
+    expect(deniedOnly('upgrade', scopeCounts("Upgrading isn't in the budget this year, we'll revisit later"))).toBe(
+      true,
+    );
+    expect(deniedOnly('upgrade', scopeCounts("An upgrade isn't something we need right now"))).toBe(true);
+    expect(deniedOnly('upgrade', scopeCounts('Our current tier is more than enough for what we do'))).toBe(true);
+    expect(deniedOnly('upgrade', scopeCounts('Please stop sending me upgrade offers'))).toBe(true);
+    expect(deniedOnly('upgrade', scopeCounts("Premium seats? We'll pass, thanks."))).toBe(true);
+    expect(deniedOnly('churn', scopeCounts('Cancel? Never. We use it every day.'))).toBe(true);
+    // Not an answer: the question still asks.
+    expect(deniedOnly('churn', scopeCounts("Why can't I cancel? Never got a reply from you."))).toBe(false);
+    expect(deniedOnly('upgrade', scopeCounts('We need the upgrade, the budget is approved'))).toBe(false);
   });
 
   it('reads staying where one is, a declined offer and a plan that makes no sense as denied upgrades', () => {

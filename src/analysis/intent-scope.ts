@@ -24,6 +24,9 @@ const GROUPS: Record<string, RegExp> = {
   price_sensitive: /^(expensive|pric|cost|discount|afford|cheap)/,
 };
 
+/** Leaving and staying: a negator denies one or the other (scopeCounts). */
+const CHURN_GROUPS = new Set(['churn', 'churn_stay']);
+
 /** The scope groups read by each label's second stage. */
 export const SCOPE_GROUPS: Record<string, string[]> = {
   churn: ['churn', 'churn_stay'],
@@ -52,10 +55,11 @@ export type ScopeCounts = Record<string, [number, number]>;
 const DENIAL_REACH = 5;
 /**
  * A short no after a question: "Upgrade? No.", "More seats? Not this year.", "Premium? Nope, we're
- * good." Not any clause that begins with "no": "Why can't I cancel? No one answers" asks to cancel.
+ * good.", "Cancel? Never.", "The annual plan? We'll pass." Not any clause that begins with "no":
+ * "Why can't I cancel? No one answers" asks to cancel, "Why can't I cancel? Never got a reply" too.
  */
 const ANSWER_NO =
-  /^\s*(?:no|nope|nah|not)\b\s*(?:[.!,]|$|thanks|this|that|now|yet|for now|really|at the moment|way\b)/i;
+  /^\s*(?:(?:no|nope|nah|not)\b\s*(?:[.!,]|$|thanks|this|that|now|yet|for now|really|at the moment|way\b)|never\s*(?:[.!,]|$)|(?:(?:we|i)(?:['’]ll| will) )?(?:pass|skip it|skip that)\s*(?:[.!,]|$|for now|this time|thanks))/i;
 /** A question asks rather than denies: "why can't I cancel?" wants to cancel. */
 const ASKING = /\?\s*$|\b(why|how come)\b/i;
 /**
@@ -75,15 +79,16 @@ const CONDITIONAL = /\b(if|unless|otherwise|without|or else|se|si|wenn)\b/i;
  * "we've ruled out the Pro tier", "holding off on adding seats", "she declined the upsell") or
  * staying where one is ("we'll stay on the Basic tier", "sticking with three licences") denies what
  * follows it; a predicate that sets it aside ("upgrading isn't on the table", "cancelling is off
- * the cards", "a refund won't be necessary", "more seats don't make sense") denies what comes
- * before it in its clause; "hard to recommend"
+ * the cards", "a refund won't be necessary", "more seats don't make sense", "isn't in the budget",
+ * "isn't something we need", "our tier is more than enough") denies what comes before it in its
+ * clause; "hard to recommend"
  * and "used to recommend it, not anymore" deny a recommendation ("hard to" denies nothing else:
  * "it's impossible to cancel, the button is hidden" wants to cancel).
  */
 const DENIED_AFTER =
-  /\b(?:decided against|decided not to|ruled out|rule out|holding off on|hold off on|held off on|put off|no longer (?:considering|planning)|not considering|not planning (?:on|to)|(?:hard|difficult|impossible) to(?= recommend)|declin(?:ed|es|ing)|turn(?:ed|s|ing)? down|pass(?:ed|es|ing)? on|sa(?:id|ys|ying) no to|no thanks (?:on|to|for)|(?:stay(?:s|ed|ing)?|remain(?:s|ed|ing)?) (?:on|at|with)|stick(?:s|ing)? (?:with|to)|keep(?:s|ing)? (?:our|my|the|to)|stop (?:asking|pushing|offering|nagging|emailing)|skip(?:s|ped|ping)?|forgo(?:ing)?)\b/i;
+  /\b(?:decided against|decided not to|ruled out|rule out|holding off on|hold off on|held off on|put off|no longer (?:considering|planning)|not considering|not planning (?:on|to)|(?:hard|difficult|impossible) to(?= recommend)|declin(?:ed|es|ing)|turn(?:ed|s|ing)? down|pass(?:ed|es|ing)? on|sa(?:id|ys|ying) no to|no thanks (?:on|to|for)|(?:stay(?:s|ed|ing)?|remain(?:s|ed|ing)?) (?:on|at|with)|stick(?:s|ing)? (?:with|to)|keep(?:s|ing)? (?:our|my|the|to)|stop (?:asking|pushing|offering|nagging|emailing|sending)|skip(?:s|ped|ping)?|forgo(?:ing)?)\b/i;
 const DENIED_BEFORE =
-  /\b(?:(?:is|are|was)(?:n['’]?t| not| no longer| never)|won['’]?t be|will not be|isn['’]?t going to be)\s+(?:on (?:the|our|my) (?:table|cards|roadmap|agenda|list|plans?)|happening|planned|an option|necessary|needed|required|something we(?:['’]re| are) (?:considering|planning))\b|\b(?:is|are) off the (?:table|cards|agenda)\b|\b(?:does|do)(?:n['’]?t| not) make sense\b|\b(?:is|are)(?:n['’]?t| not) (?:worth (?:it|the (?:money|price|cost))|for (?:us|me))\b|\b(?:is|are) (?:plenty|enough|sufficient|all (?:we|i) need)\b/i;
+  /\b(?:(?:is|are|was)(?:n['’]?t| not| no longer| never)|won['’]?t be|will not be|isn['’]?t going to be)\s+(?:on (?:the|our|my) (?:table|cards|roadmap|agenda|list|plans?)|in (?:the|our|my) budget|happening|planned|an option|necessary|needed|required|(?:something|anything) (?:we|i) (?:need|want|require)|something we(?:['’]re| are) (?:considering|planning))\b|\b(?:is|are) off the (?:table|cards|agenda)\b|\b(?:does|do)(?:n['’]?t| not) make sense\b|\b(?:is|are)(?:n['’]?t| not) (?:worth (?:it|the (?:money|price|cost))|for (?:us|me))\b|\b(?:is|are) (?:plenty|(?:more than )?enough|sufficient|all (?:we|i) need)\b/i;
 /** "I used to recommend it, not anymore", "we stopped recommending it": the praise has ended. */
 const ENDED = /\bused to\b[^.!?;]*\b(?:not|no) (?:any ?more|longer)\b|\bstopped recommending\b/i;
 
@@ -124,16 +129,31 @@ export function scopeCounts(text: string): ScopeCounts {
     const ended = !noDenial && ENDED.test(clause);
     const tokens = wordTokens(clause);
     const distances = negationDistances(tokens);
+    // The leaving-or-staying group a negator's scope denied first (by the negator's token index).
+    const firstDenied = new Map<number, string>();
     tokens.forEach((tok, i) => {
       const marked = tok.startsWith('NOT_');
       const word = marked ? tok.slice(4) : tok;
+      const byNegator = marked && !noDenial && distances[i] <= DENIAL_REACH;
       const denied =
         answeredNo ||
-        (marked && !noDenial && distances[i] <= DENIAL_REACH) ||
+        byNegator ||
         ranges.some(([start, end]) => i >= start && i < end) ||
         (ended && GROUPS.recommend.test(word));
-      for (const [g, re] of Object.entries(GROUPS))
-        if (re.test(word)) out[g][denied ? 1 : 0] = Math.min(2, out[g][denied ? 1 : 0] + 1);
+      for (const [g, re] of Object.entries(GROUPS)) {
+        if (!re.test(word)) continue;
+        // A negator denies the first leaving or staying word in its scope; a word of the other
+        // group after it is that word's complement, neither said nor denied: "we will not be
+        // leaving at renewal" denies the leaving, not the renewal (counted as a denied "renew",
+        // which is churn, it kept the churn the readers heard).
+        if (byNegator && CHURN_GROUPS.has(g)) {
+          const negator = i - distances[i];
+          const first = firstDenied.get(negator) ?? g;
+          firstDenied.set(negator, first);
+          if (first !== g) continue;
+        }
+        out[g][denied ? 1 : 0] = Math.min(2, out[g][denied ? 1 : 0] + 1);
+      }
     });
   });
   return out;

@@ -19,6 +19,8 @@ describe('wordTokens', () => {
   it('reads contractions with either apostrophe, and other languages', () => {
     expect(wordTokens("I don't like it. Fine")).toEqual(['i', 'dont', 'NOT_like', 'NOT_it', 'fine']);
     expect(wordTokens('It isn’t bad')).toEqual(['it', 'isnt', 'NOT_bad']);
+    expect(wordTokens('It is far from smooth')).toEqual(['it', 'is', 'far', 'from', 'NOT_smooth']);
+    expect(wordTokens('By far the best')).toEqual(['by', 'far', 'the', 'best']);
     expect(wordTokens('Ça ne marche pas; merci')).toEqual(['ça', 'ne', 'NOT_marche', 'pas', 'merci']);
   });
 });

@@ -100,7 +100,9 @@ export function wordTokens(text: string): string[] {
     }
     // "don't" → "dont", "isn’t" → "isnt": one negator, whichever apostrophe was typed.
     const word = raw.replace(/['’]/g, '');
-    if (NEGATORS.has(word)) {
+    // "far from reliable" denies like "not": "from" right after "far" opens a scope ("by far the
+    // best" does not, "far" alone is no negator).
+    if (NEGATORS.has(word) || (word === 'from' && out[out.length - 1] === 'far')) {
       out.push(word);
       negated = true;
       continue;

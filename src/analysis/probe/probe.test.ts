@@ -58,9 +58,12 @@ const PROBE_FLOORS: Record<string, number> = {
  * HEADS_VERSION 16 failed 6 7 5 0 8 2 8 4 5 7 2 4 of them in this order (58, 0.322); 17 on the
  * 5,408-message corpus 5 3 2 0 8 1 8 4 4 5 1 4 (45, 0.250). HEADS_VERSION 18 (the wider upgrade
  * denials) failed the same 24 as 17 on the 5,928 messages; the dev half went from 16 to 12.
+ * HEADS_VERSION 19 ("far from" a negator, a negation denies its first leaving or staying word only,
+ * more setting-aside predicates and answers to a question): 2 3 0 0 2 0 3 3 3 3 1 2 (22, 0.122),
+ * the dev half 11.
  */
 const HOLDOUT_FAILURES: Record<string, number> = {
-  'negated positive': 3 + 1,
+  'negated positive': 2 + 1,
   'negated negative': 3 + 1,
   'contrast ending negative': 0 + 1,
   'contrast ending positive': 0 + 1,
@@ -69,10 +72,10 @@ const HOLDOUT_FAILURES: Record<string, number> = {
   'factual complaint': 3 + 1,
   'negated churn': 3 + 1,
   'negated refund': 3 + 1,
-  'negated upgrade': 4 + 1,
+  'negated upgrade': 3 + 1,
   'negated recommend': 1 + 1,
   'churn statement': 2 + 1,
-  overall: 24 + 3,
+  overall: 22 + 3,
 };
 
 describe('the behavioural probe on the local model', () => {
