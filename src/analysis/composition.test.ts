@@ -117,6 +117,9 @@ describe('denied complaint', () => {
     "The app hasn't crashed once this term",
     'No downtime during the busiest weekend of the year',
     "Honestly the price isn't too high for what we get",
+    'Neither the app nor the web version has frozen on me since Tuesday',
+    "Can't remember the last time the planner threw an error",
+    'Zero crashes since the update',
   ])('%s is not a complaint', (text) => expect(deniedComplaint(text)).toBe(1));
 
   it.each([
@@ -125,6 +128,7 @@ describe('denied complaint', () => {
     'No need for a refund, just fix the export',
     "Why isn't the report slow anymore?",
     "The sync isn't slow, but the editor crashes daily",
+    "I can't remember the last time support answered, the app keeps crashing",
   ])('%s is no such thing', (text) => expect(deniedComplaint(text)).toBe(0));
 });
 

@@ -305,14 +305,23 @@ export function politeComplaint(text: string, reader?: ReaderLean): -1 | 0 {
 /**
  * A complaint denied, nothing complained of plainly and no praise denied: "the migration wasn't
  * painful at all", "hasn't crashed once", "the price isn't unreasonable", "no downtime all
- * weekend": not a complaint (the corpus labels it praise). Not a question, and not "won't stop
- * crashing" (a negated stop is the failure going on).
+ * weekend", "neither the app nor the site has frozen since Tuesday", "can't remember the last time it
+ * threw an error": not a complaint (the corpus labels it praise). Not a question, and not "won't
+ * stop crashing" (a negated stop is the failure going on). Five words of reach, not three (heads
+ * v19): "not a single file went missing" and "nor the web version has frozen" put four between.
  */
-const COMPLAINT_REACH = 3;
+const COMPLAINT_REACH = 5;
+/** "Can't remember the last time it crashed": the failure has not happened for long. */
+const NOT_SINCE_LONG =
+  /\b(?:can['’]?t|cannot|could(?:n['’]?t| not)|don['’]?t|do not) (?:remember|recall) (?:the last time|when)\b/iu;
 const TOO_MUCH = /^(?:high|steep|much|long|slow|expensive|pricey|complicated|hard|difficult|many)$/;
 const INTENTION_WORD = /^(?:refund\w*|cancel\w*|disput\w*|charge\w*|leav\w*|switch\w*)$/;
 export function deniedComplaint(text: string): 1 | 0 {
   if (/\?/.test(text) || words(text) > SHORT_WORDS) return 0;
+  const since = text.match(NOT_SINCE_LONG);
+  // What has not happened for long: the rest of its clause, a failure or a complaint.
+  const unseen = since ? text.slice(since.index! + since[0].length).split(/[,;.!]/)[0] : '';
+  if (since && (FAILURE.test(unseen) || lean(unseen) <= -CLEAR)) return 1;
   // "won't stop crashing", "still no way to undo": the failure goes on.
   if (/(?:n['’]?t|\bnot|\bnever|\bno) (?:stop|stops|stopped|quit)\b|\bstill\b/iu.test(text)) return 0;
   const scoped = scopedWords(text);

@@ -89,6 +89,14 @@ describe('intention scope', () => {
     expect(deniedOnly('upgrade', scopeCounts('Please stop sending me upgrade offers'))).toBe(true);
     expect(deniedOnly('upgrade', scopeCounts("Premium seats? We'll pass, thanks."))).toBe(true);
     expect(deniedOnly('churn', scopeCounts('Cancel? Never. We use it every day.'))).toBe(true);
+    expect(deniedOnly('upgrade', scopeCounts('Downgrading? No. Upgrading? Also no.'))).toBe(true);
+    expect(deniedOnly('refund', scopeCounts('Getting my money back was never the goal'))).toBe(true);
+    expect(deniedOnly('churn', scopeCounts('We have zero intention of leaving'))).toBe(true);
+    expect(deniedOnly('churn', scopeCounts("We aren't looking at alternatives"))).toBe(true);
+    expect(scopeCounts("We're looking at alternatives").churn).toEqual([1, 0]);
+    // The vendor's offer named is no intention said.
+    expect(scopeCounts('Thanks for the upgrade offer').upgrade).toEqual([0, 0]);
+    expect(scopeCounts('We want to upgrade').upgrade).toEqual([1, 0]);
     // Not an answer: the question still asks.
     expect(deniedOnly('churn', scopeCounts("Why can't I cancel? Never got a reply from you."))).toBe(false);
     expect(deniedOnly('upgrade', scopeCounts('We need the upgrade, the budget is approved'))).toBe(false);

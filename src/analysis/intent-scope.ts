@@ -13,7 +13,8 @@ import { negationDistances, wordTokens } from './word-features.js';
  * other languages' negations still reach the word reader).
  */
 const GROUPS: Record<string, RegExp> = {
-  churn: /^(cancel|leav|quit|switch|unsubscrib|terminat|clos(e|ing)|mov(e|ing)|migrat|ditch|drop)/,
+  churn:
+    /^(cancel|leav|quit|switch|unsubscrib|terminat|clos(e|ing)|mov(e|ing)|migrat|ditch|drop|alternativ|competitor)/,
   churn_stay: /^(renew|stay|continu|keep|stick|remain)/,
   refund: /^(refund|reimburs|chargeback|money$)/,
   upgrade: /^(upgrad|seats?$|enterprise$|premium$|add(ing)?$|tier$|licen[cs]es?$|upsell|expan(d|sion)|bump)/,
@@ -23,6 +24,10 @@ const GROUPS: Record<string, RegExp> = {
   support_request: /^(help|how$|why$|fix|assist|support)/,
   price_sensitive: /^(expensive|pric|cost|discount|afford|cheap)/,
 };
+
+/** What a vendor sends: an upgrade word before one of these names the offer, not an intention. */
+const OFFER =
+  /^(?:offers?|emails?|e-mails?|mails?|prompts?|banners?|pop-?ups?|pitch(?:es)?|reminders?|notifications?|nags?|ads?|spam)$/;
 
 /** Leaving and staying: a negator denies one or the other (scopeCounts). */
 const CHURN_GROUPS = new Set(['churn', 'churn_stay']);
@@ -59,7 +64,7 @@ const DENIAL_REACH = 5;
  * "Why can't I cancel? No one answers" asks to cancel, "Why can't I cancel? Never got a reply" too.
  */
 const ANSWER_NO =
-  /^\s*(?:(?:no|nope|nah|not)\b\s*(?:[.!,]|$|thanks|this|that|now|yet|for now|really|at the moment|way\b)|never\s*(?:[.!,]|$)|(?:(?:we|i)(?:['’]ll| will) )?(?:pass|skip it|skip that)\s*(?:[.!,]|$|for now|this time|thanks))/i;
+  /^\s*(?:(?:(?:also|still|again|and) )?(?:no|nope|nah|not)\b\s*(?:[.!,]|$|thanks|this|that|now|yet|for now|really|at the moment|way\b)|never\s*(?:[.!,]|$)|(?:(?:we|i)(?:['’]ll| will) )?(?:pass|skip it|skip that)\s*(?:[.!,]|$|for now|this time|thanks))/i;
 /** A question asks rather than denies: "why can't I cancel?" wants to cancel. */
 const ASKING = /\?\s*$|\b(why|how come)\b/i;
 /**
@@ -88,7 +93,7 @@ const CONDITIONAL = /\b(if|unless|otherwise|without|or else|se|si|wenn)\b/i;
 const DENIED_AFTER =
   /\b(?:decided against|decided not to|ruled out|rule out|holding off on|hold off on|held off on|put off|no longer (?:considering|planning)|not considering|not planning (?:on|to)|(?:hard|difficult|impossible) to(?= recommend)|declin(?:ed|es|ing)|turn(?:ed|s|ing)? down|pass(?:ed|es|ing)? on|sa(?:id|ys|ying) no to|no thanks (?:on|to|for)|(?:stay(?:s|ed|ing)?|remain(?:s|ed|ing)?) (?:on|at|with)|stick(?:s|ing)? (?:with|to)|keep(?:s|ing)? (?:our|my|the|to)|stop (?:asking|pushing|offering|nagging|emailing|sending)|skip(?:s|ped|ping)?|forgo(?:ing)?)\b/i;
 const DENIED_BEFORE =
-  /\b(?:(?:is|are|was)(?:n['’]?t| not| no longer| never)|won['’]?t be|will not be|isn['’]?t going to be)\s+(?:on (?:the|our|my) (?:table|cards|roadmap|agenda|list|plans?)|in (?:the|our|my) budget|happening|planned|an option|necessary|needed|required|(?:something|anything) (?:we|i) (?:need|want|require)|something we(?:['’]re| are) (?:considering|planning))\b|\b(?:is|are) off the (?:table|cards|agenda)\b|\b(?:does|do)(?:n['’]?t| not) make sense\b|\b(?:is|are)(?:n['’]?t| not) (?:worth (?:it|the (?:money|price|cost))|for (?:us|me))\b|\b(?:is|are) (?:plenty|(?:more than )?enough|sufficient|all (?:we|i) need)\b/i;
+  /\b(?:(?:is|are|was)(?:n['’]?t| not| no longer| never)|won['’]?t be|will not be|isn['’]?t going to be)\s+(?:on (?:the|our|my) (?:table|cards|roadmap|agenda|list|plans?)|in (?:the|our|my) budget|the (?:goal|plan|point|idea|intention)|happening|planned|an option|necessary|needed|required|(?:something|anything) (?:we|i) (?:need|want|require)|something we(?:['’]re| are) (?:considering|planning))\b|\b(?:is|are) off the (?:table|cards|agenda)\b|\b(?:does|do)(?:n['’]?t| not) make sense\b|\b(?:is|are)(?:n['’]?t| not) (?:worth (?:it|the (?:money|price|cost))|for (?:us|me))\b|\b(?:is|are) (?:plenty|(?:more than )?enough|sufficient|all (?:we|i) need)\b/i;
 /** "I used to recommend it, not anymore", "we stopped recommending it": the praise has ended. */
 const ENDED = /\bused to\b[^.!?;]*\b(?:not|no) (?:any ?more|longer)\b|\bstopped recommending\b/i;
 
@@ -140,6 +145,9 @@ export function scopeCounts(text: string): ScopeCounts {
         byNegator ||
         ranges.some(([start, end]) => i >= start && i < end) ||
         (ended && GROUPS.recommend.test(word));
+      // "thanks for the upgrade offer", "upsell emails": the vendor's offer named, no intention
+      // said ("stop sending upgrade offers" still denies one).
+      if (!denied && GROUPS.upgrade.test(word) && OFFER.test(tokens[i + 1]?.replace(/^NOT_/, '') ?? '')) return;
       for (const [g, re] of Object.entries(GROUPS)) {
         if (!re.test(word)) continue;
         // A negator denies the first leaving or staying word in its scope; a word of the other

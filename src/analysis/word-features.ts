@@ -40,6 +40,9 @@ const NEGATORS = new Set([
   'nor',
   'neither',
   'without',
+  // "zero downtime", "zero intention of leaving", "nowhere near as confusing".
+  'zero',
+  'nowhere',
   // Understatement negates too: "hardly intuitive", "barely usable".
   'hardly',
   'barely',

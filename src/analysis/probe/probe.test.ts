@@ -60,14 +60,16 @@ const PROBE_FLOORS: Record<string, number> = {
  * denials) failed the same 24 as 17 on the 5,928 messages; the dev half went from 16 to 12.
  * HEADS_VERSION 19 ("far from" a negator, a negation denies its first leaving or staying word only,
  * more setting-aside predicates and answers to a question): 2 3 0 0 2 0 3 3 3 3 1 2 (22, 0.122),
- * the dev half 11.
+ * the dev half 11. HEADS_VERSION 20 ("zero" and "nowhere" negators, a denied complaint up to five
+ * words after its negator, "can't remember the last time", more denials and churn words): 2 2 1 0
+ * 3 0 3 3 3 3 1 2 (23, 0.128: within the ±2 of 19), the dev half 11.
  */
 const HOLDOUT_FAILURES: Record<string, number> = {
   'negated positive': 2 + 1,
-  'negated negative': 3 + 1,
-  'contrast ending negative': 0 + 1,
+  'negated negative': 2 + 1,
+  'contrast ending negative': 1 + 1,
   'contrast ending positive': 0 + 1,
-  sarcasm: 2 + 1,
+  sarcasm: 3 + 1,
   'polite complaint': 0 + 1,
   'factual complaint': 3 + 1,
   'negated churn': 3 + 1,
@@ -75,7 +77,7 @@ const HOLDOUT_FAILURES: Record<string, number> = {
   'negated upgrade': 3 + 1,
   'negated recommend': 1 + 1,
   'churn statement': 2 + 1,
-  overall: 22 + 3,
+  overall: 23 + 3,
 };
 
 describe('the behavioural probe on the local model', () => {
