@@ -1,11 +1,11 @@
 import { createAnalyzer } from '../analysis/analyze.js';
 import { createLocalEmbedder } from '../analysis/embedder.js';
-import { runHoldout, type HoldoutHalf } from '../analysis/probe/holdout.js';
+import { runHoldout, UNREAD_HALVES, type HoldoutHalf } from '../analysis/probe/holdout.js';
 import { formatProbe, runProbe } from '../analysis/probe/runner.js';
 import { defaultHeadsCacheDir } from '../config.js';
 
 /**
- * `npm run probe -- [--seed=45] [--per-capability=40] [--examples=off] [--holdout=test|dev]`: the behavioural probe
+ * `npm run probe -- [--seed=45] [--per-capability=40] [--examples=off] [--holdout=test|dev|test2|dev2]`: the behavioural probe
  * (src/analysis/probe) through the local model's heads of the heads cache (HEADS_CACHE_DIR, or the
  * machine's; trained there first when missing), as the service reads messages. Prints each
  * capability's failure rate and a few failing cases. With --holdout, the held-out sentences of
@@ -19,8 +19,8 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 const holdout = flag('holdout');
-if (holdout !== undefined && holdout !== 'test' && holdout !== 'dev') {
-  console.error(`--holdout must be test or dev (got ${holdout})`);
+if (holdout !== undefined && !['test', 'dev', 'test2', 'dev2'].includes(holdout)) {
+  console.error(`--holdout must be test, dev, test2 or dev2 (got ${holdout})`);
   process.exit(2);
 }
 const analyzer = await createAnalyzer(createLocalEmbedder(), { cacheDir: defaultHeadsCacheDir() });
@@ -30,8 +30,10 @@ const report = holdout
       seed: flag('seed') ? Number(flag('seed')) : undefined,
       perCapability: flag('per-capability') ? Number(flag('per-capability')) : undefined,
     });
-if (holdout) console.log(`held-out sentences, ${holdout} half (data/probe-holdout/${holdout}.jsonl)`);
+if (holdout) console.log(`held-out sentences, ${holdout} (data/probe-holdout/${holdout}.jsonl)`);
 console.log(`heads: ${analyzer.heads.embedder}, corpus ${analyzer.heads.corpusHash.slice(0, 12)}`);
 // The test half's failing sentences are never shown: nobody tunes on them (data/probe-holdout/README.md).
-console.log(formatProbe(report, { examples: flag('examples') !== 'off' && holdout !== 'test' }));
+console.log(
+  formatProbe(report, { examples: flag('examples') !== 'off' && !UNREAD_HALVES.includes(holdout as HoldoutHalf) }),
+);
 process.exit(0);

@@ -13,6 +13,18 @@ describe('the held-out sentences', () => {
     expect(new Set(texts).size).toBe(360);
   });
 
+  it('hold the second set: 125 read (five capabilities) and 144 never read (six), no sentence twice anywhere', () => {
+    const count = (half: 'dev2' | 'test2') => {
+      const per = new Map<string, number>();
+      for (const c of loadHoldout(half)) per.set(c.capability, (per.get(c.capability) ?? 0) + 1);
+      return per;
+    };
+    expect([...count('dev2').values()]).toEqual(new Array(5).fill(25));
+    expect([...count('test2').values()]).toEqual(new Array(6).fill(24));
+    const texts = (['dev', 'test', 'dev2', 'test2'] as const).flatMap((h) => loadHoldout(h).map((c) => c.text));
+    expect(new Set(texts).size).toBe(360 + 125 + 144);
+  });
+
   it('fail by their expectation: a class, a class not to be, an intention to carry or not', () => {
     const r = (sentiment: number, intentions: string[] = []) => ({ sentiment, intentions });
     expect(failsExpectation('not positive', r(0.3))).toBe(true);
