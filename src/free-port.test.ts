@@ -1,11 +1,10 @@
 import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { freePort, isPortFree } from './free-port.js';
+import { CLAIMS_DIR, freePort, isPortFree } from './free-port.js';
 
 const ephemeralLow = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
 
@@ -50,8 +49,7 @@ describe('freePort', () => {
     const mine = await freePort();
     expect(await freePort(mine)).toBe(mine);
     const other = await freePort();
-    const claims = path.join(os.tmpdir(), `profiling-service-ports-${os.userInfo().uid}`);
-    writeFileSync(path.join(claims, String(other)), '1');
+    writeFileSync(path.join(CLAIMS_DIR, String(other)), '1');
     expect(await freePort(other)).not.toBe(other);
   });
 });

@@ -19,8 +19,11 @@ export async function isPortFree(port: number): Promise<boolean> {
   return (await tryListen(port)) !== null;
 }
 
-/** Where handed-out ports are claimed, for every process of the machine's user. */
-const CLAIMS = path.join(os.tmpdir(), `profiling-service-ports-${os.userInfo().uid}`);
+/**
+ * Where handed-out ports are claimed, for every process of the machine's user. By uid, not
+ * os.userInfo(), which throws for a uid without a passwd entry (containers run as any uid).
+ */
+export const CLAIMS_DIR = path.join(os.tmpdir(), `profiling-service-ports-${process.getuid?.() ?? 'user'}`);
 /** How long a claim holds: long enough for a child process to start and bind its port. */
 const CLAIM_MS = 5 * 60_000;
 
@@ -32,9 +35,9 @@ const CLAIM_MS = 5 * 60_000;
  * by hand: get-port and portfinder lock ports within one process only.
  */
 function claim(port: number, opts: { ownOk?: boolean } = {}): boolean {
-  const file = path.join(CLAIMS, String(port));
+  const file = path.join(CLAIMS_DIR, String(port));
   try {
-    mkdirSync(CLAIMS, { recursive: true });
+    mkdirSync(CLAIMS_DIR, { recursive: true });
     writeFileSync(file, String(process.pid), { flag: 'wx' });
     return true;
   } catch (err) {
