@@ -1,5 +1,5 @@
-import { execFile } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -34,12 +34,23 @@ describe('freePort', () => {
 
   it('never hands one port to two processes before either binds it (400 each, at once)', async () => {
     // Without the claims, 800 unbound picks from ~20,000 ports collide almost surely (birthday bound).
-    const script = `import('./src/free-port.ts').then(async (m) => { const p = []; for (let i = 0; i < 400; i++) p.push(await m.freePort()); console.log(JSON.stringify(p)); })`;
+    // Each process keeps its claims (stays alive, as a stack's setup does) until both have picked.
+    const script = `import('./src/free-port.ts').then(async (m) => { const p = []; for (let i = 0; i < 400; i++) p.push(await m.freePort()); console.log(JSON.stringify(p)); process.stdin.resume(); })`;
+    const children: ChildProcess[] = [];
     const run = () =>
-      promisify(execFile)(process.execPath, ['--import', 'tsx', '-e', script], { cwd: process.cwd() }).then(
-        (r) => JSON.parse(r.stdout) as number[],
-      );
-    const [a, b] = await Promise.all([run(), run()]);
+      new Promise<number[]>((resolve, reject) => {
+        const child = spawn(process.execPath, ['--import', 'tsx', '-e', script], {
+          stdio: ['pipe', 'pipe', 'inherit'],
+        });
+        children.push(child);
+        let out = '';
+        child.stdout!.on('data', (d: Buffer) => {
+          out += d.toString();
+          if (out.includes('\n')) resolve(JSON.parse(out) as number[]);
+        });
+        child.on('error', reject);
+      });
+    const [a, b] = await Promise.all([run(), run()]).finally(() => children.forEach((c) => c.stdin!.end()));
     expect(new Set(a).size).toBe(400);
     expect(new Set(b).size).toBe(400);
     expect(a.filter((p) => b.includes(p))).toEqual([]);
@@ -51,5 +62,13 @@ describe('freePort', () => {
     const other = await freePort();
     writeFileSync(path.join(CLAIMS_DIR, String(other)), '1');
     expect(await freePort(other)).not.toBe(other);
+  });
+
+  it("drops a process's claims when it exits (npm start run again after Ctrl-C gets its ports back)", async () => {
+    const script = `import('./src/free-port.ts').then(async (m) => console.log(await m.freePort()))`;
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '-e', script]);
+    const port = Number(stdout.trim());
+    expect(existsSync(path.join(CLAIMS_DIR, String(port)))).toBe(false);
+    expect(await freePort(port)).toBe(port);
   });
 });

@@ -27,6 +27,21 @@ export const CLAIMS_DIR = path.join(os.tmpdir(), `profiling-service-ports-${proc
 /** How long a claim holds: long enough for a child process to start and bind its port. */
 const CLAIM_MS = 5 * 60_000;
 
+/** This process's claims, dropped when it exits: `npm start` run again after Ctrl-C gets its preferred ports back. */
+const mine = new Set<string>();
+function released(file: string): void {
+  if (mine.size === 0)
+    process.once('exit', () => {
+      for (const f of mine)
+        try {
+          if (readFileSync(f, 'utf8') === String(process.pid)) unlinkSync(f);
+        } catch {
+          // taken over or gone: not ours to drop
+        }
+    });
+  mine.add(file);
+}
+
 /**
  * Claims a port that was just seen free, so that no other process (and no later call here) hands
  * it out before its owner binds it: a port is bound a while after it is handed out (a child
@@ -39,6 +54,7 @@ function claim(port: number, opts: { ownOk?: boolean } = {}): boolean {
   try {
     mkdirSync(CLAIMS_DIR, { recursive: true });
     writeFileSync(file, String(process.pid), { flag: 'wx' });
+    released(file);
     return true;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return true; // nowhere to claim: the check alone, as before
@@ -49,6 +65,7 @@ function claim(port: number, opts: { ownOk?: boolean } = {}): boolean {
     if (Date.now() - statSync(file).mtimeMs < CLAIM_MS) return false;
     unlinkSync(file);
     writeFileSync(file, String(process.pid), { flag: 'wx' });
+    released(file);
     return true;
   } catch {
     return false; // another process took it over meanwhile

@@ -308,7 +308,7 @@ export function politeComplaint(text: string, reader?: ReaderLean): -1 | 0 {
  * weekend", "neither the app nor the site has frozen since Tuesday", "can't remember the last time it
  * threw an error": not a complaint (the corpus labels it praise). Not a question, and not "won't
  * stop crashing" (a negated stop is the failure going on). Five words of reach, not three (heads
- * v19): "not a single file went missing" and "nor the web version has frozen" put four between.
+ * v20): "not a single file went missing" and "nor the web version has frozen" put four between.
  */
 const COMPLAINT_REACH = 5;
 /** "Can't remember the last time it crashed": the failure has not happened for long. */

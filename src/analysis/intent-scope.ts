@@ -153,7 +153,7 @@ export function scopeCounts(text: string): ScopeCounts {
         // A negator denies the first leaving or staying word in its scope; a word of the other
         // group after it is that word's complement, neither said nor denied: "we will not be
         // leaving at renewal" denies the leaving, not the renewal (counted as a denied "renew",
-        // which is churn, it kept the churn the readers heard).
+        // which means churn, it kept the churn flag the readers gave).
         if (byNegator && CHURN_GROUPS.has(g)) {
           const negator = i - distances[i];
           const first = firstDenied.get(negator) ?? g;
