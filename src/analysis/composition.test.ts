@@ -5,6 +5,7 @@ import {
   core,
   deniedComplaint,
   deniedPraise,
+  mismatch,
   politeComplaint,
   sarcasm,
 } from './composition.js';
@@ -57,6 +58,26 @@ describe('contrast', () => {
     // A later part that leans nowhere: a question or a wish.
     expect(compositionVerdict('Great tool, but could you add a dark theme?')).toBeUndefined();
   });
+
+  it('heads v21: "at first … then", "since then", bad news and the trades\' complaints', () => {
+    expect(contrastParts('At first the kitchen was quick, then the orders got stuck')?.[1]).toBe(
+      ' the orders got stuck',
+    );
+    expect(contrastParts('Great gym for a year. Since then: broken showers and no staff')?.[1]).toBe(
+      ': broken showers and no staff',
+    );
+    // "Unfortunately" says the later part is bad news, whatever its words.
+    expect(compositionVerdict('Thanks for the fast reply! Unfortunately the new version opens empty files')).toEqual({
+      sign: -1,
+      rule: 'contrast',
+    });
+    // A later part that only signs off politely leans nowhere.
+    expect(compositionVerdict('No hurry at all, but the parcel still shows "in transit", ty')).toBeUndefined();
+    expect(compositionVerdict('The waiter was charming, but the pasta came soggy and stale')).toEqual({
+      sign: -1,
+      rule: 'contrast',
+    });
+  });
 });
 
 describe('denied praise', () => {
@@ -87,6 +108,12 @@ describe('sarcasm', () => {
     'Love how the app logs me out every ten minutes',
     'Just what we needed, the sync failing on a Friday',
     'Thanks for nothing, Acme',
+    // heads v21: closings of bare praise, "love it when", "thanks to … for", "Superb X:".
+    'Forty minutes on hold and then they hung up. Great service.',
+    'The train was late again today. Well done!',
+    'I just love it when the stream buffers at the final scene',
+    'Huge thanks to the courier for leaving my parcel in the rain, soaked and broken',
+    'Superb room service: the soup came cold',
   ])('%s is a complaint', (text) => expect(sarcasm(text)).toBe(-1));
 
   it.each([
@@ -94,6 +121,9 @@ describe('sarcasm', () => {
     'Thanks, nothing crashed this time',
     'Love the new planner, it is fast',
     'Great support again today, thank you',
+    'Thanks for waiving the late fee, very kind',
+    'Big thanks to the team for restoring my deleted photos',
+    'The driver arrived early and was friendly. Great service.',
   ])('%s is not', (text) => expect(sarcasm(text)).toBe(0));
 });
 
@@ -111,6 +141,22 @@ describe('polite complaint', () => {
   ])('%s is not', (text) => expect(politeComplaint(text)).toBe(0));
 });
 
+describe('mismatch', () => {
+  it.each([
+    'We booked a table on the terrace and were seated by the kitchen door, and we only got half the menu',
+    'Ordered the blue jacket, received a grey one',
+    'I paid for extra legroom but got a middle seat',
+    'The statement shows an insurance add-on I never agreed to',
+    'The suite we reserved actually overlooks the bins',
+  ])('%s is a complaint', (text) => expect(mismatch(text)).toBe(-1));
+
+  it.each([
+    'Booked a standard room and got a free upgrade to a suite, amazing!',
+    'I ordered a size up and it fits perfectly',
+    'Can I change what I ordered before it ships?',
+  ])('%s is not', (text) => expect(mismatch(text)).toBe(0));
+});
+
 describe('denied complaint', () => {
   it.each([
     "The migration wasn't painful at all",
@@ -120,6 +166,10 @@ describe('denied complaint', () => {
     'Neither the app nor the web version has frozen on me since Tuesday',
     "Can't remember the last time the planner threw an error",
     'Zero crashes since the update',
+    // heads v21: the trades' complaints.
+    'The train was never late this month',
+    "Our order wasn't delayed once",
+    'The pool is never overcrowded on weekdays',
   ])('%s is not a complaint', (text) => expect(deniedComplaint(text)).toBe(1));
 
   it.each([

@@ -16,6 +16,9 @@
  *   in what follows, is a complaint;
  * - **polite complaint**: courtesy around impatience or a failure ("it would be great if the export
  *   actually worked", "with respect, the update made it slower") is a complaint, not praise;
+ * - **mismatch**: what was ordered, booked or paid for against what came ("booked a double room, got
+ *   two singles", "the seat we paid for actually faces a wall", "charged for a plan we never signed
+ *   up for") is a complaint, however calmly put;
  * - **denied complaint**: a complaint word under a negator with nothing complained of plainly
  *   ("wasn't painful at all", "hasn't crashed once", "no downtime") is not a complaint.
  *
@@ -31,7 +34,7 @@ import { negationDistances, wordTokens } from './word-features.js';
 
 export type Verdict = {
   sign: -1 | 1;
-  rule: 'contrast' | 'denied praise' | 'sarcasm' | 'polite complaint' | 'denied complaint';
+  rule: 'contrast' | 'denied praise' | 'sarcasm' | 'polite complaint' | 'mismatch' | 'denied complaint';
 };
 
 /**
@@ -81,7 +84,7 @@ const CONCESSION = /^\W*(?:even though|although|though|while|whilst|despite|in s
  * not contrasts, and "but" right after "all" ("all but") is a quantity.
  */
 const MARKER =
-  /(?<!\bnot only\b[^,.;]*)(?<!\b(?:nothing|all|anything)\s)\b(?:but|however|yet|until|whereas|except that|that said|unfortunately|sadly|these days|lately|nowadays)\b|(?<=\b(?:at first|initially|used to|in the beginning|before)\b.*)\bnow\b/giu;
+  /(?<!\bnot only\b[^,.;]*)(?<!\b(?:nothing|all|anything)\s)\b(?:but|however|yet|until|whereas|except that|that said|unfortunately|sadly|these days|lately|nowadays|since then)\b|(?<=\b(?:at first|initially|originally|used to|in the beginning|before)\b.*)\b(?:now|then)\b/giu;
 
 /**
  * A short two-part contrast is judged by its later part; a longer message weighs more than two
@@ -174,6 +177,13 @@ const MORE_PRAISE = new Set([
   'usable',
   'readable',
   'straightforward',
+  // Food, travel and places (heads v21): the trades beyond software.
+  'tasty',
+  'delicious',
+  'punctual',
+  'spacious',
+  'comfy',
+  'courteous',
 ]);
 const MORE_COMPLAINT = new Set([
   'crashed',
@@ -201,6 +211,31 @@ const MORE_COMPLAINT = new Set([
   'unable',
   'inaccurate',
   'wrong',
+  // Food, travel, places and things (heads v21): complaints neither lexicon rates.
+  'delayed',
+  'late',
+  'overcrowded',
+  'overbooked',
+  'undercooked',
+  'overcooked',
+  'soggy',
+  'stale',
+  'lukewarm',
+  'mould',
+  'mold',
+  'mouldy',
+  'moldy',
+  'filthy',
+  'noisy',
+  'unhelpful',
+  'buffering',
+  'buffers',
+  'faulty',
+  'faults',
+  'leaking',
+  'broken',
+  'damaged',
+  'downhill',
 ]);
 /** A word said as praise: our lexicon's (which knows "fast", "intuitive", "reliable") or VADER's clear ones. */
 const praise = (word: string) =>
@@ -258,25 +293,34 @@ export function deniedPraise(text: string, reader?: ReaderLean): -1 | 0 {
 
 /** A short opening of praise before what happened. */
 const PRAISE_OPENING =
-  /^\W*(?:(?:oh|ah|wow|well|yay|just|so|really|gotta|i)\s+)*(?:great|wonderful|brilliant|fantastic|perfect|amazing|lovely|awesome|nice|cool|super|excellent|good|terrific|marvell?ous|splendid|fabulous|impressive|incredible|outstanding|superb|stellar|bravo|kudos|congrats|well done|nice one|top notch|love|loving|glad|thanks|thank you|just what (?:i|we) (?:needed|wanted)|exactly what (?:i|we) (?:needed|wanted)|what a (?:great|lovely|perfect|wonderful|fantastic) (?:time|day|moment|way|start))\b(?:\s+(?:job|work|stuff|news|one|a lot|so much))?(?:\s*[,!.:…—-]+|\s+(?:how|that|when|for|on|in advance for|the way|to see))\s*/iu;
+  /^\W*(?:(?:oh|ah|wow|well|yay|just|so|really|gotta|i|big|huge|many|a)\s+)*(?:great|wonderful|brilliant|fantastic|perfect|amazing|lovely|awesome|nice|cool|super|excellent|good|terrific|marvell?ous|splendid|fabulous|impressive|incredible|outstanding|superb|stellar|bravo|kudos|congrats|well done|nice one|top notch|love(?: it)?|loving(?: it)?|glad|thanks|thank you|just what (?:i|we) (?:needed|wanted)|exactly what (?:i|we) (?:needed|wanted)|what a (?:great|lovely|perfect|wonderful|fantastic) (?:time|day|moment|way|start))\b(?:\s+(?:job|work|stuff|news|one|a lot|so much))?(?:\s*[,!.:…—-]+|\s+(?:how|that|when|for|on|in advance for|the way|to see)|\s+to\s+(?:the\s+|you\s+)?[\p{L}@]+(?:\s+\p{L}+)?\s+for|(?:\s+\p{L}+){1,2}\s*:)\s*/iu;
 /** What happened: a failure. ("again" alone is not one: "nice, the reminders go out again".) */
 const FAILURE =
-  /\b(?:another|down|broke|broken|breaks|crash\w*|outage|lost|lose|losing|ate|deleted?|wiped|stopped|stop working|not working|doesn'?t work|fail\w*|error|logs? (?:me|us) out|froze|freez\w*|slower|worse|spinner|charged|charges|overcharg\w*|wip(?:e|ed|es|ing)|eras\w+|vanish\w*|disappear\w*|gone|missing|dropp\w*|nothing|price (?:increase|hike)|unable|can'?t)\b/iu;
+  /\b(?:another|down|broke|broken|breaks|crash\w*|outage|lost|lose|losing|ate|deleted?|wiped|stopped|stop working|not working|doesn'?t work|fail\w*|error|logs? (?:me|us) out|froze|freez\w*|slower|worse|spinner|charged|charges|overcharg\w*|wip(?:e|ed|es|ing)|eras\w+|vanish\w*|disappear\w*|gone|missing|dropp\w*|nothing|price (?:increase|hike)|unable|can'?t|delay(?:ed|s)?|buffer\w*|dies|died|dead|hung up|hangs? up|late|overbooked|cold|soggy|undercooked|stale|mou?ld\w*|dirty|rude|leak\w*|(?:did|does|do|is|was|were|are|wo)(?:n['’]?t| not) work\w*)\b/iu;
 
 /** Sarcasm is short: a longer message that opens with praise usually means it. */
 const SARCASM_WORDS = 25;
-/** A praise opening, then a failure neither denied nor mended: -1; else 0. */
+/**
+ * A closing of bare praise after what happened: "A three-hour delay. Fantastic service.", "The app
+ * ate my notes again. Great job!" The praise is the whole last sentence, at most four words.
+ */
+const PRAISE_CLOSING =
+  /(?:^|[.!?…]\s+|\s[—–-]\s*)(?:(?:oh|just|really|so|simply|absolutely|truly)\s+)?(?:great|fantastic|brilliant|wonderful|perfect|amazing|excellent|superb|lovely|awesome|stellar|outstanding|marvell?ous|terrific|fabulous|well done|good job|great job|nice one|nice|love it|thanks a lot|thanks|bravo|kudos|top notch|five stars|5 stars)(?:\s+(?:service|job|work|stuff|experience|support|team|company|airline|app))?\W*$/iu;
+
+/** A praise opening (or closing), then (or before it) a failure neither denied nor mended: -1; else 0. */
 export function sarcasm(text: string): -1 | 0 {
   if (/\bthanks? (?:a lot |so much )?for nothing\b/iu.test(text)) return -1;
+  if (words(text) > SARCASM_WORDS) return 0;
+  const closing = text.match(PRAISE_CLOSING);
   const m = text.match(PRAISE_OPENING);
-  if (!m || m[0].length === 0 || words(text) > SARCASM_WORDS) return 0;
-  const rest = text.slice(m[0].length);
+  if ((!m || m[0].length === 0) && !closing) return 0;
+  const rest = m && m[0].length > 0 ? text.slice(m[0].length) : text.slice(0, closing!.index);
   if (words(rest) < 2 || !FAILURE.test(rest)) return 0;
   // "Great, nothing crashed", "Thanks, the outage was fixed in minutes": a failure denied or mended.
   const deniedFailure = wordTokens(rest).some(
     (t) => t.startsWith('NOT_') && (complaint(t.slice(4)) || FAILURE.test(t.slice(4))),
   );
-  if (deniedFailure || /\b(?:fixed|resolved|sorted|solved|back up|works? now)\b/i.test(rest)) return 0;
+  if (deniedFailure || /\b(?:fixed|resolved|sorted|solved|back up|works? now|recover\w*|restor\w*|waiv\w*|replac\w*|credited|refunded)\b/i.test(rest)) return 0;
   // Not weighed by the lexicons: sarcasm often ends on more praise ("…, super helpful", "such a treat").
   return -1;
 }
@@ -288,11 +332,12 @@ export function sarcasm(text: string): -1 | 0 {
  * corpus' labelling rule says politeness does not lift a reported failure above -0.2.
  */
 const COURTESY =
-  /\b(?:appreciate|grateful|thankful|thanks in advance|with (?:all due )?respect|would be (?:great|nice|lovely|good|wonderful|amazing)|it'?d be (?:great|nice|lovely|good)|kindly|sorry to (?:bother|chase)|hate to (?:complain|chase)|gentle reminder)\b/iu;
+  /\b(?:politely|no rush|(?:i|we) (?:just )?want(?:ed)? to (?:flag|let you know|point out|mention|report)|appreciate|grateful|thankful|thanks in advance|with (?:all due )?respect|would be (?:great|nice|lovely|good|wonderful|amazing)|it'?d be (?:great|nice|lovely|good)|kindly|sorry to (?:bother|chase)|hate to (?:complain|chase)|gentle reminder)\b/iu;
 /** "finally", "actually", "for once": the thing has not been working. (Not "please" or "still": calm requests use them.) */
 const IMPATIENCE =
   /\b(?:finally (?:fix\w*|work\w*|sort\w*|answer\w*|repl\w*|respond\w*|resolve\w*|look\w* into|get (?:this|it) (?:fixed|working|right))|actually (?:work|works|worked|did|does|load|loaded|sync|synced|sent|saved)|for once|yet again|any time soon|once and for all)\b/iu;
 export function politeComplaint(text: string, reader?: ReaderLean): -1 | 0 {
+  if (MISMATCH.test(text) && COURTESY.test(text) && !/\?/.test(text)) return -1;
   if (!COURTESY.test(text) || words(text) > SHORT_WORDS) return 0;
   if (IMPATIENCE.test(text)) return -1;
   const failure = text.match(FAILURE);
@@ -341,12 +386,35 @@ export function deniedComplaint(text: string): 1 | 0 {
   return denied > 0 && plain === 0 ? 1 : 0;
 }
 
+/**
+ * What came against what was ordered, booked or paid for: "ordered a large, got a medium", "booked
+ * a double room, got two singles", "the room we booked with a sea view actually faces the car park",
+ * "an invoice for a plan we never signed up for".
+ */
+const MISMATCH =
+  /\b(?:ordered|booked|paid for|asked for|requested|reserved|bought|purchased)\b[^.!?]{1,80}?(?:(?:[,;—–]|\b(?:and|but|yet)\b)\s*(?:(?:i|we|they)\s+)?(?:only\s+)?(?:got|received|were given|was given|ended up with|sent (?:us|me)|gave (?:us|me))\b|\b(?:actually|instead)\b)|\b(?:never|didn['’]?t|did not)\s+(?:order(?:ed)?|sign(?:ed)? up|ask(?:ed)? for|agree(?:d)? to|authori[sz]e(?:d)?|request(?:ed)?)\b/iu;
+/** A mismatch told, not asked, and not told as good news ("booked a double, got a suite, amazing"): -1; else 0. */
+export function mismatch(text: string, reader?: ReaderLean): -1 | 0 {
+  if (/\?/.test(text) || words(text) > SHORT_WORDS || !MISMATCH.test(text)) return 0;
+  return lean(text, reader) < CLEAR ? -1 : 0;
+}
+
+/** Courtesy a contrast's later part may end on ("…, could you check? ty"): no lean of its own. */
+const SIGN_OFF_COURTESY = /\b(?:thanks?(?: you)?(?: (?:so|very) much)?|thx|ty|cheers|please|pls|kindly)\b/giu;
+/** Markers that say the later part is bad news whatever its words: "Unfortunately it …". */
+const BAD_NEWS = /\b(?:unfortunately|sadly|regrettably)\b/iu;
+
 /** The composition verdict of a (normalised) message, or undefined when no rule applies. */
 export function compositionVerdict(message: string, reader?: ReaderLean): Verdict | undefined {
   const text = core(message);
   const parts = contrastParts(text);
   if (parts) {
-    const after = signOf(lean(parts[1], reader)) || deniedPraise(parts[1], reader) || deniedComplaint(parts[1]);
+    const marker = text.slice(text.indexOf(parts[0]) + parts[0].length, text.lastIndexOf(parts[1]));
+    const badNews = BAD_NEWS.test(marker) ? -2 * CLEAR : 0;
+    const after =
+      signOf(lean(parts[1].replace(SIGN_OFF_COURTESY, ' '), reader) + badNews) ||
+      deniedPraise(parts[1], reader) ||
+      deniedComplaint(parts[1]);
     const before = signOf(lean(parts[0], reader));
     if (after !== 0 && before !== after) return { sign: after, rule: 'contrast' };
     if (after !== 0) return undefined;
@@ -354,6 +422,7 @@ export function compositionVerdict(message: string, reader?: ReaderLean): Verdic
   if (deniedPraise(text, reader) < 0) return { sign: -1, rule: 'denied praise' };
   if (sarcasm(text) < 0) return { sign: -1, rule: 'sarcasm' };
   if (politeComplaint(text, reader) < 0) return { sign: -1, rule: 'polite complaint' };
+  if (mismatch(text, reader) < 0) return { sign: -1, rule: 'mismatch' };
   if (deniedComplaint(text) > 0) return { sign: 1, rule: 'denied complaint' };
   return undefined;
 }

@@ -3,7 +3,7 @@ import { lexiconScore } from './lexicon.js';
 import { predict, type LinearModel } from './linear.js';
 import { normalizeText } from './normalize.js';
 import { compositionVerdict, type Verdict } from './composition.js';
-import { deniedOnly, scopeCounts, scopeInputs, type ScopeCounts } from './intent-scope.js';
+import { deniedOnly, saysLeaving, scopeCounts, scopeInputs, type ScopeCounts } from './intent-scope.js';
 import { lastClause, lexiconPriors, PRIOR_NAMES, understatement } from './priors.js';
 import { logit, sigmoid } from './second-stage.js';
 import { INTENTIONS } from './taxonomy.js';
@@ -479,8 +479,11 @@ export function applyHeads(heads: Heads, enc: Encoded, raw: string, row?: Sparse
       !(label === 'recommend' && o.recommendNeedsPositive && !positive) &&
       !(o.denialVeto && scope && deniedOnly(label, scope)),
   );
+  // A plain statement of leaving in any trade's words (intent-scope.ts saysLeaving) is churn even
+  // when the heads, which learned software customers' words, did not hear it.
   const churn =
-    pickLabels(heads.churn, labelProbs(heads.churn, o, x, pieces, words?.churn, scope)).length > 0 &&
+    (pickLabels(heads.churn, labelProbs(heads.churn, o, x, pieces, words?.churn, scope)).length > 0 ||
+      (o.scope && saysLeaving(text))) &&
     !(o.denialVeto && scope && deniedOnly('churn', scope));
   if (churn) intentions.unshift('churn');
   return {

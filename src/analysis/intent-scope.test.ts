@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deniedOnly, scopeCounts, scopeInputCount, scopeInputs } from './intent-scope.js';
+import { deniedOnly, saysLeaving, scopeCounts, scopeInputCount, scopeInputs } from './intent-scope.js';
 
 describe('intention scope', () => {
   it('tells a said intention from a denied one', () => {
@@ -9,6 +9,44 @@ describe('intention scope', () => {
     expect(scopeCounts('No need for a refund, just fix it').refund).toEqual([0, 1]);
     expect(scopeCounts('I want a refund').refund).toEqual([1, 0]);
   });
+
+  it('heads v21: "stop suggesting", a withdrawn request, "wouldn\'t help", "never wanted one", add-ons, elsewhere', () => {
+    expect(deniedOnly('upgrade', scopeCounts('Stop suggesting the premium tier, we are fine'))).toBe(true);
+    expect(deniedOnly('refund', scopeCounts('Please withdraw the refund request I sent by mistake'))).toBe(true);
+    expect(deniedOnly('refund', scopeCounts("A refund wouldn't help, I need the boiler repaired"))).toBe(true);
+    expect(deniedOnly('refund', scopeCounts('Your agent offered a refund but I never asked for one'))).toBe(true);
+    expect(deniedOnly('upgrade', scopeCounts("The quote lists an upgrade, we don't need one"))).toBe(true);
+    // "it" is as often the product: a refund asked for stays asked for.
+    expect(deniedOnly('refund', scopeCounts("Refund me please, I don't need it"))).toBe(false);
+    // Leaving is not denied by "one": "cancel it, I don't need one" still leaves.
+    expect(deniedOnly('churn', scopeCounts("Cancel my line, I don't need one anymore"))).toBe(false);
+    // "the Pro add-on" names a product, not a wish to add; "don't add seats" still denies.
+    expect(scopeCounts('The invoice has the Pro add-on, we do not want to upgrade').upgrade).toEqual([0, 1]);
+    expect(scopeCounts("We don't need the add-on").upgrade).toEqual([0, 1]);
+    // "elsewhere" is leaving on its own, and the complement of a leaving word after one.
+    expect(scopeCounts('We are looking elsewhere').churn).toEqual([1, 0]);
+    expect(deniedOnly('churn', scopeCounts("We won't be moving our 40 licences elsewhere"))).toBe(true);
+    expect(deniedOnly('churn', scopeCounts('No plans to look elsewhere'))).toBe(true);
+  });
+
+  it.each([
+    'Please end my gym membership from next month',
+    'Close our joint account, we have moved it',
+    "We're unsubscribing from the meal kit service",
+    'Porting my number out this week',
+    "I'm switching to a different energy supplier in May",
+    'From now on we shop with another store',
+    'We are taking our business elsewhere',
+  ])('says leaving: %s', (text) => expect(saysLeaving(text)).toBe(true));
+
+  it.each([
+    'How do I close my account?',
+    'If the price goes up again we will switch to another provider',
+    'I never thought of cancelling my membership',
+    'We moved a guest to another hotel for the night',
+    'Please cancel my order, I will reorder tomorrow',
+    'My data should be deleted after I close my account',
+  ])('does not say leaving: %s', (text) => expect(saysLeaving(text)).toBe(false));
 
   it('keeps staying words apart: a denied renewal is a leaving', () => {
     const c = scopeCounts("We won't renew our contract");

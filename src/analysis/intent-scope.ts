@@ -14,7 +14,7 @@ import { negationDistances, wordTokens } from './word-features.js';
  */
 const GROUPS: Record<string, RegExp> = {
   churn:
-    /^(cancel|leav|quit|switch|unsubscrib|terminat|clos(e|ing)|mov(e|ing)|migrat|ditch|drop|alternativ|competitor)/,
+    /^(cancel|leav|quit|switch|unsubscrib|terminat|clos(e|ing)|mov(e|ing)|migrat|ditch|drop|alternativ|competitor|elsewhere)/,
   churn_stay: /^(renew|stay|continu|keep|stick|remain)/,
   refund: /^(refund|reimburs|chargeback|money$)/,
   upgrade: /^(upgrad|seats?$|enterprise$|premium$|add(ing)?$|tier$|licen[cs]es?$|upsell|expan(d|sion)|bump)/,
@@ -91,9 +91,18 @@ const CONDITIONAL = /\b(if|unless|otherwise|without|or else|se|si|wenn)\b/i;
  * "it's impossible to cancel, the button is hidden" wants to cancel).
  */
 const DENIED_AFTER =
-  /\b(?:decided against|decided not to|ruled out|rule out|holding off on|hold off on|held off on|put off|no longer (?:considering|planning)|not considering|not planning (?:on|to)|(?:hard|difficult|impossible) to(?= recommend)|declin(?:ed|es|ing)|turn(?:ed|s|ing)? down|pass(?:ed|es|ing)? on|sa(?:id|ys|ying) no to|no thanks (?:on|to|for)|(?:stay(?:s|ed|ing)?|remain(?:s|ed|ing)?) (?:on|at|with)|stick(?:s|ing)? (?:with|to)|keep(?:s|ing)? (?:our|my|the|to)|stop (?:asking|pushing|offering|nagging|emailing|sending)|skip(?:s|ped|ping)?|forgo(?:ing)?)\b/i;
+  /\b(?:decided against|decided not to|ruled out|rule out|holding off on|hold off on|held off on|put off|no longer (?:considering|planning)|not considering|not planning (?:on|to)|(?:hard|difficult|impossible) to(?= recommend)|declin(?:ed|es|ing)|turn(?:ed|s|ing)? down|pass(?:ed|es|ing)? on|sa(?:id|ys|ying) no to|no thanks (?:on|to|for)|(?:stay(?:s|ed|ing)?|remain(?:s|ed|ing)?) (?:on|at|with)|stick(?:s|ing)? (?:with|to)|keep(?:s|ing)? (?:our|my|the|to)|stop (?:asking|pushing|offering|nagging|emailing|sending|suggesting|recommending|pitching|mentioning|upselling)|withdraw\w* (?:the|my|our|that|this)(?= (?:\w+ )?(?:request|claim|ticket|application))|skip(?:s|ped|ping)?|forgo(?:ing)?)\b/i;
 const DENIED_BEFORE =
-  /\b(?:(?:is|are|was)(?:n['’]?t| not| no longer| never)|won['’]?t be|will not be|isn['’]?t going to be)\s+(?:on (?:the|our|my) (?:table|cards|roadmap|agenda|list|plans?)|in (?:the|our|my) budget|the (?:goal|plan|point|idea|intention)|happening|planned|an option|necessary|needed|required|(?:something|anything) (?:we|i) (?:need|want|require)|something we(?:['’]re| are) (?:considering|planning))\b|\b(?:is|are) off the (?:table|cards|agenda)\b|\b(?:does|do)(?:n['’]?t| not) make sense\b|\b(?:is|are)(?:n['’]?t| not) (?:worth (?:it|the (?:money|price|cost))|for (?:us|me))\b|\b(?:is|are) (?:plenty|(?:more than )?enough|sufficient|all (?:we|i) need)\b/i;
+  /\b(?:(?:is|are|was)(?:n['’]?t| not| no longer| never)|won['’]?t be|will not be|isn['’]?t going to be)\s+(?:on (?:the|our|my) (?:table|cards|roadmap|agenda|list|plans?)|in (?:the|our|my) budget|the (?:goal|plan|point|idea|intention)|happening|planned|an option|necessary|needed|required|(?:something|anything) (?:we|i) (?:need|want|require)|something we(?:['’]re| are) (?:considering|planning))\b|\b(?:is|are) off the (?:table|cards|agenda)\b|\b(?:does|do)(?:n['’]?t| not) make sense\b|\b(?:would(?:n['’]?t| not)|won['’]?t|will not|does(?:n['’]?t| not)) (?:help|solve (?:anything|it|this)|fix (?:anything|it|this))\b|\b(?:is|are)(?:n['’]?t| not) (?:worth (?:it|the (?:money|price|cost))|for (?:us|me))\b|\b(?:is|are) (?:plenty|(?:more than )?enough|sufficient|all (?:we|i) need)\b/i;
+/**
+ * A denial of "one" after the intention was named: "the refund request your agent opened — I never
+ * wanted one", "an upgrade? I don't need one". Not "it", which is as often the product ("refund me,
+ * I don't need it"); not for leaving ("cancel, I don't need one" is still leaving).
+ */
+const DENIED_ONE =
+  /\b(?:do(?:n['’]?t| not)|never|did(?:n['’]?t| not)|(?:am|are|'m|'re) not)\s+(?:really\s+|even\s+)?(?:need(?:ed)?|want(?:ed)?|ask(?:ed|ing)? for|request(?:ed)?)\s+one\b(?!\s+(?:more|of|bit|thing|day))/i;
+const DENIED_BY_ONE = new Set(['refund', 'upgrade', 'downgrade']);
+
 /** "I used to recommend it, not anymore", "we stopped recommending it": the praise has ended. */
 const ENDED = /\bused to\b[^.!?;]*\b(?:not|no) (?:any ?more|longer)\b|\bstopped recommending\b/i;
 
@@ -132,6 +141,9 @@ export function scopeCounts(text: string): ScopeCounts {
     // The words each decision against or setting-aside predicate denies, as token ranges.
     const ranges = noDenial ? [] : deniedRanges(clause);
     const ended = !noDenial && ENDED.test(clause);
+    const one = noDenial ? null : clause.match(DENIED_ONE);
+    // The tokens before "…never wanted one": what it denies.
+    const beforeOne = one ? wordTokens(clause.slice(0, one.index)).length : 0;
     const tokens = wordTokens(clause);
     const distances = negationDistances(tokens);
     // The leaving-or-staying group a negator's scope denied first (by the negator's token index).
@@ -144,10 +156,15 @@ export function scopeCounts(text: string): ScopeCounts {
         answeredNo ||
         byNegator ||
         ranges.some(([start, end]) => i >= start && i < end) ||
-        (ended && GROUPS.recommend.test(word));
+        (ended && GROUPS.recommend.test(word)) ||
+        (i < beforeOne && [...DENIED_BY_ONE].some((g) => GROUPS[g].test(word)));
       // "thanks for the upgrade offer", "upsell emails": the vendor's offer named, no intention
       // said ("stop sending upgrade offers" still denies one).
       if (!denied && GROUPS.upgrade.test(word) && OFFER.test(tokens[i + 1]?.replace(/^NOT_/, '') ?? '')) return;
+      // "the Pro add-on": a thing the vendor sells, not a wish to add.
+      if (!denied && word === 'add' && tokens[i + 1]?.replace(/^NOT_/, '') === 'on') return;
+      // "moving our seats elsewhere": the leaving word's complement, not a second leaving.
+      if (word === 'elsewhere' && tokens.slice(0, i).some((t) => GROUPS.churn.test(t.replace(/^NOT_/, '')))) return;
       for (const [g, re] of Object.entries(GROUPS)) {
         if (!re.test(word)) continue;
         // A negator denies the first leaving or staying word in its scope; a word of the other
@@ -199,4 +216,38 @@ export function deniedOnly(label: string, counts: ScopeCounts): boolean {
 /** A label's scope inputs, in SCOPE_GROUPS order. */
 export function scopeInputs(label: string, counts: ScopeCounts): number[] {
   return (SCOPE_GROUPS[label] ?? []).flatMap((g) => counts[g]);
+}
+
+/**
+ * A plain statement of leaving in words that name what is left: "cancel my membership", "end our
+ * contract", "I'm unsubscribing from the service", "porting my number to another network",
+ * "switching to a different bank", "flying with another airline from now on", "taking our
+ * business elsewhere". The churn heads learned leaving from software customers' words; these
+ * phrases are the same act in any trade. Not asked ("how do I close my account?"), not under a
+ * condition or a maybe ("if it happens again we'll switch to another bank" is churn risk the heads
+ * weigh, not a statement), and not denied.
+ */
+const PROVIDER =
+  '(?:provider|network|carrier|operator|bank|airline|company|vendor|supplier|service|tool|app|platform|insurer|gym|hotel|chain|dealer|dealership|brand|store|shop|retailer|streamer|plan|subscription|product|firm|agency|courier|broker)';
+const LEAVING = new RegExp(
+  [
+    "(?:cancel|cancell?ing|end|ending|terminat\\w*|clos(?:e|ing)|discontinu\\w*)\\s+(?:my|our)\\s+(?:[\\w-]+\\s+){0,2}(?:subscriptions?|contracts?|accounts?|memberships?|plans?|polic(?:y|ies)|broadband|package|line|service)",
+    "unsubscrib(?:e|ing)\\s+from\\s+(?:the|your|this)\\s+(?:[\\w-]+\\s+)?(?:service|app|plan|platform|channel|package)",
+    "(?:i['’]?m|we['’]?re|i am|we are) unsubscribing",
+    'port(?:ing)?\\s+(?:my|our)\\s+(?:[\\w-]+\\s+)?numbers?',
+    `(?:switch\\w*|mov\\w*|go(?:ing)?|transferr?\\w*|book\\w*|fly(?:ing)?|shop(?:ping)?|tak\\w+ (?:my|our) (?:\\w+ )?(?:business|money|car|custom))\\s+(?!(?:a|an|them|him|her|people|customers?|guests?|staff)\\b)(?:[\\w-]+\\s+){0,3}?(?:to|with|at)\\s+(?:another|a different|a new|a cheaper|a competing)\\s+(?:[\\w-]+\\s+)?${PROVIDER}`,
+    'tak\\w+ (?:my|our) (?:\\w+ )?business elsewhere',
+  ].join('|'),
+  'i',
+);
+const MAYBE =
+  /\?|\b(?:if|unless|otherwise|or else|when|whether|after|before|once|until|might|could|would|considering|considered|thinking (?:about|of)|how (?:do|can|to)|can i|should)\b/i;
+export function saysLeaving(text: string): boolean {
+  return (text.match(/[^.!?;\n]+[.!?;]*/g) ?? []).some((clause) => {
+    const m = clause.match(LEAVING);
+    // "may" in lower case only: "in May" is a date.
+    if (!m || MAYBE.test(clause) || /\bmay\b|^\W*May\b/.test(clause)) return false;
+    // No negator before the phrase in its clause: "never thought of switching to a new bank".
+    return !wordTokens(clause.slice(0, m.index! + m[0].length)).some((t) => t.startsWith('NOT_'));
+  });
 }

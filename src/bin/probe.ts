@@ -5,10 +5,10 @@ import { formatProbe, runProbe } from '../analysis/probe/runner.js';
 import { defaultHeadsCacheDir } from '../config.js';
 
 /**
- * `npm run probe -- [--seed=45] [--per-capability=40] [--examples=off] [--holdout=test|dev|test2|dev2]`: the behavioural probe
+ * `npm run probe -- [--seed=45] [--per-capability=40] [--examples=off|all] [--holdout=test|dev|test2|dev2|test3|dev3]`: the behavioural probe
  * (src/analysis/probe) through the local model's heads of the heads cache (HEADS_CACHE_DIR, or the
  * machine's; trained there first when missing), as the service reads messages. Prints each
- * capability's failure rate and a few failing cases. With --holdout, the held-out sentences of
+ * capability's failure rate and a few failing cases (all of them with --examples=all). With --holdout, the held-out sentences of
  * data/probe-holdout instead of the generated templates (src/analysis/probe/holdout.ts).
  */
 const args = process.argv.slice(2);
@@ -19,13 +19,13 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 const holdout = flag('holdout');
-if (holdout !== undefined && !['test', 'dev', 'test2', 'dev2'].includes(holdout)) {
-  console.error(`--holdout must be test, dev, test2 or dev2 (got ${holdout})`);
+if (holdout !== undefined && !['test', 'dev', 'test2', 'dev2', 'test3', 'dev3'].includes(holdout)) {
+  console.error(`--holdout must be test, dev, test2, dev2, test3 or dev3 (got ${holdout})`);
   process.exit(2);
 }
 const analyzer = await createAnalyzer(createLocalEmbedder(), { cacheDir: defaultHeadsCacheDir() });
 const report = holdout
-  ? await runHoldout((texts) => analyzer.analyzeBatch(texts), holdout as HoldoutHalf)
+  ? await runHoldout((texts) => analyzer.analyzeBatch(texts), holdout as HoldoutHalf, flag('examples') === 'all' ? Infinity : 3)
   : await runProbe((texts) => analyzer.analyzeBatch(texts), {
       seed: flag('seed') ? Number(flag('seed')) : undefined,
       perCapability: flag('per-capability') ? Number(flag('per-capability')) : undefined,

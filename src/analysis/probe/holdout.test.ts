@@ -25,6 +25,18 @@ describe('the held-out sentences', () => {
     expect(new Set(texts).size).toBe(360 + 125 + 144);
   });
 
+  it('hold the third set: 240 read and 240 never read, 20 of each of twelve capabilities, no sentence twice anywhere', () => {
+    for (const half of ['dev3', 'test3'] as const) {
+      const per = new Map<string, number>();
+      for (const c of loadHoldout(half)) per.set(c.capability, (per.get(c.capability) ?? 0) + 1);
+      expect([...per.values()]).toEqual(new Array(12).fill(20));
+    }
+    const texts = (['dev', 'test', 'dev2', 'test2', 'dev3', 'test3'] as const).flatMap((h) =>
+      loadHoldout(h).map((c) => c.text),
+    );
+    expect(new Set(texts).size).toBe(360 + 125 + 144 + 480);
+  });
+
   it('fail by their expectation: a class, a class not to be, an intention to carry or not', () => {
     const r = (sentiment: number, intentions: string[] = []) => ({ sentiment, intentions });
     expect(failsExpectation('not positive', r(0.3))).toBe(true);

@@ -13,10 +13,14 @@ import type { CapabilityResult, Predict, ProbeReport } from './runner.js';
  * A second set, written on 2026-12-03 by two more such helpers for the six capabilities that failed
  * most (negations and denied intentions, factual complaints): `dev2` (125, read while heads v20's
  * rules were written) and `test2` (144, never read: rates only).
+ * A third set, written on 2026-12-03 by another such helper for all twelve capabilities, half of
+ * each short and plain like a tester's templates and half natural (posts, chats, emails, reviews,
+ * tickets) across many trades: `dev3` (240, read while heads v21's rules were written) and `test3`
+ * (240, never read).
  */
-export type HoldoutHalf = 'dev' | 'test' | 'dev2' | 'test2';
+export type HoldoutHalf = 'dev' | 'test' | 'dev2' | 'test2' | 'dev3' | 'test3';
 /** The halves whose failing sentences are never shown (nobody tunes on them). */
-export const UNREAD_HALVES: readonly HoldoutHalf[] = ['test', 'test2'];
+export const UNREAD_HALVES: readonly HoldoutHalf[] = ['test', 'test2', 'test3'];
 
 interface HoldoutCase {
   capability: string;
@@ -53,7 +57,8 @@ const shown = (text: string, r: Reading) =>
   `"${text}" → ${r.sentiment >= 0 ? '+' : ''}${r.sentiment.toFixed(2)}${r.intentions.length ? ` [${r.intentions.join(', ')}]` : ''}`;
 
 /** The held-out half through any reader, as a probe report (every capability an MFT). */
-export async function runHoldout(predict: Predict, half: HoldoutHalf): Promise<ProbeReport> {
+/** `examples`: how many failing sentences to keep per capability (3 by default). */
+export async function runHoldout(predict: Predict, half: HoldoutHalf, examples = 3): Promise<ProbeReport> {
   const cases = loadHoldout(half);
   const readings = await predict(cases.map((c) => c.text));
   const names = [...new Set(cases.map((c) => c.capability))];
@@ -67,7 +72,7 @@ export async function runHoldout(predict: Predict, half: HoldoutHalf): Promise<P
       cases: mine.length,
       failures: failing.length,
       rate: failing.length / mine.length,
-      examples: failing.slice(0, 3).map(({ c, r }) => shown(c.text, r)),
+      examples: failing.slice(0, examples).map(({ c, r }) => shown(c.text, r)),
     };
   });
   const failures = capabilities.reduce((n, c) => n + c.failures, 0);
