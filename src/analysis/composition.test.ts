@@ -6,6 +6,7 @@ import {
   deniedComplaint,
   deniedPraise,
   mismatch,
+  plainFailure,
   politeComplaint,
   sarcasm,
 } from './composition.js';
@@ -114,6 +115,12 @@ describe('sarcasm', () => {
     'I just love it when the stream buffers at the final scene',
     'Huge thanks to the courier for leaving my parcel in the rain, soaked and broken',
     'Superb room service: the soup came cold',
+    'Thanks for charging us twice this month',
+    'So glad we paid for express shipping just to wait two weeks',
+    '"Fastest broadband in town," said no one ever',
+    'Cheers for cutting off the water during my shower',
+    'Love the "unlimited" data plan that stops at 5GB',
+    'Best support team ever, three emails and zero replies',
   ])('%s is a complaint', (text) => expect(sarcasm(text)).toBe(-1));
 
   it.each([
@@ -124,6 +131,7 @@ describe('sarcasm', () => {
     'Thanks for waiving the late fee, very kind',
     'Big thanks to the team for restoring my deleted photos',
     'The driver arrived early and was friendly. Great service.',
+    'Really appreciate the clear pricing, no hidden fees',
   ])('%s is not', (text) => expect(sarcasm(text)).toBe(0));
 });
 
@@ -139,6 +147,31 @@ describe('polite complaint', () => {
     "It'd be great if the extension filled codes too, then I could finally drop my other app",
     'Would appreciate a call next week about the rollout',
   ])('%s is not', (text) => expect(politeComplaint(text)).toBe(0));
+});
+
+describe('withheld praise', () => {
+  it.each(['The checkout could have been a lot faster', 'The new menu leaves a lot to be desired', "The room wasn't all that clean"])(
+    '%s is a complaint',
+    (text) => expect(deniedPraise(text)).toBe(-1),
+  );
+});
+
+describe('plain failure', () => {
+  it.each([
+    "The plumber didn't turn up on Monday",
+    'Our parcel went missing in the depot',
+    'The app crashes whenever I open the camera',
+    'We were charged twice for one ticket',
+  ])('%s is a complaint', (text) => expect(plainFailure(text)).toBe(-1));
+
+  it.each([
+    'Not a single outage this year',
+    'Nothing was lost when the laptop died, the backup had it all',
+    'The crash on Friday is fixed, thanks',
+    'Why does the app crash on start?',
+    'The calendar view is exactly what we were missing',
+    'It crashes less than the old version and the team is lovely',
+  ])('%s is not', (text) => expect(plainFailure(text)).toBe(0));
 });
 
 describe('mismatch', () => {
@@ -170,6 +203,8 @@ describe('denied complaint', () => {
     'The train was never late this month',
     "Our order wasn't delayed once",
     'The pool is never overcrowded on weekdays',
+    'Nothing went wrong with the delivery',
+    "Customer support wasn't rude at all",
   ])('%s is not a complaint', (text) => expect(deniedComplaint(text)).toBe(1));
 
   it.each([

@@ -27,6 +27,15 @@ describe('intention scope', () => {
     expect(scopeCounts('We are looking elsewhere').churn).toEqual([1, 0]);
     expect(deniedOnly('churn', scopeCounts("We won't be moving our 40 licences elsewhere"))).toBe(true);
     expect(deniedOnly('churn', scopeCounts('No plans to look elsewhere'))).toBe(true);
+    // "not needed", "rather than", "happy on the … tier", "cancel the refund", "reverse".
+    expect(deniedOnly('refund', scopeCounts('A refund is not needed'))).toBe(true);
+    expect(deniedOnly('refund', scopeCounts('Rather than a refund, please send a replacement'))).toBe(true);
+    expect(deniedOnly('upgrade', scopeCounts("We're fine with the basic tier"))).toBe(true);
+    expect(scopeCounts('Please cancel the refund, we kept the tickets').churn).toEqual([0, 0]);
+    expect(deniedOnly('refund', scopeCounts('Please cancel the refund, we kept the tickets'))).toBe(true);
+    expect(scopeCounts('Please cancel my order from yesterday').churn).toEqual([0, 0]);
+    expect(scopeCounts('Please cancel my subscription').churn).toEqual([1, 0]);
+    expect(deniedOnly('refund', scopeCounts("Don't reverse the charge, it was us"))).toBe(true);
   });
 
   it.each([

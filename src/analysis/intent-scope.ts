@@ -16,7 +16,7 @@ const GROUPS: Record<string, RegExp> = {
   churn:
     /^(cancel|leav|quit|switch|unsubscrib|terminat|clos(e|ing)|mov(e|ing)|migrat|ditch|drop|alternativ|competitor|elsewhere)/,
   churn_stay: /^(renew|stay|continu|keep|stick|remain)/,
-  refund: /^(refund|reimburs|chargeback|money$)/,
+  refund: /^(refund|reimburs|chargeback|money$|revers(e|al|ing)$)/,
   upgrade: /^(upgrad|seats?$|enterprise$|premium$|add(ing)?$|tier$|licen[cs]es?$|upsell|expan(d|sion)|bump)/,
   downgrade: /^(downgrad|fewer$|cheaper$|reduc|remov)/,
   recommend: /^(recommend|suggest)/,
@@ -28,6 +28,10 @@ const GROUPS: Record<string, RegExp> = {
 /** What a vendor sends: an upgrade word before one of these names the offer, not an intention. */
 const OFFER =
   /^(?:offers?|emails?|e-mails?|mails?|prompts?|banners?|pop-?ups?|pitch(?:es)?|reminders?|notifications?|nags?|ads?|spam)$/;
+
+/** What "cancel" may name that is not the service itself: "cancel the refund", "cancel my order". */
+const CANCELLED_THING =
+  /^(?:(?:the|my|our|that|this|your|a)\s+)?(?:\w+\s+)?(?:refund|reimbursement|chargeback|upgrade|upsell|order|booking|reservation|table|appointment|request|transfer|payment)s?\b/;
 
 /** Leaving and staying: a negator denies one or the other (scopeCounts). */
 const CHURN_GROUPS = new Set(['churn', 'churn_stay']);
@@ -91,9 +95,9 @@ const CONDITIONAL = /\b(if|unless|otherwise|without|or else|se|si|wenn)\b/i;
  * "it's impossible to cancel, the button is hidden" wants to cancel).
  */
 const DENIED_AFTER =
-  /\b(?:decided against|decided not to|ruled out|rule out|holding off on|hold off on|held off on|put off|no longer (?:considering|planning)|not considering|not planning (?:on|to)|(?:hard|difficult|impossible) to(?= recommend)|declin(?:ed|es|ing)|turn(?:ed|s|ing)? down|pass(?:ed|es|ing)? on|sa(?:id|ys|ying) no to|no thanks (?:on|to|for)|(?:stay(?:s|ed|ing)?|remain(?:s|ed|ing)?) (?:on|at|with)|stick(?:s|ing)? (?:with|to)|keep(?:s|ing)? (?:our|my|the|to)|stop (?:asking|pushing|offering|nagging|emailing|sending|suggesting|recommending|pitching|mentioning|upselling)|withdraw\w* (?:the|my|our|that|this)(?= (?:\w+ )?(?:request|claim|ticket|application))|skip(?:s|ped|ping)?|forgo(?:ing)?)\b/i;
+  /\b(?:decided against|decided not to|ruled out|rule out|holding off on|hold off on|held off on|put off|no longer (?:considering|planning)|not considering|not planning (?:on|to)|(?:hard|difficult|impossible) to(?= recommend)|declin(?:ed|es|ing)|turn(?:ed|s|ing)? down|pass(?:ed|es|ing)? on|sa(?:id|ys|ying) no to|no thanks (?:on|to|for)|(?:stay(?:s|ed|ing)?|remain(?:s|ed|ing)?) (?:on|at|with)|stick(?:s|ing)? (?:with|to)|keep(?:s|ing)? (?:our|my|the|to)|stop (?:asking|pushing|offering|nagging|emailing|sending|suggesting|recommending|pitching|mentioning|upselling)|rather than|instead of|(?:happy|fine|good|content|okay|ok) (?:on|with) (?:the|our|my)|cancel\w* (?:the|my|that|this)(?= (?:\w+ )?(?:refund|reimbursement|chargeback|upgrade|upsell))|withdraw\w* (?:the|my|our|that|this)(?= (?:\w+ )?(?:request|claim|ticket|application))|skip(?:s|ped|ping)?|forgo(?:ing)?)\b/i;
 const DENIED_BEFORE =
-  /\b(?:(?:is|are|was)(?:n['’]?t| not| no longer| never)|won['’]?t be|will not be|isn['’]?t going to be)\s+(?:on (?:the|our|my) (?:table|cards|roadmap|agenda|list|plans?)|in (?:the|our|my) budget|the (?:goal|plan|point|idea|intention)|happening|planned|an option|necessary|needed|required|(?:something|anything) (?:we|i) (?:need|want|require)|something we(?:['’]re| are) (?:considering|planning))\b|\b(?:is|are) off the (?:table|cards|agenda)\b|\b(?:does|do)(?:n['’]?t| not) make sense\b|\b(?:would(?:n['’]?t| not)|won['’]?t|will not|does(?:n['’]?t| not)) (?:help|solve (?:anything|it|this)|fix (?:anything|it|this))\b|\b(?:is|are)(?:n['’]?t| not) (?:worth (?:it|the (?:money|price|cost))|for (?:us|me))\b|\b(?:is|are) (?:plenty|(?:more than )?enough|sufficient|all (?:we|i) need)\b/i;
+  /\b(?:(?:is|are|was)(?:n['’]?t| not| no longer| never)|won['’]?t be|will not be|isn['’]?t going to be)\s+(?:on (?:the|our|my) (?:table|cards|roadmap|agenda|list|plans?)|in (?:the|our|my) budget|the (?:goal|plan|point|idea|intention)|happening|planned|an option|necessary|needed|required|(?:something|anything) (?:we|i) (?:need|want|require)|something we(?:['’]re| are) (?:considering|planning))\b|\b(?:is|are) off the (?:table|cards|agenda)\b|\b(?:does|do)(?:n['’]?t| not) make sense\b|\bnot (?:needed|necessary|required|wanted)\b|\b(?:would(?:n['’]?t| not)|won['’]?t|will not|does(?:n['’]?t| not)) (?:help|solve (?:anything|it|this)|fix (?:anything|it|this))\b|\b(?:is|are)(?:n['’]?t| not) (?:worth (?:it|the (?:money|price|cost))|for (?:us|me))\b|\b(?:is|are) (?:plenty|(?:more than )?enough|sufficient|all (?:we|i) need)\b/i;
 /**
  * A denial of "one" after the intention was named: "the refund request your agent opened — I never
  * wanted one", "an upgrade? I don't need one". Not "it", which is as often the product ("refund me,
@@ -163,6 +167,8 @@ export function scopeCounts(text: string): ScopeCounts {
       if (!denied && GROUPS.upgrade.test(word) && OFFER.test(tokens[i + 1]?.replace(/^NOT_/, '') ?? '')) return;
       // "the Pro add-on": a thing the vendor sells, not a wish to add.
       if (!denied && word === 'add' && tokens[i + 1]?.replace(/^NOT_/, '') === 'on') return;
+      // "cancel the refund", "cancel my order": what is cancelled is not the service.
+      if (GROUPS.churn.test(word) && /^cancel/.test(word) && CANCELLED_THING.test(tokens.slice(i + 1, i + 4).join(' ').replace(/NOT_/g, ''))) return;
       // "moving our seats elsewhere": the leaving word's complement, not a second leaving.
       if (word === 'elsewhere' && tokens.slice(0, i).some((t) => GROUPS.churn.test(t.replace(/^NOT_/, '')))) return;
       for (const [g, re] of Object.entries(GROUPS)) {

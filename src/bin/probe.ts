@@ -19,7 +19,7 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 const holdout = flag('holdout');
-if (holdout !== undefined && !['test', 'dev', 'test2', 'dev2', 'test3', 'dev3'].includes(holdout)) {
+if (holdout !== undefined && !['test', 'dev', 'test2', 'dev2', 'test3', 'dev3', 'dev4'].includes(holdout)) {
   console.error(`--holdout must be test, dev, test2, dev2, test3 or dev3 (got ${holdout})`);
   process.exit(2);
 }

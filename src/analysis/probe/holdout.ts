@@ -18,7 +18,7 @@ import type { CapabilityResult, Predict, ProbeReport } from './runner.js';
  * tickets) across many trades: `dev3` (240, read while heads v21's rules were written) and `test3`
  * (240, never read).
  */
-export type HoldoutHalf = 'dev' | 'test' | 'dev2' | 'test2' | 'dev3' | 'test3';
+export type HoldoutHalf = 'dev' | 'test' | 'dev2' | 'test2' | 'dev3' | 'test3' | 'dev4';
 /** The halves whose failing sentences are never shown (nobody tunes on them). */
 export const UNREAD_HALVES: readonly HoldoutHalf[] = ['test', 'test2', 'test3'];
 

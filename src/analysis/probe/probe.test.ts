@@ -62,10 +62,13 @@ const PROBE_FLOORS: Record<string, number> = {
  * more setting-aside predicates and answers to a question): 2 3 0 0 2 0 3 3 3 3 1 2 (22, 0.122),
  * the dev half 11. HEADS_VERSION 20 ("zero" and "nowhere" negators, a denied complaint up to five
  * words after its negator, "can't remember the last time", more denials and churn words): 2 2 1 0
- * 3 0 3 3 3 3 1 2 (23, 0.128: within the ±2 of 19), the dev half 11.
+ * 3 0 3 3 3 3 1 2 (23, 0.128: within the ±2 of 19), the dev half 11. The rules after v20 (dev3 and
+ * dev4's failures: the trades' complaint words, closings of bare praise, sarcasm cues, mismatches,
+ * plain failures, withheld praise, more denials; the heads unchanged): 1 2 1 0 3 0 3 3 2 2 1 2 (20,
+ * 0.111), the dev half 10.
  */
 const HOLDOUT_FAILURES: Record<string, number> = {
-  'negated positive': 2 + 1,
+  'negated positive': 1 + 1,
   'negated negative': 2 + 1,
   'contrast ending negative': 1 + 1,
   'contrast ending positive': 0 + 1,
@@ -73,25 +76,47 @@ const HOLDOUT_FAILURES: Record<string, number> = {
   'polite complaint': 0 + 1,
   'factual complaint': 3 + 1,
   'negated churn': 3 + 1,
-  'negated refund': 3 + 1,
-  'negated upgrade': 3 + 1,
+  'negated refund': 2 + 1,
+  'negated upgrade': 2 + 1,
   'negated recommend': 1 + 1,
   'churn statement': 2 + 1,
-  overall: 23 + 3,
+  overall: 20 + 3,
 };
 
 /**
  * Failures allowed on the second never-read set (test2: 24 sentences for each of six
- * capabilities), as above: HEADS_VERSION 19 failed 8 3 1 3 5 6 (26), 20 failed 4 3 1 4 5 5 (22).
+ * capabilities), as above: HEADS_VERSION 19 failed 8 3 1 3 5 6 (26), 20 failed 4 3 1 4 5 5 (22),
+ * with the rules after v20 2 3 1 3 3 5 (17).
  */
 const HOLDOUT2_FAILURES: Record<string, number> = {
-  'negated negative': 4 + 1,
+  'negated negative': 2 + 1,
   'negated positive': 3 + 1,
   'factual complaint': 1 + 1,
-  'negated churn': 4 + 1,
-  'negated refund': 5 + 1,
+  'negated churn': 3 + 1,
+  'negated refund': 3 + 1,
   'negated upgrade': 5 + 1,
-  overall: 22 + 3,
+  overall: 17 + 3,
+};
+
+/**
+ * Failures allowed on the third never-read set (test3: 20 sentences for each of the twelve
+ * capabilities, in many trades): heads v20 with v20's rules failed 30, with the rules after v20
+ * 2 5 2 1 5 1 0 2 3 0 1 2 (24, 0.100).
+ */
+const HOLDOUT3_FAILURES: Record<string, number> = {
+  'negated positive': 2 + 1,
+  'negated negative': 5 + 1,
+  'contrast ending negative': 2 + 1,
+  'contrast ending positive': 1 + 1,
+  sarcasm: 5 + 1,
+  'polite complaint': 1 + 1,
+  'factual complaint': 0 + 1,
+  'negated churn': 2 + 1,
+  'negated refund': 3 + 1,
+  'negated upgrade': 0 + 1,
+  'negated recommend': 1 + 1,
+  'churn statement': 2 + 1,
+  overall: 24 + 3,
 };
 
 describe('the behavioural probe on the local model', () => {
@@ -140,6 +165,18 @@ describe('the behavioural probe on the local model', () => {
           .map((c) => `${c.name}: ${c.failures} > ${HOLDOUT2_FAILURES[c.name]}`),
       ).toEqual([]);
       expect(second.failures).toBeLessThanOrEqual(HOLDOUT2_FAILURES.overall);
+
+      const third = await runHoldout((texts) => analyzer.analyzeBatch(texts), 'test3');
+      console.log(formatProbe(third));
+      expect(Object.keys(HOLDOUT3_FAILURES).sort()).toEqual(
+        [...third.capabilities.map((c) => c.name), 'overall'].sort(),
+      );
+      expect(
+        third.capabilities
+          .filter((c) => !(c.failures <= HOLDOUT3_FAILURES[c.name]))
+          .map((c) => `${c.name}: ${c.failures} > ${HOLDOUT3_FAILURES[c.name]}`),
+      ).toEqual([]);
+      expect(third.failures).toBeLessThanOrEqual(HOLDOUT3_FAILURES.overall);
     },
   );
 });
