@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { wordFeatures } from '../analysis/word-features.js';
+import { bestThreshold, labelScorer, trainLabel, type LabelExample } from './label-model.js';
+
+/** Toy vectors: a "topic" direction plus noise, so the fit has something to find. */
+function vectorOf(match: boolean, i: number): number[] {
+  const v = Array.from({ length: 16 }, (_, k) => Math.sin(i * 7 + k) * 0.1);
+  v[0] += match ? 1 : -1;
+  const n = Math.hypot(...v);
+  return v.map((x) => x / n);
+}
+
+describe('a label model', () => {
+  const examples: LabelExample[] = [
+    ...Array.from({ length: 10 }, (_, i) => ({ text: `parcel ${i} arrived late again`, match: true })),
+    ...Array.from({ length: 10 }, (_, i) => ({ text: `love the new colour ${i}`, match: false })),
+  ];
+  const vectors = examples.map((e, i) => vectorOf(e.match, i));
+
+  it('learns from 10 + 10 examples, reports cross-validated quality and scores new texts', async () => {
+    const { model, quality } = await trainLabel('toy', vectors, examples);
+    expect(quality).toMatchObject({ folds: 5, examples: 20, matching: 10 });
+    expect(quality.f1).toBe(1);
+    // Ten of each is under the size at which the figures are trusted: said so.
+    expect(quality.warning).toMatch(/rough until each side has 20/);
+    const score = labelScorer(model);
+    expect(score(vectorOf(true, 99), wordFeatures('my parcel arrived late'))).toBeGreaterThanOrEqual(model.threshold);
+    expect(score(vectorOf(false, 98), wordFeatures('the colour is lovely'))).toBeLessThan(model.threshold);
+    // A vector of another embedder's size is not scored.
+    expect(score([1, 0, 0], wordFeatures('parcel late'))).toBe(0);
+    // The model keeps only what scoring needs: the examples' vocabulary, not their texts.
+    expect(JSON.stringify(model)).not.toContain('parcel');
+  });
+
+  it('is deterministic: the same examples give the same model', async () => {
+    const a = await trainLabel('toy', vectors, examples);
+    const b = await trainLabel('toy', vectors, examples);
+    expect(a).toEqual(b);
+  });
+
+  it('refuses fewer than two of either side', async () => {
+    await expect(trainLabel('toy', vectors.slice(9), examples.slice(9))).rejects.toThrow(/at least two matching/);
+  });
+
+  it('chooses the threshold with the best out-of-fold F1, nearest 0.5 among equals', () => {
+    expect(bestThreshold([0.1, 0.2, 0.8, 0.9], [false, false, true, true])).toBe(0.5);
+    expect(bestThreshold([0.1, 0.3, 0.35, 0.9], [false, false, true, true])).toBeCloseTo(0.325);
+  });
+});
