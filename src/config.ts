@@ -135,6 +135,9 @@ const schema = z.object({
   TENANT_PIPELINES_PER_PROJECT: z.coerce.number().int().min(1).max(10_000).default(10),
   // Each message is matched against every deployed segment of its project: this bounds a fold's work.
   TENANT_DEPLOYED_SEGMENTS_PER_PROJECT: z.coerce.number().int().min(1).max(10_000).default(100),
+  // Custom labels (docs/labels.md): each ready label is scored on every message of its project.
+  TENANT_LABELS_PER_PROJECT: z.coerce.number().int().min(1).max(1_000).default(50),
+  TENANT_EXAMPLES_PER_LABEL: z.coerce.number().int().min(10).max(10_000).default(500),
   // Requests of one tenant an api process serves at once; a few more wait up to 2 s, then 429.
   TENANT_REQUESTS_IN_FLIGHT: z.coerce.number().int().min(1).max(1_000).default(8),
   // Fairness mechanisms switched off (comma-separated; src/fairness-mechanisms.ts). Default: none.
@@ -222,6 +225,8 @@ function toConfig(c: RawConfig) {
     projectsPerTenant: c.TENANT_PROJECTS,
     pipelinesPerProject: c.TENANT_PIPELINES_PER_PROJECT,
     deployedSegmentsPerProject: c.TENANT_DEPLOYED_SEGMENTS_PER_PROJECT,
+    labelsPerProject: c.TENANT_LABELS_PER_PROJECT,
+    examplesPerLabel: c.TENANT_EXAMPLES_PER_LABEL,
     // Switched off, a tenant's batches all start at once (the bound stays a number for SQL).
     batchesRunning: off.has('batch-admission') ? 100_000 : c.TENANT_BATCHES_RUNNING,
   };

@@ -21,6 +21,10 @@ export interface Quotas {
    * message can cause, which segments per pipeline alone did not.
    */
   deployedSegmentsPerProject: number;
+  /** Custom labels of one project: each ready one is scored on every message (docs/labels.md). */
+  labelsPerProject: number;
+  /** Examples of one label: all are embedded at each training. */
+  examplesPerLabel: number;
 }
 
 /**
@@ -40,7 +44,7 @@ export const FIXED_QUOTAS = {
  */
 export interface CountQuota {
   owner: { table: 'tenants' | 'projects' | 'pipelines'; id: number };
-  table: 'projects' | 'pipelines' | 'segments' | 'webhooks';
+  table: 'projects' | 'pipelines' | 'segments' | 'webhooks' | 'labels';
   where: Record<string, unknown>;
   max: number;
   /** What the refusal names: the field or resource (`segments`, `status`). */
@@ -126,4 +130,16 @@ export const deployedSegmentsQuota = (projectId: number, max: number): CountQuot
   limit: `a project may have at most ${max} deployed segments (each message is matched against all of them)`,
   remedy: 'undeploy one first',
   setting: 'TENANT_DEPLOYED_SEGMENTS_PER_PROJECT',
+});
+
+/** Custom labels of one project (TENANT_LABELS_PER_PROJECT). */
+export const labelsQuota = (projectId: number, max: number): CountQuota => ({
+  owner: { table: 'projects', id: projectId },
+  table: 'labels',
+  where: { project_id: projectId },
+  max,
+  field: 'labels',
+  limit: `a project may have at most ${max} labels (each ready one is scored on every message)`,
+  remedy: 'delete one first',
+  setting: 'TENANT_LABELS_PER_PROJECT',
 });

@@ -17,6 +17,7 @@ import * as m015 from './migrations/015_churn_words.js';
 import * as m016 from './migrations/016_user_data_rights.js';
 import * as m017 from './migrations/017_secrets_key_ids.js';
 import * as m018 from './migrations/018_forget_derived_data.js';
+import * as m019 from './migrations/019_custom_labels.js';
 
 /**
  * A migration module. knex reads `config.transaction` from what the source's getMigration answers
@@ -45,6 +46,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '016_user_data_rights': m016,
   '017_secrets_key_ids': m017,
   '018_forget_derived_data': m018,
+  '019_custom_labels': m019,
 };
 
 /** Migrations are imported, not discovered on disk, so they work from tsx, bundles and containers. */

@@ -14,6 +14,7 @@ import { isDatabaseDown } from '../errors.js';
 import { keepBeating } from '../keep-beating.js';
 import { realArrayLiteral } from '../db/real-array.js';
 import { stampBatchProgress } from './batch-lifecycle.js';
+import { readyLabels, type LabelMatcher } from '../labels/ready-labels.js';
 import { ATTRIBUTE_ENTRY_BYTES_SQL, MAX_USER_ATTRIBUTE_BYTES, MAX_USER_ATTRIBUTES } from './attribute-bounds.js';
 
 export interface ProcessChunkInput {
@@ -103,12 +104,14 @@ export async function processChunk(deps: ProcessChunkDeps, input: ProcessChunkIn
     return { segments, semanticEmbeddings };
   };
   let current = await loadSegments();
+  // The project's custom labels with a trained version, read once per chunk (docs/labels.md).
+  const matchLabels = await readyLabels(db, source.project_id, analyzer.embedder.name);
 
   for (let k = 0, reloads = 0; k < pending.length; k++) {
     const item = pending[k];
     deps.heartbeat?.();
     try {
-      await foldMessage(db, { source, item, analysis: analyses[k], ...current, log: deps.log });
+      await foldMessage(db, { source, item, analysis: analyses[k], ...current, matchLabels, log: deps.log });
       out.processed++;
     } catch (err) {
       if (err instanceof SegmentsChanged && reloads < MAX_SEGMENT_RELOADS) {
@@ -143,6 +146,7 @@ interface FoldArgs {
   analysis: MessageAnalysis;
   segments: LoadedSegment[];
   semanticEmbeddings: Map<string, number[]>;
+  matchLabels: LabelMatcher;
   log: Logger;
 }
 
@@ -208,6 +212,7 @@ async function foldMessage(db: Db, a: FoldArgs): Promise<void> {
         topics: a.analysis.topics,
         intentions: a.analysis.intentions,
         churn_words: a.analysis.churnWords ?? [],
+        labels: a.matchLabels(a.analysis.embedding, a.item.text),
         embedding: realArrayLiteral(a.analysis.embedding),
       })
       .onConflict(['source_id', 'item_idx'])
@@ -222,7 +227,7 @@ async function foldMessage(db: Db, a: FoldArgs): Promise<void> {
         { column: 'id', order: 'desc' },
       ])
       .limit(WINDOW_SIZE)
-      .select('written_at', 'sentiment', 'topics', 'intentions', 'churn_words', 'embedding');
+      .select('written_at', 'sentiment', 'topics', 'intentions', 'churn_words', 'labels', 'embedding');
     const aggregates = computeAggregates(windowOfRows(window));
     const profileEmbedding = meanEmbedding(window.map((m) => m.embedding as number[]));
     await lockSegmentsAsLoaded(trx, a.source.project_id, a.segments);

@@ -58,7 +58,7 @@ export function messagesOf(db: Db, userPk: number): AsyncGenerator<string> {
     const page = await readPage(
       db,
       `SELECT id, written_at, source_id, source_label, text, text_erased_at, sentiment, topics, intentions,
-              churn_words, created_at, written_at::text AS written_key,
+              churn_words, labels, created_at, written_at::text AS written_key,
               octet_length(to_jsonb(coalesce(text, ''))::text) + ${ROW_BYTES} AS weight
          FROM messages
         WHERE user_pk = ? ${after ? 'AND (written_at, id) > (?::timestamptz, ?)' : ''}
@@ -86,6 +86,7 @@ const message = (m: Row) =>
     topics: m.topics,
     intentions: m.intentions,
     churn_words: m.churn_words ?? [],
+    labels: m.labels ?? [],
     analysed_at: m.created_at,
   });
 

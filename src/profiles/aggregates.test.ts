@@ -42,6 +42,21 @@ describe('computeAggregates', () => {
       churn_risk_factors: { negative_sentiment: 0.3, declining_trend: 1, churn_intent: 0.7, churn_words: [] },
       price_sensitive_ratio: 0.5,
       message_frequency_days: 2, // (day 6 - day 0) / 3 gaps
+      labels: [],
+      label_ratios: {},
+    });
+  });
+
+  it("shares out the custom labels the window's messages matched", () => {
+    const window = [
+      { ...msg(0, 0), labels: ['delivery_problem'] },
+      { ...msg(1, 0), labels: ['delivery_problem', 'wrong_size'] },
+      { ...msg(2, 0), labels: [] },
+      { ...msg(3, 0) },
+    ];
+    expect(computeAggregates(window)).toMatchObject({
+      labels: ['delivery_problem', 'wrong_size'],
+      label_ratios: { delivery_problem: 0.5, wrong_size: 0.25 },
     });
   });
 

@@ -25,6 +25,8 @@ export interface WindowMessage {
   intentions: string[];
   /** The words that drove the message's churn reading (analysis); absent for messages analysed before they were kept. */
   churnWords?: string[];
+  /** The project's custom labels the message matched (docs/labels.md); absent: none. */
+  labels?: string[];
 }
 
 /** A `messages` row as the database gives it: what the fold and the retention sweep read. */
@@ -34,6 +36,7 @@ export interface MessageRow {
   topics: string[];
   intentions: string[];
   churn_words: string[] | null;
+  labels?: string[] | null;
 }
 
 /** The window of `messages` rows as computeAggregates reads it (churn words null: none kept). */
@@ -44,6 +47,7 @@ export const windowOfRows = (rows: MessageRow[]): WindowMessage[] =>
     topics: m.topics,
     intentions: m.intentions,
     churnWords: m.churn_words ?? [],
+    labels: m.labels ?? [],
   }));
 
 export const SENTIMENT_TRENDS = ['improving', 'stable', 'declining'] as const;
@@ -75,6 +79,10 @@ export interface Aggregates {
   churn_risk_factors: ChurnRiskFactors;
   price_sensitive_ratio: number;
   message_frequency_days: number | null;
+  /** Custom labels matched by any message of the window, the most shared first (docs/labels.md). */
+  labels: string[];
+  /** Per custom label matched in the window: the share of the window's messages that match it. */
+  label_ratios: Record<string, number>;
 }
 
 const DAY_MS = 86_400_000;
@@ -110,6 +118,7 @@ export function computeAggregates(window: WindowMessage[]): Aggregates {
   const trend = trendLabel(delta);
   const topicScores = shareScores(msgs.map((m) => m.topics));
   const negativeRatio = sentiments.filter((s) => s <= NEGATIVE_THRESHOLD).length / n;
+  const labelScores = shareScores(msgs.map((m) => m.labels ?? []));
 
   const factors: ChurnRiskFactors = {
     // Both how often the user is negative and how negative on average.
@@ -144,6 +153,8 @@ export function computeAggregates(window: WindowMessage[]): Aggregates {
     price_sensitive_ratio: round4(msgs.filter((m) => distinct(m.intentions).includes('price_sensitive')).length / n),
     // The mean of consecutive gaps telescopes to (last - first) / (n - 1).
     message_frequency_days: n < 2 ? null : round4((last - first) / DAY_MS / (n - 1)),
+    labels: rankByScore(labelScores),
+    label_ratios: Object.fromEntries(Object.entries(labelScores).map(([l, s]) => [l, round4(s)])),
   };
 }
 

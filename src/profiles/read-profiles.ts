@@ -39,6 +39,8 @@ export interface TimelineEntryView {
   sentiment: number;
   topics: string[];
   intentions: string[];
+  /** The project's custom labels the message matched (docs/labels.md). */
+  labels: string[];
 }
 
 const PROFILE_COLUMNS = [
@@ -206,10 +208,10 @@ export async function getTimeline(
   const offset = optionalInt(q.offset, 'offset', 0, 1_000_000_000) ?? 0;
   // One statement: the tenant check, the user and the page of messages (null columns for none).
   const { rows } = await db.raw(
-    `SELECT u.id AS user_pk, m.written_at, m.source_label, m.text, m.sentiment, m.topics, m.intentions FROM projects pr
+    `SELECT u.id AS user_pk, m.written_at, m.source_label, m.text, m.sentiment, m.topics, m.intentions, m.labels FROM projects pr
      LEFT JOIN users u ON u.project_id = pr.id AND u.user_id = ?
      LEFT JOIN LATERAL (
-       SELECT id, written_at, source_label, text, sentiment, topics, intentions FROM messages
+       SELECT id, written_at, source_label, text, sentiment, topics, intentions, labels FROM messages
        WHERE user_pk = u.id ORDER BY written_at DESC, id DESC LIMIT ? OFFSET ?
      ) m ON true
      WHERE pr.id = ? AND pr.tenant_id = ?
@@ -228,6 +230,7 @@ export async function getTimeline(
       sentiment: r.sentiment,
       topics: r.topics,
       intentions: r.intentions,
+      labels: r.labels ?? [],
     })),
   };
 }

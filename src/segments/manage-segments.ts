@@ -11,6 +11,7 @@ import { isValidSlug, slugify } from './slug.js';
 // The relay starts segment evaluations, admitted per tenant (evaluation-start.ts); its wake-up
 // reaches it when the transaction that set `evaluation_pending` commits.
 import { wakeRelay } from '../outbox/outbox.js';
+import { requireRuleLabels } from '../labels/label-names.js';
 
 export interface SegmentView {
   id: string;
@@ -132,6 +133,7 @@ export async function createSegment(
   else if (isValidSlug(input.id)) slug = input.id;
   else throw invalid('id', 'id must match [a-z0-9_-]{1,64}');
   await requirePipeline(db, caller, pipeline);
+  await requireRuleLabels(db, pipeline.projectId, rule);
   const quota = pipelineQuota({
     table: 'segments',
     pipelineId: pipeline.pipelineId,
@@ -150,6 +152,7 @@ export async function createSegment(
   return db.transaction(async (trx) => {
     const { pipelineId } = pipeline;
     await holdQuota(trx, quota);
+    await requireRuleLabels(trx, pipeline.projectId, rule);
     const [row] = await trx('segments')
       .insert({
         pipeline_id: pipelineId,
@@ -195,6 +198,7 @@ export async function updateSegment(
   const rule = input.rule === undefined ? undefined : validateRule(input.rule, ruleLimits(deps.quotas));
   if (rule !== undefined) patch.rule = JSON.stringify(rule);
   const current = await requireSegment(db, caller, ref);
+  if (rule !== undefined) await requireRuleLabels(db, ref.projectId, rule);
   if (Object.keys(patch).length === 0) return toView(current);
   // Only the descriptions this segment has no vector for yet are embedded (see createSegment).
   const vectors =
@@ -208,6 +212,7 @@ export async function updateSegment(
       .returning(COLUMNS);
     // Deleted meanwhile: nothing to store the vectors with.
     if (!updated) throw notFound('segment');
+    if (rule !== undefined) await requireRuleLabels(trx, ref.projectId, rule);
     await storeRuleConditions(trx, deps.embedder.name, updated.pk, vectors);
     if (updated.status === 'deployed') await wakeRelay(trx);
     return updated;

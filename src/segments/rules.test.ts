@@ -5,6 +5,8 @@ import {
   evaluateRule,
   validateRule,
   semanticDescriptions,
+  labelsNamed,
+  unknownLabel,
   MAX_DEPTH,
   MAX_NODES,
   type MatchContext,
@@ -216,6 +218,8 @@ const aggregates: Aggregates = {
   churn_risk_factors: { negative_sentiment: 0.3, declining_trend: 1, churn_intent: 0.7, churn_words: [] },
   price_sensitive_ratio: 0.5,
   message_frequency_days: 2,
+  labels: ['delivery_problem'],
+  label_ratios: { delivery_problem: 0.5 },
 };
 
 const ctx = (over: Partial<MatchContext> = {}): MatchContext => ({
@@ -403,5 +407,58 @@ describe('stored aggregates that predate a field', () => {
     expect(run(cond('churn_risk_score', '>=', 0), old)).toEqual({ matched: false, score: 0 });
     expect(run(cond('top_topics', 'contains', 'billing'), old)).toEqual({ matched: false, score: 0 });
     expect(run(cond('attributes.plan', '==', 'pro'), old)).toEqual({ matched: false, score: 0 });
+  });
+});
+
+describe('custom label fields', () => {
+  const limits = { maxNodes: 50, maxSemantic: 25 };
+  const withLabels = { ...limits, labels: ['delivery_problem', 'wrong_size'] };
+  const fieldOf = (fn: () => unknown) => {
+    try {
+      fn();
+    } catch (e) {
+      return (e as AppError).field;
+    }
+    return undefined;
+  };
+
+  it("takes labels and label_ratio.<name> naming the project's labels, and nothing else", () => {
+    expect(validateRule(cond('labels', 'contains', 'delivery_problem'), withLabels)).toEqual(
+      cond('labels', 'contains', 'delivery_problem'),
+    );
+    expect(validateRule(cond('label_ratio.wrong_size', '>=', 0.3), withLabels)).toEqual(
+      cond('label_ratio.wrong_size', '>=', 0.3),
+    );
+    expect(fieldOf(() => validateRule(cond('label_ratio.late', '>=', 0.3), withLabels))).toBe('rule.field');
+    expect(() => validateRule(cond('label_ratio.late', '>=', 0.3), withLabels)).toThrow(
+      /unknown label "late"; the project's labels are delivery_problem, wrong_size/,
+    );
+    expect(fieldOf(() => validateRule(cond('labels', 'contains', 'late'), withLabels))).toBe('rule.value');
+    expect(fieldOf(() => validateRule(cond('labels', '>=', 1), withLabels))).toBe('rule.op');
+    expect(() => validateRule(cond('label_ratio.x', '>=', 0.1), { ...limits, labels: [] })).toThrow(/no labels yet/);
+  });
+
+  it('checks the names later when validated without them, with the JSON path of the first unknown one', () => {
+    const rule = validateRule(
+      { all: [cond('avg_sentiment', '<', 0), { any: [cond('labels', 'contains', 'late'), cond('label_ratio.x', '>', 0)] }] },
+      limits,
+    );
+    expect(labelsNamed(rule)).toEqual(['late', 'x']);
+    expect((unknownLabel(rule, ['x']) as AppError).field).toBe('rule.all[1].any[0].value');
+    expect((unknownLabel(rule, ['late']) as AppError).field).toBe('rule.all[1].any[1].field');
+    expect(unknownLabel(rule, ['late', 'x'])).toBeNull();
+    // Names that could never be labels are refused at once.
+    expect(fieldOf(() => validateRule(cond('label_ratio.Bad Name', '>', 0), limits))).toBe('rule.field');
+  });
+
+  it('matches on the window: labels present, and the share of messages, 0 for a label never matched', () => {
+    expect(run(cond('labels', 'contains', 'delivery_problem'))).toEqual({ matched: true, score: 1 });
+    expect(evaluateRule(cond('label_ratio.delivery_problem', '>=', 0.3) as Rule, ctx())).toMatchObject({ matched: true });
+    expect(evaluateRule(cond('label_ratio.delivery_problem', '>=', 0.6) as Rule, ctx())).toMatchObject({ matched: false });
+    expect(evaluateRule(cond('label_ratio.wrong_size', '<', 0.1) as Rule, ctx())).toMatchObject({ matched: true });
+    // A profile folded before labels existed has no label fields: a share of 0, no label present.
+    const old = ctx({ aggregates: { ...aggregates, labels: undefined, label_ratios: undefined } as unknown as Aggregates });
+    expect(evaluateRule(cond('label_ratio.delivery_problem', '<', 0.1) as Rule, old)).toMatchObject({ matched: true });
+    expect(evaluateRule(cond('labels', 'contains', 'delivery_problem') as Rule, old)).toMatchObject({ matched: false });
   });
 });

@@ -61,9 +61,19 @@ export const NUMERIC_FIELDS: Readonly<Record<string, FieldKind>> = {
   message_frequency_days: { kind: 'number', scale: relativeScale },
 };
 const TOPIC_SCORE: FieldKind = { kind: 'number', scale: width(1) };
+const LABEL_RATIO = 'label_ratio.';
 
-/** The kind of `field`, or null if the rule language does not know it. */
-function fieldKind(field: string): FieldKind | null {
+/**
+ * The kind of `field`, or null if the rule language does not know it. `labels`: the project's
+ * custom labels, when validating (a rule may name only those); null when matching, where a rule
+ * already validated may name a label deleted since (it then matches no one, as a share of 0 would).
+ */
+function fieldKind(field: string, labels: readonly string[] | null = null): FieldKind | null {
+  if (field === 'labels') return { kind: 'list', labels: labels ?? [] };
+  if (field.startsWith(LABEL_RATIO)) {
+    const name = field.slice(LABEL_RATIO.length);
+    return labels === null || labels.includes(name) ? TOPIC_SCORE : null;
+  }
   if (Object.hasOwn(NUMERIC_FIELDS, field)) return NUMERIC_FIELDS[field];
   if (field === 'sentiment_trend') return { kind: 'trend' };
   if (field === 'top_topics') return { kind: 'list', labels: TOPICS };
@@ -92,12 +102,18 @@ export interface RuleLimits {
   maxNodes: number;
   /** Distinct semantic descriptions in one rule: each costs an embedding and a comparison per fold, 422 when over. */
   maxSemantic: number;
+  /**
+   * The project's custom labels, the only ones `labels` and `label_ratio.<name>` may name. Absent:
+   * any slug is taken here, and the caller checks the names (unknownLabel) once it has checked
+   * that the project is the caller's, so a rule cannot probe another tenant's label names.
+   */
+  labels?: readonly string[];
 }
 const DEFAULT_LIMITS: RuleLimits = { maxNodes: MAX_NODES, maxSemantic: MAX_SEMANTIC_CONDITIONS };
 
 /** Validates untrusted JSON as a Rule and returns a normalised copy; throws `invalid(path, ...)`. */
 export function validateRule(raw: unknown, limits: RuleLimits = DEFAULT_LIMITS, path = 'rule'): Rule {
-  const counter = { nodes: 0, maxNodes: limits.maxNodes };
+  const counter = { nodes: 0, maxNodes: limits.maxNodes, labels: limits.labels ?? null };
   const rule = validateNode(raw, path, 1, counter);
   const semantic = semanticDescriptions(rule).length;
   if (semantic > limits.maxSemantic) {
@@ -109,7 +125,9 @@ export function validateRule(raw: unknown, limits: RuleLimits = DEFAULT_LIMITS, 
   return rule;
 }
 
-function validateNode(raw: unknown, path: string, depth: number, counter: { nodes: number; maxNodes: number }): Rule {
+type Walk = { nodes: number; maxNodes: number; labels: readonly string[] | null };
+
+function validateNode(raw: unknown, path: string, depth: number, counter: Walk): Rule {
   if (depth > MAX_DEPTH) throw invalid(path, `rules may nest at most ${MAX_DEPTH} levels deep`);
   if (++counter.nodes > counter.maxNodes) throw invalid(path, `a rule may have at most ${counter.maxNodes} nodes`);
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
@@ -126,7 +144,7 @@ function validateNode(raw: unknown, path: string, depth: number, counter: { node
     return group === 'all' ? { all: rules } : { any: rules };
   }
   if (Object.hasOwn(node, 'semantic')) return validateSemantic(node, path);
-  if (Object.hasOwn(node, 'field')) return validateCondition(node, path);
+  if (Object.hasOwn(node, 'field')) return validateCondition(node, path, counter.labels);
   throw invalid(path, 'must have one of the keys "all", "any", "field" or "semantic"');
 }
 
@@ -151,15 +169,19 @@ function validateSemantic(node: Record<string, unknown>, path: string): Semantic
   return { semantic: text, min_similarity: min };
 }
 
-function validateCondition(node: Record<string, unknown>, path: string): Condition {
+function validateCondition(node: Record<string, unknown>, path: string, labels: readonly string[] | null): Condition {
   onlyKeys(node, ['field', 'op', 'value'], path);
   const field = node.field;
-  const kind = typeof field === 'string' && isStorableText(field) ? fieldKind(field) : null;
+  const kind = typeof field === 'string' && isStorableText(field) ? fieldKind(field, labels) : null;
+  if (typeof field === 'string' && field.startsWith(LABEL_RATIO)) {
+    const name = field.slice(LABEL_RATIO.length);
+    if (labels === null ? !isLabelName(name) : !kind) throw invalid(`${path}.field`, unknownLabelMessage(name, labels ?? []));
+  }
   if (typeof field !== 'string' || !kind) {
     throw invalid(
       `${path}.field`,
-      `unknown field; expected one of ${[...Object.keys(NUMERIC_FIELDS), 'sentiment_trend', 'top_topics', 'intentions_summary'].join(', ')}, ` +
-        `topic_scores.<topic> with a known topic, or attributes.<key>`,
+      `unknown field; expected one of ${[...Object.keys(NUMERIC_FIELDS), 'sentiment_trend', 'top_topics', 'intentions_summary', 'labels'].join(', ')}, ` +
+        `topic_scores.<topic> with a known topic, label_ratio.<label> with one of the project's labels, or attributes.<key>`,
     );
   }
   const op = node.op;
@@ -170,18 +192,24 @@ function validateCondition(node: Record<string, unknown>, path: string): Conditi
     throw invalid(`${path}.op`, `"${op}" does not apply to ${field}; use one of ${ALLOWED_OPS[kind.kind].join(' ')}`);
   }
   if (!Object.hasOwn(node, 'value')) throw invalid(`${path}.value`, 'is required');
-  return { field, op: op as Op, value: validateValue(kind, op as Op, node.value, `${path}.value`) };
+  return { field, op: op as Op, value: validateValue(kind, op as Op, node.value, `${path}.value`, labels) };
 }
 
-function validateValue(kind: FieldKind, op: Op, value: unknown, path: string): Scalar | Scalar[] {
+function validateValue(
+  kind: FieldKind,
+  op: Op,
+  value: unknown,
+  path: string,
+  labels: readonly string[] | null,
+): Scalar | Scalar[] {
   if (op === 'in') {
     if (!Array.isArray(value) || value.length === 0) throw invalid(path, '"in" needs a non-empty array');
-    return value.map((v, i) => validateScalar(kind, op, v, `${path}[${i}]`));
+    return value.map((v, i) => validateScalar(kind, op, v, `${path}[${i}]`, labels));
   }
-  return validateScalar(kind, op, value, path);
+  return validateScalar(kind, op, value, path, labels);
 }
 
-function validateScalar(kind: FieldKind, op: Op, value: unknown, path: string): Scalar {
+function validateScalar(kind: FieldKind, op: Op, value: unknown, path: string, labels: readonly string[] | null): Scalar {
   switch (kind.kind) {
     case 'number':
       if (typeof value !== 'number' || !Number.isFinite(value)) throw invalid(path, 'must be a finite number');
@@ -189,6 +217,11 @@ function validateScalar(kind: FieldKind, op: Op, value: unknown, path: string): 
     case 'trend':
       return oneOf(value, SENTIMENT_TRENDS, path);
     case 'list':
+      // `labels` while the project's names are not known yet: any name, checked later (unknownLabel).
+      if (kind.labels.length === 0 && labels === null) {
+        if (typeof value !== 'string' || !isLabelName(value)) throw invalid(path, 'must be the name of one of the project\'s labels');
+        return value;
+      }
       return oneOf(value, kind.labels, path);
     case 'attribute':
       if (isOrderOp(op) && (typeof value !== 'number' || !Number.isFinite(value))) {
@@ -203,7 +236,7 @@ function validateScalar(kind: FieldKind, op: Op, value: unknown, path: string): 
 
 function oneOf(value: unknown, allowed: readonly string[], path: string): string {
   if (typeof value !== 'string' || !allowed.includes(value))
-    throw invalid(path, `must be one of ${allowed.join(', ')}`);
+    throw invalid(path, allowed.length ? `must be one of ${allowed.join(', ')}` : 'names a label, and the project has no labels yet');
   return value;
 }
 
@@ -213,6 +246,43 @@ const isScalar = (v: unknown): v is Scalar =>
 function onlyKeys(node: Record<string, unknown>, allowed: string[], path: string): void {
   const extra = Object.keys(node).find((k) => !allowed.includes(k));
   if (extra !== undefined) throw invalid(`${path}.${extra}`, `unknown key; expected only ${allowed.join(', ')}`);
+}
+
+const isLabelName = (name: string) => /^[a-z0-9_-]{1,64}$/.test(name);
+const unknownLabelMessage = (name: string, labels: readonly string[]) =>
+  `unknown label "${name}"; ` + (labels.length ? `the project's labels are ${labels.join(', ')}` : 'the project has no labels yet');
+
+/**
+ * The first label a validated rule names that is not among the project's `labels`, as the error
+ * to answer (its JSON path), or null. For rules validated without the project's names.
+ */
+export function unknownLabel(rule: Rule, labels: readonly string[], path = 'rule'): Error | null {
+  if ('all' in rule || 'any' in rule) {
+    const group = 'all' in rule ? 'all' : 'any';
+    const children = 'all' in rule ? rule.all : (rule as AnyRule).any;
+    for (let i = 0; i < children.length; i++) {
+      const found = unknownLabel(children[i], labels, `${path}.${group}[${i}]`);
+      if (found) return found;
+    }
+    return null;
+  }
+  if ('semantic' in rule) return null;
+  if (rule.field.startsWith(LABEL_RATIO) && !labels.includes(rule.field.slice(LABEL_RATIO.length))) {
+    return invalid(`${path}.field`, unknownLabelMessage(rule.field.slice(LABEL_RATIO.length), labels));
+  }
+  if (rule.field === 'labels' && typeof rule.value === 'string' && !labels.includes(rule.value)) {
+    return invalid(`${path}.value`, unknownLabelMessage(rule.value, labels));
+  }
+  return null;
+}
+
+/** The labels a rule names (deleting one of them would leave the rule matching no one). */
+export function labelsNamed(rule: Rule): string[] {
+  if ('all' in rule) return [...new Set(rule.all.flatMap(labelsNamed))];
+  if ('any' in rule) return [...new Set(rule.any.flatMap(labelsNamed))];
+  if ('semantic' in rule) return [];
+  if (rule.field.startsWith(LABEL_RATIO)) return [rule.field.slice(LABEL_RATIO.length)];
+  return rule.field === 'labels' && typeof rule.value === 'string' ? [rule.value] : [];
 }
 
 /** Distinct semantic descriptions in the rule, in first-seen order, so each is embedded once. */
@@ -319,7 +389,10 @@ function numericValue(field: string, aggregates: Aggregates | undefined): number
   const raw = field.startsWith('topic_scores.')
     ? // A topic the user never mentioned has a share of 0, not "unknown".
       (aggregates?.topic_scores?.[field.slice('topic_scores.'.length)] ?? 0)
-    : (aggregates as unknown as Record<string, unknown> | undefined)?.[field];
+    : field.startsWith(LABEL_RATIO)
+      ? // Likewise a label none of the window's messages matched (or a profile folded before labels).
+        (aggregates?.label_ratios?.[field.slice(LABEL_RATIO.length)] ?? 0)
+      : (aggregates as unknown as Record<string, unknown> | undefined)?.[field];
   return typeof raw === 'number' && Number.isFinite(raw) ? raw : null;
 }
 

@@ -8,6 +8,7 @@ import { processChunk, type ProcessChunkInput } from '../ingest/process-chunk.js
 import { evaluateSegmentPage, type EvaluateSegmentPageInput } from '../segments/evaluate-page.js';
 import { deliverAttempt, type DeliverAttemptInput } from '../webhooks/deliver-attempt.js';
 import { completeBatch } from '../ingest/batch-lifecycle.js';
+import { trainLabelVersion, type TrainLabelVersionInput } from '../labels/train-version.js';
 import { WaitYourTurn, type DeliveryLimits } from '../fairness/in-flight.js';
 import type { AnalysisActivity, DeliveryGate } from '../fairness/delivery-gate.js';
 import type { FailingTurns } from '../fairness/failing-turns.js';
@@ -67,7 +68,7 @@ export function createActivities(deps: ActivityDeps) {
   /** Analysis work in its tenant's turn, on its tenant's lane (src/fairness/analysis-turns.ts). */
   const fairly = <T>(tenant: () => Promise<number | undefined>, work: (lane: number | undefined) => Promise<T>) =>
     analysisTurn({ tenant }, work);
-  const tenantOf = async (table: 'sources' | 'segments', key: { id: number } | { pk: number }) => {
+  const tenantOf = async (table: 'sources' | 'segments' | 'labels', key: { id: number } | { pk: number }) => {
     const [column, value] = Object.entries(key)[0];
     const row = await deps
       .db(`${table} as x`)
@@ -114,6 +115,17 @@ export function createActivities(deps: ActivityDeps) {
         fairly(
           () => tenantOf('segments', { pk: input.segmentPk }),
           (lane) => evaluateSegmentPage({ ...deps, heartbeat, lane }, input),
+        ),
+      ),
+    trainLabelVersion: (input: TrainLabelVersionInput) =>
+      turnTaken(() =>
+        fairly(
+          () => tenantOf('labels', { id: input.labelId }),
+          (lane) =>
+            trainLabelVersion(
+              { db: deps.db, embedder: async () => (await deps.analyzer()).embedder, lane, heartbeat, log: deps.log },
+              input,
+            ),
         ),
       ),
     deliverAttempt: (input: DeliverAttemptInput) =>

@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import type { Logger } from '../observability/logger.js';
 import type { BatchStarter } from '../ingest/batch-lifecycle.js';
 import type { SegmentEvaluationStarter } from '../segments/manage-segments.js';
+import type { LabelTrainingStarter } from '../labels/training-start.js';
 import type { DeliveryStart, DeliveryStarter } from '../webhooks/manage-webhooks.js';
 import {
   DeliveryAttempt,
@@ -14,7 +15,12 @@ import {
   SourceId,
   WebhookId,
 } from '../../workflows/search-attributes.js';
-import type { batchWorkflow, deliveryV2Workflow, segmentEvaluationWorkflow } from '../../workflows/index.js';
+import type {
+  batchWorkflow,
+  deliveryV2Workflow,
+  labelTrainingWorkflow,
+  segmentEvaluationWorkflow,
+} from '../../workflows/index.js';
 
 /**
  * Users per chunk activity, and chunks of one batch that run at once: a chunk's users are embedded
@@ -24,7 +30,7 @@ import type { batchWorkflow, deliveryV2Workflow, segmentEvaluationWorkflow } fro
 const BATCH_CHUNK_SIZE = 50;
 const BATCH_PARALLEL_CHUNKS = 4;
 
-export type Starters = BatchStarter & SegmentEvaluationStarter & DeliveryStarter;
+export type Starters = BatchStarter & SegmentEvaluationStarter & DeliveryStarter & LabelTrainingStarter;
 
 /** The task queue of one installation: two databases on one namespace never run each other's work. */
 export function installationTaskQueue(config: Config, installationId: string): string {
@@ -178,6 +184,20 @@ export function createStarters(client: Client, config: Config, installation: str
                 tenantId,
               ),
               args: [{ segmentPk, version, afterUserPk: 0, evaluated: 0, changes: 0 }],
+            }),
+        }),
+      );
+    },
+    async startLabelTraining({ labelId, projectId, tenantId, version, versionUid }) {
+      await bounded(() =>
+        owned({
+          workflowId: `label-training-${installation}-${labelId}-v${version}`,
+          record: versionUid,
+          start: (workflowId, memo) =>
+            client.workflow.start<typeof labelTrainingWorkflow>('labelTrainingWorkflow', {
+              ...common(workflowId, memo, [{ key: ProjectId, value: String(projectId) }], tenantId),
+              args: [{ labelId, version }],
+              staticSummary: `Label ${labelId} version ${version} of project ${projectId}`,
             }),
         }),
       );

@@ -4,6 +4,7 @@ import { ProjectsServiceClient } from '../../gen/profiling/v1/projects.js';
 import { SegmentsServiceClient } from '../../gen/profiling/v1/segments.js';
 import { UsersServiceClient } from '../../gen/profiling/v1/users.js';
 import { WebhooksServiceClient } from '../../gen/profiling/v1/webhooks.js';
+import { LabelsServiceClient } from '../../gen/profiling/v1/labels.js';
 import { stack } from './api.js';
 
 /** The generated clients, as an internal service would use them (of the stack, or of another instance). */
@@ -15,6 +16,7 @@ export function grpcClients(addr = stack().grpcAddress) {
     projects: new ProjectsServiceClient(addr, creds),
     segments: new SegmentsServiceClient(addr, creds),
     webhooks: new WebhooksServiceClient(addr, creds),
+    labels: new LabelsServiceClient(addr, creds),
   };
 }
 

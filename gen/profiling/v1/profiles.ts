@@ -188,9 +188,21 @@ export interface Aggregates {
     | undefined;
   /** All analysed messages of the user, not only the window. */
   messageCount: number;
+  /**
+   * The project's custom labels matched by any message of the window, the most shared first
+   * (docs/labels.md); empty on profiles last folded before labels existed.
+   */
+  labels: string[];
+  /** Per label matched in the window: the share of the window's messages that match it. */
+  labelRatios: { [key: string]: number };
 }
 
 export interface Aggregates_TopicScoresEntry {
+  key: string;
+  value: number;
+}
+
+export interface Aggregates_LabelRatiosEntry {
   key: string;
   value: number;
 }
@@ -284,7 +296,11 @@ export interface TimelineEntry {
    * What the user wrote (an extension of the contract). Absent once the project's message
    * retention, or an erasure, removed the text; the analysis stays.
    */
-  text?: string | undefined;
+  text?:
+    | string
+    | undefined;
+  /** The project's custom labels the message matched when it was analysed (docs/labels.md). */
+  labels: string[];
 }
 
 export interface GetUserTimelineRequest {
@@ -1856,6 +1872,8 @@ function createBaseAggregates(): Aggregates {
     messageFrequencyDays: undefined,
     churnRiskFactors: undefined,
     messageCount: 0,
+    labels: [],
+    labelRatios: {},
   };
 }
 
@@ -1897,6 +1915,12 @@ export const Aggregates: MessageFns<Aggregates> = {
     if (message.messageCount !== 0) {
       writer.uint32(96).int32(message.messageCount);
     }
+    for (const v of message.labels) {
+      writer.uint32(106).string(v!);
+    }
+    globalThis.Object.entries(message.labelRatios).forEach(([key, value]: [string, number]) => {
+      Aggregates_LabelRatiosEntry.encode({ key: key as any, value }, writer.uint32(114).fork()).join();
+    });
     return writer;
   },
 
@@ -2012,6 +2036,25 @@ export const Aggregates: MessageFns<Aggregates> = {
             message.messageCount = reader.int32();
             continue;
           }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.labels.push(reader.string());
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            const entry14 = Aggregates_LabelRatiosEntry.decode(reader, reader.uint32());
+            if (entry14.value !== undefined) {
+              message.labelRatios[entry14.key] = entry14.value;
+            }
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2108,6 +2151,36 @@ export const Aggregates: MessageFns<Aggregates> = {
         : isSet(object.message_count)
         ? globalThis.Number(object.message_count)
         : 0,
+      labels: globalThis.Array.isArray(object?.labels)
+        ? object.labels.map((e: any) => globalThis.String(e))
+        : [],
+      labelRatios: isObject(object.labelRatios)
+        ? (globalThis.Object.entries(object.labelRatios) as [string, any][]).reduce(
+          (acc: { [key: string]: number }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.Number(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : isObject(object.label_ratios)
+        ? (globalThis.Object.entries(object.label_ratios) as [string, any][]).reduce(
+          (acc: { [key: string]: number }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.Number(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
     };
   },
 
@@ -2155,6 +2228,18 @@ export const Aggregates: MessageFns<Aggregates> = {
     if (message.messageCount !== 0) {
       obj.messageCount = Math.round(message.messageCount);
     }
+    if (message.labels?.length) {
+      obj.labels = message.labels;
+    }
+    if (message.labelRatios) {
+      const entries = globalThis.Object.entries(message.labelRatios) as [string, number][];
+      if (entries.length > 0) {
+        obj.labelRatios = {};
+        entries.forEach(([k, v]) => {
+          obj.labelRatios[k] = floatToJson(v);
+        });
+      }
+    }
     return obj;
   },
 
@@ -2185,6 +2270,16 @@ export const Aggregates: MessageFns<Aggregates> = {
       ? ChurnRiskFactors.fromPartial(object.churnRiskFactors)
       : undefined;
     message.messageCount = object.messageCount ?? 0;
+    message.labels = object.labels?.map((e) => e) || [];
+    message.labelRatios = (globalThis.Object.entries(object.labelRatios ?? {}) as [string, number][]).reduce(
+      (acc: { [key: string]: number }, [key, value]: [string, number]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.Number(value);
+        }
+        return acc;
+      },
+      {},
+    );
     return message;
   },
 };
@@ -2268,6 +2363,91 @@ export const Aggregates_TopicScoresEntry: MessageFns<Aggregates_TopicScoresEntry
   },
   fromPartial<I extends Exact<DeepPartial<Aggregates_TopicScoresEntry>, I>>(object: I): Aggregates_TopicScoresEntry {
     const message = createBaseAggregates_TopicScoresEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? 0;
+    return message;
+  },
+};
+
+function createBaseAggregates_LabelRatiosEntry(): Aggregates_LabelRatiosEntry {
+  return { key: "", value: 0 };
+}
+
+export const Aggregates_LabelRatiosEntry: MessageFns<Aggregates_LabelRatiosEntry> = {
+  encode(message: Aggregates_LabelRatiosEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== 0) {
+      writer.uint32(17).double(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Aggregates_LabelRatiosEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAggregates_LabelRatiosEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 17) {
+              break;
+            }
+
+            message.value = reader.double();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Aggregates_LabelRatiosEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.Number(object.value) : 0,
+    };
+  },
+
+  toJSON(message: Aggregates_LabelRatiosEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== 0) {
+      obj.value = floatToJson(message.value);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Aggregates_LabelRatiosEntry>, I>>(base?: I): Aggregates_LabelRatiosEntry {
+    return Aggregates_LabelRatiosEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Aggregates_LabelRatiosEntry>, I>>(object: I): Aggregates_LabelRatiosEntry {
+    const message = createBaseAggregates_LabelRatiosEntry();
     message.key = object.key ?? "";
     message.value = object.value ?? 0;
     return message;
@@ -3063,7 +3243,15 @@ export const SegmentMembership: MessageFns<SegmentMembership> = {
 };
 
 function createBaseTimelineEntry(): TimelineEntry {
-  return { timestamp: undefined, sourceLabel: "", sentiment: 0, topics: [], intentions: [], text: undefined };
+  return {
+    timestamp: undefined,
+    sourceLabel: "",
+    sentiment: 0,
+    topics: [],
+    intentions: [],
+    text: undefined,
+    labels: [],
+  };
 }
 
 export const TimelineEntry: MessageFns<TimelineEntry> = {
@@ -3085,6 +3273,9 @@ export const TimelineEntry: MessageFns<TimelineEntry> = {
     }
     if (message.text !== undefined) {
       writer.uint32(50).string(message.text);
+    }
+    for (const v of message.labels) {
+      writer.uint32(58).string(v!);
     }
     return writer;
   },
@@ -3150,6 +3341,14 @@ export const TimelineEntry: MessageFns<TimelineEntry> = {
             message.text = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.labels.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3176,6 +3375,7 @@ export const TimelineEntry: MessageFns<TimelineEntry> = {
         ? object.intentions.map((e: any) => globalThis.String(e))
         : [],
       text: isSet(object.text) ? globalThis.String(object.text) : undefined,
+      labels: globalThis.Array.isArray(object?.labels) ? object.labels.map((e: any) => globalThis.String(e)) : [],
     };
   },
 
@@ -3199,6 +3399,9 @@ export const TimelineEntry: MessageFns<TimelineEntry> = {
     if (message.text !== undefined) {
       obj.text = message.text;
     }
+    if (message.labels?.length) {
+      obj.labels = message.labels;
+    }
     return obj;
   },
 
@@ -3213,6 +3416,7 @@ export const TimelineEntry: MessageFns<TimelineEntry> = {
     message.topics = object.topics?.map((e) => e) || [];
     message.intentions = object.intentions?.map((e) => e) || [];
     message.text = object.text ?? undefined;
+    message.labels = object.labels?.map((e) => e) || [];
     return message;
   },
 };

@@ -79,6 +79,9 @@ export function profileToProto(p: ProfileView): Profile {
         churnWords: a.churn_risk_factors.churn_words ?? [],
       },
       messageCount: a.message_count,
+      // Profiles folded before labels existed have none stored.
+      labels: a.labels ?? [],
+      labelRatios: a.label_ratios ?? {},
     } as Profile['aggregates'],
   };
 }
@@ -95,6 +98,7 @@ export function timelineEntryToProto(e: TimelineEntryView): TimelineEntry {
     sentiment: e.sentiment,
     topics: e.topics,
     intentions: e.intentions,
+    labels: e.labels,
   };
 }
 

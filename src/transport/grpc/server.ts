@@ -8,6 +8,7 @@ import { ProjectsServiceService } from '../../../gen/profiling/v1/projects.js';
 import { SegmentsServiceService } from '../../../gen/profiling/v1/segments.js';
 import { UsersServiceService } from '../../../gen/profiling/v1/users.js';
 import { WebhooksServiceService } from '../../../gen/profiling/v1/webhooks.js';
+import { LabelsServiceService } from '../../../gen/profiling/v1/labels.js';
 import type { AppContext } from '../../app.js';
 import { MAX_REQUEST_BYTES } from '../limits.js';
 import { checkReadiness } from '../readiness.js';
@@ -15,6 +16,7 @@ import { authenticating } from './authenticate.js';
 import { profilesService, projectsService, usersService } from './handlers-users-profiles-projects.js';
 import { segmentsService } from './handlers-segments.js';
 import { webhooksService } from './handlers-webhooks.js';
+import { labelsService } from './handlers-labels.js';
 import { followReadiness } from './health.js';
 import { refusingMalformed } from './malformed.js';
 import { observing } from './observing.js';
@@ -23,7 +25,7 @@ import { refuseOversizedBatch, refuseProtoAttributes } from './preflight.js';
 // `npm run generate` writes the exact descriptors buf compiled (imports and comments included).
 const DESCRIPTOR_SET = fileURLToPath(new URL('../../../gen/profiling-v1.binpb', import.meta.url));
 const PACKAGE = 'profiling.v1';
-const SERVICES = ['UsersService', 'ProfilesService', 'ProjectsService', 'SegmentsService', 'WebhooksService'].map(
+const SERVICES = ['UsersService', 'ProfilesService', 'ProjectsService', 'SegmentsService', 'WebhooksService', 'LabelsService'].map(
   (s) => `${PACKAGE}.${s}`,
 );
 
@@ -57,6 +59,7 @@ export async function startGrpcServer(
   server.addService(...refusingMalformed(ProjectsServiceService, projectsService(ctx)));
   server.addService(...refusingMalformed(SegmentsServiceService, segmentsService(ctx)));
   server.addService(...refusingMalformed(WebhooksServiceService, webhooksService(ctx)));
+  server.addService(...refusingMalformed(LabelsServiceService, labelsService(ctx)));
 
   // Standard health service and server reflection: grpcurl and `buf curl` work with no proto files at hand.
   // Health answers what `/readyz` would: NOT_SERVING while PostgreSQL or Temporal is away.

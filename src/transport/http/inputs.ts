@@ -231,3 +231,34 @@ export const deliveriesQuery: z.ZodType<ListDeliveriesInput> = z
 
 export const tenantBody = object({ name: string('name') });
 export const revokeKeyBody = object({ api_key: string('api_key') }).transform((b) => ({ apiKey: b.api_key }));
+
+const labelExample = object(
+  {
+    text: string('text'),
+    match: z.boolean({ error: 'match must be true or false' }),
+  },
+  'each example',
+).meta({ id: 'LabelExample' });
+const labelExamples = z.array(labelExample, { error: 'examples must be an array of {"text", "match"}' });
+
+/** POST …/labels: a new label and its first example set (at least 5 of each side). */
+export const createLabelBody = object({
+  name: string('name').meta({ description: 'A slug (a-z, 0-9, _ and -, up to 64), unique in the project' }),
+  description: string('description').nullish(),
+  examples: labelExamples,
+});
+
+/** PUT …/labels/{name}: the whole example set, and the description if given. */
+export const updateLabelBody = object({
+  name: string('name').optional().meta({ description: "The label's name, if given: a label cannot be renamed" }),
+  description: string('description').nullish(),
+  examples: labelExamples,
+});
+
+/** POST …/labels/{name}/examples: examples to add. */
+export const addExamplesBody = object({ examples: labelExamples });
+
+/** POST …/labels/{name}/classify: up to 100 texts to score, stored nowhere. */
+export const classifyBody = object({
+  texts: z.array(string('each text'), { error: 'texts must be an array of strings' }),
+});

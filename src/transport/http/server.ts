@@ -15,6 +15,7 @@ import { addApiRoutes } from './routes-users-profiles-projects.js';
 import { addPrivacyRoutes } from './routes-privacy.js';
 import { addOpsRoutes } from './routes-ops.js';
 import { addSegmentRoutes } from './routes-segments.js';
+import { addLabelRoutes } from './routes-labels.js';
 import { addWebhookRoutes } from './routes-webhooks.js';
 import { addConsoleRoutes } from './routes-console.js';
 import { addDocsRoutes } from './routes-docs.js';
@@ -26,6 +27,7 @@ export function createRouter(ctx: AppContext): Router {
   addPrivacyRoutes(router, ctx);
   addWebhookRoutes(router, ctx);
   addSegmentRoutes(router, ctx);
+  addLabelRoutes(router, ctx);
   addConsoleRoutes(router);
   // Last: the document it serves lists the routes added before it.
   addDocsRoutes(router);

@@ -13,6 +13,7 @@ const PATH_PARAMS: Record<string, z.ZodType> = {
   webhook_id: z.int().min(1),
   delivery_id: z.int().min(1),
   segment_id: z.string().meta({ description: 'The segment id (a slug)' }),
+  name: z.string().meta({ description: "The label's name (a slug)" }),
   user_id: z.string().meta({ description: "The user's id in the caller's system" }),
   source_id: z.int().min(1),
   erasure_id: z.string().meta({ description: 'The erasure id (a UUID)' }),

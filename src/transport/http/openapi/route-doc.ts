@@ -8,6 +8,7 @@ export const TAGS = [
   { name: 'Projects', description: 'Projects and their pipelines' },
   { name: 'Privacy', description: "A user's data: erasure, suppression, export; the audit trail (docs/privacy.md)" },
   { name: 'Segments', description: 'Segments, their rules and their members' },
+  { name: 'Labels', description: "A project's own labels, taught from examples (docs/labels.md)" },
   { name: 'Webhooks', description: 'Webhooks and their deliveries' },
   { name: 'Webhook operations', description: 'Secret rotation, recovery, test events and resends' },
   { name: 'Operations', description: 'Probes, metrics and this reference' },

@@ -51,6 +51,14 @@ const aggregates = z
     price_sensitive_ratio: ratio,
     message_frequency_days: z.number().nullable().meta({ description: 'null with a single message' }),
     message_count: z.int().meta({ description: 'Extension: all analysed messages, not only the window' }),
+    labels: z.array(z.string()).optional().meta({
+      description:
+        "Extension: the project's custom labels matched by any message of the window, the most shared first (docs/labels.md); absent on profiles last folded before labels existed",
+    }),
+    label_ratios: z
+      .record(z.string(), ratio)
+      .optional()
+      .meta({ description: "Extension: per label matched in the window, the share of the window's messages that match it" }),
   })
   .meta({ id: 'Aggregates' });
 
@@ -109,6 +117,9 @@ export const timeline = z.object({
         sentiment: z.number().min(-1).max(1),
         topics: z.array(z.string()),
         intentions: z.array(z.string()),
+        labels: z
+          .array(z.string())
+          .meta({ description: "Extension: the project's custom labels the message matched (docs/labels.md)" }),
       })
       .meta({ id: 'TimelineEntry' }),
   ),
@@ -203,6 +214,7 @@ export const profileExport = z
           topics: z.array(z.string()),
           intentions: z.array(z.string()),
           churn_words: z.array(z.string()),
+          labels: z.array(z.string()).optional(),
           analysed_at: timestamp,
         })
         .passthrough(),
@@ -312,3 +324,48 @@ export const readiness = z.object({
     .optional()
     .meta({ description: 'Extension: why a dependency is not ready, when it can be said' }),
 });
+
+const labelQuality = z
+  .object({
+    precision: z.number(),
+    recall: z.number(),
+    f1: z.number(),
+    folds: z.int(),
+    examples: z.int(),
+    matching: z.int(),
+    warning: z.string().nullable(),
+  })
+  .meta({
+    id: 'LabelQuality',
+    description: "Cross-validated on the ready version's own examples (out-of-fold scores); docs/labels.md",
+  });
+
+export const label = z
+  .object({
+    name: z.string(),
+    description: z.string(),
+    state: z.enum(['training', 'ready', 'failed']).meta({ description: "The latest version's state" }),
+    failure_reason: z.string().nullable(),
+    version: z.int().meta({ description: 'The latest example set: 1, then + 1 at each change' }),
+    ready_version: z.int().nullable().meta({ description: 'The version that scores messages now; null until one trained' }),
+    examples_count: z.int(),
+    matching_examples: z.int(),
+    quality: labelQuality.nullable(),
+    examples: z
+      .array(z.object({ text: z.string(), match: z.boolean() }))
+      .optional()
+      .meta({ description: 'The latest example set (not in the list)' }),
+    created_at: timestamp,
+    updated_at: timestamp,
+    trained_at: timestamp.nullable(),
+  })
+  .meta({ id: 'Label' });
+
+export const classification = z
+  .object({
+    label: z.string(),
+    version: z.int(),
+    threshold: z.number(),
+    results: z.array(z.object({ score: z.number(), match: z.boolean() })),
+  })
+  .meta({ id: 'Classification', description: "Each text's score (0 to 1) and match, in the order sent" });

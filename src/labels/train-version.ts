@@ -1,0 +1,68 @@
+import type { Db } from '../db/knex.js';
+import type { Embedder, Lane } from '../analysis/embedder.js';
+import type { Logger } from '../observability/logger.js';
+import { keepBeating } from '../keep-beating.js';
+import { trainLabel, type LabelExample } from './label-model.js';
+
+export interface TrainLabelVersionInput {
+  labelId: number;
+  version: number;
+}
+
+/** ready: this version now scores; superseded: a newer version (or the label's deletion) came first. */
+export type TrainLabelVersionOutcome = 'ready' | 'superseded' | 'failed';
+
+/**
+ * Trains one version of a label on the worker (the label-training workflow's activity): embeds its
+ * examples in one call, fits the model with its cross-validated quality (label-model.ts), and
+ * stores both only if the label is still at this version, so of two updates racing the newest
+ * always wins, whatever order their trainings end in. Idempotent: a retry trains the same model
+ * again (training is deterministic) and writes the same row.
+ */
+export async function trainLabelVersion(
+  deps: { db: Db; embedder: () => Promise<Embedder>; lane?: Lane; heartbeat?: () => void; log: Logger },
+  input: TrainLabelVersionInput,
+): Promise<TrainLabelVersionOutcome> {
+  const { db } = deps;
+  const row = await db('labels').where({ id: input.labelId }).first('version', 'examples', 'project_id');
+  if (!row || row.version !== input.version) return 'superseded';
+  const examples = row.examples as LabelExample[];
+  const embedder = await keepBeating(deps.heartbeat, 5_000, deps.embedder());
+  const vectors = await keepBeating(
+    deps.heartbeat,
+    5_000,
+    embedder.embed(
+      examples.map((e) => e.text),
+      deps.lane,
+    ),
+  );
+  let trained: Awaited<ReturnType<typeof trainLabel>>;
+  try {
+    trained = await keepBeating(deps.heartbeat, 5_000, trainLabel(embedder.name, vectors, examples));
+  } catch (err) {
+    // Not a fault to retry: these examples cannot be learned (the api's checks make this rare).
+    const updated = await db('labels')
+      .where({ id: input.labelId, version: input.version })
+      .update({ state: 'failed', failure_reason: String((err as Error).message).slice(0, 500), updated_at: db.fn.now() });
+    return updated > 0 ? 'failed' : 'superseded';
+  }
+  const updated = await db('labels')
+    .where({ id: input.labelId, version: input.version })
+    .update({
+      state: 'ready',
+      failure_reason: null,
+      model: JSON.stringify(trained.model),
+      model_version: input.version,
+      quality: JSON.stringify(trained.quality),
+      trained_at: db.fn.now(),
+      updated_at: db.fn.now(),
+    });
+  deps.log.info('label trained', {
+    label_id: input.labelId,
+    version: input.version,
+    examples: examples.length,
+    f1: trained.quality.f1,
+    superseded: updated === 0,
+  });
+  return updated > 0 ? 'ready' : 'superseded';
+}
