@@ -34,6 +34,15 @@ export interface LabelInput {
   examples?: unknown;
 }
 
+export interface LabelBackfill {
+  version: number;
+  state: 'waiting' | 'running' | 'done';
+  /** Users whose messages were scored, of the project's users when it began. */
+  users_done: number;
+  users_total: number;
+  done_at: Date | null;
+}
+
 export interface LabelView {
   name: string;
   description: string;
@@ -48,6 +57,8 @@ export interface LabelView {
   matching_examples: number;
   /** Cross-validated on the examples of `ready_version`. */
   quality: LabelQuality | null;
+  /** The ready version scoring the project's stored messages: how far it got (null before the first). */
+  backfill: LabelBackfill | null;
   /** Only on GET of one label and the writes. */
   examples?: LabelExample[];
   created_at: Date;
@@ -69,6 +80,11 @@ const COLUMNS = [
   'created_at',
   'updated_at',
   'trained_at',
+  'backfill_pending',
+  'backfill_version',
+  'backfill_total',
+  'backfill_users',
+  'backfill_done_at',
 ];
 
 function toView(row: Record<string, any>, withExamples: boolean): LabelView {
@@ -83,6 +99,16 @@ function toView(row: Record<string, any>, withExamples: boolean): LabelView {
     examples_count: examples.length,
     matching_examples: examples.filter((e) => e.match).length,
     quality: row.quality ?? null,
+    backfill:
+      row.backfill_version === null || row.backfill_version === undefined
+        ? null
+        : {
+            version: row.backfill_version,
+            state: row.backfill_done_at ? 'done' : row.backfill_pending ? 'waiting' : 'running',
+            users_done: row.backfill_users,
+            users_total: row.backfill_total ?? 0,
+            done_at: row.backfill_done_at ?? null,
+          },
     ...(withExamples ? { examples } : {}),
     created_at: row.created_at,
     updated_at: row.updated_at,

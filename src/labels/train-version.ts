@@ -2,6 +2,7 @@ import type { Db } from '../db/knex.js';
 import type { Embedder, Lane } from '../analysis/embedder.js';
 import type { Logger } from '../observability/logger.js';
 import { keepBeating } from '../keep-beating.js';
+import { wakeRelay } from '../outbox/outbox.js';
 import { trainLabel, type LabelExample } from './label-model.js';
 
 export interface TrainLabelVersionInput {
@@ -56,7 +57,15 @@ export async function trainLabelVersion(
       quality: JSON.stringify(trained.quality),
       trained_at: db.fn.now(),
       updated_at: db.fn.now(),
+      // The project's stored messages are scored with it next (backfill-page.ts), started by the relay.
+      backfill_pending: true,
+      backfill_version: input.version,
+      backfill_total: db('users').where({ project_id: row.project_id }).count('*'),
+      backfill_users: 0,
+      backfill_started_at: null,
+      backfill_done_at: null,
     });
+  if (updated > 0) await wakeRelay(db);
   deps.log.info('label trained', {
     label_id: input.labelId,
     version: input.version,

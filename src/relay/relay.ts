@@ -8,7 +8,7 @@ import { PACE_MS, RECHECK_MS } from '../outbox/delivery-admission.js';
 import { startAdmittedBatches, startUnstartedBatches } from './dispatch-batches.js';
 import { startPendingEvaluations } from './dispatch-evaluations.js';
 import { dispatchDeliveries } from './dispatch-deliveries.js';
-import { startPendingTrainings } from '../labels/training-start.js';
+import { startPendingBackfills, startPendingTrainings } from '../labels/training-start.js';
 
 export interface Relay {
   stop(): Promise<void>;
@@ -49,6 +49,7 @@ export function startRelay(deps: {
     await startAdmittedBatches(deps, admission.batchesPerTenant);
     await startPendingEvaluations(deps, admission.evaluationsPerTenant);
     await startPendingTrainings(deps);
+    await startPendingBackfills(deps);
   };
 
   const pass = async () => {

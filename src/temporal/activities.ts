@@ -9,6 +9,7 @@ import { evaluateSegmentPage, type EvaluateSegmentPageInput } from '../segments/
 import { deliverAttempt, type DeliverAttemptInput } from '../webhooks/deliver-attempt.js';
 import { completeBatch } from '../ingest/batch-lifecycle.js';
 import { trainLabelVersion, type TrainLabelVersionInput } from '../labels/train-version.js';
+import { backfillLabelPage, type BackfillLabelPageInput } from '../labels/backfill-page.js';
 import { WaitYourTurn, type DeliveryLimits } from '../fairness/in-flight.js';
 import type { AnalysisActivity, DeliveryGate } from '../fairness/delivery-gate.js';
 import type { FailingTurns } from '../fairness/failing-turns.js';
@@ -126,6 +127,13 @@ export function createActivities(deps: ActivityDeps) {
               { db: deps.db, embedder: async () => (await deps.analyzer()).embedder, lane, heartbeat, log: deps.log },
               input,
             ),
+        ),
+      ),
+    backfillLabelPage: (input: BackfillLabelPageInput) =>
+      turnTaken(() =>
+        fairly(
+          () => tenantOf('labels', { id: input.labelId }),
+          (lane) => backfillLabelPage({ ...deps, heartbeat, lane }, input),
         ),
       ),
     deliverAttempt: (input: DeliverAttemptInput) =>

@@ -18,6 +18,7 @@ import {
 import type {
   batchWorkflow,
   deliveryV2Workflow,
+  labelBackfillWorkflow,
   labelTrainingWorkflow,
   segmentEvaluationWorkflow,
 } from '../../workflows/index.js';
@@ -198,6 +199,20 @@ export function createStarters(client: Client, config: Config, installation: str
               ...common(workflowId, memo, [{ key: ProjectId, value: String(projectId) }], tenantId),
               args: [{ labelId, version }],
               staticSummary: `Label ${labelId} version ${version} of project ${projectId}`,
+            }),
+        }),
+      );
+    },
+    async startLabelBackfill({ labelId, projectId, tenantId, version, versionUid }) {
+      await bounded(() =>
+        owned({
+          workflowId: `label-backfill-${installation}-${labelId}-v${version}`,
+          record: versionUid,
+          start: (workflowId, memo) =>
+            client.workflow.start<typeof labelBackfillWorkflow>('labelBackfillWorkflow', {
+              ...common(workflowId, memo, [{ key: ProjectId, value: String(projectId) }], tenantId),
+              args: [{ labelId, version, afterUserPk: 0, users: 0, changed: 0 }],
+              staticSummary: `Backfill of label ${labelId} version ${version} in project ${projectId}`,
             }),
         }),
       );

@@ -103,11 +103,24 @@ export interface Label {
   quality?:
     | LabelQuality
     | undefined;
+  /** The ready version scoring the project's stored messages, and how far it got. */
+  backfill?:
+    | LabelBackfill
+    | undefined;
   /** The latest example set (GetLabel and the writes; not ListLabels). */
   examples: LabelExample[];
   createdAt?: Date | undefined;
   updatedAt?: Date | undefined;
   trainedAt?: Date | undefined;
+}
+
+export interface LabelBackfill {
+  version: number;
+  /** waiting, running or done. */
+  state: string;
+  usersDone: number;
+  usersTotal: number;
+  doneAt?: Date | undefined;
 }
 
 export interface LabelRef {
@@ -447,6 +460,7 @@ function createBaseLabel(): Label {
     examplesCount: 0,
     matchingExamples: 0,
     quality: undefined,
+    backfill: undefined,
     examples: [],
     createdAt: undefined,
     updatedAt: undefined,
@@ -482,6 +496,9 @@ export const Label: MessageFns<Label> = {
     }
     if (message.quality !== undefined) {
       LabelQuality.encode(message.quality, writer.uint32(74).fork()).join();
+    }
+    if (message.backfill !== undefined) {
+      LabelBackfill.encode(message.backfill, writer.uint32(114).fork()).join();
     }
     for (const v of message.examples) {
       LabelExample.encode(v!, writer.uint32(82).fork()).join();
@@ -583,6 +600,14 @@ export const Label: MessageFns<Label> = {
             message.quality = LabelQuality.decode(reader, reader.uint32());
             continue;
           }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.backfill = LabelBackfill.decode(reader, reader.uint32());
+            continue;
+          }
           case 10: {
             if (tag !== 82) {
               break;
@@ -654,6 +679,7 @@ export const Label: MessageFns<Label> = {
         ? globalThis.Number(object.matching_examples)
         : 0,
       quality: isSet(object.quality) ? LabelQuality.fromJSON(object.quality) : undefined,
+      backfill: isSet(object.backfill) ? LabelBackfill.fromJSON(object.backfill) : undefined,
       examples: globalThis.Array.isArray(object?.examples)
         ? object.examples.map((e: any) => LabelExample.fromJSON(e))
         : [],
@@ -704,6 +730,9 @@ export const Label: MessageFns<Label> = {
     if (message.quality !== undefined) {
       obj.quality = LabelQuality.toJSON(message.quality);
     }
+    if (message.backfill !== undefined) {
+      obj.backfill = LabelBackfill.toJSON(message.backfill);
+    }
     if (message.examples?.length) {
       obj.examples = message.examples.map((e) => LabelExample.toJSON(e));
     }
@@ -735,10 +764,158 @@ export const Label: MessageFns<Label> = {
     message.quality = (object.quality !== undefined && object.quality !== null)
       ? LabelQuality.fromPartial(object.quality)
       : undefined;
+    message.backfill = (object.backfill !== undefined && object.backfill !== null)
+      ? LabelBackfill.fromPartial(object.backfill)
+      : undefined;
     message.examples = object.examples?.map((e) => LabelExample.fromPartial(e)) || [];
     message.createdAt = object.createdAt ?? undefined;
     message.updatedAt = object.updatedAt ?? undefined;
     message.trainedAt = object.trainedAt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseLabelBackfill(): LabelBackfill {
+  return { version: 0, state: "", usersDone: 0, usersTotal: 0, doneAt: undefined };
+}
+
+export const LabelBackfill: MessageFns<LabelBackfill> = {
+  encode(message: LabelBackfill, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.version !== 0) {
+      writer.uint32(8).int32(message.version);
+    }
+    if (message.state !== "") {
+      writer.uint32(18).string(message.state);
+    }
+    if (message.usersDone !== 0) {
+      writer.uint32(24).int32(message.usersDone);
+    }
+    if (message.usersTotal !== 0) {
+      writer.uint32(32).int32(message.usersTotal);
+    }
+    if (message.doneAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.doneAt), writer.uint32(42).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LabelBackfill {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLabelBackfill();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.version = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.state = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.usersDone = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.usersTotal = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.doneAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LabelBackfill {
+    return {
+      version: isSet(object.version) ? globalThis.Number(object.version) : 0,
+      state: isSet(object.state) ? globalThis.String(object.state) : "",
+      usersDone: isSet(object.usersDone)
+        ? globalThis.Number(object.usersDone)
+        : isSet(object.users_done)
+        ? globalThis.Number(object.users_done)
+        : 0,
+      usersTotal: isSet(object.usersTotal)
+        ? globalThis.Number(object.usersTotal)
+        : isSet(object.users_total)
+        ? globalThis.Number(object.users_total)
+        : 0,
+      doneAt: isSet(object.doneAt)
+        ? fromJsonTimestamp(object.doneAt)
+        : isSet(object.done_at)
+        ? fromJsonTimestamp(object.done_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: LabelBackfill): unknown {
+    const obj: any = {};
+    if (message.version !== 0) {
+      obj.version = Math.round(message.version);
+    }
+    if (message.state !== "") {
+      obj.state = message.state;
+    }
+    if (message.usersDone !== 0) {
+      obj.usersDone = Math.round(message.usersDone);
+    }
+    if (message.usersTotal !== 0) {
+      obj.usersTotal = Math.round(message.usersTotal);
+    }
+    if (message.doneAt !== undefined) {
+      obj.doneAt = message.doneAt.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<LabelBackfill>, I>>(base?: I): LabelBackfill {
+    return LabelBackfill.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LabelBackfill>, I>>(object: I): LabelBackfill {
+    const message = createBaseLabelBackfill();
+    message.version = object.version ?? 0;
+    message.state = object.state ?? "";
+    message.usersDone = object.usersDone ?? 0;
+    message.usersTotal = object.usersTotal ?? 0;
+    message.doneAt = object.doneAt ?? undefined;
     return message;
   },
 };

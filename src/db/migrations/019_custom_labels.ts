@@ -8,7 +8,8 @@ import { createIndexConcurrently } from '../concurrent-index.js';
  *   sets (every change trains a new version, with a new `version_uid`: one training workflow per
  *   value, even after a database restore); `training_pending` is the relay's flag to start it.
  *   `model`, `quality` and `model_version` are the last version that trained: it keeps scoring
- *   while a newer one trains or if a newer one fails.
+ *   while a newer one trains or if a newer one fails. `backfill_*`: that version scoring the
+ *   project's stored messages (the relay starts it when `backfill_pending`), and how far it got.
  * - messages.labels: the labels a message matched when it was analysed (or backfilled).
  *
  * Catalog changes only, each waited for in short tries; idempotent, so a run that died half-way
@@ -36,12 +37,20 @@ export async function up(knex: Knex): Promise<void> {
       model_version integer,
       quality jsonb,
       trained_at timestamptz,
+      -- The backfill of the last version that trained: its stored messages scored, page by page.
+      backfill_pending boolean NOT NULL DEFAULT false,
+      backfill_version integer,
+      backfill_total integer,
+      backfill_users integer NOT NULL DEFAULT 0,
+      backfill_started_at timestamptz,
+      backfill_done_at timestamptz,
       created_by text,
       created_at timestamptz NOT NULL DEFAULT now(),
       updated_at timestamptz NOT NULL DEFAULT now(),
       UNIQUE (project_id, name)
     );
     CREATE INDEX IF NOT EXISTS labels_training_pending ON labels (id) WHERE training_pending;
+    CREATE INDEX IF NOT EXISTS labels_backfill_pending ON labels (id) WHERE backfill_pending;
   `);
   // A constant default: a catalog change, no rewrite of messages.
   await withBriefLock(knex, `ALTER TABLE messages ADD COLUMN IF NOT EXISTS labels text[] NOT NULL DEFAULT '{}'`);

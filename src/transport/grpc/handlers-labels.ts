@@ -25,6 +25,15 @@ export function labelToProto(l: labels.LabelView): Label {
     examplesCount: l.examples_count,
     matchingExamples: l.matching_examples,
     quality: l.quality ? { ...l.quality, warning: l.quality.warning ?? undefined } : undefined,
+    backfill: l.backfill
+      ? {
+          version: l.backfill.version,
+          state: l.backfill.state,
+          usersDone: l.backfill.users_done,
+          usersTotal: l.backfill.users_total,
+          doneAt: l.backfill.done_at ?? undefined,
+        }
+      : undefined,
     examples: l.examples ?? [],
     createdAt: l.created_at,
     updatedAt: l.updated_at,

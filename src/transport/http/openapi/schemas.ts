@@ -351,6 +351,16 @@ export const label = z
     examples_count: z.int(),
     matching_examples: z.int(),
     quality: labelQuality.nullable(),
+    backfill: z
+      .object({
+        version: z.int(),
+        state: z.enum(['waiting', 'running', 'done']),
+        users_done: z.int(),
+        users_total: z.int(),
+        done_at: timestamp.nullable(),
+      })
+      .nullable()
+      .meta({ description: "The ready version scoring the project's stored messages, and how far it got" }),
     examples: z
       .array(z.object({ text: z.string(), match: z.boolean() }))
       .optional()
