@@ -12,7 +12,7 @@ import { sentencesOf } from '../src/analysis/sentences.js';
  * bench/results/<timestamp>.json plus a Markdown table. Figures are medians over repeated runs.
  */
 const quick = process.argv.includes('--quick');
-// `--only=embedder,idle,fairness,ingest,retries,reads,deliveries,floor` runs a subset (the embedder limit is
+// `--only=embedder,idle,fairness,ingest,retries,reads,deliveries,floor,labels` runs a subset (the embedder limit is
 // always measured, except for deliveries alone).
 const onlyArg = process.argv.find((a) => a.startsWith('--only='));
 const only = onlyArg ? new Set(onlyArg.slice('--only='.length).split(',')) : undefined;
@@ -81,6 +81,27 @@ if (only?.has('floor')) {
     );
   save();
   if (only.size === 1) {
+    console.log('\n' + save().join('\n'));
+    console.log(`\nwritten: ${file}`);
+    process.exit(0);
+  }
+}
+
+// Custom labels: training time and the cost per message of 10 ready labels, without a stack.
+if (runs('labels')) {
+  const { benchLabels } = await import('./labels.js');
+  const r = await benchLabels({ quick, log: (m) => console.log(m) });
+  results.labels = r;
+  const ms = (xs: number[]) => `${median(xs).toFixed(0)} ms`;
+  report('label training, 20 examples (embedding + 5 folds + final fit)', ms(r.training[20]), `min ${Math.min(...r.training[20]).toFixed(0)} ms`);
+  report('label training, 200 examples', ms(r.training[200]), `min ${Math.min(...r.training[200]).toFixed(0)} ms`);
+  report(
+    'custom labels scored per message, 10 ready labels (µs)',
+    median(r.perMessageMicros).toFixed(1),
+    `500 corpus messages; the word features alone ${r.wordsOnlyMicros.toFixed(1)} µs; no embedding call`,
+  );
+  save();
+  if (only?.size === 1) {
     console.log('\n' + save().join('\n'));
     console.log(`\nwritten: ${file}`);
     process.exit(0);
