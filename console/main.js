@@ -10,6 +10,7 @@ import { ProfileList, ProfilePage } from './profiles.js';
 import { SegmentList, SegmentPage } from './segments.js';
 import { WebhookList, WebhookPage } from './webhooks.js';
 import { ProjectSettings } from './privacy.js';
+import { LabelList, LabelPage } from './labels.js';
 
 /** The page from the URL's hash: `#/profiles`, `#/profiles/<user id>`, `#/segments/<id>`, … */
 function useRoute() {
@@ -111,6 +112,7 @@ const SECTIONS = [
   ['profiles', 'Profiles'],
   ['segments', 'Segments'],
   ['webhooks', 'Webhooks'],
+  ['labels', 'Labels'],
   ['settings', 'Settings'],
 ];
 
@@ -128,6 +130,11 @@ function Page({ route, place, erased, setErased }) {
       : html`<${ProfileList} place=${place} erased=${erased} onDismiss=${() => setErased(undefined)} />`;
   }
   if (section === 'settings') return html`<${ProjectSettings} key=${place.project} place=${place} />`;
+  // Labels belong to the project, not to a pipeline.
+  if (section === 'labels')
+    return id
+      ? html`<${LabelPage} key=${`${place.project}/${id}`} place=${place} name=${id} />`
+      : html`<${LabelList} key=${place.project} place=${place} />`;
   if (!place.pipeline) return html`<p>This project has no pipeline yet: segments and webhooks live in a pipeline.</p>`;
   if (section === 'segments')
     return id
