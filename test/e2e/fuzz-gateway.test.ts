@@ -17,6 +17,8 @@ import {
   hostileValue,
   makeDeliveryFixture,
   makeSegmentFixture,
+  makeLabelFixture,
+  fixtureExamples,
   makeWebhookFixture,
   nastyString,
   poisoned,
@@ -151,6 +153,8 @@ interface Fixtures extends Tenant {
   projectB: number;
   webhookId: number;
   segmentId: string;
+  /** A custom label of project A, trained. */
+  labelName: string;
   /** An erasure of project A (of a user id it never saw), which suppressed the id there. */
   erasureId: string;
   /** A batch submitted to project B. */
@@ -169,6 +173,7 @@ async function makeWebhook(): Promise<number> {
   return id;
 }
 const makeSegment = () => makeSegmentFixture(fx);
+const makeLabel = () => makeLabelFixture(fx);
 
 /** A path parameter: the real fixture id, or something hostile. */
 type Param = { real: true } | { real: false; value: string; raw: boolean };
@@ -211,6 +216,7 @@ type ParamName =
   | 'delivery_id'
   | 'erasure_id'
   | 'source_id'
+  | 'name'
   | 'file';
 const realParam = (name: ParamName): string =>
   ({
@@ -222,6 +228,7 @@ const realParam = (name: ParamName): string =>
     delivery_id: String(fx.deliveryId),
     erasure_id: fx.erasureId,
     source_id: String(fx.sourceId),
+    name: fx.labelName,
     // The reference page's; the console's is the route's own (`real`).
     file: 'init.js',
   })[name];
@@ -243,6 +250,7 @@ interface Route {
 
 const WH = '/projects/:project_id/pipelines/:pipeline_id/webhooks';
 const SG = '/projects/:project_id/pipelines/:pipeline_id/segments';
+const LB = '/api/v1/projects/:project_id/labels';
 
 /** A mostly valid value with a hostile one now and then, so both refusals and successes happen. */
 const either = <T>(valid: fc.Arbitrary<T>, weight = 3) =>
@@ -292,6 +300,18 @@ const segmentBody = () =>
       rule: ruleArb,
     },
     { requiredKeys: [] },
+  );
+
+/** Examples: mostly a valid set (texts unique to each draw), now and then hostile. */
+const examplesArb = either(fc.uuid().map((u) => fixtureExamples(`drawn ${u}`)));
+const labelBody = () =>
+  fc.record(
+    {
+      name: either(fc.stringMatching(/^[a-z0-9_-]{1,20}$/), 1),
+      description: either(poisoned(fc.string({ maxLength: 50 }))),
+      examples: examplesArb,
+    },
+    { requiredKeys: ['examples'] },
   );
 
 const usersBody = () =>
@@ -772,6 +792,39 @@ const ROUTES: Route[] = [
       expect((await call('GET', pathOf(`${SG}/:segment_id`, sent.params), { key: fx.key })).status).toBe(404),
   },
   {
+    method: 'POST',
+    pattern: LB,
+    body: labelBody,
+    check: (res, sent) => expect(res.json).toMatchObject({ name: sent.body.name, state: 'training', version: 1 }),
+  },
+  { method: 'GET', pattern: LB, check: (res) => expect(res.json.labels.map((l: any) => l.name)).toContain(fx.labelName) },
+  { method: 'GET', pattern: `${LB}/:name`, check: (res) => expect(res.json.name).toBe(fx.labelName) },
+  {
+    method: 'PUT',
+    pattern: `${LB}/:name`,
+    body: () => fc.record({ description: either(text), examples: examplesArb }, { requiredKeys: ['examples'] }),
+    check: (res, sent) => expect(res.json).toMatchObject({ name: fx.labelName, examples: sent.body.examples }),
+  },
+  {
+    method: 'POST',
+    pattern: `${LB}/:name/examples`,
+    body: () =>
+      fc.record({ examples: either(fc.uuid().map((u) => [{ text: `added ${u}`, match: true }])) }, { requiredKeys: [] }),
+    check: (res, sent) => expect(res.json.examples).toEqual(expect.arrayContaining(sent.body.examples)),
+  },
+  {
+    method: 'POST',
+    pattern: `${LB}/:name/classify`,
+    body: () => fc.record({ texts: either(fc.array(text, { minLength: 1, maxLength: 5 })) }, { requiredKeys: [] }),
+    check: (res, sent) => expect(res.json.results).toHaveLength(sent.body.texts.length),
+  },
+  {
+    method: 'DELETE',
+    pattern: `${LB}/:name`,
+    check: async (res, sent) =>
+      expect((await call('GET', pathOf(`${LB}/:name`, sent.params), { key: fx.key })).status).toBe(404),
+  },
+  {
     method: 'GET',
     pattern: `${SG}/:segment_id/users`,
     query: { limit: queryValue(intText(1, 1000)), offset: queryValue(intText(0, 10)) },
@@ -787,8 +840,10 @@ function paramNames(pattern: string): ParamName[] {
 }
 
 /** A raw parameter that can change which route matches: empty, a separator, or a dot segment URL parsing resolves. */
+// An empty parameter reshapes the path however it is sent: the router drops empty segments, so
+// `…/labels/` is the list route (seen once the label routes came: GET …/labels/:name with '').
 const reshapes = (p: Param) =>
-  !p.real && p.raw && (p.value === '' || /[/?#\\]/.test(p.value) || /^(\.|%2e){1,2}$/i.test(p.value));
+  !p.real && (p.value === '' || (p.raw && (/[/?#\\]/.test(p.value) || /^(\.|%2e){1,2}$/i.test(p.value))));
 
 /**
  * Builds the path; returns it, the decoded parameters the server should see, and whether it
@@ -897,6 +952,7 @@ describe('gateway fuzzing', () => {
       projectB: b.body.id,
       webhookId: 0,
       segmentId: '',
+      labelName: '',
       erasureId: '',
       sourceId: 0,
       spareKeys: [],
@@ -922,6 +978,7 @@ describe('gateway fuzzing', () => {
     fx.erasureId = erased.body.id;
     fx.webhookId = await makeWebhook();
     fx.segmentId = await makeSegment();
+    fx.labelName = await makeLabel();
     apiPid = ((await (await fetch(`${stack().controlUrl}/pids`)).json()) as { api: number }).api;
   });
 
@@ -955,6 +1012,8 @@ describe('gateway fuzzing', () => {
       fx.webhookId = await makeWebhook();
     if ((await call('GET', `${base}/segments/${fx.segmentId}`, { key: fx.key })).status === 404)
       fx.segmentId = await makeSegment();
+    if ((await call('GET', `/api/v1/projects/${fx.projectId}/labels/${fx.labelName}`, { key: fx.key })).status === 404)
+      fx.labelName = await makeLabel();
     // What these wrote is not a refused request's doing.
     known = undefined;
   }
@@ -994,6 +1053,8 @@ describe('gateway fuzzing', () => {
         fx.webhookId = await makeWebhook();
       if ((await call('GET', `${base}/segments/${fx.segmentId}`, { key: fx.key })).status === 404)
         fx.segmentId = await makeSegment();
+      if ((await call('GET', `/api/v1/projects/${fx.projectId}/labels/${fx.labelName}`, { key: fx.key })).status === 404)
+        fx.labelName = await makeLabel();
     }
   }
 

@@ -14,6 +14,7 @@ import { ProjectsServiceService } from '../../gen/profiling/v1/projects.js';
 import { SegmentsServiceService } from '../../gen/profiling/v1/segments.js';
 import { UsersServiceService } from '../../gen/profiling/v1/users.js';
 import { WebhooksServiceService } from '../../gen/profiling/v1/webhooks.js';
+import { LabelsServiceService } from '../../gen/profiling/v1/labels.js';
 import { MAX_REQUEST_BYTES } from '../../src/transport/limits.js';
 import { call, newTenant, stack, waitForBatch, type Tenant } from '../support/api.js';
 import {
@@ -23,6 +24,8 @@ import {
   expectWorkerWroteOnlyAcceptedBatches,
   makeDeliveryFixture,
   makeSegmentFixture,
+  makeLabelFixture,
+  fixtureExamples,
   makeWebhookFixture,
   nastyString,
   poisoned,
@@ -60,6 +63,7 @@ const SERVICES = {
   projects: ProjectsServiceService,
   segments: SegmentsServiceService,
   webhooks: WebhooksServiceService,
+  labels: LabelsServiceService,
 };
 const METHODS: Method[] = Object.entries(SERVICES).flatMap(([service, def]) =>
   Object.entries(def).map(([name, m]) => ({
@@ -80,6 +84,8 @@ interface Fixtures extends Tenant {
   projectB: number;
   webhookId: number;
   segmentId: string;
+  /** A custom label of project A, trained. */
+  labelName: string;
   /** An erasure of project A (of a user id it never saw), which suppressed the id there. */
   erasureId: string;
   /** A batch submitted to project B. */
@@ -89,13 +95,24 @@ interface Fixtures extends Tenant {
 }
 let fx: Fixtures;
 
+/** Makes each template's label name and example texts new, so a valid request stays valid. */
+let labelDraws = 0;
+
 /** A valid request for each method, against the fixtures (project B holds submitted users). */
 function template(name: string): Record<string, any> {
   const seg = { projectId: fx.projectId, pipelineId: fx.pipelineId, segmentId: fx.segmentId };
   const hook = { projectId: fx.projectId, pipelineId: fx.pipelineId, webhookId: fx.webhookId };
   const pipe = { projectId: fx.projectId, pipelineId: fx.pipelineId };
   const rule = { field: 'churn_risk_score', op: '>=', value: 0.5 };
+  const label = { projectId: fx.projectId, name: fx.labelName };
   const t: Record<string, Record<string, any>> = {
+    createLabel: { projectId: fx.projectId, name: `grpc-label-${++labelDraws}`, examples: fixtureExamples(`grpc ${labelDraws}`) },
+    listLabels: { projectId: fx.projectId },
+    getLabel: { ref: label },
+    updateLabel: { ref: label, description: 'd', examples: fixtureExamples(`grpc update ${++labelDraws}`) },
+    addLabelExamples: { ref: label, examples: [{ text: `grpc added ${++labelDraws}`, match: true }] },
+    classifyWithLabel: { ref: label, texts: ['where is my parcel', 'hello'] },
+    deleteLabel: { ref: label },
     identifyUsers: {
       projectId: fx.projectB,
       sourceLabel: 'grpc-fuzz',
@@ -265,6 +282,15 @@ const SUCCESS_CHECKS: Record<string, (q: any, r: any) => void | Promise<void>> =
     expect(r.users.length).toBeLessThanOrEqual(q.limit || 100);
     expect(r.total).toBeGreaterThanOrEqual(r.users.length);
   },
+  createLabel: (q, r) => expect(r.label).toMatchObject({ name: q.name, version: 1, examplesCount: q.examples.length }),
+  listLabels: (q, r) =>
+    q.projectId === fx.projectId ? expect(r.labels.map((l: any) => l.name)).toContain(fx.labelName) : undefined,
+  getLabel: (q, r) => expect(r.label.name).toBe(q.ref.name),
+  updateLabel: (q, r) => expect(r.label).toMatchObject({ name: q.ref.name, examples: q.examples }),
+  addLabelExamples: (q, r) => expect(r.label.examples).toEqual(expect.arrayContaining(q.examples)),
+  classifyWithLabel: (q, r) => expect(r.results).toHaveLength(q.texts.length),
+  deleteLabel: async (q) =>
+    expect((await db.query('SELECT 1 FROM labels WHERE project_id = $1 AND name = $2', [q.ref.projectId, q.ref.name])).rows).toEqual([]),
   createWebhook: (q, r) => {
     expect(r.webhook).toMatchObject({ pipelineId: q.pipelineId, isActive: true });
     expect(new URL(r.webhook.url).protocol).toBe('https:');
@@ -534,6 +560,7 @@ async function makeWebhook(): Promise<number> {
   return id;
 }
 const makeSegment = () => makeSegmentFixture(fx);
+const makeLabel = () => makeLabelFixture(fx);
 
 /** The user of the fixture batch (project B): its profile and timeline can be found. */
 const FIXTURE_USER = 'g0';
@@ -565,6 +592,8 @@ async function restoreFixtures(): Promise<void> {
     fx.webhookId = await makeWebhook();
   if ((await call('GET', `${base}/segments/${fx.segmentId}`, { key: fx.key })).status === 404)
     fx.segmentId = await makeSegment();
+  if ((await call('GET', `/api/v1/projects/${fx.projectId}/labels/${fx.labelName}`, { key: fx.key })).status === 404)
+    fx.labelName = await makeLabel();
 }
 
 describe('gRPC fuzzing', () => {
@@ -575,7 +604,7 @@ describe('gRPC fuzzing', () => {
     await db.connect();
     const t = await newTenant('grpc-fuzz');
     const b = await call('POST', '/api/v1/projects', { key: t.key, body: { name: 'grpc fuzz users' } });
-    fx = { ...t, projectB: b.body.id, webhookId: 0, segmentId: '', erasureId: '', sourceId: 0, deliveryId: 0 };
+    fx = { ...t, projectB: b.body.id, webhookId: 0, segmentId: '', labelName: '', erasureId: '', sourceId: 0, deliveryId: 0 };
     const batch = await call('POST', '/api/v1/users', {
       key: t.key,
       body: { project_id: fx.projectB, users: [{ user_id: FIXTURE_USER, text: 'Fine so far.' }] },
@@ -589,6 +618,7 @@ describe('gRPC fuzzing', () => {
     fx.erasureId = erased.body.id;
     fx.webhookId = await makeWebhook();
     fx.segmentId = await makeSegment();
+    fx.labelName = await makeLabel();
     md = keyMetadata(fx.key);
     raw = new Client(stack().grpcAddress, credentials.createInsecure(), { 'grpc.max_send_message_length': -1 });
     apiPid = ((await (await fetch(`${stack().controlUrl}/pids`)).json()) as { api: number }).api;

@@ -7,6 +7,7 @@ import { ProjectsServiceService } from '../../gen/profiling/v1/projects.js';
 import { SegmentsServiceService } from '../../gen/profiling/v1/segments.js';
 import { UsersServiceService } from '../../gen/profiling/v1/users.js';
 import { WebhooksServiceService } from '../../gen/profiling/v1/webhooks.js';
+import { LabelsServiceService } from '../../gen/profiling/v1/labels.js';
 import { call, newTenant, stack, waitFor, waitForBatch, withDb, type Tenant } from '../support/api.js';
 import { grpcClients, keyMetadata, rpc } from '../support/grpc.js';
 import { startReceiver } from '../support/receiver.js';
@@ -39,6 +40,8 @@ interface Ids {
   suppressed: string;
   /** A submitted batch (its source id). */
   batch: number;
+  /** A custom label of the project (its name), ready. */
+  label: string;
 }
 type Level = keyof Ids;
 
@@ -53,7 +56,12 @@ const MISSING: Ids = {
   erasure: '00000000-0000-4000-8000-000000000000',
   suppressed: 'no-such-user',
   batch: 999_999_905,
+  label: 'no-such-label',
 };
+
+/** 5 + 5 examples for the label routes' bodies, each text unique to `tag`. */
+const labelExamples = (tag: string) =>
+  Array.from({ length: 10 }, (_, i) => ({ text: `${tag} example ${i} ${TAG}`, match: i < 5 }));
 
 interface HttpEndpoint {
   name: string;
@@ -64,7 +72,39 @@ interface HttpEndpoint {
 }
 
 const pl = (i: Ids) => `/projects/${i.project}/pipelines/${i.pipeline}`;
+const lb = (i: Ids) => `/api/v1/projects/${i.project}/labels`;
 const HTTP_ON_RESOURCES: HttpEndpoint[] = [
+  {
+    name: 'create label',
+    levels: ['project'],
+    method: 'POST',
+    path: lb,
+    body: () => ({ name: 'intruder', examples: labelExamples('intruder') }),
+  },
+  { name: 'list labels', levels: ['project'], method: 'GET', path: lb },
+  { name: 'get label', levels: ['project', 'label'], method: 'GET', path: (i) => `${lb(i)}/${i.label}` },
+  {
+    name: 'update label',
+    levels: ['project', 'label'],
+    method: 'PUT',
+    path: (i) => `${lb(i)}/${i.label}`,
+    body: () => ({ examples: labelExamples('hijacked') }),
+  },
+  {
+    name: 'add label examples',
+    levels: ['project', 'label'],
+    method: 'POST',
+    path: (i) => `${lb(i)}/${i.label}/examples`,
+    body: () => ({ examples: [{ text: `intruder's extra ${TAG}`, match: true }] }),
+  },
+  {
+    name: 'classify with label',
+    levels: ['project', 'label'],
+    method: 'POST',
+    path: (i) => `${lb(i)}/${i.label}/classify`,
+    body: () => ({ texts: ['hello'] }),
+  },
+  { name: 'delete label', levels: ['project', 'label'], method: 'DELETE', path: (i) => `${lb(i)}/${i.label}` },
   {
     name: 'identify users',
     levels: ['project'],
@@ -279,11 +319,38 @@ function grpcEndpoints(c: ReturnType<typeof grpcClients>): {
   tenantLevel: GrpcEndpoint[];
 } {
   const sref = (i: Ids) => ({ projectId: i.project, pipelineId: i.pipeline, segmentId: i.segment });
+  const lref = (i: Ids) => ({ projectId: i.project, name: i.label });
+  const lab: Level[] = ['project', 'label'];
   const wref = (i: Ids) => ({ projectId: i.project, pipelineId: i.pipeline, webhookId: i.webhook });
   const seg: Level[] = ['project', 'pipeline', 'segment'];
   const wh: Level[] = ['project', 'pipeline', 'webhook'];
   return {
     onResources: [
+      {
+        name: 'CreateLabel',
+        levels: ['project'],
+        invoke: (i, md) =>
+          rpc(c.labels, 'createLabel', { projectId: i.project, name: 'intruder', examples: labelExamples('intruder') }, md),
+      },
+      { name: 'ListLabels', levels: ['project'], invoke: (i, md) => rpc(c.labels, 'listLabels', { projectId: i.project }, md) },
+      { name: 'GetLabel', levels: lab, invoke: (i, md) => rpc(c.labels, 'getLabel', { ref: lref(i) }, md) },
+      {
+        name: 'UpdateLabel',
+        levels: lab,
+        invoke: (i, md) => rpc(c.labels, 'updateLabel', { ref: lref(i), examples: labelExamples('hijacked') }, md),
+      },
+      {
+        name: 'AddLabelExamples',
+        levels: lab,
+        invoke: (i, md) =>
+          rpc(c.labels, 'addLabelExamples', { ref: lref(i), examples: [{ text: `intruder's extra ${TAG}`, match: true }] }, md),
+      },
+      {
+        name: 'ClassifyWithLabel',
+        levels: lab,
+        invoke: (i, md) => rpc(c.labels, 'classifyWithLabel', { ref: lref(i), texts: ['hello'] }, md),
+      },
+      { name: 'DeleteLabel', levels: lab, invoke: (i, md) => rpc(c.labels, 'deleteLabel', { ref: lref(i) }, md) },
       {
         name: 'IdentifyUsers',
         levels: ['project'],
@@ -492,13 +559,14 @@ function addressings(levels: Level[], a: Ids, b: Ids): { label: string; target: 
   });
 }
 
-/** Every method of the five services, by its proto name (`/profiling.v1.ProfilesService/GetProfile` → GetProfile). */
+/** Every method of the six services, by its proto name (`/profiling.v1.ProfilesService/GetProfile` → GetProfile). */
 const ALL_RPCS = [
   UsersServiceService,
   ProfilesServiceService,
   ProjectsServiceService,
   SegmentsServiceService,
   WebhooksServiceService,
+  LabelsServiceService,
 ].flatMap((service) => Object.values(service).map((m) => m.path.split('/').pop()!));
 
 /** The documented path template a request path falls under, literal segments preferred. */
@@ -551,6 +619,18 @@ async function seedTenant(label: string, receiverUrl: string): Promise<{ ids: Id
   });
   expect(segment.status).toBe(201);
   expect((await call('POST', `${base}/segments/${label}-segment-${TAG}/deploy`, { key })).status).toBe(200);
+  // A custom label, ready (classify needs a trained version).
+  const labelName = `${label}-label-${TAG}`;
+  const taught = await call('POST', `/api/v1/projects/${project.body.id}/labels`, {
+    key,
+    body: { name: labelName, examples: labelExamples(`${label}-secret`) },
+  });
+  expect(taught.status, JSON.stringify(taught.body)).toBe(202);
+  await waitFor(
+    `label ${labelName} ready`,
+    async () => (await call('GET', `/api/v1/projects/${project.body.id}/labels/${labelName}`, { key })).body.state === 'ready',
+    120_000,
+  );
   const userId = B_USER;
   const goneId = `${label}-gone-${TAG}`;
   const submitted = await call('POST', '/api/v1/users', {
@@ -595,6 +675,7 @@ async function seedTenant(label: string, receiverUrl: string): Promise<{ ids: Id
       erasure: erased.body.id,
       suppressed: goneId,
       batch: submitted.body.source_id,
+      label: labelName,
     },
     secrets: [
       `${label}-project-${TAG}`,
@@ -609,6 +690,8 @@ async function seedTenant(label: string, receiverUrl: string): Promise<{ ids: Id
       erased.body.user_id_hash,
       NEGATIVE,
       `${label}-plan-${TAG}`,
+      labelName,
+      `${label}-secret example 0 ${TAG}`,
       key,
     ],
   };
@@ -667,6 +750,7 @@ describe('tenant isolation matrix', () => {
       erasure: MISSING.erasure,
       suppressed: 'a-has-none',
       batch: MISSING.batch,
+      label: 'a-has-none',
     };
 
     // C: a tenant whose key is revoked through the admin endpoint.

@@ -18,6 +18,8 @@ const LIMITS = {
   TENANT_PROJECTS: '3',
   TENANT_PIPELINES_PER_PROJECT: '6',
   TENANT_DEPLOYED_SEGMENTS_PER_PROJECT: '3',
+  TENANT_LABELS_PER_PROJECT: '2',
+  TENANT_EXAMPLES_PER_LABEL: '12',
 };
 
 let inst: Instance;
@@ -214,6 +216,36 @@ describe('quotas', () => {
     const err = await rpc(projects, 'createProject', { name: 'grpc' }, keyMetadata(other.api_key)).catch((e) => e);
     projects.close();
     expect(err.code).toBe(status.RESOURCE_EXHAUSTED);
+  });
+
+  it('labels per project: four concurrent creations with room for two create two; examples per label: 12', async () => {
+    // A tenant of its own: the main one's projects are counted by the tests after this one.
+    const key = (await inst.call('POST', '/admin/v1/tenants', { body: { name: 'labels tenant' } })).body.api_key;
+    const project = (await inst.call('POST', '/api/v1/projects', { key, body: { name: 'labels' } })).body.id;
+    const examples = (n: number, tag: string) =>
+      Array.from({ length: n }, (_, i) => ({ text: `${tag} example number ${i}`, match: i % 2 === 0 }));
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, (_, i) =>
+        inst.call('POST', `/api/v1/projects/${project}/labels`, { key, body: { name: `l${i}`, examples: examples(10, `l${i}`) } }),
+      ),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([202, 202, 422, 422]);
+    expect(answers.find((a) => a.status === 422)!.body.error).toMatchObject({
+      code: 'quota_exceeded',
+      field: 'labels',
+      message: expect.stringContaining('TENANT_LABELS_PER_PROJECT'),
+    });
+    expect(await count('SELECT count(*)::int AS n FROM labels WHERE project_id = $1', [project])).toBe(2);
+    const made = answers.find((a) => a.status === 202)!.body.name;
+    const more = await inst.call('POST', `/api/v1/projects/${project}/labels/${made}/examples`, {
+      key,
+      body: { examples: examples(3, 'more') },
+    });
+    expect(more.status).toBe(422);
+    expect(more.body.error).toMatchObject({ code: 'quota_exceeded', field: 'examples', message: expect.stringContaining('TENANT_EXAMPLES_PER_LABEL') });
+    const kept = await inst.call('GET', `/api/v1/projects/${project}/labels/${made}`, { key });
+    expect(kept.body).toMatchObject({ version: 1, examples_count: 10 });
+    expect((await inst.call('POST', `/api/v1/projects/${project}/labels/${made}/examples`, { key, body: { examples: examples(2, 'fits') } })).status).toBe(202);
   });
 
   it('pipelines per project: eight concurrent creations with room for six create exactly six', async () => {

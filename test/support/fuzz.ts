@@ -264,6 +264,27 @@ export async function makeSegmentFixture(t: { key: string; projectId: number; pi
   return r.body.id;
 }
 
+let labelSerial = 0;
+/** 5 + 5 examples, unique to `tag`: a valid example set for the label routes. */
+export const fixtureExamples = (tag: string) =>
+  Array.from({ length: 10 }, (_, i) => ({ text: `${tag} fixture example ${i}`, match: i < 5 }));
+
+/** A custom label of the tenant's project, trained (classify needs a ready version). */
+export async function makeLabelFixture(t: { key: string; projectId: number }): Promise<string> {
+  const name = `fixture-${++labelSerial}`;
+  const r = await call('POST', `/api/v1/projects/${t.projectId}/labels`, {
+    key: t.key,
+    body: { name, examples: fixtureExamples(name) },
+  });
+  if (r.status !== 202) throw new Error(`label fixture: ${r.status} ${JSON.stringify(r.body)}`);
+  await waitFor(
+    `label fixture ${name} ready`,
+    async () => (await call('GET', `/api/v1/projects/${t.projectId}/labels/${name}`, { key: t.key })).body.state === 'ready',
+    120_000,
+  );
+  return name;
+}
+
 /**
  * The drain point for what the worker writes: once every batch of the fuzzed tenant has completed,
  * its sources are exactly the accepted submissions, each fully accounted for, and its users,
