@@ -3,8 +3,8 @@ import { CONFIG_VARIABLES, ConfigError, loadConfig } from './config.js';
 import { FAIRNESS_MECHANISMS } from './fairness-mechanisms.js';
 
 describe('configuration', () => {
-  it('reads 44 variables', () => {
-    expect(CONFIG_VARIABLES).toHaveLength(44);
+  it('reads 46 variables', () => {
+    expect(CONFIG_VARIABLES).toHaveLength(46);
     // Per-tenant limits share one prefix.
     expect(CONFIG_VARIABLES.filter((v) => v.startsWith('TENANT_'))).toEqual([
       'TENANT_DELIVERIES_IN_FLIGHT',

@@ -65,6 +65,7 @@ describe('identify users -> batch workflow -> profiles (JSON gateway)', () => {
     expect(tl.body.timeline).toHaveLength(1);
     expect(Object.keys(tl.body.timeline[0]).sort()).toEqual([
       'intentions',
+      'labels',
       'sentiment',
       'source_label',
       'text',

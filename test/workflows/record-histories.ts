@@ -95,6 +95,16 @@ const pagesUntil = (lastUserPk: number): Partial<Activities> => ({
 });
 const evaluation = { segmentPk: 5, version: 2, afterUserPk: 0, evaluated: 0, changes: 0 };
 
+/** Backfill pages of 10 users from `afterUserPk` until `lastUserPk`. */
+const backfillUntil = (lastUserPk: number): Partial<Activities> => ({
+  backfillLabelPage: async ({ afterUserPk }) => ({
+    users: 10,
+    changed: 2,
+    nextAfterUserPk: afterUserPk + 10 < lastUserPk ? afterUserPk + 10 : null,
+  }),
+});
+const backfill = { labelId: 3, version: 2, afterUserPk: 0, users: 0, changed: 0 };
+
 const recordings: Record<string, Recording[]> = {
   deliveryV2Workflow: deliveryPaths,
   deliveryWorkflow: deliveryPaths,
@@ -107,6 +117,13 @@ const recordings: Record<string, Recording[]> = {
         completeBatch: async () => undefined,
       }),
     },
+  ],
+  labelTrainingWorkflow: [
+    { path: 'ready', args: [{ labelId: 3, version: 1 }], activities: () => ({ trainLabelVersion: async () => 'ready' }) },
+  ],
+  labelBackfillWorkflow: [
+    { path: 'three-pages', args: [backfill], activities: () => backfillUntil(30) },
+    { path: 'continued-as-new', args: [backfill], activities: () => backfillUntil(1_010) },
   ],
   segmentEvaluationWorkflow: [
     { path: 'three-pages', args: [evaluation], activities: () => pagesUntil(30) },
