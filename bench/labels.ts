@@ -57,5 +57,10 @@ export async function benchLabels(opts: { quick: boolean; log: (m: string) => vo
   const t = performance.now();
   for (const text of texts) wordFeatures(text);
   const wordsOnly = ((performance.now() - t) * 1000) / texts.length;
-  return { training, perMessageMicros: perMessage, wordsOnlyMicros: wordsOnly, examples: { small: 20, big: big.length } };
+  return {
+    training,
+    perMessageMicros: perMessage,
+    wordsOnlyMicros: wordsOnly,
+    examples: { small: 20, big: big.length },
+  };
 }

@@ -93,7 +93,11 @@ if (runs('labels')) {
   const r = await benchLabels({ quick, log: (m) => console.log(m) });
   results.labels = r;
   const ms = (xs: number[]) => `${median(xs).toFixed(0)} ms`;
-  report('label training, 20 examples (embedding + 5 folds + final fit)', ms(r.training[20]), `min ${Math.min(...r.training[20]).toFixed(0)} ms`);
+  report(
+    'label training, 20 examples (embedding + 5 folds + final fit)',
+    ms(r.training[20]),
+    `min ${Math.min(...r.training[20]).toFixed(0)} ms`,
+  );
   report('label training, 200 examples', ms(r.training[200]), `min ${Math.min(...r.training[200]).toFixed(0)} ms`);
   report(
     'custom labels scored per message, 10 ready labels (µs)',

@@ -81,24 +81,32 @@ export function LabelList({ place }) {
     </p>
     ${list.loading && !list.data && html`<${Loading} what="labels" />`}
     <${ErrorNote} error=${list.error} />
-    ${list.data &&
-    (labels.length === 0
-      ? html`<p>No labels yet.</p>`
-      : html`<table>
-          <thead>
-            <tr><th scope="col">Label</th><th scope="col">State</th><th scope="col">Examples</th><th scope="col">F1</th></tr>
-          </thead>
-          <tbody>
-            ${labels.map(
-              (l) => html`<tr>
-                <td><a href=${`#/labels/${encodeURIComponent(l.name)}`}>${l.name}</a></td>
-                <td><${State} label=${l} /></td>
-                <td>${l.matching_examples} matching, ${l.examples_count - l.matching_examples} not</td>
-                <td>${l.quality ? fmt.score(l.quality.f1) : '—'}</td>
-              </tr>`,
-            )}
-          </tbody>
-        </table>`)}
+    ${
+      list.data &&
+      (labels.length === 0
+        ? html`<p>No labels yet.</p>`
+        : html`<table>
+            <thead>
+              <tr>
+                <th scope="col">Label</th>
+                <th scope="col">State</th>
+                <th scope="col">Examples</th>
+                <th scope="col">F1</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${labels.map(
+                (l) =>
+                  html`<tr>
+                    <td><a href=${`#/labels/${encodeURIComponent(l.name)}`}>${l.name}</a></td>
+                    <td><${State} label=${l} /></td>
+                    <td>${l.matching_examples} matching, ${l.examples_count - l.matching_examples} not</td>
+                    <td>${l.quality ? fmt.score(l.quality.f1) : '—'}</td>
+                  </tr>`,
+              )}
+            </tbody>
+          </table>`)
+    }
     <h2>Teach a new label</h2>
     <form class="stack" onSubmit=${create}>
       <label for="label-name">Name (a-z, 0-9, _ and -)</label>
@@ -142,8 +150,7 @@ export function LabelPage({ place, name }) {
       target.reset();
     });
   };
-  const remove = (i) =>
-    act(() => api('PUT', path, { body: { examples: l.examples.filter((_, k) => k !== i) } }));
+  const remove = (i) => act(() => api('PUT', path, { body: { examples: l.examples.filter((_, k) => k !== i) } }));
   const tryIt = async (e) => {
     e.preventDefault();
     const texts = lines(String(new FormData(e.currentTarget).get('texts')));
@@ -174,10 +181,12 @@ export function LabelPage({ place, name }) {
       <dd><${Quality} quality=${l.quality} /></dd>
       <dt>Stored messages</dt>
       <dd>
-        ${l.backfill
-          ? html`version ${l.backfill.version}: ${l.backfill.users_done} of ${l.backfill.users_total} users scored
-            (${l.backfill.state})`
-          : html`<span class="muted">not scored yet</span>`}
+        ${
+          l.backfill
+            ? html`version ${l.backfill.version}: ${l.backfill.users_done} of ${l.backfill.users_total} users scored
+              (${l.backfill.state})`
+            : html`<span class="muted">not scored yet</span>`
+        }
       </dd>
     </dl>
     <${ErrorNote} error=${error} />
@@ -187,19 +196,28 @@ export function LabelPage({ place, name }) {
       <textarea id="try-texts" name="texts" rows="4" required></textarea>
       <button type="submit" disabled=${!l.ready_version}>Score</button>
     </form>
-    ${tried &&
-    html`<table aria-label="Scores">
-      <thead><tr><th scope="col">Text</th><th scope="col">Score</th><th scope="col">Match</th></tr></thead>
-      <tbody>
-        ${tried.map(
-          (r) => html`<tr>
-            <td><${Visible} text=${r.text} /></td>
-            <td>${fmt.score(r.score)}</td>
-            <td>${r.match ? 'yes' : 'no'}</td>
-          </tr>`,
-        )}
-      </tbody>
-    </table>`}
+    ${
+      tried &&
+      html`<table aria-label="Scores">
+        <thead>
+          <tr>
+            <th scope="col">Text</th>
+            <th scope="col">Score</th>
+            <th scope="col">Match</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${tried.map(
+            (r) =>
+              html`<tr>
+                <td><${Visible} text=${r.text} /></td>
+                <td>${fmt.score(r.score)}</td>
+                <td>${r.match ? 'yes' : 'no'}</td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>`
+    }
     <h2>Examples (version ${l.version})</h2>
     <form class="inline" onSubmit=${add}>
       <label for="example-text">Add an example</label>
@@ -211,14 +229,21 @@ export function LabelPage({ place, name }) {
       <button type="submit">Add</button>
     </form>
     <table aria-label="Examples">
-      <thead><tr><th scope="col">Text</th><th scope="col">Matches</th><th scope="col"></th></tr></thead>
+      <thead>
+        <tr>
+          <th scope="col">Text</th>
+          <th scope="col">Matches</th>
+          <th scope="col"></th>
+        </tr>
+      </thead>
       <tbody>
         ${l.examples.map(
-          (e, i) => html`<tr>
-            <td><${Visible} text=${e.text} /></td>
-            <td>${e.match ? 'yes' : 'no'}</td>
-            <td><button type="button" class="link" onClick=${() => remove(i)}>Remove</button></td>
-          </tr>`,
+          (e, i) =>
+            html`<tr>
+              <td><${Visible} text=${e.text} /></td>
+              <td>${e.match ? 'yes' : 'no'}</td>
+              <td><button type="button" class="link" onClick=${() => remove(i)}>Remove</button></td>
+            </tr>`,
         )}
       </tbody>
     </table>

@@ -27,7 +27,12 @@ const { backfillLabelPage } = proxyActivities<Activities>({
 export async function labelBackfillWorkflow(input: LabelBackfillInput): Promise<{ users: number; changed: number }> {
   let { afterUserPk, users, changed } = input;
   for (let page = 0; page < PAGES_PER_RUN; page++) {
-    const r = await backfillLabelPage({ labelId: input.labelId, version: input.version, afterUserPk, pageSize: PAGE_SIZE });
+    const r = await backfillLabelPage({
+      labelId: input.labelId,
+      version: input.version,
+      afterUserPk,
+      pageSize: PAGE_SIZE,
+    });
     users += r.users;
     changed += r.changed;
     if (r.nextAfterUserPk === null) return { users, changed };

@@ -150,10 +150,11 @@ describe('polite complaint', () => {
 });
 
 describe('withheld praise', () => {
-  it.each(['The checkout could have been a lot faster', 'The new menu leaves a lot to be desired', "The room wasn't all that clean"])(
-    '%s is a complaint',
-    (text) => expect(deniedPraise(text)).toBe(-1),
-  );
+  it.each([
+    'The checkout could have been a lot faster',
+    'The new menu leaves a lot to be desired',
+    "The room wasn't all that clean",
+  ])('%s is a complaint', (text) => expect(deniedPraise(text)).toBe(-1));
 });
 
 describe('plain failure', () => {

@@ -34,7 +34,8 @@ import { negationDistances, wordTokens } from './word-features.js';
 
 export type Verdict = {
   sign: -1 | 1;
-  rule: 'contrast' | 'denied praise' | 'sarcasm' | 'polite complaint' | 'mismatch' | 'plain failure' | 'denied complaint';
+  rule:
+    'contrast' | 'denied praise' | 'sarcasm' | 'polite complaint' | 'mismatch' | 'plain failure' | 'denied complaint';
 };
 
 /**
@@ -398,7 +399,10 @@ export function deniedComplaint(text: string): 1 | 0 {
       if (praise(word)) denied = -Infinity;
       // "no need for a refund", "not cancelling": an intention denied is no praise.
       if (complaint(word) && !INTENTION_WORD.test(word)) denied++;
-    } else if (complaint(word) || (distance === Infinity && FAILURE.test(word) && !/^(?:another|again|nothing)$/.test(word)))
+    } else if (
+      complaint(word) ||
+      (distance === Infinity && FAILURE.test(word) && !/^(?:another|again|nothing)$/.test(word))
+    )
       plain++;
   });
   return denied > 0 && plain === 0 ? 1 : 0;
@@ -434,10 +438,12 @@ export function plainFailure(text: string): -1 | 0 {
   if (/\b(?:less|fewer|even with|despite|in spite of)\s+(?:\S+\s+)?$/i.test(before)) return 0;
   // Inside a negation opened before it ("not a single outage", "nothing was lost", "didn't crash once").
   const first = wordTokens(before + m[0]).at(-wordTokens(m[0]).length);
-  if (first?.startsWith('NOT_') || /\bwhat (?:we|i|you)(?:['’]ve| have| were| was)? (?:been )?missing\b/i.test(text)) return 0;
+  if (first?.startsWith('NOT_') || /\bwhat (?:we|i|you)(?:['’]ve| have| were| was)? (?:been )?missing\b/i.test(text))
+    return 0;
   return scopedWords(text).some(({ word, distance }) => distance === Infinity && praise(word)) ? 0 : -1;
 }
-const MENDED = /\b(?:fixed|resolved|sorted|solved|back up|works? now|recover\w*|restor\w*|waiv\w*|replac\w*|credited|refunded)\b/i;
+const MENDED =
+  /\b(?:fixed|resolved|sorted|solved|back up|works? now|recover\w*|restor\w*|waiv\w*|replac\w*|credited|refunded)\b/i;
 
 /** Courtesy a contrast's later part may end on ("…, could you check? ty"): no lean of its own. */
 const SIGN_OFF_COURTESY = /\b(?:thanks?(?: you)?(?: (?:so|very) much)?|thx|ty|cheers|please|pls|kindly)\b/giu;

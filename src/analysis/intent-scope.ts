@@ -168,7 +168,17 @@ export function scopeCounts(text: string): ScopeCounts {
       // "the Pro add-on": a thing the vendor sells, not a wish to add.
       if (!denied && word === 'add' && tokens[i + 1]?.replace(/^NOT_/, '') === 'on') return;
       // "cancel the refund", "cancel my order": what is cancelled is not the service.
-      if (GROUPS.churn.test(word) && /^cancel/.test(word) && CANCELLED_THING.test(tokens.slice(i + 1, i + 4).join(' ').replace(/NOT_/g, ''))) return;
+      if (
+        GROUPS.churn.test(word) &&
+        /^cancel/.test(word) &&
+        CANCELLED_THING.test(
+          tokens
+            .slice(i + 1, i + 4)
+            .join(' ')
+            .replace(/NOT_/g, ''),
+        )
+      )
+        return;
       // "moving our seats elsewhere": the leaving word's complement, not a second leaving.
       if (word === 'elsewhere' && tokens.slice(0, i).some((t) => GROUPS.churn.test(t.replace(/^NOT_/, '')))) return;
       for (const [g, re] of Object.entries(GROUPS)) {
@@ -237,8 +247,8 @@ const PROVIDER =
   '(?:provider|network|carrier|operator|bank|airline|company|vendor|supplier|service|tool|app|platform|insurer|gym|hotel|chain|dealer|dealership|brand|store|shop|retailer|streamer|plan|subscription|product|firm|agency|courier|broker)';
 const LEAVING = new RegExp(
   [
-    "(?:cancel|cancell?ing|end|ending|terminat\\w*|clos(?:e|ing)|discontinu\\w*)\\s+(?:my|our)\\s+(?:[\\w-]+\\s+){0,2}(?:subscriptions?|contracts?|accounts?|memberships?|plans?|polic(?:y|ies)|broadband|package|line|service)",
-    "unsubscrib(?:e|ing)\\s+from\\s+(?:the|your|this)\\s+(?:[\\w-]+\\s+)?(?:service|app|plan|platform|channel|package)",
+    '(?:cancel|cancell?ing|end|ending|terminat\\w*|clos(?:e|ing)|discontinu\\w*)\\s+(?:my|our)\\s+(?:[\\w-]+\\s+){0,2}(?:subscriptions?|contracts?|accounts?|memberships?|plans?|polic(?:y|ies)|broadband|package|line|service)',
+    'unsubscrib(?:e|ing)\\s+from\\s+(?:the|your|this)\\s+(?:[\\w-]+\\s+)?(?:service|app|plan|platform|channel|package)',
     "(?:i['’]?m|we['’]?re|i am|we are) unsubscribing",
     'port(?:ing)?\\s+(?:my|our)\\s+(?:[\\w-]+\\s+)?numbers?',
     `(?:switch\\w*|mov\\w*|go(?:ing)?|transferr?\\w*|book\\w*|fly(?:ing)?|shop(?:ping)?|tak\\w+ (?:my|our) (?:\\w+ )?(?:business|money|car|custom))\\s+(?!(?:a|an|them|him|her|people|customers?|guests?|staff)\\b)(?:[\\w-]+\\s+){0,3}?(?:to|with|at)\\s+(?:another|a different|a new|a cheaper|a competing)\\s+(?:[\\w-]+\\s+)?${PROVIDER}`,

@@ -12,7 +12,9 @@ if (!['dev', 'test'].includes(set)) {
 }
 const scores = await evaluateLabels(createLocalEmbedder(), set);
 const mean = (f: (s: (typeof scores)[number]) => number) => scores.reduce((a, s) => a + f(s), 0) / scores.length;
-console.log(`custom labels, data/labels-eval/${set}.jsonl: ${scores.length} labels, 10 + 10 examples each, 40 texts judged each`);
+console.log(
+  `custom labels, data/labels-eval/${set}.jsonl: ${scores.length} labels, 10 + 10 examples each, 40 texts judged each`,
+);
 console.log('  label                        F1     P      R   near misses matched  baseline F1  reported (CV) F1');
 for (const s of scores) {
   console.log(

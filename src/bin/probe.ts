@@ -25,7 +25,11 @@ if (holdout !== undefined && !['test', 'dev', 'test2', 'dev2', 'test3', 'dev3', 
 }
 const analyzer = await createAnalyzer(createLocalEmbedder(), { cacheDir: defaultHeadsCacheDir() });
 const report = holdout
-  ? await runHoldout((texts) => analyzer.analyzeBatch(texts), holdout as HoldoutHalf, flag('examples') === 'all' ? Infinity : 3)
+  ? await runHoldout(
+      (texts) => analyzer.analyzeBatch(texts),
+      holdout as HoldoutHalf,
+      flag('examples') === 'all' ? Infinity : 3,
+    )
   : await runProbe((texts) => analyzer.analyzeBatch(texts), {
       seed: flag('seed') ? Number(flag('seed')) : undefined,
       perCapability: flag('per-capability') ? Number(flag('per-capability')) : undefined,

@@ -75,7 +75,7 @@ export async function backfillLabelPage(
   for (const id of ids) {
     deps.heartbeat?.();
     // The user's messages, step by step by id; each step re-checks that this version still scores.
-    for (let after = 0; ; ) {
+    for (let after = 0; ;) {
       const step = await db.transaction(async (trx) => {
         await trx('users').where({ id }).forNoKeyUpdate().first('id');
         const now = await trx('labels').where({ id: input.labelId }).forShare().first('model_version');
@@ -104,7 +104,10 @@ export async function backfillLabelPage(
           );
         }
         if (remove.length > 0) {
-          await trx.raw(`UPDATE messages SET labels = array_remove(labels, ?) WHERE id = ANY(?::bigint[])`, [name, remove]);
+          await trx.raw(`UPDATE messages SET labels = array_remove(labels, ?) WHERE id = ANY(?::bigint[])`, [
+            name,
+            remove,
+          ]);
         }
         changed += add.length + remove.length;
         return rows.length < MESSAGES_PER_STEP ? 'done' : Number(rows[rows.length - 1].id);
@@ -159,7 +162,9 @@ async function refreshProfile(
     if (window.length === 0) return;
     const aggregates = computeAggregates(windowOfRows(window));
     await lockSegmentsAsLoaded(trx, projectId, current.segments);
-    await trx('users').where({ id: userPk }).update({ aggregates: JSON.stringify(aggregates) });
+    await trx('users')
+      .where({ id: userPk })
+      .update({ aggregates: JSON.stringify(aggregates) });
     await diffMemberships(
       trx,
       user,

@@ -46,7 +46,8 @@ function f1Of(predicted: boolean[], truth: boolean[]) {
   let fp = 0;
   let fn = 0;
   predicted.forEach((p, i) => {
-    if (p) truth[i] ? tp++ : fp++;
+    if (p && truth[i]) tp++;
+    else if (p) fp++;
     else if (truth[i]) fn++;
   });
   const precision = tp + fp ? tp / (tp + fp) : 0;

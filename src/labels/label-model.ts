@@ -76,7 +76,8 @@ function wordRow(text: string, vocabulary: Map<number, number>): number[] {
 
 function vocabularyOf(texts: string[]): Map<number, number> {
   const vocabulary = new Map<number, number>();
-  for (const t of texts) for (const k of wordFeatures(t).index) if (!vocabulary.has(k)) vocabulary.set(k, vocabulary.size);
+  for (const t of texts)
+    for (const k of wordFeatures(t).index) if (!vocabulary.has(k)) vocabulary.set(k, vocabulary.size);
   return vocabulary;
 }
 
@@ -125,7 +126,8 @@ function counts(scores: number[], truth: boolean[], threshold: number) {
   let fp = 0;
   let fn = 0;
   scores.forEach((s, i) => {
-    if (s >= threshold) truth[i] ? tp++ : fp++;
+    if (s >= threshold && truth[i]) tp++;
+    else if (s >= threshold) fp++;
     else if (truth[i]) fn++;
   });
   const precision = tp + fp > 0 ? tp / (tp + fp) : 0;

@@ -324,7 +324,9 @@ export async function deleteLabel(db: Db, caller: Caller, projectId: number, nam
   await db.transaction(async (trx) => {
     const held = await trx('labels').where({ id: label.id }).forUpdate().first('id');
     if (!held) throw notFound('label');
-    const rules: { slug: string; rule: Rule }[] = await trx('segments').where({ project_id: projectId }).select('slug', 'rule');
+    const rules: { slug: string; rule: Rule }[] = await trx('segments')
+      .where({ project_id: projectId })
+      .select('slug', 'rule');
     const using = rules.filter((s) => labelsNamed(s.rule).includes(name)).map((s) => s.slug);
     if (using.length > 0) {
       throw new AppError(

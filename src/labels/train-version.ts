@@ -44,7 +44,11 @@ export async function trainLabelVersion(
     // Not a fault to retry: these examples cannot be learned (the api's checks make this rare).
     const updated = await db('labels')
       .where({ id: input.labelId, version: input.version })
-      .update({ state: 'failed', failure_reason: String((err as Error).message).slice(0, 500), updated_at: db.fn.now() });
+      .update({
+        state: 'failed',
+        failure_reason: String((err as Error).message).slice(0, 500),
+        updated_at: db.fn.now(),
+      });
     return updated > 0 ? 'failed' : 'superseded';
   }
   const updated = await db('labels')

@@ -7,7 +7,13 @@ import { startInOrder } from '../relay/start-in-order.js';
  * backfill of a version that became ready (workflows/label-backfill.ts).
  */
 export interface LabelTrainingStarter {
-  startLabelBackfill(args: { labelId: number; projectId: number; tenantId: number; version: number; versionUid: string }): Promise<void>;
+  startLabelBackfill(args: {
+    labelId: number;
+    projectId: number;
+    tenantId: number;
+    version: number;
+    versionUid: string;
+  }): Promise<void>;
   startLabelTraining(args: {
     labelId: number;
     projectId: number;
@@ -27,7 +33,11 @@ const PER_PASS = 100;
  * Temporal is away the flag stays and a later pass starts it: no version is left untrained.
  * Training takes seconds and one version supersedes another, so there is no admission per tenant.
  */
-export async function startPendingTrainings(deps: { db: Db; starters: LabelTrainingStarter; log: Logger }): Promise<void> {
+export async function startPendingTrainings(deps: {
+  db: Db;
+  starters: LabelTrainingStarter;
+  log: Logger;
+}): Promise<void> {
   const pending = await deps
     .db('labels as l')
     .join('projects as p', 'p.id', 'l.project_id')
@@ -59,7 +69,11 @@ export async function startPendingTrainings(deps: { db: Db; starters: LabelTrain
  * Starts the backfill of each version that became ready (`backfill_pending`, set with its model),
  * and clears the flag for that version; a newer version's training replaces the flag's version.
  */
-export async function startPendingBackfills(deps: { db: Db; starters: LabelTrainingStarter; log: Logger }): Promise<void> {
+export async function startPendingBackfills(deps: {
+  db: Db;
+  starters: LabelTrainingStarter;
+  log: Logger;
+}): Promise<void> {
   const pending = await deps
     .db('labels as l')
     .join('projects as p', 'p.id', 'l.project_id')
@@ -85,6 +99,9 @@ export async function startPendingBackfills(deps: { db: Db; starters: LabelTrain
         .where({ id: l.id, backfill_version: l.backfill_version })
         .update({ backfill_pending: false, backfill_started_at: deps.db.fn.now() });
     },
-    { message: 'label backfill start failed; will retry', ids: (l) => ({ label_id: l.id, version: l.backfill_version }) },
+    {
+      message: 'label backfill start failed; will retry',
+      ids: (l) => ({ label_id: l.id, version: l.backfill_version }),
+    },
   );
 }

@@ -440,7 +440,12 @@ describe('custom label fields', () => {
 
   it('checks the names later when validated without them, with the JSON path of the first unknown one', () => {
     const rule = validateRule(
-      { all: [cond('avg_sentiment', '<', 0), { any: [cond('labels', 'contains', 'late'), cond('label_ratio.x', '>', 0)] }] },
+      {
+        all: [
+          cond('avg_sentiment', '<', 0),
+          { any: [cond('labels', 'contains', 'late'), cond('label_ratio.x', '>', 0)] },
+        ],
+      },
       limits,
     );
     expect(labelsNamed(rule)).toEqual(['late', 'x']);
@@ -453,11 +458,17 @@ describe('custom label fields', () => {
 
   it('matches on the window: labels present, and the share of messages, 0 for a label never matched', () => {
     expect(run(cond('labels', 'contains', 'delivery_problem'))).toEqual({ matched: true, score: 1 });
-    expect(evaluateRule(cond('label_ratio.delivery_problem', '>=', 0.3) as Rule, ctx())).toMatchObject({ matched: true });
-    expect(evaluateRule(cond('label_ratio.delivery_problem', '>=', 0.6) as Rule, ctx())).toMatchObject({ matched: false });
+    expect(evaluateRule(cond('label_ratio.delivery_problem', '>=', 0.3) as Rule, ctx())).toMatchObject({
+      matched: true,
+    });
+    expect(evaluateRule(cond('label_ratio.delivery_problem', '>=', 0.6) as Rule, ctx())).toMatchObject({
+      matched: false,
+    });
     expect(evaluateRule(cond('label_ratio.wrong_size', '<', 0.1) as Rule, ctx())).toMatchObject({ matched: true });
     // A profile folded before labels existed has no label fields: a share of 0, no label present.
-    const old = ctx({ aggregates: { ...aggregates, labels: undefined, label_ratios: undefined } as unknown as Aggregates });
+    const old = ctx({
+      aggregates: { ...aggregates, labels: undefined, label_ratios: undefined } as unknown as Aggregates,
+    });
     expect(evaluateRule(cond('label_ratio.delivery_problem', '<', 0.1) as Rule, old)).toMatchObject({ matched: true });
     expect(evaluateRule(cond('labels', 'contains', 'delivery_problem') as Rule, old)).toMatchObject({ matched: false });
   });

@@ -175,7 +175,8 @@ function validateCondition(node: Record<string, unknown>, path: string, labels: 
   const kind = typeof field === 'string' && isStorableText(field) ? fieldKind(field, labels) : null;
   if (typeof field === 'string' && field.startsWith(LABEL_RATIO)) {
     const name = field.slice(LABEL_RATIO.length);
-    if (labels === null ? !isLabelName(name) : !kind) throw invalid(`${path}.field`, unknownLabelMessage(name, labels ?? []));
+    if (labels === null ? !isLabelName(name) : !kind)
+      throw invalid(`${path}.field`, unknownLabelMessage(name, labels ?? []));
   }
   if (typeof field !== 'string' || !kind) {
     throw invalid(
@@ -209,7 +210,13 @@ function validateValue(
   return validateScalar(kind, op, value, path, labels);
 }
 
-function validateScalar(kind: FieldKind, op: Op, value: unknown, path: string, labels: readonly string[] | null): Scalar {
+function validateScalar(
+  kind: FieldKind,
+  op: Op,
+  value: unknown,
+  path: string,
+  labels: readonly string[] | null,
+): Scalar {
   switch (kind.kind) {
     case 'number':
       if (typeof value !== 'number' || !Number.isFinite(value)) throw invalid(path, 'must be a finite number');
@@ -219,7 +226,8 @@ function validateScalar(kind: FieldKind, op: Op, value: unknown, path: string, l
     case 'list':
       // `labels` while the project's names are not known yet: any name, checked later (unknownLabel).
       if (kind.labels.length === 0 && labels === null) {
-        if (typeof value !== 'string' || !isLabelName(value)) throw invalid(path, 'must be the name of one of the project\'s labels');
+        if (typeof value !== 'string' || !isLabelName(value))
+          throw invalid(path, "must be the name of one of the project's labels");
         return value;
       }
       return oneOf(value, kind.labels, path);
@@ -236,7 +244,10 @@ function validateScalar(kind: FieldKind, op: Op, value: unknown, path: string, l
 
 function oneOf(value: unknown, allowed: readonly string[], path: string): string {
   if (typeof value !== 'string' || !allowed.includes(value))
-    throw invalid(path, allowed.length ? `must be one of ${allowed.join(', ')}` : 'names a label, and the project has no labels yet');
+    throw invalid(
+      path,
+      allowed.length ? `must be one of ${allowed.join(', ')}` : 'names a label, and the project has no labels yet',
+    );
   return value;
 }
 
@@ -250,7 +261,8 @@ function onlyKeys(node: Record<string, unknown>, allowed: string[], path: string
 
 const isLabelName = (name: string) => /^[a-z0-9_-]{1,64}$/.test(name);
 const unknownLabelMessage = (name: string, labels: readonly string[]) =>
-  `unknown label "${name}"; ` + (labels.length ? `the project's labels are ${labels.join(', ')}` : 'the project has no labels yet');
+  `unknown label "${name}"; ` +
+  (labels.length ? `the project's labels are ${labels.join(', ')}` : 'the project has no labels yet');
 
 /**
  * The first label a validated rule names that is not among the project's `labels`, as the error

@@ -97,7 +97,9 @@ describe('the Labels page in headless chromium', () => {
       await expect.poll(() => page.getByText(/rough until each side has 20/).count()).toBe(1);
       await audit('label');
 
-      await page.getByLabel(/^Texts to score/).fill('Where is my parcel? It is a week late.\nHow do I reset my password?');
+      await page
+        .getByLabel(/^Texts to score/)
+        .fill('Where is my parcel? It is a week late.\nHow do I reset my password?');
       await page.getByRole('button', { name: 'Score' }).click();
       const scores = page.getByRole('table', { name: 'Scores' });
       await expect.poll(() => scores.locator('tbody tr').count()).toBe(2);
@@ -117,7 +119,9 @@ describe('the Labels page in headless chromium', () => {
       await expect.poll(() => page.locator('.state').innerText(), { timeout: 120_000 }).toContain('ready (version 3)');
 
       await page.getByRole('link', { name: 'All labels' }).click();
-      await expect.poll(() => page.locator('tbody tr').first().innerText()).toMatch(/delivery_problem\s+ready \(version 3\)/);
+      await expect
+        .poll(() => page.locator('tbody tr').first().innerText())
+        .toMatch(/delivery_problem\s+ready \(version 3\)/);
       await audit('labels');
       expect(violations).toEqual({});
       expect(errors.filter((e) => !/status of 400/.test(e))).toEqual([]);

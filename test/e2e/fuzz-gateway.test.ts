@@ -797,7 +797,11 @@ const ROUTES: Route[] = [
     body: labelBody,
     check: (res, sent) => expect(res.json).toMatchObject({ name: sent.body.name, state: 'training', version: 1 }),
   },
-  { method: 'GET', pattern: LB, check: (res) => expect(res.json.labels.map((l: any) => l.name)).toContain(fx.labelName) },
+  {
+    method: 'GET',
+    pattern: LB,
+    check: (res) => expect(res.json.labels.map((l: any) => l.name)).toContain(fx.labelName),
+  },
   { method: 'GET', pattern: `${LB}/:name`, check: (res) => expect(res.json.name).toBe(fx.labelName) },
   {
     method: 'PUT',
@@ -809,7 +813,10 @@ const ROUTES: Route[] = [
     method: 'POST',
     pattern: `${LB}/:name/examples`,
     body: () =>
-      fc.record({ examples: either(fc.uuid().map((u) => [{ text: `added ${u}`, match: true }])) }, { requiredKeys: [] }),
+      fc.record(
+        { examples: either(fc.uuid().map((u) => [{ text: `added ${u}`, match: true }])) },
+        { requiredKeys: [] },
+      ),
     check: (res, sent) => expect(res.json.examples).toEqual(expect.arrayContaining(sent.body.examples)),
   },
   {
@@ -1053,7 +1060,9 @@ describe('gateway fuzzing', () => {
         fx.webhookId = await makeWebhook();
       if ((await call('GET', `${base}/segments/${fx.segmentId}`, { key: fx.key })).status === 404)
         fx.segmentId = await makeSegment();
-      if ((await call('GET', `/api/v1/projects/${fx.projectId}/labels/${fx.labelName}`, { key: fx.key })).status === 404)
+      if (
+        (await call('GET', `/api/v1/projects/${fx.projectId}/labels/${fx.labelName}`, { key: fx.key })).status === 404
+      )
         fx.labelName = await makeLabel();
     }
   }

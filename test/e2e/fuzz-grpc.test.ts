@@ -106,7 +106,11 @@ function template(name: string): Record<string, any> {
   const rule = { field: 'churn_risk_score', op: '>=', value: 0.5 };
   const label = { projectId: fx.projectId, name: fx.labelName };
   const t: Record<string, Record<string, any>> = {
-    createLabel: { projectId: fx.projectId, name: `grpc-label-${++labelDraws}`, examples: fixtureExamples(`grpc ${labelDraws}`) },
+    createLabel: {
+      projectId: fx.projectId,
+      name: `grpc-label-${++labelDraws}`,
+      examples: fixtureExamples(`grpc ${labelDraws}`),
+    },
     listLabels: { projectId: fx.projectId },
     getLabel: { ref: label },
     updateLabel: { ref: label, description: 'd', examples: fixtureExamples(`grpc update ${++labelDraws}`) },
@@ -290,7 +294,9 @@ const SUCCESS_CHECKS: Record<string, (q: any, r: any) => void | Promise<void>> =
   addLabelExamples: (q, r) => expect(r.label.examples).toEqual(expect.arrayContaining(q.examples)),
   classifyWithLabel: (q, r) => expect(r.results).toHaveLength(q.texts.length),
   deleteLabel: async (q) =>
-    expect((await db.query('SELECT 1 FROM labels WHERE project_id = $1 AND name = $2', [q.ref.projectId, q.ref.name])).rows).toEqual([]),
+    expect(
+      (await db.query('SELECT 1 FROM labels WHERE project_id = $1 AND name = $2', [q.ref.projectId, q.ref.name])).rows,
+    ).toEqual([]),
   createWebhook: (q, r) => {
     expect(r.webhook).toMatchObject({ pipelineId: q.pipelineId, isActive: true });
     expect(new URL(r.webhook.url).protocol).toBe('https:');
@@ -604,7 +610,16 @@ describe('gRPC fuzzing', () => {
     await db.connect();
     const t = await newTenant('grpc-fuzz');
     const b = await call('POST', '/api/v1/projects', { key: t.key, body: { name: 'grpc fuzz users' } });
-    fx = { ...t, projectB: b.body.id, webhookId: 0, segmentId: '', labelName: '', erasureId: '', sourceId: 0, deliveryId: 0 };
+    fx = {
+      ...t,
+      projectB: b.body.id,
+      webhookId: 0,
+      segmentId: '',
+      labelName: '',
+      erasureId: '',
+      sourceId: 0,
+      deliveryId: 0,
+    };
     const batch = await call('POST', '/api/v1/users', {
       key: t.key,
       body: { project_id: fx.projectB, users: [{ user_id: FIXTURE_USER, text: 'Fine so far.' }] },

@@ -330,9 +330,18 @@ function grpcEndpoints(c: ReturnType<typeof grpcClients>): {
         name: 'CreateLabel',
         levels: ['project'],
         invoke: (i, md) =>
-          rpc(c.labels, 'createLabel', { projectId: i.project, name: 'intruder', examples: labelExamples('intruder') }, md),
+          rpc(
+            c.labels,
+            'createLabel',
+            { projectId: i.project, name: 'intruder', examples: labelExamples('intruder') },
+            md,
+          ),
       },
-      { name: 'ListLabels', levels: ['project'], invoke: (i, md) => rpc(c.labels, 'listLabels', { projectId: i.project }, md) },
+      {
+        name: 'ListLabels',
+        levels: ['project'],
+        invoke: (i, md) => rpc(c.labels, 'listLabels', { projectId: i.project }, md),
+      },
       { name: 'GetLabel', levels: lab, invoke: (i, md) => rpc(c.labels, 'getLabel', { ref: lref(i) }, md) },
       {
         name: 'UpdateLabel',
@@ -343,7 +352,12 @@ function grpcEndpoints(c: ReturnType<typeof grpcClients>): {
         name: 'AddLabelExamples',
         levels: lab,
         invoke: (i, md) =>
-          rpc(c.labels, 'addLabelExamples', { ref: lref(i), examples: [{ text: `intruder's extra ${TAG}`, match: true }] }, md),
+          rpc(
+            c.labels,
+            'addLabelExamples',
+            { ref: lref(i), examples: [{ text: `intruder's extra ${TAG}`, match: true }] },
+            md,
+          ),
       },
       {
         name: 'ClassifyWithLabel',
@@ -628,7 +642,8 @@ async function seedTenant(label: string, receiverUrl: string): Promise<{ ids: Id
   expect(taught.status, JSON.stringify(taught.body)).toBe(202);
   await waitFor(
     `label ${labelName} ready`,
-    async () => (await call('GET', `/api/v1/projects/${project.body.id}/labels/${labelName}`, { key })).body.state === 'ready',
+    async () =>
+      (await call('GET', `/api/v1/projects/${project.body.id}/labels/${labelName}`, { key })).body.state === 'ready',
     120_000,
   );
   const userId = B_USER;

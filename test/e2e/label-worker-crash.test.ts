@@ -14,7 +14,8 @@ async function trainingActivityStarted(projectId: number): Promise<boolean> {
       query: `WorkflowType = 'labelTrainingWorkflow' AND ProjectId = '${projectId}'`,
     })) {
       const d = await client.workflow.getHandle(w.workflowId).describe();
-      if ((d.raw.pendingActivities ?? []).some((a) => String(a.state).includes('STARTED') || a.state === 2)) return true;
+      if ((d.raw.pendingActivities ?? []).some((a) => String(a.state).includes('STARTED') || a.state === 2))
+        return true;
     }
     return false;
   } finally {

@@ -226,7 +226,10 @@ describe('quotas', () => {
       Array.from({ length: n }, (_, i) => ({ text: `${tag} example number ${i}`, match: i % 2 === 0 }));
     const answers = await Promise.all(
       Array.from({ length: 4 }, (_, i) =>
-        inst.call('POST', `/api/v1/projects/${project}/labels`, { key, body: { name: `l${i}`, examples: examples(10, `l${i}`) } }),
+        inst.call('POST', `/api/v1/projects/${project}/labels`, {
+          key,
+          body: { name: `l${i}`, examples: examples(10, `l${i}`) },
+        }),
       ),
     );
     expect(answers.map((a) => a.status).sort()).toEqual([202, 202, 422, 422]);
@@ -242,10 +245,21 @@ describe('quotas', () => {
       body: { examples: examples(3, 'more') },
     });
     expect(more.status).toBe(422);
-    expect(more.body.error).toMatchObject({ code: 'quota_exceeded', field: 'examples', message: expect.stringContaining('TENANT_EXAMPLES_PER_LABEL') });
+    expect(more.body.error).toMatchObject({
+      code: 'quota_exceeded',
+      field: 'examples',
+      message: expect.stringContaining('TENANT_EXAMPLES_PER_LABEL'),
+    });
     const kept = await inst.call('GET', `/api/v1/projects/${project}/labels/${made}`, { key });
     expect(kept.body).toMatchObject({ version: 1, examples_count: 10 });
-    expect((await inst.call('POST', `/api/v1/projects/${project}/labels/${made}/examples`, { key, body: { examples: examples(2, 'fits') } })).status).toBe(202);
+    expect(
+      (
+        await inst.call('POST', `/api/v1/projects/${project}/labels/${made}/examples`, {
+          key,
+          body: { examples: examples(2, 'fits') },
+        })
+      ).status,
+    ).toBe(202);
   });
 
   it('pipelines per project: eight concurrent creations with room for six create exactly six', async () => {

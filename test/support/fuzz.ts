@@ -279,7 +279,8 @@ export async function makeLabelFixture(t: { key: string; projectId: number }): P
   if (r.status !== 202) throw new Error(`label fixture: ${r.status} ${JSON.stringify(r.body)}`);
   await waitFor(
     `label fixture ${name} ready`,
-    async () => (await call('GET', `/api/v1/projects/${t.projectId}/labels/${name}`, { key: t.key })).body.state === 'ready',
+    async () =>
+      (await call('GET', `/api/v1/projects/${t.projectId}/labels/${name}`, { key: t.key })).body.state === 'ready',
     120_000,
   );
   return name;

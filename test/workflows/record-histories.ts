@@ -119,7 +119,11 @@ const recordings: Record<string, Recording[]> = {
     },
   ],
   labelTrainingWorkflow: [
-    { path: 'ready', args: [{ labelId: 3, version: 1 }], activities: () => ({ trainLabelVersion: async () => 'ready' }) },
+    {
+      path: 'ready',
+      args: [{ labelId: 3, version: 1 }],
+      activities: () => ({ trainLabelVersion: async () => 'ready' }),
+    },
   ],
   labelBackfillWorkflow: [
     { path: 'three-pages', args: [backfill], activities: () => backfillUntil(30) },

@@ -1,9 +1,4 @@
-import {
-  LabelState,
-  type Label,
-  type LabelRef,
-  type LabelsServiceServer,
-} from '../../../gen/profiling/v1/labels.js';
+import { LabelState, type Label, type LabelRef, type LabelsServiceServer } from '../../../gen/profiling/v1/labels.js';
 import type { AppContext } from '../../app.js';
 import * as labels from '../../labels/manage-labels.js';
 import { unary } from './unary.js';

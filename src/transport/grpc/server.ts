@@ -25,9 +25,14 @@ import { refuseOversizedBatch, refuseProtoAttributes } from './preflight.js';
 // `npm run generate` writes the exact descriptors buf compiled (imports and comments included).
 const DESCRIPTOR_SET = fileURLToPath(new URL('../../../gen/profiling-v1.binpb', import.meta.url));
 const PACKAGE = 'profiling.v1';
-const SERVICES = ['UsersService', 'ProfilesService', 'ProjectsService', 'SegmentsService', 'WebhooksService', 'LabelsService'].map(
-  (s) => `${PACKAGE}.${s}`,
-);
+const SERVICES = [
+  'UsersService',
+  'ProfilesService',
+  'ProjectsService',
+  'SegmentsService',
+  'WebhooksService',
+  'LabelsService',
+].map((s) => `${PACKAGE}.${s}`);
 
 /**
  * Calls one connection may have open at once (HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS); a client

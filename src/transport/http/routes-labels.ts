@@ -45,7 +45,10 @@ export function addLabelRoutes(router: Router, ctx: AppContext): void {
     labelDoc({
       operationId: 'listLabels',
       summary: "List a project's labels (without their examples)",
-      responses: { 200: { description: 'The labels', body: z.object({ labels: z.array(out.label) }) }, ...errors(400, 404) },
+      responses: {
+        200: { description: 'The labels', body: z.object({ labels: z.array(out.label) }) },
+        ...errors(400, 404),
+      },
     }),
   );
   router.add(
@@ -66,7 +69,14 @@ export function addLabelRoutes(router: Router, ctx: AppContext): void {
     `${BASE}/:name`,
     authenticated(ctx, async (who, req) => ({
       status: 202,
-      body: await labels.updateLabel(db, who, projectOf(req), req.params.name, read(updateLabelBody, await req.json()), quotas),
+      body: await labels.updateLabel(
+        db,
+        who,
+        projectOf(req),
+        req.params.name,
+        read(updateLabelBody, await req.json()),
+        quotas,
+      ),
     })),
     labelDoc({
       operationId: 'updateLabel',
@@ -80,7 +90,14 @@ export function addLabelRoutes(router: Router, ctx: AppContext): void {
     `${BASE}/:name/examples`,
     authenticated(ctx, async (who, req) => ({
       status: 202,
-      body: await labels.addExamples(db, who, projectOf(req), req.params.name, read(addExamplesBody, await req.json()), quotas),
+      body: await labels.addExamples(
+        db,
+        who,
+        projectOf(req),
+        req.params.name,
+        read(addExamplesBody, await req.json()),
+        quotas,
+      ),
     })),
     labelDoc({
       operationId: 'addLabelExamples',

@@ -55,10 +55,9 @@ const aggregates = z
       description:
         "Extension: the project's custom labels matched by any message of the window, the most shared first (docs/labels.md); absent on profiles last folded before labels existed",
     }),
-    label_ratios: z
-      .record(z.string(), ratio)
-      .optional()
-      .meta({ description: "Extension: per label matched in the window, the share of the window's messages that match it" }),
+    label_ratios: z.record(z.string(), ratio).optional().meta({
+      description: "Extension: per label matched in the window, the share of the window's messages that match it",
+    }),
   })
   .meta({ id: 'Aggregates' });
 
@@ -347,7 +346,10 @@ export const label = z
     state: z.enum(['training', 'ready', 'failed']).meta({ description: "The latest version's state" }),
     failure_reason: z.string().nullable(),
     version: z.int().meta({ description: 'The latest example set: 1, then + 1 at each change' }),
-    ready_version: z.int().nullable().meta({ description: 'The version that scores messages now; null until one trained' }),
+    ready_version: z
+      .int()
+      .nullable()
+      .meta({ description: 'The version that scores messages now; null until one trained' }),
     examples_count: z.int(),
     matching_examples: z.int(),
     quality: labelQuality.nullable(),
