@@ -15,6 +15,8 @@ describe('configuration', () => {
       'TENANT_PROJECTS',
       'TENANT_PIPELINES_PER_PROJECT',
       'TENANT_DEPLOYED_SEGMENTS_PER_PROJECT',
+      'TENANT_LABELS_PER_PROJECT',
+      'TENANT_EXAMPLES_PER_LABEL',
       'TENANT_REQUESTS_IN_FLIGHT',
     ]);
   });
