@@ -16,7 +16,8 @@ import type { CapabilityResult, Predict, ProbeReport } from './runner.js';
  * A third set, written on 2026-12-03 by another such helper for all twelve capabilities, half of
  * each short and plain like a tester's templates and half natural (posts, chats, emails, reviews,
  * tickets) across many trades: `dev3` (240, read while heads v21's rules were written) and `test3`
- * (240, never read).
+ * (240, never read). `dev4` (200, read): one more helper's sarcasm, negations, denied refunds and
+ * upgrades and factual complaints, with no test sibling.
  */
 export type HoldoutHalf = 'dev' | 'test' | 'dev2' | 'test2' | 'dev3' | 'test3' | 'dev4';
 /** The halves whose failing sentences are never shown (nobody tunes on them). */
