@@ -3,7 +3,7 @@ import { wordFeatures } from '../src/analysis/word-features.js';
 import { loadCorpus } from '../src/analysis/corpus.js';
 import { trainLabel, type LabelExample } from '../src/labels/label-model.js';
 import { loadLabelEval } from '../src/labels/label-eval.js';
-import { readyLabels } from '../src/labels/ready-labels.js';
+import { labelMatcher } from '../src/labels/ready-labels.js';
 
 /**
  * `npm run bench -- --only=labels`: what custom labels cost on the local model, without a stack
@@ -38,11 +38,7 @@ export async function benchLabels(opts: { quick: boolean; log: (m: string) => vo
     const vectors = await embedder.embed(l.train.map((e) => e.text));
     models.push({ name: l.name, model: (await trainLabel(embedder.name, vectors, l.train)).model });
   }
-  const fakeDb = (() => {
-    const q = { where: () => q, whereNotNull: () => q, orderBy: () => q, select: async () => models };
-    return () => q;
-  })();
-  const match = await readyLabels(fakeDb as never, 0, embedder.name);
+  const match = labelMatcher(models);
   const texts = loadCorpus()
     .items.slice(0, 500)
     .map((i) => i.text);

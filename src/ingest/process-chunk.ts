@@ -4,7 +4,7 @@ import type { Analyzer, MessageAnalysis } from '../analysis/analyze.js';
 import { computeAggregates, meanEmbedding, windowOfRows, WINDOW_SIZE } from '../profiles/aggregates.js';
 import {
   diffMemberships,
-  loadDeployedSegments,
+  loadSegmentsToMatch,
   lockSegmentsAsLoaded,
   SegmentsChanged,
   type LoadedSegment,
@@ -94,15 +94,8 @@ export async function processChunk(deps: ProcessChunkDeps, input: ProcessChunkIn
     embedding_calls: 1,
     embed_ms: Date.now() - embedStart,
   });
-  const loadSegments = async () => {
-    const segments = await loadDeployedSegments(db, source.project_id);
-    const semanticEmbeddings = await keepBeating(
-      deps.heartbeat,
-      5_000,
-      deps.conditionVectors.forSegments(db, segments, deps.lane),
-    );
-    return { segments, semanticEmbeddings };
-  };
+  const loadSegments = () =>
+    loadSegmentsToMatch(db, source.project_id, deps.conditionVectors, { heartbeat: deps.heartbeat, lane: deps.lane });
   let current = await loadSegments();
   // The project's custom labels with a trained version, read once per chunk (docs/labels.md).
   const matchLabels = await readyLabels(db, source.project_id, analyzer.embedder.name);

@@ -5,12 +5,11 @@ import { computeAggregates, windowOfRows, WINDOW_SIZE } from '../profiles/aggreg
 import type { ConditionVectors } from '../segments/condition-vectors.js';
 import {
   diffMemberships,
-  loadDeployedSegments,
+  loadSegmentsToMatch,
   lockSegmentsAsLoaded,
   SegmentsChanged,
   type LoadedSegment,
 } from '../segments/memberships.js';
-import { keepBeating } from '../keep-beating.js';
 import { wakeRelay } from '../outbox/outbox.js';
 import { labelScorer, type LabelModel } from './label-model.js';
 
@@ -61,15 +60,8 @@ export async function backfillLabelPage(
     .orderBy('id')
     .limit(input.pageSize)
     .pluck('id');
-  const loadSegments = async () => {
-    const segments = await loadDeployedSegments(db, label.project_id);
-    const semanticEmbeddings = await keepBeating(
-      deps.heartbeat,
-      5_000,
-      deps.conditionVectors.forSegments(db, segments, deps.lane),
-    );
-    return { segments, semanticEmbeddings };
-  };
+  const loadSegments = () =>
+    loadSegmentsToMatch(db, label.project_id, deps.conditionVectors, { heartbeat: deps.heartbeat, lane: deps.lane });
   let current = await loadSegments();
   let changed = 0;
   for (const id of ids) {

@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 import { queueSubscribedDeliveries, wakeRelay } from '../outbox/outbox.js';
 import { evaluateRule, type MatchContext, type Rule } from './rules.js';
+import type { ConditionVectors } from './condition-vectors.js';
+import { keepBeating } from '../keep-beating.js';
 
 export interface LoadedSegment {
   pk: number;
@@ -22,6 +24,31 @@ export async function loadDeployedSegments(db: Knex, projectId: number): Promise
     .where({ project_id: projectId, status: 'deployed' })
     .orderBy('pk')
     .select('pk', 'version', 'pipeline_id', 'slug', 'name', 'rule');
+}
+
+/** What a user is matched against: the project's deployed segments and their semantic conditions' vectors. */
+export interface SegmentsToMatch {
+  segments: LoadedSegment[];
+  semanticEmbeddings: Map<string, number[]>;
+}
+
+/**
+ * Loads what a fold or a backfill matches users against. A semantic condition stored without a
+ * vector (an older segment, a new embedder) is embedded here once: keep beating meanwhile.
+ */
+export async function loadSegmentsToMatch(
+  db: Knex,
+  projectId: number,
+  conditionVectors: ConditionVectors,
+  opts: { heartbeat?: () => void; lane?: number } = {},
+): Promise<SegmentsToMatch> {
+  const segments = await loadDeployedSegments(db, projectId);
+  const semanticEmbeddings = await keepBeating(
+    opts.heartbeat,
+    5_000,
+    conditionVectors.forSegments(db, segments, opts.lane),
+  );
+  return { segments, semanticEmbeddings };
 }
 
 /** The deployed segments changed since they were loaded: reload them and fold again. */

@@ -1,30 +1,14 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newTenant, stack, type Tenant } from '../support/api.js';
 import { launchChromium } from '../support/docs-browser.js';
+import { axeViolations } from '../support/axe.js';
 
 /**
  * The console's Labels page (issue 47) in Debian's headless chromium: a label taught from the
  * form, its training and quality read on its page, a text tried, an example added (version 2) and
  * one removed (version 3); every view checked by axe-core; no console error, no request elsewhere.
  */
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  const result = await page.evaluate(async () => {
-    const axe = (window as any).axe;
-    const r = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } });
-    return {
-      passed: r.passes.map((p: any) => p.id),
-      violations: r.violations.map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`),
-    };
-  });
-  expect(result.passed).toEqual(expect.arrayContaining(['color-contrast']));
-  return result.violations;
-}
 
 const MATCHING = [
   'My parcel still has not arrived after two weeks.',

@@ -1,11 +1,11 @@
 import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, newTenant, stack, waitFor, waitForBatch, type Tenant } from '../support/api.js';
 import { launchChromium } from '../support/docs-browser.js';
+import { axeViolations } from '../support/axe.js';
 import { startBodyReceiver } from '../support/body-receiver.js';
 import { startReceiver } from '../support/receiver.js';
 import { receiverLibrarySecret } from '../support/receiver-secret.js';
@@ -22,9 +22,6 @@ import { makeHook, ping } from '../support/webhooks.js';
  * ids and a receiver's ANSI body (issue 34) are shown isolated, their hidden characters written out.
  * CONSOLE_SCREENSHOTS=<folder> also saves the profile and deliveries pages there (docs/images).
  */
-// Evaluated through the DevTools protocol, which the page's content security policy does not
-// govern (a <script> tag would be refused by it, as it should be).
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const shots = process.env.CONSOLE_SCREENSHOTS;
 
 // Dana writes three happy messages, then three unhappy ones that say she is leaving: a declining
@@ -43,22 +40,6 @@ async function submit(t: Tenant, users: { user_id: string; text: string; attribu
   const r = await call('POST', '/api/v1/users', { key: t.key, body: { project_id: t.projectId, users } });
   expect(r.status).toBe(202);
   await waitForBatch(r.body.source_id);
-}
-
-/** axe-core's violations on the page as it is now (rules: WCAG 2 A and AA). */
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  const result = await page.evaluate(async () => {
-    const axe = (window as any).axe;
-    const r = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } });
-    return {
-      passed: r.passes.map((p: any) => p.id),
-      violations: r.violations.map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`),
-    };
-  });
-  // The audit really looked: the rules for labels and contrast ran on what the page shows.
-  expect(result.passed).toEqual(expect.arrayContaining(['color-contrast']));
-  return result.violations;
 }
 
 describe('the console in headless chromium', () => {
