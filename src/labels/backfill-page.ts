@@ -66,8 +66,10 @@ export async function backfillLabelPage(
   let changed = 0;
   for (const id of ids) {
     deps.heartbeat?.();
-    // The user's messages, step by step by id; each step re-checks that this version still scores.
+    // The user's messages, step by step by id; each step re-checks that this version still scores,
+    // and beats (a user with many messages takes many steps).
     for (let after = 0; ;) {
+      deps.heartbeat?.();
       const step = await db.transaction(async (trx) => {
         await trx('users').where({ id }).forNoKeyUpdate().first('id');
         const now = await trx('labels').where({ id: input.labelId }).forShare().first('model_version');
@@ -120,9 +122,11 @@ export async function backfillLabelPage(
     }
   }
   const last = ids.length < input.pageSize;
+  // Counted once per page: a page retried after this commit finds the cursor already past it.
   await db('labels')
-    .where({ id: input.labelId, backfill_version: input.version })
+    .where({ id: input.labelId, backfill_version: input.version, backfill_after: input.afterUserPk })
     .update({
+      backfill_after: ids.length > 0 ? ids[ids.length - 1] : input.afterUserPk,
       backfill_users: db.raw('backfill_users + ?', [ids.length]),
       ...(last ? { backfill_done_at: db.fn.now() } : {}),
     });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { wordFeatures } from '../analysis/word-features.js';
-import { bestThreshold, labelScorer, trainLabel, type LabelExample } from './label-model.js';
+import { bestThreshold, labelScorer, MAX_VOCABULARY, trainLabel, type LabelExample } from './label-model.js';
 
 /** Toy vectors: a "topic" direction plus noise, so the fit has something to find. */
 function vectorOf(match: boolean, i: number): number[] {
@@ -30,6 +30,23 @@ describe('a label model', () => {
     expect(score([1, 0, 0], wordFeatures('parcel late'))).toBe(0);
     // The model keeps only what scoring needs: the examples' vocabulary, not their texts.
     expect(JSON.stringify(model)).not.toContain('parcel');
+  });
+
+  it('keeps at most MAX_VOCABULARY word features, however varied the examples', { timeout: 120_000 }, async () => {
+    // 500 examples of 200 random letters: about 124,000 distinct features unbounded.
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    const char = () => {
+      const r = next();
+      return r % 7 === 0 ? ' ' : String.fromCharCode(97 + (r % 26));
+    };
+    const noisy = Array.from({ length: 500 }, (_, i) => ({
+      text: Array.from({ length: 200 }, char).join(''),
+      match: i % 2 === 0,
+    }));
+    const { model } = await trainLabel('toy', noisy.map((e, i) => vectorOf(e.match, i)), noisy);
+    expect(model.wordIndex.length).toBe(MAX_VOCABULARY);
+    expect(model.wordWeights).toHaveLength(MAX_VOCABULARY);
   });
 
   it('is deterministic: the same examples give the same model', async () => {

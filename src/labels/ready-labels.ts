@@ -5,7 +5,7 @@ import { labelScorer, type LabelModel } from './label-model.js';
 /** The labels a message matched: their names, in name order. */
 export type LabelMatcher = (vector: number[], text: string) => string[];
 
-type Scorer = { threshold: number; score: ReturnType<typeof labelScorer> };
+type Scorer = { embedder: string; threshold: number; score: ReturnType<typeof labelScorer> };
 
 /**
  * Trained versions this process has read, by label id and version: a version's model never
@@ -23,30 +23,34 @@ const MAX_CACHED = 500;
  * the words, then per label a dot product with the vector (docs/labels.md).
  */
 export async function readyLabels(db: Db, projectId: number, embedder: string): Promise<LabelMatcher> {
-  const ready: { id: string; name: string; model_version: number; embedder: string }[] = await db('labels')
+  // Which versions are ready: small columns only (a model is read, and decompressed, once).
+  const ready: { id: string; name: string; model_version: number }[] = await db('labels')
     .where({ project_id: projectId })
     .whereNotNull('model')
     .orderBy('name')
-    .select('id', 'name', 'model_version', db.raw("model->>'embedder' AS embedder"));
-  const usable = ready.filter((r) => r.embedder === embedder);
+    .select('id', 'name', 'model_version');
   const key = (r: { id: string; model_version: number }) => `${r.id}/${r.model_version}`;
-  const missing = usable.filter((r) => !models.has(key(r)));
+  const current = new Map(ready.map((r) => [r.id, key(r)]));
+  const missing = ready.filter((r) => !models.has(key(r)));
   if (missing.length > 0) {
     const rows: { id: string; model_version: number; model: LabelModel }[] = await db('labels')
       .whereIn(
         'id',
         missing.map((r) => r.id),
       )
+      .whereNotNull('model')
       .select('id', 'model_version', 'model');
     for (const r of rows) {
-      models.set(key(r), { threshold: r.model.threshold, score: labelScorer(r.model) });
+      models.set(key(r), { embedder: r.model.embedder, threshold: r.model.threshold, score: labelScorer(r.model) });
       if (models.size > MAX_CACHED) models.delete(models.keys().next().value!);
+      // Retrained between the two reads: the newer version scores this chunk.
+      current.set(r.id, key(r));
     }
   }
   return matcherOf(
-    usable.flatMap((r) => {
-      const s = models.get(key(r));
-      return s ? [{ name: r.name, ...s }] : []; // retrained between the two reads: the next chunk has it
+    ready.flatMap((r) => {
+      const s = models.get(current.get(r.id)!);
+      return s && s.embedder === embedder ? [{ name: r.name, ...s }] : [];
     }),
   );
 }
@@ -63,4 +67,11 @@ function matcherOf(scorers: (Scorer & { name: string })[]): LabelMatcher {
 
 /** The matcher of trained models, as a chunk uses it (the bench measures it without a database). */
 export const labelMatcher = (labels: { name: string; model: LabelModel }[]): LabelMatcher =>
-  matcherOf(labels.map((l) => ({ name: l.name, threshold: l.model.threshold, score: labelScorer(l.model) })));
+  matcherOf(
+    labels.map((l) => ({
+      name: l.name,
+      embedder: l.model.embedder,
+      threshold: l.model.threshold,
+      score: labelScorer(l.model),
+    })),
+  );

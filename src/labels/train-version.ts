@@ -25,8 +25,13 @@ export async function trainLabelVersion(
   input: TrainLabelVersionInput,
 ): Promise<TrainLabelVersionOutcome> {
   const { db } = deps;
-  const row = await db('labels').where({ id: input.labelId }).first('version', 'examples', 'project_id');
+  const row = await db('labels')
+    .where({ id: input.labelId })
+    .first('version', 'examples', 'project_id', 'model_version');
   if (!row || row.version !== input.version) return 'superseded';
+  // A retry after this version's model was stored (the worker died before the answer): done, and
+  // its backfill, started or finished, is left as it is.
+  if (row.model_version === input.version) return 'ready';
   const examples = row.examples as LabelExample[];
   const embedder = await keepBeating(deps.heartbeat, 5_000, deps.embedder());
   const vectors = await keepBeating(
@@ -51,8 +56,12 @@ export async function trainLabelVersion(
       });
     return updated > 0 ? 'failed' : 'superseded';
   }
+  // Counted before the update, not inside it: the label's row is not held while a project of
+  // millions of users is counted.
+  const [{ n: users }] = await db('users').where({ project_id: row.project_id }).count({ n: '*' });
   const updated = await db('labels')
     .where({ id: input.labelId, version: input.version })
+    .whereRaw('model_version IS DISTINCT FROM ?', [input.version])
     .update({
       state: 'ready',
       failure_reason: null,
@@ -64,8 +73,9 @@ export async function trainLabelVersion(
       // The project's stored messages are scored with it next (backfill-page.ts), started by the relay.
       backfill_pending: true,
       backfill_version: input.version,
-      backfill_total: db('users').where({ project_id: row.project_id }).count('*'),
+      backfill_total: Number(users),
       backfill_users: 0,
+      backfill_after: 0,
       backfill_started_at: null,
       backfill_done_at: null,
     });

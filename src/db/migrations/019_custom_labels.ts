@@ -42,6 +42,8 @@ export async function up(knex: Knex): Promise<void> {
       backfill_version integer,
       backfill_total integer,
       backfill_users integer NOT NULL DEFAULT 0,
+      -- The last user scored: a page's progress counts once, however often the page is retried.
+      backfill_after bigint NOT NULL DEFAULT 0,
       backfill_started_at timestamptz,
       backfill_done_at timestamptz,
       created_by text,
