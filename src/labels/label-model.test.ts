@@ -44,7 +44,11 @@ describe('a label model', () => {
       text: Array.from({ length: 200 }, char).join(''),
       match: i % 2 === 0,
     }));
-    const { model } = await trainLabel('toy', noisy.map((e, i) => vectorOf(e.match, i)), noisy);
+    const { model } = await trainLabel(
+      'toy',
+      noisy.map((e, i) => vectorOf(e.match, i)),
+      noisy,
+    );
     expect(model.wordIndex.length).toBe(MAX_VOCABULARY);
     expect(model.wordWeights).toHaveLength(MAX_VOCABULARY);
   });
