@@ -1,5 +1,7 @@
 import type { Db } from './db/knex.js';
 import type { KeyCache } from './auth/key-cache.js';
+import type { KnownKey } from './auth/api-keys.js';
+import type { LastUsed } from './auth/last-used.js';
 import type { AuthFailureLimiter } from './auth/failure-limiter.js';
 import type { Config } from './config.js';
 import type { Logger } from './observability/logger.js';
@@ -24,7 +26,9 @@ export interface AppContext {
   /** Which peers are trusted proxies (TRUSTED_PROXIES, compiled by transport/client-address.ts). */
   trustProxy: (address: string, hop: number) => boolean;
   /** Valid keys for a few seconds, emptied by every revocation (see auth/key-cache.ts). */
-  keyCache?: KeyCache;
+  keyCache?: KeyCache<KnownKey>;
+  /** Writes each key's last use at most once a minute (auth/last-used.ts). */
+  lastUsed?: LastUsed;
   /** Embeds a rule's semantic conditions when a segment is created or its rule changes. */
   ruleEmbedder: Embedder;
   /** Each tenant's requests in flight in this process (TENANT_REQUESTS_IN_FLIGHT; fairness/tenant-requests.ts). */

@@ -22,7 +22,7 @@ const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 /** Undefined without a key. The request is hashed with sorted keys: the same JSON in another key order is the same request. */
 export function idempotencyScope(
-  caller: Caller,
+  caller: Pick<Caller, 'tenantId'>,
   key: string | undefined,
   request: unknown,
 ): IdempotencyScope | undefined {

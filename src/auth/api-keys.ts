@@ -3,12 +3,28 @@ import type { Db } from '../db/knex.js';
 import { AppError } from '../errors.js';
 import type { AuthFailureLimiter } from './failure-limiter.js';
 import type { KeyCache } from './key-cache.js';
+import { isScope, SCOPES, type Scope } from './scopes.js';
+import type { LastUsed } from './last-used.js';
 
 export interface Caller {
   tenantId: number;
   /** The key's first 8 characters, as stored and listed (audit trails name the key by it). */
   keyPrefix?: string;
+  /** The key's public id (api_keys.uid), as listed and revoked. */
+  keyId?: string;
+  /** What the key may do (scopes.ts); every operation checks the one it needs. */
+  scopes: readonly Scope[];
+  /**
+   * The projects the key is limited to, or null for all of the tenant's. Any other project is
+   * answered exactly as one that does not exist (projects/projects.ts `canReach`).
+   */
+  projects: readonly number[] | null;
+  /** When the key stops working; null: never. */
+  expiresAt: Date | null;
 }
+
+/** Every scope, on no project limit: what the operator's first key of a tenant holds. */
+export const FULL_ACCESS = { scopes: SCOPES, projects: null, expiresAt: null } as const;
 
 /** `sps_` + 32 random bytes; only its SHA-256 is stored. */
 export function generateApiKey(): string {
@@ -21,20 +37,58 @@ export function hashApiKey(key: string): string {
 
 const KEY_SHAPE = /^sps_[A-Za-z0-9_-]{43}$/;
 
-export async function authenticate(db: Db, apiKey: string | undefined, cache?: KeyCache): Promise<Caller> {
+/** A key as the cache keeps it: the caller it authenticates, and when its use was last written. */
+export interface KnownKey {
+  caller: Caller;
+  lastUsedAt: Date | null;
+}
+
+export async function authenticate(
+  db: Db,
+  apiKey: string | undefined,
+  cache?: KeyCache<KnownKey>,
+  lastUsed?: LastUsed,
+): Promise<Caller> {
   if (!apiKey)
     throw new AppError('unauthenticated', 'missing API key (HTTP header X-API-Key, gRPC metadata x-api-key)');
   // A malformed key cannot exist: refuse it without a database round trip.
   if (!KEY_SHAPE.test(apiKey)) throw new AppError('unauthenticated', 'invalid API key');
   const hash = hashApiKey(apiKey);
-  const cached = cache?.get(hash);
-  if (cached !== undefined) return { tenantId: cached, keyPrefix: apiKey.slice(0, 8) };
-  const generation = cache?.begin() ?? 0;
-  const { rows } = await db.raw('SELECT tenant_id FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL', [hash]);
-  if (rows.length === 0) throw new AppError('unauthenticated', 'invalid API key');
-  const tenantId = Number(rows[0].tenant_id);
-  cache?.set(hash, tenantId, generation);
-  return { tenantId, keyPrefix: apiKey.slice(0, 8) };
+  let known = cache?.get(hash);
+  if (known === undefined) {
+    const generation = cache?.begin() ?? 0;
+    const { rows } = await db.raw(
+      `SELECT tenant_id, uid, prefix, scopes, project_ids, expires_at, last_used_at
+         FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL`,
+      [hash],
+    );
+    if (rows.length === 0) throw new AppError('unauthenticated', 'invalid API key');
+    known = knownKey(rows[0]);
+    cache?.set(hash, known, generation);
+  }
+  const { caller } = known;
+  // Checked at every use, cached or not: an expired key stops at its second, in every process.
+  if (caller.expiresAt && caller.expiresAt.getTime() <= Date.now()) {
+    throw new AppError('unauthenticated', 'API key expired');
+  }
+  lastUsed?.used(known);
+  return caller;
+}
+
+function knownKey(row: Record<string, unknown>): KnownKey {
+  const date = (v: unknown) => (v === null || v === undefined ? null : new Date(v as string | Date));
+  return {
+    caller: {
+      tenantId: Number(row.tenant_id),
+      keyPrefix: row.prefix as string,
+      keyId: row.uid as string,
+      // A scope this code does not know (a newer release's, after a rollback) is held as nothing.
+      scopes: (row.scopes as string[]).filter(isScope),
+      projects: row.project_ids === null ? null : (row.project_ids as (string | number)[]).map(Number),
+      expiresAt: date(row.expires_at),
+    },
+    lastUsedAt: date(row.last_used_at),
+  };
 }
 
 /**
@@ -43,12 +97,12 @@ export async function authenticate(db: Db, apiKey: string | undefined, cache?: K
  * The key is still checked first, so a valid key is served from a limited address too.
  */
 export async function authenticateClient(
-  deps: { db: Db; authFailures: AuthFailureLimiter; keyCache?: KeyCache },
+  deps: { db: Db; authFailures: AuthFailureLimiter; keyCache?: KeyCache<KnownKey>; lastUsed?: LastUsed },
   address: string | undefined,
   apiKey: string | undefined,
 ): Promise<Caller> {
   try {
-    return await authenticate(deps.db, apiKey, deps.keyCache);
+    return await authenticate(deps.db, apiKey, deps.keyCache, deps.lastUsed);
   } catch (err) {
     if (err instanceof AppError && err.code === 'unauthenticated')
       throw await limitedOr(deps.authFailures, address, err);

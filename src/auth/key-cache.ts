@@ -1,7 +1,10 @@
 import { listenTo } from '../db/listen.js';
 import type { Logger } from '../observability/logger.js';
 
-/** The channel `revokeApiKey` notifies in its transaction; every api process clears its cache on it. */
+/**
+ * The channel every key revocation (the admin route's and the tenant's own, DELETE /api/v1/api-keys/{id})
+ * notifies in its transaction; every api process clears its cache on it.
+ */
 export const REVOKED_CHANNEL = 'api_key_revoked';
 const MAX_ENTRIES = 10_000;
 /** How long a valid key's lookup is reused: short, and revocations apply at once anyway. */
@@ -13,15 +16,15 @@ export const KEY_CACHE_TTL_MS = 10_000;
  * while this process LISTENs to the revocation channel, and it is emptied on every notification
  * and whenever that connection is lost. Only hits are cached; a wrong key always reaches the database.
  */
-export class KeyCache {
-  private entries = new Map<string, { tenantId: number; at: number }>();
+export class KeyCache<T = number> {
+  private entries = new Map<string, { value: T; at: number }>();
   private listening = false;
   // Bumped by every clear: a lookup that began before a revocation must not refill the cache after it.
   private generation = 0;
 
   constructor(private readonly ttlMs: number) {}
 
-  get(hash: string, now = Date.now()): number | undefined {
+  get(hash: string, now = Date.now()): T | undefined {
     if (!this.listening) return undefined;
     const hit = this.entries.get(hash);
     if (!hit) return undefined;
@@ -29,7 +32,7 @@ export class KeyCache {
       this.entries.delete(hash);
       return undefined;
     }
-    return hit.tenantId;
+    return hit.value;
   }
 
   /** Call before the database lookup; pass the result to `set`. */
@@ -37,10 +40,10 @@ export class KeyCache {
     return this.generation;
   }
 
-  set(hash: string, tenantId: number, generation: number, now = Date.now()): void {
+  set(hash: string, value: T, generation: number, now = Date.now()): void {
     if (!this.listening || this.ttlMs <= 0 || generation !== this.generation) return;
     if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(hash, { tenantId, at: now });
+    this.entries.set(hash, { value, at: now });
   }
 
   clear(): void {
@@ -56,7 +59,12 @@ export class KeyCache {
 }
 
 /** Keeps a LISTEN connection for `cache`, reconnecting every few seconds after a loss. */
-export function listenForRevocations(deps: { databaseUrl: string; cache: KeyCache; log: Logger; retryMs?: number }): {
+export function listenForRevocations<T>(deps: {
+  databaseUrl: string;
+  cache: KeyCache<T>;
+  log: Logger;
+  retryMs?: number;
+}): {
   stop(): Promise<void>;
 } {
   return listenTo({

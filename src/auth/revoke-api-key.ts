@@ -2,6 +2,7 @@ import type { Db } from '../db/knex.js';
 import { invalid, notFound } from '../errors.js';
 import { hashApiKey } from './api-keys.js';
 import { REVOKED_CHANNEL } from './key-cache.js';
+import { recordAdminKeyEvent } from './manage-keys.js';
 
 export interface RevokedKey {
   tenant_id: number;
@@ -23,8 +24,11 @@ export async function revokeApiKey(db: Db, input: { apiKey: string }): Promise<R
       .where({ key_hash: hashApiKey(key) })
       .whereNull('revoked_at')
       .update({ revoked_at: trx.fn.now() })
-      .returning(['tenant_id', 'prefix', 'revoked_at']);
-    if (updated) await trx.raw('SELECT pg_notify(?, ?)', [REVOKED_CHANNEL, '']);
+      .returning(['tenant_id', 'uid', 'prefix', 'name', 'revoked_at']);
+    if (updated) {
+      await recordAdminKeyEvent(trx, Number(updated.tenant_id), 'revoked', updated);
+      await trx.raw('SELECT pg_notify(?, ?)', [REVOKED_CHANNEL, '']);
+    }
     return updated;
   });
   if (!row) throw notFound('API key');

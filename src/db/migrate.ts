@@ -18,6 +18,7 @@ import * as m016 from './migrations/016_user_data_rights.js';
 import * as m017 from './migrations/017_secrets_key_ids.js';
 import * as m018 from './migrations/018_forget_derived_data.js';
 import * as m019 from './migrations/019_custom_labels.js';
+import * as m020 from './migrations/020_scoped_api_keys.js';
 
 /**
  * A migration module. knex reads `config.transaction` from what the source's getMigration answers
@@ -47,6 +48,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '017_secrets_key_ids': m017,
   '018_forget_derived_data': m018,
   '019_custom_labels': m019,
+  '020_scoped_api_keys': m020,
 };
 
 /** Migrations are imported, not discovered on disk, so they work from tsx, bundles and containers. */

@@ -1,3 +1,4 @@
+import { canReach } from '../projects/projects.js';
 import type { Db } from '../db/knex.js';
 import type { Caller } from '../auth/api-keys.js';
 import { notFound } from '../errors.js';
@@ -30,6 +31,8 @@ export async function getBatch(
 ): Promise<BatchView> {
   const projectId = requireId(ref.projectId, 'project_id');
   const sourceId = requireId(ref.sourceId, 'source_id');
+  // Outside the key's projects: answered as a batch that does not exist.
+  if (!canReach(caller, projectId)) throw notFound('batch');
   const row = await db('sources as s')
     .join('projects as p', 'p.id', 's.project_id')
     .where({ 's.id': sourceId, 's.project_id': projectId, 'p.tenant_id': caller.tenantId })

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Db } from '../db/knex.js';
 import type { Caller } from '../auth/api-keys.js';
 import { invalid, notFound } from '../errors.js';
-import { requireProject } from '../projects/projects.js';
+import { canReach, requireProject } from '../projects/projects.js';
 import { optionalInt, requireId } from '../validation.js';
 import { requireStoredUserId } from '../ingest/validate-batch.js';
 import type { UserHash, UserHasher } from '../user-hash.js';
@@ -115,7 +115,8 @@ export async function getErasure(db: Db, caller: Caller, id: string): Promise<Er
     .join('projects as p', 'p.id', 'e.project_id')
     .where({ 'e.uid': id, 'p.tenant_id': caller.tenantId })
     .first(COLUMNS.map((c) => `e.${c}`));
-  if (!row) throw notFound('erasure');
+  // An erasure of a project outside the key's is answered as one that does not exist.
+  if (!row || !canReach(caller, Number(row.project_id))) throw notFound('erasure');
   return toView(row);
 }
 

@@ -1,3 +1,4 @@
+import { requireReachable } from '../projects/projects.js';
 import type { Db } from '../db/knex.js';
 import { preparedQuery } from '../db/prepared.js';
 import type { Caller } from '../auth/api-keys.js';
@@ -95,6 +96,7 @@ export async function listProfiles(
   q: ListProfilesInput,
 ): Promise<{ users: ProfileView[]; total: number; next_after?: string }> {
   const projectId = requireId(q.projectId, 'project_id');
+  requireReachable(caller, projectId);
   const limit = optionalInt(q.limit, 'limit', 1, 100) ?? 20;
   const offset = optionalInt(q.offset, 'offset', 0, 1_000_000_000) ?? 0;
   const sort = readSort(q.sort);
@@ -165,6 +167,7 @@ function decodeCursor(cursor: string): { updatedAtMicros: number; userId: string
 
 export async function getProfile(db: Db, caller: Caller, q: ProfileRef): Promise<ProfileWithSegmentsView> {
   const projectId = requireId(q.projectId, 'project_id');
+  requireReachable(caller, projectId);
   const userId = requireStoredUserId(q.userId, 'user_id');
   // One statement: the tenant check, the profile (one row, null profile columns for no profile)
   // and its current segments (memberships_by_user), in one snapshot.
@@ -203,6 +206,7 @@ export async function getTimeline(
   q: TimelineInput,
 ): Promise<{ user_id: string; timeline: TimelineEntryView[] }> {
   const projectId = requireId(q.projectId, 'project_id');
+  requireReachable(caller, projectId);
   const userId = requireStoredUserId(q.userId, 'user_id');
   const limit = optionalInt(q.limit, 'limit', 1, 1_000) ?? 100;
   const offset = optionalInt(q.offset, 'offset', 0, 1_000_000_000) ?? 0;

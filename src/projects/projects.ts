@@ -1,6 +1,7 @@
 import type { Db } from '../db/knex.js';
 import type { Caller } from '../auth/api-keys.js';
-import { invalid, notFound } from '../errors.js';
+import { requireScope } from '../auth/scopes.js';
+import { AppError, invalid, notFound } from '../errors.js';
 import { requireId, requireName } from '../validation.js';
 import { holdQuota, pipelinesQuota, projectsQuota, type Quotas } from '../quotas.js';
 
@@ -37,8 +38,23 @@ export interface Pipeline {
   created_at: Date;
 }
 
-/** A project of another tenant is answered exactly like a missing one. */
+/**
+ * Whether the caller's key may reach the project: a key limited to some projects (issue 48) meets
+ * every other one exactly as a project that does not exist. Every use case that takes a project
+ * checks it through here (or requireProject / requirePipeline) before it reads anything.
+ */
+export function canReach(caller: Pick<Caller, 'projects'>, projectId: number): boolean {
+  return caller.projects === null || caller.projects.includes(Number(projectId));
+}
+
+/** 404 for a project the caller's key is not limited to, exactly as for a missing one. */
+export function requireReachable(caller: Pick<Caller, 'projects'>, projectId: number): void {
+  if (!canReach(caller, projectId)) throw notFound('project');
+}
+
+/** A project of another tenant, or outside the key's projects, is answered exactly like a missing one. */
 export async function requireProject(db: Db, caller: Caller, projectId: number): Promise<Project> {
+  requireReachable(caller, projectId);
   const row = await db('projects').where({ id: projectId, tenant_id: caller.tenantId }).first(PROJECT_COLUMNS);
   if (!row) throw notFound('project');
   return row as Project;
@@ -55,6 +71,7 @@ export async function requirePipeline(
   caller: Caller,
   { projectId, pipelineId }: PipelineRef,
 ): Promise<Pipeline> {
+  if (!canReach(caller, projectId)) throw notFound('pipeline');
   const row = await db('pipelines as p')
     .join('projects as pr', 'pr.id', 'p.project_id')
     .where({ 'p.id': pipelineId, 'p.project_id': projectId, 'pr.tenant_id': caller.tenantId })
@@ -87,6 +104,16 @@ export async function createProject(
 ): Promise<Project> {
   const name = requireName(input.name);
   const retention = readRetention(input.message_retention_days) ?? null;
+  // Retention erases texts: a privacy decision, so it needs that scope besides `projects`.
+  if (input.message_retention_days !== undefined) requireScope(caller.scopes, 'privacy');
+  if (caller.projects !== null) {
+    // It could not reach what it made: a project is made by a key of the whole tenant.
+    throw new AppError(
+      'permission_denied',
+      'this API key is limited to some projects; creating a project needs a key for all of them',
+      'projects',
+    );
+  }
   return db.transaction(async (trx) => {
     await holdQuota(trx, projectsQuota(caller.tenantId, quotas.projectsPerTenant));
     const [row] = await trx('projects')
@@ -97,7 +124,9 @@ export async function createProject(
 }
 
 export async function listProjects(db: Db, caller: Caller): Promise<Project[]> {
-  return db('projects').where({ tenant_id: caller.tenantId }).orderBy('id').select(PROJECT_COLUMNS);
+  const q = db('projects').where({ tenant_id: caller.tenantId });
+  if (caller.projects !== null) q.whereIn('id', caller.projects);
+  return q.orderBy('id').select(PROJECT_COLUMNS);
 }
 
 export async function getProject(db: Db, caller: Caller, projectId: number): Promise<Project> {
@@ -107,10 +136,15 @@ export async function getProject(db: Db, caller: Caller, projectId: number): Pro
 /** Changes the fields given; an empty update is refused (it would say nothing). */
 export async function updateProject(db: Db, caller: Caller, projectId: number, input: ProjectUpdate): Promise<Project> {
   const id = requireId(projectId, 'project_id');
+  requireReachable(caller, id);
   const changes: Record<string, unknown> = {};
   if (input.name !== undefined) changes.name = requireName(input.name);
   const retention = readRetention(input.message_retention_days);
-  if (retention !== undefined) changes.message_retention_days = retention;
+  if (retention !== undefined) {
+    // Retention erases texts: a privacy decision, so it needs that scope besides `projects`.
+    requireScope(caller.scopes, 'privacy');
+    changes.message_retention_days = retention;
+  }
   if (Object.keys(changes).length === 0) {
     throw invalid('body', 'give name or message_retention_days (null turns retention off)');
   }

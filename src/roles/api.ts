@@ -11,6 +11,8 @@ import type { UserHasher } from '../user-hash.js';
 import { AUTH_FAILURE_WINDOW_MS, AuthFailureLimiter } from '../auth/failure-limiter.js';
 import { compileTrustedProxies } from '../transport/edge.js';
 import { KEY_CACHE_TTL_MS, KeyCache, listenForRevocations } from '../auth/key-cache.js';
+import type { KnownKey } from '../auth/api-keys.js';
+import { LastUsed } from '../auth/last-used.js';
 import { createHttpServer } from '../transport/http/server.js';
 import { startGrpcServer } from '../transport/grpc/server.js';
 import { compactProfileCounts } from '../profiles/profile-counts.js';
@@ -32,7 +34,7 @@ export async function startApi(deps: {
   searchAttributes: SearchAttributeWatch;
 }) {
   const { config, client } = deps;
-  const keyCache = new KeyCache(KEY_CACHE_TTL_MS);
+  const keyCache = new KeyCache<KnownKey>(KEY_CACHE_TTL_MS);
   const revocations = listenForRevocations({ databaseUrl: deps.databaseUrl, cache: keyCache, log: deps.log });
   const ctx: AppContext = {
     ...deps,
@@ -44,6 +46,7 @@ export async function startApi(deps: {
     }),
     trustProxy: compileTrustedProxies(config.trustedProxies),
     keyCache,
+    lastUsed: new LastUsed(deps.db, deps.log),
     tenantRequests: new TenantRequests(config.tenantRequestsInFlight),
     // One model thread, started on the first rule with semantic conditions. It runs as far below
     // the api's priority as the worker's model threads run below theirs' (niceness.ts), so that

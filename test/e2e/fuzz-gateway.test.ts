@@ -163,6 +163,8 @@ interface Fixtures extends Tenant {
   spareKeys: string[];
   /** A delivery of the fixture webhook (its test event), for the resend route. */
   deliveryId: number;
+  /** A key of the tenant made for the revoke route (a fuzzed revocation of `key` would end the run). */
+  keyId: string;
 }
 let fx: Fixtures;
 
@@ -174,6 +176,29 @@ async function makeWebhook(): Promise<number> {
 }
 const makeSegment = () => makeSegmentFixture(fx);
 const makeLabel = () => makeLabelFixture(fx);
+async function makeKey(): Promise<string> {
+  const made = await call('POST', '/api/v1/api-keys', {
+    key: fx.key,
+    body: { name: 'fuzz spare', scopes: ['ingest'] },
+  });
+  expect(made.status).toBe(201);
+  return made.body.id;
+}
+const keyArb = () =>
+  fc.record(
+    {
+      name: either(text),
+      scopes: either(fc.subarray(['ingest', 'profiles:read', 'segments:write', 'keys'], { minLength: 1 })),
+      projects: either(fc.oneof(fc.constant(null), fc.constant([1]), fc.array(fc.integer(), { maxLength: 3 }))),
+      expires_at: either(
+        fc.oneof(
+          fc.constant(null),
+          fc.date().map((d) => (Number.isNaN(d.getTime()) ? 'x' : d.toISOString())),
+        ),
+      ),
+    },
+    { requiredKeys: [] },
+  );
 
 /** A path parameter: the real fixture id, or something hostile. */
 type Param = { real: true } | { real: false; value: string; raw: boolean };
@@ -217,6 +242,7 @@ type ParamName =
   | 'erasure_id'
   | 'source_id'
   | 'name'
+  | 'key_id'
   | 'file';
 const realParam = (name: ParamName): string =>
   ({
@@ -229,6 +255,7 @@ const realParam = (name: ParamName): string =>
     erasure_id: fx.erasureId,
     source_id: String(fx.sourceId),
     name: fx.labelName,
+    key_id: fx.keyId,
     // The reference page's; the console's is the route's own (`real`).
     file: 'init.js',
   })[name];
@@ -832,6 +859,37 @@ const ROUTES: Route[] = [
       expect((await call('GET', pathOf(`${LB}/:name`, sent.params), { key: fx.key })).status).toBe(404),
   },
   {
+    method: 'POST',
+    pattern: '/api/v1/api-keys',
+    body: keyArb,
+    check: (res, sent) =>
+      expect(res.json).toMatchObject({ name: sent.body.name.trim(), api_key: expect.stringMatching(/^sps_/) }),
+  },
+  {
+    method: 'GET',
+    pattern: '/api/v1/api-keys',
+    check: (res) => expect(res.json.keys.map((k: any) => k.id)).toContain(fx.keyId),
+  },
+  {
+    method: 'GET',
+    pattern: '/api/v1/api-keys/current',
+    check: (res) => expect(res.json.prefix).toBe(fx.key.slice(0, 8)),
+  },
+  {
+    method: 'GET',
+    pattern: '/api/v1/api-keys/events',
+    query: { limit: queryValue(intText(1, 1000)), before: queryValue(fc.uuid()) },
+    check: (res) => expect(Array.isArray(res.json.events)).toBe(true),
+  },
+  {
+    method: 'DELETE',
+    pattern: '/api/v1/api-keys/:key_id',
+    check: async (res, sent) =>
+      expect(
+        ((await call('GET', '/api/v1/api-keys', { key: fx.key })).body.keys as { id: string }[]).map((k) => k.id),
+      ).not.toContain(sent.params.key_id),
+  },
+  {
     method: 'GET',
     pattern: `${SG}/:segment_id/users`,
     query: { limit: queryValue(intText(1, 1000)), offset: queryValue(intText(0, 10)) },
@@ -964,6 +1022,7 @@ describe('gateway fuzzing', () => {
       sourceId: 0,
       spareKeys: [],
       deliveryId: 0,
+      keyId: '',
     };
     for (let i = 0; i < 3; i++) {
       const spare = await call('POST', '/admin/v1/tenants', {
@@ -986,6 +1045,7 @@ describe('gateway fuzzing', () => {
     fx.webhookId = await makeWebhook();
     fx.segmentId = await makeSegment();
     fx.labelName = await makeLabel();
+    fx.keyId = await makeKey();
     apiPid = ((await (await fetch(`${stack().controlUrl}/pids`)).json()) as { api: number }).api;
   });
 
@@ -1023,6 +1083,12 @@ describe('gateway fuzzing', () => {
       fx.labelName = await makeLabel();
     // What these wrote is not a refused request's doing.
     known = undefined;
+  }
+
+  /** Whether the fixture key is still listed (not revoked by a fuzzed DELETE). */
+  async function keyAlive() {
+    const keys = (await call('GET', '/api/v1/api-keys', { key: fx.key })).body.keys as { id: string }[];
+    return keys.some((k) => k.id === fx.keyId);
   }
 
   async function expectAlive() {
@@ -1064,6 +1130,7 @@ describe('gateway fuzzing', () => {
         (await call('GET', `/api/v1/projects/${fx.projectId}/labels/${fx.labelName}`, { key: fx.key })).status === 404
       )
         fx.labelName = await makeLabel();
+      if (!(await keyAlive())) fx.keyId = await makeKey();
     }
   }
 

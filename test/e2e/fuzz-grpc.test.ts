@@ -15,6 +15,7 @@ import { SegmentsServiceService } from '../../gen/profiling/v1/segments.js';
 import { UsersServiceService } from '../../gen/profiling/v1/users.js';
 import { WebhooksServiceService } from '../../gen/profiling/v1/webhooks.js';
 import { LabelsServiceService } from '../../gen/profiling/v1/labels.js';
+import { KeysServiceService } from '../../gen/profiling/v1/keys.js';
 import { MAX_REQUEST_BYTES } from '../../src/transport/limits.js';
 import { call, newTenant, stack, waitForBatch, type Tenant } from '../support/api.js';
 import {
@@ -64,6 +65,7 @@ const SERVICES = {
   segments: SegmentsServiceService,
   webhooks: WebhooksServiceService,
   labels: LabelsServiceService,
+  keys: KeysServiceService,
 };
 const METHODS: Method[] = Object.entries(SERVICES).flatMap(([service, def]) =>
   Object.entries(def).map(([name, m]) => ({
@@ -92,6 +94,8 @@ interface Fixtures extends Tenant {
   sourceId: number;
   /** A delivery of the fixture webhook (its test event), for ResendDelivery. */
   deliveryId: number;
+  /** A key of the tenant for RevokeApiKey (a fuzzed revocation of `key` would end the run). */
+  keyId: string;
 }
 let fx: Fixtures;
 
@@ -162,6 +166,11 @@ function template(name: string): Record<string, any> {
     endSecretOverlap: { ref: hook },
     recoverWebhook: { ref: hook, since: new Date('2026-01-01T00:00:00Z') },
     sendTestEvent: { ref: hook },
+    createApiKey: { name: 'grpc key', scopes: ['ingest'], projects: { allProjects: false, projects: [fx.projectId] } },
+    listApiKeys: {},
+    revokeApiKey: { id: fx.keyId },
+    getCurrentApiKey: {},
+    listApiKeyEvents: { limit: 5 },
   };
   return structuredClone(t[name]);
 }
@@ -286,6 +295,18 @@ const SUCCESS_CHECKS: Record<string, (q: any, r: any) => void | Promise<void>> =
     expect(r.users.length).toBeLessThanOrEqual(q.limit || 100);
     expect(r.total).toBeGreaterThanOrEqual(r.users.length);
   },
+  createApiKey: (q, r) => {
+    expect(r.key).toMatchObject({ name: q.name.trim(), createdBy: fx.key.slice(0, 8) });
+    expect(r.apiKey).toMatch(/^sps_/);
+    for (const s of r.key.scopes) expect(q.scopes).toContain(s);
+  },
+  listApiKeys: (_q, r) => {
+    expect(r.keys.length).toBeGreaterThan(0);
+    expect(JSON.stringify(r)).not.toContain(fx.key);
+  },
+  revokeApiKey: (q, r) => expect(r.key).toMatchObject({ id: q.id, revokedAt: expect.any(Date) }),
+  getCurrentApiKey: (_q, r) => expect(r.key.prefix).toBe(fx.key.slice(0, 8)),
+  listApiKeyEvents: (q, r) => expect(r.events.length).toBeLessThanOrEqual(q.limit || 100),
   createLabel: (q, r) => expect(r.label).toMatchObject({ name: q.name, version: 1, examplesCount: q.examples.length }),
   listLabels: (q, r) =>
     q.projectId === fx.projectId ? expect(r.labels.map((l: any) => l.name)).toContain(fx.labelName) : undefined,
@@ -546,7 +567,7 @@ async function probe(
     }
     checked++;
     checkedByMethod.set(method.name, (checkedByMethod.get(method.name) ?? 0) + 1);
-    if (method.name.startsWith('delete')) await restoreFixtures();
+    if (method.name.startsWith('delete') || method.name === 'revokeApiKey') await restoreFixtures();
     return out;
   }
   refused++;
@@ -600,6 +621,18 @@ async function restoreFixtures(): Promise<void> {
     fx.segmentId = await makeSegment();
   if ((await call('GET', `/api/v1/projects/${fx.projectId}/labels/${fx.labelName}`, { key: fx.key })).status === 404)
     fx.labelName = await makeLabel();
+  const keys = (await call('GET', '/api/v1/api-keys', { key: fx.key })).body.keys as { id: string }[];
+  if (!keys.some((k) => k.id === fx.keyId)) fx.keyId = await makeKey();
+}
+
+/** A key of the tenant for RevokeApiKey to revoke. */
+async function makeKey(): Promise<string> {
+  const made = await call('POST', '/api/v1/api-keys', {
+    key: fx.key,
+    body: { name: 'grpc fuzz spare', scopes: ['ingest'] },
+  });
+  if (made.status !== 201) throw new Error(`key fixture: ${made.status}`);
+  return made.body.id;
 }
 
 describe('gRPC fuzzing', () => {
@@ -619,6 +652,7 @@ describe('gRPC fuzzing', () => {
       erasureId: '',
       sourceId: 0,
       deliveryId: 0,
+      keyId: '',
     };
     const batch = await call('POST', '/api/v1/users', {
       key: t.key,
@@ -634,6 +668,7 @@ describe('gRPC fuzzing', () => {
     fx.webhookId = await makeWebhook();
     fx.segmentId = await makeSegment();
     fx.labelName = await makeLabel();
+    fx.keyId = await makeKey();
     md = keyMetadata(fx.key);
     raw = new Client(stack().grpcAddress, credentials.createInsecure(), { 'grpc.max_send_message_length': -1 });
     apiPid = ((await (await fetch(`${stack().controlUrl}/pids`)).json()) as { api: number }).api;

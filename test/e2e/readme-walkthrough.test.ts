@@ -62,8 +62,14 @@ describe('the README walk-through', () => {
     expect(ids, out[0]).not.toBeNull();
     const [projectId, pipelineId] = [Number(ids![1]), Number(ids![2])];
 
-    // The batch: 202's body.
+    // The batch: 202's body, submitted with the backend's own key (ingest, this project only).
     expect(JSON.parse(out[1])).toMatchObject({ accepted: 1, source_id: expect.any(Number) });
+    const keys = await fetch(`${stack().gatewayUrl}/api/v1/api-keys`, { headers: { 'X-API-Key': key } }).then((r) =>
+      r.json(),
+    );
+    const backend = keys.keys.find((k: { name: string }) => k.name === 'shop backend');
+    expect(backend).toMatchObject({ scopes: ['ingest'], projects: [projectId] });
+    expect(backend.last_used_at).toEqual(expect.any(String));
 
     // The profile: what the README says it shows.
     const profile = JSON.parse(out[2]);

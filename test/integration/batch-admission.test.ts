@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { FULL_ACCESS } from '../../src/auth/api-keys.js';
 import { createDb, type Db } from '../../src/db/knex.js';
 import { identifyUsers } from '../../src/ingest/identify-users.js';
 import { completeBatch, unstartedBatches } from '../../src/ingest/batch-lifecycle.js';
@@ -31,7 +32,7 @@ describe('batch workflows are admitted per tenant (issue 14)', () => {
         Array.from({ length: n }, (_, i) =>
           identifyUsers(
             { db, batches, log, quotas, userHash: createUserHasher('ab'.repeat(32)) },
-            { tenantId: t.tenantId },
+            { tenantId: t.tenantId, ...FULL_ACCESS },
             {
               projectId: t.projectId,
               users: [{ userId: `u${i}`, text: 'The export keeps failing since the update.' }],

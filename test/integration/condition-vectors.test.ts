@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FULL_ACCESS } from '../../src/auth/api-keys.js';
 import { createLocalEmbedder } from '../../src/analysis/embedder.js';
 import { createDb, type Db } from '../../src/db/knex.js';
 import { createConditionVectors, type VectorSegment } from '../../src/segments/condition-vectors.js';
@@ -103,7 +104,7 @@ describe('semantic condition vectors: embedded once per segment and embedder, st
         };
         await createSegment(
           db,
-          { tenantId },
+          { tenantId, ...FULL_ACCESS },
           ref(),
           { id: 'written', name: 'Written', rule },
           {
@@ -132,7 +133,7 @@ describe('semantic condition vectors: embedded once per segment and embedder, st
         // A rule change embeds only the description that is new to this segment.
         await updateSegment(
           db,
-          { tenantId },
+          { tenantId, ...FULL_ACCESS },
           { ...ref(), segmentId: 'written' },
           { rule: any('asks about data export', 'reports a broken invoice') },
           { quotas, embedder: api.embedder },
@@ -150,7 +151,7 @@ describe('semantic condition vectors: embedded once per segment and embedder, st
       const write = (id: string, max: number) =>
         createSegment(
           db,
-          { tenantId },
+          { tenantId, ...FULL_ACCESS },
           ref(),
           { id, name: id, rule: any('asks for a bigger plan') },
           { quotas: { ...quotas, segmentsPerPipeline: max }, embedder: api.embedder },
@@ -164,7 +165,7 @@ describe('semantic condition vectors: embedded once per segment and embedder, st
       const down = { ...local, embed: async () => Promise.reject(new Error('connect ECONNREFUSED')) };
       const write = createSegment(
         db,
-        { tenantId },
+        { tenantId, ...FULL_ACCESS },
         ref(),
         { id: 'unembedded', name: 'Unembedded', rule: any('churn talk') },
         { quotas, embedder: down },
@@ -175,7 +176,7 @@ describe('semantic condition vectors: embedded once per segment and embedder, st
       // A rule without semantic conditions needs no model.
       await createSegment(
         db,
-        { tenantId },
+        { tenantId, ...FULL_ACCESS },
         ref(),
         { id: 'plain', name: 'Plain', rule: { field: 'window_size', op: '>=', value: 1 } },
         { quotas, embedder: down },

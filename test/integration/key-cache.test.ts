@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../../src/db/knex.js';
-import { authenticate, generateApiKey, hashApiKey } from '../../src/auth/api-keys.js';
+import { authenticate, FULL_ACCESS, generateApiKey, hashApiKey, type KnownKey } from '../../src/auth/api-keys.js';
 import { KeyCache, listenForRevocations, REVOKED_CHANNEL } from '../../src/auth/key-cache.js';
 import { revokeApiKey } from '../../src/auth/revoke-api-key.js';
 import { createLogger } from '../../src/observability/logger.js';
@@ -10,7 +10,13 @@ import { testDatabaseUrl } from '../support/database.js';
 /** A second key for an existing tenant, stored as create-tenant stores the first. */
 async function issueApiKey(db: Db, tenantId: number): Promise<string> {
   const key = generateApiKey();
-  await db('api_keys').insert({ tenant_id: tenantId, key_hash: hashApiKey(key), prefix: key.slice(0, 8) });
+  await db('api_keys').insert({
+    tenant_id: tenantId,
+    key_hash: hashApiKey(key),
+    prefix: key.slice(0, 8),
+    name: 'second',
+    scopes: FULL_ACCESS.scopes,
+  });
   return key;
 }
 
@@ -21,7 +27,8 @@ async function issueApiKey(db: Db, tenantId: number): Promise<string> {
 describe('API key cache', () => {
   let db: Db;
   let tenantId = 0;
-  const caches = [new KeyCache(60_000), new KeyCache(60_000)];
+  const caches = [new KeyCache<KnownKey>(60_000), new KeyCache<KnownKey>(60_000)];
+  const PROBE: KnownKey = { caller: { tenantId: 0, ...FULL_ACCESS }, lastUsedAt: null };
   const listeners: { stop(): Promise<void> }[] = [];
 
   beforeAll(async () => {
@@ -32,7 +39,7 @@ describe('API key cache', () => {
       listeners.push(listenForRevocations({ databaseUrl: testDatabaseUrl(), cache, log: createLogger('silent') }));
     await waitFor(
       'both caches listening',
-      async () => caches.every((c) => (c.set('probe', 1, c.begin()), c.get('probe') === 1)),
+      async () => caches.every((c) => (c.set('probe', PROBE, c.begin()), c.get('probe') === PROBE)),
       10_000,
       50,
     );
@@ -46,11 +53,11 @@ describe('API key cache', () => {
   it('serves a valid key from the cache and refuses it everywhere once revoked', async () => {
     const key = await issueApiKey(db, tenantId);
     for (const cache of caches)
-      expect(await authenticate(db, key, cache)).toEqual({ tenantId, keyPrefix: key.slice(0, 8) });
+      expect(await authenticate(db, key, cache)).toMatchObject({ tenantId, keyPrefix: key.slice(0, 8) });
     // Cached: the lookups no longer reach the database (the row is gone, the answer stays).
     await db('api_keys').where({ tenant_id: tenantId }).update({ key_hash: 'moved' });
     for (const cache of caches)
-      expect(await authenticate(db, key, cache)).toEqual({ tenantId, keyPrefix: key.slice(0, 8) });
+      expect(await authenticate(db, key, cache)).toMatchObject({ tenantId, keyPrefix: key.slice(0, 8) });
     await db('api_keys')
       .where({ tenant_id: tenantId })
       .update({ key_hash: hashApiKey(key) });
@@ -86,7 +93,8 @@ describe('API key cache', () => {
     await waitFor(
       'cache off',
       async () =>
-        cache.get('probe') === undefined && (cache.set('probe', 1, cache.begin()), cache.get('probe') === undefined),
+        cache.get('probe') === undefined &&
+        (cache.set('probe', PROBE, cache.begin()), cache.get('probe') === undefined),
       5_000,
       10,
     );

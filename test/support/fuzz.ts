@@ -202,7 +202,10 @@ export async function dbFingerprint(db: pg.Client): Promise<Record<string, strin
     `(SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY ${order}), '')) FROM ${table} t)`;
   const { rows } = await db.query(`SELECT
     (SELECT count(*) FROM tenants)::text AS tenants,
-    ${sum('api_keys', 'id')} AS api_keys,
+    -- Not last_used_at: a served request writes it (at most once a minute per key), refused or not.
+    (SELECT md5(coalesce(string_agg(concat_ws(',', id, tenant_id, key_hash, prefix, created_at, revoked_at, uid, name,
+        scopes, project_ids, expires_at, created_by), '|' ORDER BY id), '')) FROM api_keys) AS api_keys,
+    (SELECT count(*) FROM api_key_events)::text AS api_key_events,
     ${sum('projects', 'id')} AS projects,
     ${sum('pipelines', 'id')} AS pipelines,
     (SELECT md5(coalesce(string_agg(concat_ws(',', pk, pipeline_id, project_id, slug, name, description, rule, status,

@@ -5,6 +5,7 @@ import { SegmentsServiceClient } from '../../gen/profiling/v1/segments.js';
 import { UsersServiceClient } from '../../gen/profiling/v1/users.js';
 import { WebhooksServiceClient } from '../../gen/profiling/v1/webhooks.js';
 import { LabelsServiceClient } from '../../gen/profiling/v1/labels.js';
+import { KeysServiceClient } from '../../gen/profiling/v1/keys.js';
 import { stack } from './api.js';
 
 /** The generated clients, as an internal service would use them (of the stack, or of another instance). */
@@ -17,6 +18,7 @@ export function grpcClients(addr = stack().grpcAddress) {
     segments: new SegmentsServiceClient(addr, creds),
     webhooks: new WebhooksServiceClient(addr, creds),
     labels: new LabelsServiceClient(addr, creds),
+    keys: new KeysServiceClient(addr, creds),
   };
 }
 

@@ -42,7 +42,7 @@ export function labelsService(ctx: AppContext): LabelsServiceServer {
   const { db } = ctx;
   const quotas = ctx.config.quotas;
   return {
-    createLabel: unary(ctx, async (caller, req) => ({
+    createLabel: unary(ctx, 'labels:write', async (caller, req) => ({
       label: labelToProto(
         await labels.createLabel(
           db,
@@ -53,30 +53,30 @@ export function labelsService(ctx: AppContext): LabelsServiceServer {
         ),
       ),
     })),
-    listLabels: unary(ctx, async (caller, req) => ({
+    listLabels: unary(ctx, 'labels:read', async (caller, req) => ({
       labels: (await labels.listLabels(db, caller, req.projectId)).map(labelToProto),
     })),
-    getLabel: unary(ctx, async (caller, req) => {
+    getLabel: unary(ctx, 'labels:read', async (caller, req) => {
       const { projectId, name } = refOf(req.ref);
       return { label: labelToProto(await labels.getLabel(db, caller, projectId, name)) };
     }),
-    updateLabel: unary(ctx, async (caller, req) => {
+    updateLabel: unary(ctx, 'labels:write', async (caller, req) => {
       const { projectId, name } = refOf(req.ref);
       const input = { description: req.description, examples: req.examples };
       return { label: labelToProto(await labels.updateLabel(db, caller, projectId, name, input, quotas)) };
     }),
-    addLabelExamples: unary(ctx, async (caller, req) => {
+    addLabelExamples: unary(ctx, 'labels:write', async (caller, req) => {
       const { projectId, name } = refOf(req.ref);
       return {
         label: labelToProto(await labels.addExamples(db, caller, projectId, name, { examples: req.examples }, quotas)),
       };
     }),
-    deleteLabel: unary(ctx, async (caller, req) => {
+    deleteLabel: unary(ctx, 'labels:write', async (caller, req) => {
       const { projectId, name } = refOf(req.ref);
       await labels.deleteLabel(db, caller, projectId, name);
       return {};
     }),
-    classifyWithLabel: unary(ctx, async (caller, req) => {
+    classifyWithLabel: unary(ctx, 'labels:read', async (caller, req) => {
       const { projectId, name } = refOf(req.ref);
       return labels.classifyTexts(db, caller, projectId, name, { texts: req.texts }, ctx.ruleEmbedder);
     }),

@@ -9,26 +9,35 @@ import { unary } from './unary.js';
 export function privacyHandlers(ctx: AppContext) {
   const deps = { db: ctx.db, userHash: ctx.userHash };
   return {
-    deleteProfile: unary(ctx, async (caller, req: { projectId: number; userId: string; suppress: boolean }) => ({
-      erasure: erasureToProto(await eraseUser(deps, caller, req)),
-    })),
-    getErasure: unary(ctx, async (caller, req: { erasureId: string }) => ({
+    deleteProfile: unary(
+      ctx,
+      'privacy',
+      async (caller, req: { projectId: number; userId: string; suppress: boolean }) => ({
+        erasure: erasureToProto(await eraseUser(deps, caller, req)),
+      }),
+    ),
+    getErasure: unary(ctx, 'privacy', async (caller, req: { erasureId: string }) => ({
       erasure: erasureToProto(await getErasure(ctx.db, caller, req.erasureId)),
     })),
     listErasures: unary(
       ctx,
+      'privacy',
       async (caller, req: { projectId: number; userId?: string; kind?: string; limit?: number; offset?: number }) => ({
         erasures: (await listErasures(deps, caller, req)).erasures.map(erasureToProto),
       }),
     ),
-    listSuppressions: unary(ctx, async (caller, req: { projectId: number; limit?: number; offset?: number }) => ({
-      suppressions: (await listSuppressions(ctx.db, caller, req)).suppressions.map((s) => ({
-        userIdHash: s.user_id_hash,
-        createdAt: s.created_at,
-        erasureId: s.erasure_id ?? '',
-      })),
-    })),
-    liftSuppression: unary(ctx, async (caller, req: { projectId: number; userId: string }) => {
+    listSuppressions: unary(
+      ctx,
+      'privacy',
+      async (caller, req: { projectId: number; limit?: number; offset?: number }) => ({
+        suppressions: (await listSuppressions(ctx.db, caller, req)).suppressions.map((s) => ({
+          userIdHash: s.user_id_hash,
+          createdAt: s.created_at,
+          erasureId: s.erasure_id ?? '',
+        })),
+      }),
+    ),
+    liftSuppression: unary(ctx, 'privacy', async (caller, req: { projectId: number; userId: string }) => {
       await liftSuppression(deps, caller, req);
       return {};
     }),

@@ -12,17 +12,17 @@ function ref(r: SegmentRefProto | undefined): segments.SegmentRef {
 export function segmentsService(ctx: AppContext): SegmentsServiceServer {
   const { db } = ctx;
   return {
-    createSegment: unary(ctx, async (caller, req) => {
+    createSegment: unary(ctx, 'segments:write', async (caller, req) => {
       const deps = { quotas: ctx.config.quotas, embedder: ctx.ruleEmbedder };
       return { segment: segmentToProto(await segments.createSegment(db, caller, req, req, deps)) };
     }),
-    listSegments: unary(ctx, async (caller, req) => ({
+    listSegments: unary(ctx, 'segments:read', async (caller, req) => ({
       segments: (await segments.listSegments(db, caller, req)).map(segmentToProto),
     })),
-    getSegment: unary(ctx, async (caller, req) => ({
+    getSegment: unary(ctx, 'segments:read', async (caller, req) => ({
       segment: segmentToProto(await segments.getSegment(db, caller, ref(req.ref))),
     })),
-    updateSegment: unary(ctx, async (caller, req) => {
+    updateSegment: unary(ctx, 'segments:write', async (caller, req) => {
       return {
         segment: segmentToProto(
           await segments.updateSegment(db, caller, ref(req.ref), req, {
@@ -32,17 +32,17 @@ export function segmentsService(ctx: AppContext): SegmentsServiceServer {
         ),
       };
     }),
-    deploySegment: unary(ctx, async (caller, req) => ({
+    deploySegment: unary(ctx, 'segments:write', async (caller, req) => ({
       segment: segmentToProto(await segments.deploySegment(db, caller, ref(req.ref), ctx.config.quotas)),
     })),
-    undeploySegment: unary(ctx, async (caller, req) => ({
+    undeploySegment: unary(ctx, 'segments:write', async (caller, req) => ({
       segment: segmentToProto(await segments.undeploySegment(db, caller, ref(req.ref))),
     })),
-    deleteSegment: unary(ctx, async (caller, req) => {
+    deleteSegment: unary(ctx, 'segments:write', async (caller, req) => {
       await segments.deleteSegment(db, caller, ref(req.ref));
       return {};
     }),
-    listSegmentUsers: unary(ctx, async (caller, req) => {
+    listSegmentUsers: unary(ctx, 'segments:read', async (caller, req) => {
       const r = await segments.listSegmentUsers(db, caller, ref(req.ref), req);
       return { users: r.users.map((u) => ({ userId: u.user_id, score: u.score, since: u.since })), total: r.total };
     }),

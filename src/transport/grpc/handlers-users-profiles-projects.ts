@@ -20,7 +20,7 @@ import { unary } from './unary.js';
 
 export function usersService(ctx: AppContext): UsersServiceServer {
   return {
-    identifyUsers: unary(ctx, async (caller, req) => {
+    identifyUsers: unary(ctx, 'ingest', async (caller, req) => {
       const input = {
         projectId: req.projectId,
         sourceLabel: req.sourceLabel,
@@ -39,7 +39,7 @@ export function usersService(ctx: AppContext): UsersServiceServer {
       );
       return { accepted: r.accepted, sourceId: r.source_id, message: r.message, suppressed: r.suppressed ?? 0 };
     }),
-    getBatch: unary(ctx, async (caller, req) => {
+    getBatch: unary(ctx, 'ingest', async (caller, req) => {
       const b = await getBatch(ctx.db, caller, req);
       return {
         batch: {
@@ -62,7 +62,7 @@ export function usersService(ctx: AppContext): UsersServiceServer {
 
 export function profilesService(ctx: AppContext): ProfilesServiceServer {
   return {
-    listProfiles: unary(ctx, async (caller, req) => {
+    listProfiles: unary(ctx, 'profiles:read', async (caller, req) => {
       const r = await listProfiles(ctx.db, caller, {
         ...req,
         sentimentTrend: trendFromProto(req.sentimentTrend),
@@ -70,11 +70,11 @@ export function profilesService(ctx: AppContext): ProfilesServiceServer {
       });
       return { users: r.users.map(profileToProto), total: r.total, nextAfter: r.next_after ?? '' };
     }),
-    getProfile: unary(ctx, async (caller, req) => {
+    getProfile: unary(ctx, 'profiles:read', async (caller, req) => {
       const p = await getProfile(ctx.db, caller, req);
       return { profile: profileToProto(p), segments: p.segments.map(membershipToProto) };
     }),
-    getUserTimeline: unary(ctx, async (caller, req) => {
+    getUserTimeline: unary(ctx, 'profiles:read', async (caller, req) => {
       const r = await getTimeline(ctx.db, caller, req);
       return { userId: r.user_id, timeline: r.timeline.map(timelineEntryToProto) };
     }),
@@ -84,7 +84,7 @@ export function profilesService(ctx: AppContext): ProfilesServiceServer {
 
 export function projectsService(ctx: AppContext): ProjectsServiceServer {
   return {
-    createProject: unary(ctx, async (caller, req) => ({
+    createProject: unary(ctx, 'projects', async (caller, req) => ({
       project: projectToProto(
         await createProject(
           ctx.db,
@@ -94,10 +94,10 @@ export function projectsService(ctx: AppContext): ProjectsServiceServer {
         ),
       ),
     })),
-    getProject: unary(ctx, async (caller, req) => ({
+    getProject: unary(ctx, null, async (caller, req) => ({
       project: projectToProto(await getProject(ctx.db, caller, req.projectId)),
     })),
-    updateProject: unary(ctx, async (caller, req) => ({
+    updateProject: unary(ctx, 'projects', async (caller, req) => ({
       project: projectToProto(
         await updateProject(ctx.db, caller, req.projectId, {
           name: req.name,
@@ -106,15 +106,15 @@ export function projectsService(ctx: AppContext): ProjectsServiceServer {
         }),
       ),
     })),
-    listProjects: unary(ctx, async (caller) => ({
+    listProjects: unary(ctx, null, async (caller) => ({
       projects: (await listProjects(ctx.db, caller)).map(projectToProto),
     })),
-    createPipeline: unary(ctx, async (caller, req) => ({
+    createPipeline: unary(ctx, 'projects', async (caller, req) => ({
       pipeline: pipelineToProto(
         await createPipeline(ctx.db, caller, req.projectId, { name: req.name }, ctx.config.quotas),
       ),
     })),
-    listPipelines: unary(ctx, async (caller, req) => ({
+    listPipelines: unary(ctx, null, async (caller, req) => ({
       pipelines: (await listPipelines(ctx.db, caller, req.projectId)).map(pipelineToProto),
     })),
   };

@@ -15,17 +15,17 @@ function ref(r: WebhookRefProto | undefined): webhooks.WebhookRef {
 export function webhooksService(ctx: AppContext): WebhooksServiceServer {
   const { db, box } = ctx;
   return {
-    createWebhook: unary(ctx, async (caller, req) => {
+    createWebhook: unary(ctx, 'webhooks:write', async (caller, req) => {
       const input = { ...req, events: req.events.length ? eventsFromProto(req.events) : undefined };
       return { webhook: webhookToProto(await webhooks.createWebhook(db, box, caller, req, input, ctx.config.quotas)) };
     }),
-    listWebhooks: unary(ctx, async (caller, req) => ({
+    listWebhooks: unary(ctx, 'webhooks:read', async (caller, req) => ({
       webhooks: (await webhooks.listWebhooks(db, caller, req)).map(webhookToProto),
     })),
-    getWebhook: unary(ctx, async (caller, req) => ({
+    getWebhook: unary(ctx, 'webhooks:read', async (caller, req) => ({
       webhook: webhookToProto(await webhooks.getWebhook(db, caller, ref(req.ref))),
     })),
-    updateWebhook: unary(ctx, async (caller, req) => {
+    updateWebhook: unary(ctx, 'webhooks:write', async (caller, req) => {
       const input = {
         ...req,
         events: req.events ? eventsFromProto(req.events.values) : undefined,
@@ -33,16 +33,16 @@ export function webhooksService(ctx: AppContext): WebhooksServiceServer {
       };
       return { webhook: webhookToProto(await webhooks.updateWebhook(db, box, caller, ref(req.ref), input)) };
     }),
-    deleteWebhook: unary(ctx, async (caller, req) => {
+    deleteWebhook: unary(ctx, 'webhooks:write', async (caller, req) => {
       await webhooks.deleteWebhook(db, caller, ref(req.ref));
       return {};
     }),
-    listDeliveries: unary(ctx, async (caller, req) => {
+    listDeliveries: unary(ctx, 'webhooks:read', async (caller, req) => {
       const input = { ...req, status: deliveryStatusFromProto(req.status) };
       const page = await webhooks.listDeliveries(db, caller, ref(req.ref), input);
       return { deliveries: page.deliveries.map(deliveryToProto), nextBefore: page.nextBefore };
     }),
-    rotateWebhookSecret: unary(ctx, async (caller, req) => {
+    rotateWebhookSecret: unary(ctx, 'webhooks:write', async (caller, req) => {
       const r = await rotateSecret(db, box, caller, ref(req.ref), req, req.idempotencyKey);
       return {
         secret: r.secret,
@@ -50,10 +50,10 @@ export function webhooksService(ctx: AppContext): WebhooksServiceServer {
         webhook: webhookToProto(r.webhook),
       };
     }),
-    endSecretOverlap: unary(ctx, async (caller, req) => ({
+    endSecretOverlap: unary(ctx, 'webhooks:write', async (caller, req) => ({
       webhook: webhookToProto(await endSecretOverlap(db, caller, ref(req.ref))),
     })),
-    recoverWebhook: unary(ctx, async (caller, req) => {
+    recoverWebhook: unary(ctx, 'webhooks:write', async (caller, req) => {
       const r = await recoverWebhook(
         db,
         caller,
@@ -64,11 +64,11 @@ export function webhooksService(ctx: AppContext): WebhooksServiceServer {
       );
       return { events: r.events, alreadyRecovering: r.already_recovering };
     }),
-    sendTestEvent: unary(ctx, async (caller, req) => {
+    sendTestEvent: unary(ctx, 'webhooks:write', async (caller, req) => {
       const r = await webhooks.sendTestEvent(db, caller, ref(req.ref));
       return { eventId: r.event_id };
     }),
-    resendDelivery: unary(ctx, async (caller, req) => {
+    resendDelivery: unary(ctx, 'webhooks:write', async (caller, req) => {
       const r = await resendDelivery(
         db,
         ctx.starters,

@@ -9,6 +9,7 @@ import { SegmentsServiceService } from '../../../gen/profiling/v1/segments.js';
 import { UsersServiceService } from '../../../gen/profiling/v1/users.js';
 import { WebhooksServiceService } from '../../../gen/profiling/v1/webhooks.js';
 import { LabelsServiceService } from '../../../gen/profiling/v1/labels.js';
+import { KeysServiceService } from '../../../gen/profiling/v1/keys.js';
 import type { AppContext } from '../../app.js';
 import { MAX_REQUEST_BYTES } from '../limits.js';
 import { checkReadiness } from '../readiness.js';
@@ -17,6 +18,7 @@ import { profilesService, projectsService, usersService } from './handlers-users
 import { segmentsService } from './handlers-segments.js';
 import { webhooksService } from './handlers-webhooks.js';
 import { labelsService } from './handlers-labels.js';
+import { keysService } from './handlers-keys.js';
 import { followReadiness } from './health.js';
 import { refusingMalformed } from './malformed.js';
 import { observing } from './observing.js';
@@ -32,6 +34,7 @@ const SERVICES = [
   'SegmentsService',
   'WebhooksService',
   'LabelsService',
+  'KeysService',
 ].map((s) => `${PACKAGE}.${s}`);
 
 /**
@@ -65,6 +68,7 @@ export async function startGrpcServer(
   server.addService(...refusingMalformed(SegmentsServiceService, segmentsService(ctx)));
   server.addService(...refusingMalformed(WebhooksServiceService, webhooksService(ctx)));
   server.addService(...refusingMalformed(LabelsServiceService, labelsService(ctx)));
+  server.addService(...refusingMalformed(KeysServiceService, keysService(ctx)));
 
   // Standard health service and server reflection: grpcurl and `buf curl` work with no proto files at hand.
   // Health answers what `/readyz` would: NOT_SERVING while PostgreSQL or Temporal is away.

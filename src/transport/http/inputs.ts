@@ -262,3 +262,31 @@ export const addExamplesBody = object({ examples: labelExamples });
 export const classifyBody = object({
   texts: z.array(string('each text'), { error: 'texts must be an array of strings' }),
 });
+
+/** POST /api/v1/api-keys: a new key of the tenant, no wider than the acting one (auth/manage-keys.ts). */
+export const createApiKeyBody = object({
+  name: string('name').meta({ description: 'What the key is for (1 to 200 characters), shown in the list' }),
+  scopes: z.array(z.unknown(), { error: 'scopes must be a non-empty array of scope names' }).meta({
+    description: 'Scopes the acting key holds itself (docs/api.md "Scopes")',
+    type: 'array',
+    items: { type: 'string' },
+  }),
+  projects: z
+    .array(z.unknown(), { error: 'projects must be null or an array of project ids' })
+    .nullish()
+    .meta({ description: "Project ids the key is limited to; null: every project; absent: the acting key's own" }),
+  expires_at: string('expires_at')
+    .nullish()
+    .meta({ description: "RFC 3339 time the key stops working; null: never; absent: the acting key's own expiry" }),
+}).transform((b) => ({
+  name: b.name,
+  scopes: b.scopes as string[],
+  projects: b.projects as number[] | null | undefined,
+  expires_at: b.expires_at,
+}));
+
+/** GET /api/v1/api-keys/events: newest first, paged back with `before` (an event id). */
+export const keyEventsQuery = z.object({
+  limit: queryInt('limit'),
+  before: z.string().optional().meta({ description: 'An event id: the page of events before it' }),
+});

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { AppError, invalid } from '../../errors.js';
 import { createJsonBudget, type JsonLimits } from './json-budget.js';
 import type { RouteDoc } from './openapi/route-doc.js';
+import type { Scope } from '../../auth/scopes.js';
 import { MAX_REQUEST_BYTES as MAX_BODY_BYTES } from '../limits.js';
 
 export interface Request {
@@ -49,7 +50,10 @@ export class Router {
   private routes: Route[] = [];
 
   add(method: string, pattern: string, handler: Handler, doc?: RouteDoc): this {
-    this.routes.push({ method, pattern, parts: pattern.split('/').filter(Boolean), handler, doc });
+    // The scope an authenticated() handler checks is the one its document states: one source.
+    const scope = (handler as { scope?: Scope | null }).scope;
+    const documented = doc && scope !== undefined ? { ...doc, scope } : doc;
+    this.routes.push({ method, pattern, parts: pattern.split('/').filter(Boolean), handler, doc: documented });
     return this;
   }
 

@@ -21,7 +21,7 @@ export function addLabelRoutes(router: Router, ctx: AppContext): void {
   router.add(
     'POST',
     BASE,
-    authenticated(ctx, async (who, req) => ({
+    authenticated(ctx, 'labels:write', async (who, req) => ({
       status: 202,
       body: await labels.createLabel(db, who, projectOf(req), read(createLabelBody, await req.json()), quotas),
     })),
@@ -38,7 +38,7 @@ export function addLabelRoutes(router: Router, ctx: AppContext): void {
   router.add(
     'GET',
     BASE,
-    authenticated(ctx, async (who, req) => ({
+    authenticated(ctx, 'labels:read', async (who, req) => ({
       status: 200,
       body: { labels: await labels.listLabels(db, who, projectOf(req)) },
     })),
@@ -54,7 +54,7 @@ export function addLabelRoutes(router: Router, ctx: AppContext): void {
   router.add(
     'GET',
     `${BASE}/:name`,
-    authenticated(ctx, async (who, req) => ({
+    authenticated(ctx, 'labels:read', async (who, req) => ({
       status: 200,
       body: await labels.getLabel(db, who, projectOf(req), req.params.name),
     })),
@@ -67,7 +67,7 @@ export function addLabelRoutes(router: Router, ctx: AppContext): void {
   router.add(
     'PUT',
     `${BASE}/:name`,
-    authenticated(ctx, async (who, req) => ({
+    authenticated(ctx, 'labels:write', async (who, req) => ({
       status: 202,
       body: await labels.updateLabel(
         db,
@@ -88,7 +88,7 @@ export function addLabelRoutes(router: Router, ctx: AppContext): void {
   router.add(
     'POST',
     `${BASE}/:name/examples`,
-    authenticated(ctx, async (who, req) => ({
+    authenticated(ctx, 'labels:write', async (who, req) => ({
       status: 202,
       body: await labels.addExamples(
         db,
@@ -109,7 +109,7 @@ export function addLabelRoutes(router: Router, ctx: AppContext): void {
   router.add(
     'DELETE',
     `${BASE}/:name`,
-    authenticated(ctx, async (who, req) => {
+    authenticated(ctx, 'labels:write', async (who, req) => {
       await labels.deleteLabel(db, who, projectOf(req), req.params.name);
       return { status: 204 };
     }),
@@ -122,7 +122,7 @@ export function addLabelRoutes(router: Router, ctx: AppContext): void {
   router.add(
     'POST',
     `${BASE}/:name/classify`,
-    authenticated(ctx, async (who, req) => ({
+    authenticated(ctx, 'labels:read', async (who, req) => ({
       status: 200,
       body: await labels.classifyTexts(
         db,

@@ -28,7 +28,7 @@ export function addPrivacyRoutes(router: Router, ctx: AppContext): void {
   router.add(
     'DELETE',
     '/api/v1/profiles/:user_id',
-    authenticated(ctx, async (who, req) => {
+    authenticated(ctx, 'privacy', async (who, req) => {
       const q = read(eraseQuery, req.query);
       return { status: 202, body: await eraseUser(deps, who, { ...q, userId: req.params.user_id }) };
     }),
@@ -49,7 +49,7 @@ export function addPrivacyRoutes(router: Router, ctx: AppContext): void {
   router.add(
     'GET',
     '/api/v1/profiles/:user_id/export',
-    authenticated(ctx, async (who, req) => {
+    authenticated(ctx, 'privacy', async (who, req) => {
       const projectId = read(projectIdQuery, req.query).project_id;
       const pieces = await exportProfile(db, who, { projectId, userId: req.params.user_id });
       return {
@@ -76,7 +76,10 @@ export function addPrivacyRoutes(router: Router, ctx: AppContext): void {
   router.add(
     'GET',
     '/api/v1/erasures/:erasure_id',
-    authenticated(ctx, async (who, req) => ({ status: 200, body: await getErasure(db, who, req.params.erasure_id) })),
+    authenticated(ctx, 'privacy', async (who, req) => ({
+      status: 200,
+      body: await getErasure(db, who, req.params.erasure_id),
+    })),
     routeDoc({
       operationId: 'getErasure',
       summary: 'Get an erasure: its state and what it removed',
@@ -89,7 +92,7 @@ export function addPrivacyRoutes(router: Router, ctx: AppContext): void {
   router.add(
     'GET',
     '/api/v1/erasures',
-    authenticated(ctx, async (who, req) => ({
+    authenticated(ctx, 'privacy', async (who, req) => ({
       status: 200,
       body: await listErasures(deps, who, read(listErasuresQuery, req.query)),
     })),
@@ -112,7 +115,7 @@ export function addPrivacyRoutes(router: Router, ctx: AppContext): void {
   router.add(
     'GET',
     '/api/v1/suppressions',
-    authenticated(ctx, async (who, req) => ({
+    authenticated(ctx, 'privacy', async (who, req) => ({
       status: 200,
       body: await listSuppressions(db, who, read(listSuppressionsQuery, req.query)),
     })),
@@ -132,7 +135,7 @@ export function addPrivacyRoutes(router: Router, ctx: AppContext): void {
   router.add(
     'DELETE',
     '/api/v1/suppressions/:user_id',
-    authenticated(ctx, async (who, req) => {
+    authenticated(ctx, 'privacy', async (who, req) => {
       const projectId = read(projectIdQuery, req.query).project_id;
       await liftSuppression(deps, who, { projectId, userId: req.params.user_id });
       return { status: 204 };
@@ -150,7 +153,7 @@ export function addPrivacyRoutes(router: Router, ctx: AppContext): void {
   router.add(
     'GET',
     '/api/v1/projects/:project_id',
-    authenticated(ctx, async (who, req) => ({
+    authenticated(ctx, null, async (who, req) => ({
       status: 200,
       body: await getProject(db, who, requireId(req.params.project_id, 'project_id')),
     })),
@@ -166,7 +169,7 @@ export function addPrivacyRoutes(router: Router, ctx: AppContext): void {
   router.add(
     'PUT',
     '/api/v1/projects/:project_id',
-    authenticated(ctx, async (who, req) => ({
+    authenticated(ctx, 'projects', async (who, req) => ({
       status: 200,
       body: await updateProject(
         db,

@@ -23,7 +23,7 @@ export function addSegmentRoutes(router: Router, ctx: AppContext): void {
   router.add(
     'POST',
     BASE,
-    authenticated(ctx, async (who, req) => ({
+    authenticated(ctx, 'segments:write', async (who, req) => ({
       status: 201,
       body: await segments.createSegment(db, who, pipelineRef(req), read(createSegmentBody, await req.json()), {
         quotas: ctx.config.quotas,
@@ -44,7 +44,7 @@ export function addSegmentRoutes(router: Router, ctx: AppContext): void {
   router.add(
     'GET',
     BASE,
-    authenticated(ctx, async (who, req) => ({
+    authenticated(ctx, 'segments:read', async (who, req) => ({
       status: 200,
       body: { segments: await segments.listSegments(db, who, pipelineRef(req)) },
     })),
@@ -60,7 +60,7 @@ export function addSegmentRoutes(router: Router, ctx: AppContext): void {
   router.add(
     'GET',
     `${BASE}/:segment_id`,
-    authenticated(ctx, async (who, req) => ({
+    authenticated(ctx, 'segments:read', async (who, req) => ({
       status: 200,
       body: await segments.getSegment(db, who, segmentRef(req)),
     })),
@@ -69,7 +69,7 @@ export function addSegmentRoutes(router: Router, ctx: AppContext): void {
   router.add(
     'PUT',
     `${BASE}/:segment_id`,
-    authenticated(ctx, async (who, req) => {
+    authenticated(ctx, 'segments:write', async (who, req) => {
       return {
         status: 200,
         body: await segments.updateSegment(db, who, segmentRef(req), read(updateSegmentBody, await req.json()), {
@@ -88,7 +88,7 @@ export function addSegmentRoutes(router: Router, ctx: AppContext): void {
   router.add(
     'POST',
     `${BASE}/:segment_id/deploy`,
-    authenticated(ctx, async (who, req) => ({
+    authenticated(ctx, 'segments:write', async (who, req) => ({
       status: 200,
       body: await segments.deploySegment(db, who, segmentRef(req), ctx.config.quotas),
     })),
@@ -102,7 +102,7 @@ export function addSegmentRoutes(router: Router, ctx: AppContext): void {
   router.add(
     'POST',
     `${BASE}/:segment_id/undeploy`,
-    authenticated(ctx, async (who, req) => ({
+    authenticated(ctx, 'segments:write', async (who, req) => ({
       status: 200,
       body: await segments.undeploySegment(db, who, segmentRef(req)),
     })),
@@ -115,7 +115,7 @@ export function addSegmentRoutes(router: Router, ctx: AppContext): void {
   router.add(
     'DELETE',
     `${BASE}/:segment_id`,
-    authenticated(ctx, async (who, req) => {
+    authenticated(ctx, 'segments:write', async (who, req) => {
       await segments.deleteSegment(db, who, segmentRef(req));
       return { status: 204 };
     }),
@@ -128,7 +128,7 @@ export function addSegmentRoutes(router: Router, ctx: AppContext): void {
   router.add(
     'GET',
     `${BASE}/:segment_id/users`,
-    authenticated(ctx, async (who, req) => ({
+    authenticated(ctx, 'segments:read', async (who, req) => ({
       status: 200,
       body: await segments.listSegmentUsers(db, who, segmentRef(req), read(pageQuery, req.query)),
     })),

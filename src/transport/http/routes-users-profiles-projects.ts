@@ -36,7 +36,7 @@ export function addApiRoutes(router: Router, ctx: AppContext): void {
   router.add(
     'POST',
     '/api/v1/users',
-    authenticated(ctx, async (who, req) => {
+    authenticated(ctx, 'ingest', async (who, req) => {
       const result = await identifyUsers(
         { db, batches: ctx.starters, log: ctx.log, quotas: ctx.config.quotas, userHash: ctx.userHash },
         who,
@@ -64,7 +64,7 @@ export function addApiRoutes(router: Router, ctx: AppContext): void {
   router.add(
     'GET',
     '/api/v1/batches/:source_id',
-    authenticated(ctx, async (who, req) => ({
+    authenticated(ctx, 'ingest', async (who, req) => ({
       status: 200,
       body: await getBatch(db, who, {
         projectId: read(projectIdQuery, req.query).project_id,
@@ -84,7 +84,7 @@ export function addApiRoutes(router: Router, ctx: AppContext): void {
   router.add(
     'GET',
     '/api/v1/profiles',
-    authenticated(ctx, async (who, req) => ({
+    authenticated(ctx, 'profiles:read', async (who, req) => ({
       status: 200,
       body: await listProfiles(db, who, read(listProfilesQuery, req.query)),
     })),
@@ -102,7 +102,7 @@ export function addApiRoutes(router: Router, ctx: AppContext): void {
   router.add(
     'GET',
     '/api/v1/profiles/:user_id',
-    authenticated(ctx, async (who, req) => ({
+    authenticated(ctx, 'profiles:read', async (who, req) => ({
       status: 200,
       body: await getProfile(db, who, profileRef(req)),
     })),
@@ -122,7 +122,7 @@ export function addApiRoutes(router: Router, ctx: AppContext): void {
   router.add(
     'GET',
     '/api/v1/profiles/:user_id/timeline',
-    authenticated(ctx, async (who, req) => ({
+    authenticated(ctx, 'profiles:read', async (who, req) => ({
       status: 200,
       body: await getTimeline(db, who, { ...profileRef(req), ...read(pageQuery, req.query) }),
     })),
@@ -139,7 +139,7 @@ export function addApiRoutes(router: Router, ctx: AppContext): void {
   router.add(
     'POST',
     '/api/v1/projects',
-    authenticated(ctx, async (who, req) => {
+    authenticated(ctx, 'projects', async (who, req) => {
       return {
         status: 201,
         body: await createProject(db, who, read(createProjectBody, await req.json()), ctx.config.quotas),
@@ -161,7 +161,7 @@ export function addApiRoutes(router: Router, ctx: AppContext): void {
   router.add(
     'GET',
     '/api/v1/projects',
-    authenticated(ctx, async (who) => ({
+    authenticated(ctx, null, async (who) => ({
       status: 200,
       body: { projects: await listProjects(db, who) },
     })),
@@ -177,7 +177,7 @@ export function addApiRoutes(router: Router, ctx: AppContext): void {
   router.add(
     'POST',
     '/projects/:project_id/pipelines',
-    authenticated(ctx, async (who, req) => {
+    authenticated(ctx, 'projects', async (who, req) => {
       const projectId = requireId(req.params.project_id, 'project_id');
       return {
         status: 201,
@@ -198,7 +198,7 @@ export function addApiRoutes(router: Router, ctx: AppContext): void {
   router.add(
     'GET',
     '/projects/:project_id/pipelines',
-    authenticated(ctx, async (who, req) => {
+    authenticated(ctx, null, async (who, req) => {
       return {
         status: 200,
         body: { pipelines: await listPipelines(db, who, requireId(req.params.project_id, 'project_id')) },

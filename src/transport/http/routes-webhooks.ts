@@ -47,7 +47,7 @@ export function addWebhookRoutes(router: Router, ctx: AppContext): void {
   router.add(
     'POST',
     BASE,
-    authenticated(ctx, async (who, req) => ({
+    authenticated(ctx, 'webhooks:write', async (who, req) => ({
       status: 201,
       body: await webhooks.createWebhook(
         db,
@@ -68,7 +68,7 @@ export function addWebhookRoutes(router: Router, ctx: AppContext): void {
   router.add(
     'GET',
     BASE,
-    authenticated(ctx, async (who, req) => ({
+    authenticated(ctx, 'webhooks:read', async (who, req) => ({
       status: 200,
       body: await webhooks.listWebhooks(db, who, pipelineRef(req)),
     })),
@@ -81,7 +81,7 @@ export function addWebhookRoutes(router: Router, ctx: AppContext): void {
   router.add(
     'GET',
     `${BASE}/:webhook_id`,
-    authenticated(ctx, async (who, req) => ({
+    authenticated(ctx, 'webhooks:read', async (who, req) => ({
       status: 200,
       body: await webhooks.getWebhook(db, who, webhookRef(req)),
     })),
@@ -94,7 +94,7 @@ export function addWebhookRoutes(router: Router, ctx: AppContext): void {
   router.add(
     'PUT',
     `${BASE}/:webhook_id`,
-    authenticated(ctx, async (who, req) => {
+    authenticated(ctx, 'webhooks:write', async (who, req) => {
       return {
         status: 200,
         body: await webhooks.updateWebhook(db, box, who, webhookRef(req), read(updateWebhookBody, await req.json())),
@@ -110,7 +110,7 @@ export function addWebhookRoutes(router: Router, ctx: AppContext): void {
   router.add(
     'DELETE',
     `${BASE}/:webhook_id`,
-    authenticated(ctx, async (who, req) => {
+    authenticated(ctx, 'webhooks:write', async (who, req) => {
       await webhooks.deleteWebhook(db, who, webhookRef(req));
       return { status: 204 };
     }),
@@ -123,7 +123,7 @@ export function addWebhookRoutes(router: Router, ctx: AppContext): void {
   router.add(
     'GET',
     `${BASE}/:webhook_id/deliveries`,
-    authenticated(ctx, async (who, req) => {
+    authenticated(ctx, 'webhooks:read', async (who, req) => {
       const q = read(deliveriesQuery, req.query);
       const page = await webhooks.listDeliveries(db, who, webhookRef(req), q);
       // The body stays the documented array; the next page is in a Link header (RFC 8288), with
@@ -149,7 +149,7 @@ export function addWebhookRoutes(router: Router, ctx: AppContext): void {
   router.add(
     'POST',
     `${BASE}/:webhook_id/rotate-secret`,
-    authenticated(ctx, async (who, req) => ({
+    authenticated(ctx, 'webhooks:write', async (who, req) => ({
       status: 200,
       body: await rotateSecret(
         db,
@@ -172,7 +172,7 @@ export function addWebhookRoutes(router: Router, ctx: AppContext): void {
   router.add(
     'POST',
     `${BASE}/:webhook_id/end-secret-overlap`,
-    authenticated(ctx, async (who, req) => ({
+    authenticated(ctx, 'webhooks:write', async (who, req) => ({
       status: 200,
       body: await endSecretOverlap(db, who, webhookRef(req)),
     })),
@@ -185,7 +185,7 @@ export function addWebhookRoutes(router: Router, ctx: AppContext): void {
   router.add(
     'POST',
     `${BASE}/:webhook_id/recover`,
-    authenticated(ctx, async (who, req) => ({
+    authenticated(ctx, 'webhooks:write', async (who, req) => ({
       status: 202,
       body: await recoverWebhook(
         db,
@@ -207,7 +207,7 @@ export function addWebhookRoutes(router: Router, ctx: AppContext): void {
   router.add(
     'POST',
     `${BASE}/:webhook_id/test`,
-    authenticated(ctx, async (who, req) => ({
+    authenticated(ctx, 'webhooks:write', async (who, req) => ({
       status: 202,
       body: await webhooks.sendTestEvent(db, who, webhookRef(req)),
     })),
@@ -223,7 +223,7 @@ export function addWebhookRoutes(router: Router, ctx: AppContext): void {
   router.add(
     'POST',
     `${BASE}/:webhook_id/deliveries/:delivery_id/resend`,
-    authenticated(ctx, async (who, req) => ({
+    authenticated(ctx, 'webhooks:write', async (who, req) => ({
       status: 202,
       body: await resendDelivery(
         db,

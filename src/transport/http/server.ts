@@ -16,6 +16,7 @@ import { addPrivacyRoutes } from './routes-privacy.js';
 import { addOpsRoutes } from './routes-ops.js';
 import { addSegmentRoutes } from './routes-segments.js';
 import { addLabelRoutes } from './routes-labels.js';
+import { addKeyRoutes } from './routes-keys.js';
 import { addWebhookRoutes } from './routes-webhooks.js';
 import { addConsoleRoutes } from './routes-console.js';
 import { addDocsRoutes } from './routes-docs.js';
@@ -28,6 +29,7 @@ export function createRouter(ctx: AppContext): Router {
   addWebhookRoutes(router, ctx);
   addSegmentRoutes(router, ctx);
   addLabelRoutes(router, ctx);
+  addKeyRoutes(router, ctx);
   addConsoleRoutes(router);
   // Last: the document it serves lists the routes added before it.
   addDocsRoutes(router);

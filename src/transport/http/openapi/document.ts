@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
 import type { RouteEntry } from '../router.js';
-import { TAGS, type ResponseDoc } from './route-doc.js';
+import { SCOPE_MEANINGS, SCOPES } from '../../../auth/scopes.js';
+import { errors, TAGS, type ResponseDoc } from './route-doc.js';
 
 /**
  * Path parameters by name, as the routes check them (path-refs.ts, requireId). A pattern naming
@@ -17,6 +18,7 @@ const PATH_PARAMS: Record<string, z.ZodType> = {
   user_id: z.string().meta({ description: "The user's id in the caller's system" }),
   source_id: z.int().min(1),
   erasure_id: z.string().meta({ description: 'The erasure id (a UUID)' }),
+  key_id: z.string().meta({ description: 'The API key id (a UUID)' }),
   file: z.string().meta({ description: 'A file of swagger-ui-dist' }),
 };
 
@@ -66,7 +68,9 @@ export function createOpenApiDocument(routes: RouteEntry[], version = API_VERSIO
       summary: doc.summary,
       ...(doc.description && { description: doc.description }),
       tags: [doc.tag],
-      security: doc.auth === 'none' ? [] : [{ [doc.auth]: [] }],
+      // OpenAPI 3.1 lets an apiKey requirement list role names: the one scope the key needs.
+      security: doc.auth === 'none' ? [] : [{ [doc.auth]: doc.scope ? [doc.scope] : [] }],
+      ...(doc.auth === 'apiKey' && { 'x-required-scope': doc.scope ?? null }),
       requestParams: {
         ...(path && { path }),
         // zod-openapi reads the object inside a query schema's transform; the cast only widens its input type.
@@ -77,10 +81,12 @@ export function createOpenApiDocument(routes: RouteEntry[], version = API_VERSIO
         requestBody: { required: !doc.bodyOptional, content: { 'application/json': { schema: doc.body } } },
       }),
       responses: Object.fromEntries(
-        Object.entries(doc.responses).map(([status, r]) => [
-          status,
-          response({ ...r, description: r.description || STATUS_TEXT[Number(status)] }),
-        ]),
+        Object.entries({ ...(doc.scope && !(403 in doc.responses) ? errors(403) : {}), ...doc.responses })
+          .sort(([a], [b]) => Number(a) - Number(b))
+          .map(([status, r]) => [
+            status,
+            response({ ...r, description: r.description || STATUS_TEXT[Number(status)] }),
+          ]),
       ),
     };
     const item = (paths[openApiPath(pattern)] ??= {});
@@ -100,7 +106,16 @@ export function createOpenApiDocument(routes: RouteEntry[], version = API_VERSIO
       tags: TAGS.map((t) => ({ ...t })),
       components: {
         securitySchemes: {
-          apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The tenant API key (`sps_…`)' },
+          apiKey: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-API-Key',
+            description:
+              'A tenant API key (`sps_…`). Each operation lists the one scope it needs in its security requirement ' +
+              '(and in `x-required-scope`; none: any key); a key without it is answered 403. Scopes: ' +
+              SCOPES.map((s) => `\`${s}\` (${SCOPE_MEANINGS[s]})`).join('; ') +
+              '. A `:write` scope holds its `:read`.',
+          },
           adminToken: {
             type: 'apiKey',
             in: 'header',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Scope } from '../../../auth/scopes.js';
 import { errorBody } from './schemas.js';
 
 /** Groups of operations on the reference page, in the order the page lists them. */
@@ -11,6 +12,7 @@ export const TAGS = [
   { name: 'Labels', description: "A project's own labels, taught from examples (docs/labels.md)" },
   { name: 'Webhooks', description: 'Webhooks and their deliveries' },
   { name: 'Webhook operations', description: 'Secret rotation, recovery, test events and resends' },
+  { name: 'API keys', description: "The tenant's own keys, their scopes and their audit trail (docs/api.md)" },
   { name: 'Operations', description: 'Probes, metrics and this reference' },
   { name: 'Admin', description: 'Tenants and API keys; these routes exist only when ADMIN_TOKEN is set' },
 ] as const;
@@ -38,6 +40,11 @@ export interface RouteDoc {
   tag: Tag;
   /** `apiKey`: `X-API-Key`; `adminToken`: `X-Admin-Token`; `none`: open. */
   auth: 'apiKey' | 'adminToken' | 'none';
+  /**
+   * The scope an `apiKey` route needs (null: any valid key), set by the router from the route's
+   * handler (authenticated.ts), never written by hand: the document states what is enforced.
+   */
+  scope?: Scope | null;
   query?: z.ZodType;
   headers?: z.ZodObject;
   body?: z.ZodType;
@@ -48,7 +55,8 @@ export interface RouteDoc {
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid argument: `field` names the parameter or body field',
-  401: 'Missing or wrong credentials',
+  401: 'Missing, wrong, revoked or expired credentials',
+  403: 'The API key lacks the scope the operation needs (the message names it; docs/api.md "Scopes")',
   404: 'Not found, or owned by another tenant',
   409: 'Already exists, or the resource is in a state that forbids the change',
   413: 'Body over 5 MB or 100,000 JSON values',

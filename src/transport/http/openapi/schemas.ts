@@ -381,3 +381,37 @@ export const classification = z
     results: z.array(z.object({ score: z.number(), match: z.boolean() })),
   })
   .meta({ id: 'Classification', description: "Each text's score (0 to 1) and match, in the order sent" });
+
+export const apiKey = z
+  .object({
+    id: z.string().meta({ description: 'The key id (a UUID), unique across deployments' }),
+    name: z.string(),
+    prefix: z.string().meta({ description: "The secret's first 8 characters" }),
+    scopes: z.array(z.string()),
+    projects: z
+      .array(z.int())
+      .nullable()
+      .meta({ description: 'The projects the key is limited to; null: every project of the tenant' }),
+    created_by: z.string().meta({ description: '`admin`, or the prefix of the key that made it' }),
+    created_at: timestamp,
+    last_used_at: timestamp.nullable().meta({ description: 'Right to within a minute; null: never used' }),
+    expires_at: timestamp.nullable(),
+    revoked_at: timestamp.nullable(),
+  })
+  .meta({ id: 'ApiKey' });
+
+export const newApiKey = apiKey
+  .extend({ api_key: z.string().meta({ description: 'The secret (`sps_…`): shown this once, stored only as a hash' }) })
+  .meta({ id: 'NewApiKey' });
+
+export const apiKeyEvent = z
+  .object({
+    id: z.string(),
+    action: z.enum(['created', 'revoked']),
+    key_id: z.string(),
+    key_prefix: z.string(),
+    key_name: z.string(),
+    actor: z.string().meta({ description: "`admin`, or the acting key's prefix" }),
+    at: timestamp,
+  })
+  .meta({ id: 'ApiKeyEvent' });

@@ -1,0 +1,37 @@
+import type { Db } from '../db/knex.js';
+import type { Logger } from '../observability/logger.js';
+import type { KnownKey } from './api-keys.js';
+
+/** How fresh a key's `last_used_at` is kept: the time is right to within this (docs/api.md). */
+export const LAST_USED_PRECISION_S = 60;
+
+/**
+ * Keeps each key's `last_used_at` without a write per request: a use writes only when the time the
+ * process knows for the key (read with the key, or written by this process) is older than
+ * LAST_USED_PRECISION_S, so a busy key costs one UPDATE a minute per api process, and the UPDATE
+ * itself is conditional, so processes racing on one key change the row once. The write is not
+ * awaited by the request: a slow or failed one is logged and tried again at a later use.
+ */
+export class LastUsed {
+  constructor(
+    private readonly db: Db,
+    private readonly log: Logger,
+  ) {}
+
+  used(key: KnownKey, now = new Date()): void {
+    const last = key.lastUsedAt?.getTime();
+    if (last !== undefined && now.getTime() - last < LAST_USED_PRECISION_S * 1000) return;
+    const before = key.lastUsedAt;
+    key.lastUsedAt = now;
+    this.db
+      .raw(
+        `UPDATE api_keys SET last_used_at = now()
+          WHERE uid = ? AND (last_used_at IS NULL OR last_used_at < now() - make_interval(secs => ?))`,
+        [key.caller.keyId ?? null, LAST_USED_PRECISION_S],
+      )
+      .catch((err: unknown) => {
+        key.lastUsedAt = before;
+        this.log.warn('could not record an API key use', { err, key: key.caller.keyPrefix });
+      });
+  }
+}
