@@ -58,3 +58,7 @@ export function requireStorable(value: string, field: string): string {
     throw invalid(field, `${field} must be Unicode text without NUL characters or unpaired surrogates`);
   return value;
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A public id (erasures, API keys, their events): anything else is looked up as nothing. */
+export const isUuid = (value: string): boolean => UUID.test(value);

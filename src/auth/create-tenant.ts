@@ -2,7 +2,7 @@ import type { Db } from '../db/knex.js';
 import { invalid } from '../errors.js';
 import { isStorableText } from '../validation.js';
 import { generateApiKey, hashApiKey } from './api-keys.js';
-import { recordAdminKeyEvent } from './manage-keys.js';
+import { recordAdminKeyEvent } from './key-events.js';
 import { SCOPES } from './scopes.js';
 
 export interface NewTenant {

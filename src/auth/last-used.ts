@@ -1,6 +1,11 @@
 import type { Db } from '../db/knex.js';
 import type { Logger } from '../observability/logger.js';
-import type { KnownKey } from './api-keys.js';
+
+/** What it needs of a key as the cache keeps it (api-keys.ts KnownKey); `lastUsedAt` it updates. */
+export interface UsedKey {
+  caller: { keyId?: string; keyPrefix?: string };
+  lastUsedAt: Date | null;
+}
 
 /** How fresh a key's `last_used_at` is kept: the time is right to within this (docs/api.md). */
 export const LAST_USED_PRECISION_S = 60;
@@ -18,7 +23,7 @@ export class LastUsed {
     private readonly log: Logger,
   ) {}
 
-  used(key: KnownKey, now = new Date()): void {
+  used(key: UsedKey, now = new Date()): void {
     const last = key.lastUsedAt?.getTime();
     if (last !== undefined && now.getTime() - last < LAST_USED_PRECISION_S * 1000) return;
     const before = key.lastUsedAt;

@@ -1,9 +1,10 @@
-import type { Knex } from 'knex';
 import type { Db } from '../db/knex.js';
 import { AppError, invalid, notFound, quotaExceeded } from '../errors.js';
-import { optionalInt, requireId, requireName } from '../validation.js';
+import { reachesAll } from '../projects/projects.js';
+import { isUuid, requireId, requireName } from '../validation.js';
 import { generateApiKey, hashApiKey, type Caller } from './api-keys.js';
 import { REVOKED_CHANNEL } from './key-cache.js';
+import { recordEvent } from './key-events.js';
 import { holdsScope, isScope, SCOPES, type Scope } from './scopes.js';
 
 /**
@@ -47,17 +48,6 @@ export interface NewApiKey extends ApiKeyView {
   api_key: string;
 }
 
-export interface ApiKeyEvent {
-  id: string;
-  action: 'created' | 'revoked';
-  key_id: string;
-  key_prefix: string;
-  key_name: string;
-  /** `admin` (the operator's token) or the acting key's prefix. */
-  actor: string;
-  at: Date;
-}
-
 const COLUMNS = [
   'uid',
   'name',
@@ -87,13 +77,6 @@ function toView(r: Record<string, any>): ApiKeyView {
 }
 
 const actorOf = (caller: Caller) => caller.keyPrefix ?? 'admin';
-
-/** Whether `caller` reaches every project `projects` (null: all of them) does. */
-function reachesAll(caller: Caller, projects: readonly number[] | null): boolean {
-  if (caller.projects === null) return true;
-  if (projects === null) return false;
-  return projects.every((p) => caller.projects!.includes(p));
-}
 
 function readScopes(caller: Caller, value: unknown): Scope[] {
   if (!Array.isArray(value) || value.length === 0) {
@@ -165,23 +148,6 @@ function readExpiry(caller: Caller, value: unknown, now: number): Date | null {
   return at;
 }
 
-async function recordEvent(
-  trx: Knex.Transaction,
-  tenantId: number,
-  action: ApiKeyEvent['action'],
-  key: { uid: string; prefix: string; name: string },
-  actor: string,
-): Promise<void> {
-  await trx('api_key_events').insert({
-    tenant_id: tenantId,
-    action,
-    key_uid: key.uid,
-    key_prefix: key.prefix,
-    key_name: key.name,
-    actor,
-  });
-}
-
 /**
  * Stores a new key of the tenant (its hash; the secret is answered once), in one transaction with
  * its audit row. `caller` is the acting key; the operator's first key goes through createTenant.
@@ -238,8 +204,6 @@ export async function currentApiKey(db: Db, caller: Caller): Promise<ApiKeyView>
   return toView(row);
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * Revokes a key of the tenant by its id: refused by every api process from the next request (the
  * notification goes out with the commit; auth/key-cache.ts). A key revokes itself, or a key no
@@ -247,7 +211,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * unknown one is 404.
  */
 export async function revokeApiKeyById(db: Db, caller: Caller, id: string): Promise<ApiKeyView> {
-  if (!UUID.test(id)) throw notFound('API key');
+  if (!isUuid(id)) throw notFound('API key');
   return db.transaction(async (trx) => {
     const row = await trx('api_keys')
       .where({ uid: id, tenant_id: caller.tenantId })
@@ -265,45 +229,4 @@ export async function revokeApiKeyById(db: Db, caller: Caller, id: string): Prom
     await trx.raw('SELECT pg_notify(?, ?)', [REVOKED_CHANNEL, '']);
     return toView(updated);
   });
-}
-
-/** The audit trail of key creations and revocations, newest first; `before` pages back by event id. */
-export async function listApiKeyEvents(
-  db: Db,
-  caller: Caller,
-  q: { limit?: number; before?: string },
-): Promise<ApiKeyEvent[]> {
-  const limit = optionalInt(q.limit, 'limit', 1, 1_000) ?? 100;
-  const query = db('api_key_events as e')
-    .leftJoin('api_keys as k', 'k.uid', 'e.key_uid')
-    .where({ 'e.tenant_id': caller.tenantId })
-    .orderBy('e.id', 'desc')
-    .limit(limit)
-    .select('e.uid', 'e.action', 'e.key_uid', 'e.key_prefix', 'e.key_name', 'e.actor', 'e.at', 'k.project_ids');
-  if (q.before !== undefined) {
-    if (!UUID.test(q.before)) throw invalid('before', 'before must be an event id');
-    query.where('e.id', '<', db('api_key_events').select('id').where({ uid: q.before, tenant_id: caller.tenantId }));
-  }
-  const rows = await query;
-  return rows
-    .filter((r) => reachesAll(caller, r.project_ids === null ? null : r.project_ids.map(Number)))
-    .map((r) => ({
-      id: r.uid,
-      action: r.action,
-      key_id: r.key_uid,
-      key_prefix: r.key_prefix,
-      key_name: r.key_name,
-      actor: r.actor,
-      at: r.at,
-    }));
-}
-
-/** The audit row of a key the operator made or revoked (admin routes), in the caller's transaction. */
-export async function recordAdminKeyEvent(
-  trx: Knex.Transaction,
-  tenantId: number,
-  action: ApiKeyEvent['action'],
-  key: { uid: string; prefix: string; name: string },
-): Promise<void> {
-  await recordEvent(trx, tenantId, action, key, 'admin');
 }

@@ -2,7 +2,7 @@ import type { Db } from '../db/knex.js';
 import { invalid, notFound } from '../errors.js';
 import { hashApiKey } from './api-keys.js';
 import { REVOKED_CHANNEL } from './key-cache.js';
-import { recordAdminKeyEvent } from './manage-keys.js';
+import { recordAdminKeyEvent } from './key-events.js';
 
 export interface RevokedKey {
   tenant_id: number;

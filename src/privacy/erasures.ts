@@ -3,7 +3,7 @@ import type { Db } from '../db/knex.js';
 import type { Caller } from '../auth/api-keys.js';
 import { invalid, notFound } from '../errors.js';
 import { canReach, requireProject } from '../projects/projects.js';
-import { optionalInt, requireId } from '../validation.js';
+import { isUuid, optionalInt, requireId } from '../validation.js';
 import { requireStoredUserId } from '../ingest/validate-batch.js';
 import type { UserHash, UserHasher } from '../user-hash.js';
 
@@ -106,11 +106,9 @@ export async function recordErasure(
   return { pk: Number(row.id), view: toView(row) };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** One erasure of the caller's tenant; another tenant's, or an id that is no UUID, is 404. */
 export async function getErasure(db: Db, caller: Caller, id: string): Promise<ErasureView> {
-  if (!UUID.test(id)) throw notFound('erasure');
+  if (!isUuid(id)) throw notFound('erasure');
   const row = await db('erasures as e')
     .join('projects as p', 'p.id', 'e.project_id')
     .where({ 'e.uid': id, 'p.tenant_id': caller.tenantId })

@@ -47,6 +47,13 @@ export function canReach(caller: Pick<Caller, 'projects'>, projectId: number): b
   return caller.projects === null || caller.projects.includes(Number(projectId));
 }
 
+/** Whether the caller's key reaches every project of `projects` (null: all of the tenant's, present and future). */
+export function reachesAll(caller: Pick<Caller, 'projects'>, projects: readonly number[] | null): boolean {
+  if (caller.projects === null) return true;
+  if (projects === null) return false;
+  return projects.every((p) => canReach(caller, p));
+}
+
 /** 404 for a project the caller's key is not limited to, exactly as for a missing one. */
 export function requireReachable(caller: Pick<Caller, 'projects'>, projectId: number): void {
   if (!canReach(caller, projectId)) throw notFound('project');

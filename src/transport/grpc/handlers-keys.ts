@@ -1,6 +1,7 @@
 import type { ApiKey, KeysServiceServer } from '../../../gen/profiling/v1/keys.js';
 import type { AppContext } from '../../app.js';
 import * as keys from '../../auth/manage-keys.js';
+import { listApiKeyEvents } from '../../auth/key-events.js';
 import { unary } from './unary.js';
 
 export function apiKeyToProto(k: keys.ApiKeyView): ApiKey {
@@ -42,7 +43,7 @@ export function keysService(ctx: AppContext): KeysServiceServer {
       key: apiKeyToProto(await keys.currentApiKey(db, caller)),
     })),
     listApiKeyEvents: unary(ctx, 'keys', async (caller, req) => ({
-      events: (await keys.listApiKeyEvents(db, caller, { limit: req.limit, before: req.before })).map((e) => ({
+      events: (await listApiKeyEvents(db, caller, { limit: req.limit, before: req.before })).map((e) => ({
         id: e.id,
         action: e.action,
         keyId: e.key_id,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AppContext } from '../../app.js';
 import * as keys from '../../auth/manage-keys.js';
+import { listApiKeyEvents } from '../../auth/key-events.js';
 import { authenticated } from './authenticated.js';
 import { createApiKeyBody, keyEventsQuery, read } from './inputs.js';
 import type { Router } from './router.js';
@@ -60,7 +61,7 @@ export function addKeyRoutes(router: Router, ctx: AppContext): void {
     '/api/v1/api-keys/events',
     authenticated(ctx, 'keys', async (who, req) => {
       const q = read(keyEventsQuery, req.query);
-      return { status: 200, body: { events: await keys.listApiKeyEvents(db, who, q) } };
+      return { status: 200, body: { events: await listApiKeyEvents(db, who, q) } };
     }),
     keyDoc({
       operationId: 'listApiKeyEvents',
