@@ -81,6 +81,72 @@ describe('contrast', () => {
   });
 });
 
+describe('after the dev5 read set (heads v21)', () => {
+  it('reads a closing "though", "turns out" and a later part that only tells a failure', () => {
+    expect(contrastParts('The lobby is gorgeous; the lifts are always out of order though.')?.[1]).toBe(
+      'the lifts are always out of order',
+    );
+    expect(compositionVerdict('The kitchen staff were friendly. The soup was cold though.')).toEqual({
+      sign: -1,
+      rule: 'contrast',
+    });
+    expect(compositionVerdict('I dreaded the new billing system, turns out it is brilliant')).toEqual({
+      sign: 1,
+      rule: 'contrast',
+    });
+    expect(compositionVerdict('Lovely staff but the van had a flat tyre when we picked it up')).toEqual({
+      sign: -1,
+      rule: 'contrast',
+    });
+    expect(compositionVerdict('The plan seemed great, but my phone bills have tripled')).toEqual({
+      sign: -1,
+      rule: 'contrast',
+    });
+  });
+
+  it('weighs two clauses side by side by the later one, only when both lean and no conjunction joins them', () => {
+    expect(compositionVerdict('Gorgeous screen, cracked hinge out of the box.')).toEqual({
+      sign: -1,
+      rule: 'contrast',
+    });
+    expect(compositionVerdict('Awful first week, wonderful ever since')).toEqual({ sign: 1, rule: 'contrast' });
+    // Two sentences, or a list: not two sides of one judgement.
+    expect(compositionVerdict('It is wrong. Creative, though, and fun')).not.toEqual({ sign: 1, rule: 'contrast' });
+    expect(compositionVerdict('Great food, and great staff')).toBeUndefined();
+  });
+
+  it('reads sarcasm: a doubled praise word, "everything except the one", a favourite hobby, "would love … again"', () => {
+    expect(sarcasm('Perfect, just perfect. The train is cancelled and nobody knows why.')).toBe(-1);
+    expect(sarcasm('The warranty covers everything except the one part that always breaks.')).toBe(-1);
+    expect(sarcasm('My favourite pastime is rebooting the modem every evening')).toBe(-1);
+    expect(sarcasm('Would love to sit through another outage again next week')).toBe(-1);
+    expect(sarcasm('Huge thanks for the surprise downtime on payday')).toBe(-1);
+    // Said and meant: a hobby without a failure, a wish to come back.
+    expect(sarcasm('My favourite hobby is cooking and this pan is superb')).toBe(0);
+    expect(sarcasm('Would love to stay here again next summer')).toBe(0);
+  });
+
+  it('hears a "never" that compares, not one that denies', () => {
+    expect(compositionVerdict('Never been so furious with an airline!!')).toEqual({ sign: -1, rule: 'emphatic never' });
+    expect(compositionVerdict('I have never had such a delightful stay')).toEqual({ sign: 1, rule: 'emphatic never' });
+    expect(deniedComplaint('The app has never crashed on me')).toBe(1);
+  });
+
+  it('knows idioms of praise the lexicons misread, unless something failed', () => {
+    expect(compositionVerdict('Nothing compares to their fresh pasta')).toEqual({ sign: 1, rule: 'praise idiom' });
+    expect(compositionVerdict('The nurse went above and beyond for my mum')).toEqual({ sign: 1, rule: 'praise idiom' });
+    expect(compositionVerdict('Our courier is an absolute legend')).toEqual({ sign: 1, rule: 'praise idiom' });
+    expect(compositionVerdict('Absolute legend of a courier, lost my parcel twice')?.rule).not.toBe('praise idiom');
+  });
+
+  it('hears damage, anger and faults of things as complaints', () => {
+    expect(plainFailure('The blinds arrived with a torn cord')).toBe(-1);
+    expect(plainFailure('My new monitor has the same dead pixel issue as the last one')).toBe(-1);
+    expect(deniedComplaint('Not one dent on the fridge after the move')).toBe(1);
+    expect(compositionVerdict('hotel breakfast is garbage tbh')?.sign ?? -1).toBe(-1);
+  });
+});
+
 describe('denied praise', () => {
   it.each([
     'The calendar is not exactly intuitive',

@@ -35,7 +35,15 @@ import { negationDistances, wordTokens } from './word-features.js';
 export type Verdict = {
   sign: -1 | 1;
   rule:
-    'contrast' | 'denied praise' | 'sarcasm' | 'polite complaint' | 'mismatch' | 'plain failure' | 'denied complaint';
+    | 'contrast'
+    | 'denied praise'
+    | 'sarcasm'
+    | 'polite complaint'
+    | 'mismatch'
+    | 'plain failure'
+    | 'denied complaint'
+    | 'emphatic never'
+    | 'praise idiom';
 };
 
 /**
@@ -85,7 +93,7 @@ const CONCESSION = /^\W*(?:even though|although|though|while|whilst|despite|in s
  * not contrasts, and "but" right after "all" ("all but") is a quantity.
  */
 const MARKER =
-  /(?<!\bnot only\b[^,.;]*)(?<!\b(?:nothing|all|anything)\s)\b(?:but|however|yet|until|whereas|except that|that said|unfortunately|sadly|these days|lately|nowadays|since then)\b|(?<=\b(?:at first|initially|originally|used to|in the beginning|before)\b.*)\b(?:now|then)\b/giu;
+  /(?<!\bnot only\b[^,.;]*)(?<!\b(?:nothing|all|anything)\s)\b(?:but|however|yet|until|whereas|except that|that said|unfortunately|sadly|these days|lately|nowadays|since then|turn(?:s|ed) out)\b|(?<=\b(?:at first|initially|originally|used to|in the beginning|before)\b.*)\b(?:now|then)\b/giu;
 
 /**
  * A short two-part contrast is judged by its later part; a longer message weighs more than two
@@ -99,6 +107,10 @@ export function contrastParts(text: string): [string, string] | undefined {
   if (words(text) > SHORT_WORDS || (text.match(/[.!?]+(?:\s|$)/g) ?? []).length > SHORT_SENTENCES) return undefined;
   const c = text.match(CONCESSION);
   if (c && words(c[2]) >= 2) return [c[1], c[2]];
+  // "The rooms are modern; the showers are cold though.": a closing "though" turns the last clause.
+  const t = text.match(CLOSING_THOUGH);
+  // A softened caveat ("a bit pricey though") qualifies the message; it does not turn it.
+  if (t && words(t[1]) >= 1 && words(t[2]) >= 2 && !SOFTENED.test(t[2])) return [t[1], t[2]];
   let at = -1;
   let end = -1;
   for (const m of text.matchAll(MARKER)) [at, end] = [m.index!, m.index! + m[0].length];
@@ -109,6 +121,9 @@ export function contrastParts(text: string): [string, string] | undefined {
 }
 
 const words = (s: string) => (s.match(/\p{L}+/gu) ?? []).length;
+/** A last clause closed by "though" (after a comma, semicolon or full stop): the turn of a two-part message. */
+const SOFTENED = /\b(?:a (?:bit|little|tad|touch)|bit|slightly|somewhat|mildly|kinda|kind of|sort of|a few|minor)\b/iu;
+const CLOSING_THOUGH = /^(.+?)[,;.!]\s*([^,;.!?]+?)\s*,?\s+though\W*$/iu;
 
 /** How near a negator a praise word must be to count as denied ("I wouldn't call the desktop app user friendly"). */
 const DENIAL_REACH = 6;
@@ -244,6 +259,30 @@ const MORE_COMPLAINT = new Set([
   'chaotic',
   'fuss',
   'delays',
+  // Anger, damage and faults of things, sound and screens (heads v21, after the dev5 read set).
+  'fuming',
+  'livid',
+  'seething',
+  'trash',
+  'garbage',
+  'smh',
+  'torn',
+  'cracked',
+  'dented',
+  'scratch',
+  'scratches',
+  'dent',
+  'dents',
+  'scuff',
+  'scuffs',
+  'stain',
+  'stains',
+  'scratched',
+  'stained',
+  'inaudible',
+  'flicker',
+  'flickers',
+  'flickering',
 ]);
 /** A word said as praise: our lexicon's (which knows "fast", "intuitive", "reliable") or VADER's clear ones. */
 const praise = (word: string) =>
@@ -308,11 +347,16 @@ const PRAISE_OPENING =
   /^\W*(?:(?:oh|ah|ugh|wow|well|yay|just|so|really|truly|gotta|i|big|huge|many|a)\s+)*(?:great|wonderful|brilliant|fantastic|perfect|amazing|lovely|awesome|nice|cool|super|excellent|good|terrific|marvell?ous|splendid|fabulous|impressive|incredible|outstanding|superb|stellar|bravo|kudos|congrats|well done|nice one|top notch|best \p{L}+(?: \p{L}+){0,2} ever|love(?: it)?|loving(?: it)?|glad|thanks|thank you|thx|ty|cheers|just what (?:i|we) (?:needed|wanted)|exactly what (?:i|we) (?:needed|wanted)|what a (?:great|lovely|perfect|wonderful|fantastic) (?:time|day|moment|way|start))\b(?:\s+(?:job|work|stuff|news|one|a lot|so much|timing))?(?:\s+@\w+)?(?:\s*[,!.:…—-]+|\s+(?:i|we)\s+(?=paid|bought|booked|ordered|chose|picked|upgraded|signed)|\s+(?:how|that|when|for|on|in advance for|the way|to see)|\s+to\s+(?:the\s+|you\s+)?[\p{L}@]+(?:\s+\p{L}+)?\s+for|(?:\s+\p{L}+){1,2}\s*:)\s*/iu;
 /** What happened: a failure. ("again" alone is not one: "nice, the reminders go out again".) */
 const FAILURE =
-  /\b(?:another|down|broke|broken|breaks|crash\w*|outage|lost|lose|losing|ate|deleted?|wiped|stopped|stop working|not working|doesn'?t work|fail\w*|error|logs? (?:me|us) out|froze|freez\w*|slower|worse|spinner|charged|charges|overcharg\w*|wip(?:e|ed|es|ing)|eras\w+|vanish\w*|disappear\w*|gone|missing|dropp\w*|nothing|price (?:increase|hike)|unable|can'?t|delay(?:ed|s)?|buffer\w*|dies|died|dead|hung up|hangs? up|late|overbooked|cold|soggy|undercooked|stale|mou?ld\w*|dirty|rude|leak\w*|(?:did|does|do|is|was|were|are|wo)(?:n['’]?t| not) work\w*|charg\w* (?:me|us) (?:twice|double|again)|double[- ]charg\w*|lock\w* (?:me|us) out|cut(?:ting|s)? (?:\w+ ){0,3}off|shut(?:ting|s)? (?:\w+ ){0,3}off|needs? (?:reboot|restart)\w*|rais\w* (?:the |our |my )?prices?|price ris\w+|(?:extra|hidden|surprise|admin) (?:\w+ )?(?:fees?|charges?)|(?:no|not (?:one|a single)|zero) (?:answers?|repl(?:y|ies)|responses?|call ?backs?)|(?:didn['’]?t|never) (?:turn|show)(?:ed)? up|just to (?:wait|stand|sit|queue|be told)|(?:wait(?:ed|ing)?|on hold|stuck|queu\w+|stand(?:ing)?) (?:\w+ ){0,4}?(?:for )?(?:\d+|an?|two|three|four|five|six|ten|forty|several) (?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?)|took (?:\w+ ){0,2}(?:weeks|months?|ages|forever))\b/iu;
+  /\b(?:another|down|broke|broken|breaks|crash\w*|outage|lost|lose|losing|ate|deleted?|wiped|stopped|stop working|not working|doesn'?t work|fail\w*|error|logs? (?:me|us) out|froze|freez\w*|slower|worse|spinner|charged|charges|overcharg\w*|wip(?:e|ed|es|ing)|eras\w+|vanish\w*|disappear\w*|gone|missing|dropp\w*|nothing|price (?:increase|hike)|unable|can'?t|delay(?:ed|s)?|buffer\w*|dies|died|dead|hung up|hangs? up|late|overbooked|double[- ]booked|downtime|cold|soggy|undercooked|stale|mou?ld\w*|dirty|rude|leak\w*|(?:did|does|do|is|was|were|are|wo)(?:n['’]?t| not) work\w*|charg\w* (?:me|us) (?:twice|double|again)|double[- ]charg\w*|lock\w* (?:me|us) out|cut(?:ting|s)? (?:\w+ ){0,3}off|shut(?:ting|s)? (?:\w+ ){0,3}off|needs? (?:reboot|restart)\w*|rais\w* (?:the |our |my )?prices?|price ris\w+|(?:extra|hidden|surprise|admin) (?:\w+ )?(?:fees?|charges?)|(?:no|not (?:one|a single)|zero) (?:answers?|repl(?:y|ies)|responses?|call ?backs?)|(?:didn['’]?t|never) (?:turn|show)(?:ed)? up|just to (?:wait|stand|sit|queue|be told)|(?:wait(?:ed|ing)?|on hold|stuck|queu\w+|stand(?:ing)?) (?:\w+ ){0,4}?(?:for )?(?:\d+|an?|two|three|four|five|six|ten|forty|several) (?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?)|took (?:\w+ ){0,2}(?:weeks|months?|ages|forever)|(?:restart|reset|reboot)\w* (?:\w+ ){0,3}every)\b/iu;
 
 const SARCASM_CUE =
-  /\bsaid no ?(?:one|body) ever\b|\bexactly what (?:every(?:one|body)|no ?(?:one|body)|we all|all of us) (?:asked|wanted|needed|hoped) for\b|\bliving the dream\b|["“'‘]\s*(?:fast|quick|express|helpful|premium|unlimited|reliable|free|instant|easy|simple|secure|smart|customer service|support|priority|guaranteed|24\/7)\s*["”'’]/iu;
+  /^\W*(great|perfect|wonderful|fantastic|brilliant|lovely|marvell?ous|terrific|awesome|fabulous|superb|excellent|amazing)[,.!…]+\s+(?:just|simply|really|absolutely)\s+\1\b|\beverything (?:but|except) the (?:one|only) (?:thing|time|day|part)\b|\bsaid no ?(?:one|body) ever\b|\bexactly what (?:every(?:one|body)|no ?(?:one|body)|we all|all of us) (?:asked|wanted|needed|hoped) for\b|\bliving the dream\b|["“'‘]\s*(?:fast|quick|express|helpful|premium|unlimited|reliable|free|instant|easy|simple|secure|smart|customer service|support|priority|guaranteed|24\/7)\s*["”'’]/iu;
 
+/** A favourite pastime named: sarcasm when what follows is a failure. */
+const HOBBY = /\bmy (?:new )?(?:favou?rite|fav) (?:hobby|pastime|sport|activity|game|part of the day)\b/iu;
+/** Wishing for it again: sarcasm when what is wished for is a failure. */
+const WOULD_AGAIN =
+  /\b(?:would|'d|will) (?:love|like|enjoy|recommend|gladly|happily)\b([^.!?]*)\b(?:again|next time|every time)\b/iu;
 /** Sarcasm is short: a longer message that opens with praise usually means it. */
 const SARCASM_WORDS = 25;
 /**
@@ -328,6 +372,11 @@ export function sarcasm(text: string): -1 | 0 {
   // "…, said no one ever", "exactly what everyone asked for", praise in scare quotes ('the "fast" delivery').
   if (SARCASM_CUE.test(text)) return -1;
   if (words(text) > SARCASM_WORDS) return 0;
+  // "My favourite hobby is rebooting the router every hour", "10/10 would love to be double booked again".
+  const hobby = text.match(HOBBY);
+  if (hobby && FAILURE.test(text.slice(hobby.index! + hobby[0].length))) return -1;
+  const again = text.match(WOULD_AGAIN);
+  if (again && FAILURE.test(again[1])) return -1;
   const closing = text.match(PRAISE_CLOSING);
   const m = text.match(PRAISE_OPENING);
   if ((!m || m[0].length === 0) && !closing) return 0;
@@ -428,7 +477,7 @@ export function mismatch(text: string, reader?: ReaderLean): -1 | 0 {
  * their words are calm (v20: a third of the factual complaints of the held-out sets).
  */
 const PLAIN_FAILURE =
-  /\b(?:(?:didn['’]?t|never|did not) (?:turn|show)(?:ed)? up|no[- ]show|never (?:arrived|came|showed up|turned up)|hung up on|lock\w* (?:me|us) out|charg\w* (?:me |us )?(?:twice|double)|double[- ]charg\w*|(?:stopped|stops) working|(?:is|was|are|were)(?:n['’]?t| not) working|(?:doesn['’]?t|didn['’]?t|won['’]?t|does not|did not|will not|can['’]?t|cannot) (?:work|load|open|start|connect|sync|save|print|arrive|log in|sign in)|crash(?:es|ed|ing)?|outages?|broken|went missing|(?:is|are|was|were) missing|never (?:received|got)|(?:was|were|got) (?:lost|damaged))\b/iu;
+  /\b(?:(?:didn['’]?t|never|did not) (?:turn|show)(?:ed)? up|no[- ]show|never (?:arrived|came|showed up|turned up)|hung up on|lock\w* (?:me|us) out|charg\w* (?:me |us )?(?:twice|double)|double[- ]charg\w*|(?:stopped|stops) working|(?:is|was|are|were)(?:n['’]?t| not) working|(?:doesn['’]?t|didn['’]?t|won['’]?t|does not|did not|will not|can['’]?t|cannot) (?:work|load|open|start|connect|sync|save|print|arrive|log in|sign in)|crash(?:es|ed|ing)?|outages?|broken|went missing|(?:is|are|was|were) missing|never (?:received|got)|(?:was|were|got) (?:lost|damaged)|(?:torn|ripped|cracked|dented|faulty|defective|inaudible|flicker\w*)|flat (?:tyres?|tires?|battery)|smel(?:led|t|ls) of|(?:bills?|prices?|costs?|fees?|premiums?|tariffs?|rent) (?:have |has )?(?:doubled|tripled|gone up|went up|shot up|skyrocketed)|(?:same|identical) (?:\w+ ){0,2}(?:problem|issue|fault|error|bug|defect))\b/iu;
 export function plainFailure(text: string): -1 | 0 {
   if (/\?/.test(text) || words(text) > SHORT_WORDS) return 0;
   const m = text.match(PLAIN_FAILURE);
@@ -460,16 +509,94 @@ export function compositionVerdict(message: string, reader?: ReaderLean): Verdic
     const after =
       signOf(lean(parts[1].replace(SIGN_OFF_COURTESY, ' '), reader) + badNews) ||
       deniedPraise(parts[1], reader) ||
-      deniedComplaint(parts[1]);
+      deniedComplaint(parts[1]) ||
+      // "…, but the car smelled of smoke and had a flat tyre", "…. The soup was cold though.": a failure told calmly.
+      plainFailure(parts[1]) ||
+      failureTold(parts[1]);
     const before = signOf(lean(parts[0], reader));
     if (after !== 0 && before !== after) return { sign: after, rule: 'contrast' };
     if (after !== 0) return undefined;
+  } else {
+    const side = juxtaposed(text, reader);
+    if (side) return { sign: side, rule: 'contrast' };
   }
+  const emphatic = emphaticNever(text, reader);
+  if (emphatic) return { sign: emphatic, rule: 'emphatic never' };
   if (deniedPraise(text, reader) < 0) return { sign: -1, rule: 'denied praise' };
   if (sarcasm(text) < 0) return { sign: -1, rule: 'sarcasm' };
   if (politeComplaint(text, reader) < 0) return { sign: -1, rule: 'polite complaint' };
   if (mismatch(text, reader) < 0) return { sign: -1, rule: 'mismatch' };
   if (plainFailure(text) < 0) return { sign: -1, rule: 'plain failure' };
   if (deniedComplaint(text) > 0) return { sign: 1, rule: 'denied complaint' };
+  if (praiseIdiom(text, reader) > 0) return { sign: 1, rule: 'praise idiom' };
   return undefined;
+}
+
+/**
+ * Two short clauses side by side with no marker, leaning opposite ways: "Beautiful packaging,
+ * broken product inside.", "Slow start, brilliant finale." The later one carries the verdict, as
+ * after "but". Both must lean clearly (a failure told calmly counts for the later one).
+ */
+const JUXTAPOSED_WORDS = 20;
+const NOT_ENGLISH =
+  /\b(?:der|die|das|und|nicht|ist|mit|für|sehr|el|los|las|muy|pero|est|une|les|des|très|il|che|è|non|molto|não|muito|com|para)\b/iu;
+const NEGATED = /\b(?:no|not|never|nothing|none|nobody|without|\w+n['’]?t)\b/iu;
+function juxtaposed(text: string, reader?: ReaderLean): -1 | 1 | 0 {
+  if (/\?/.test(text) || words(text) > JUXTAPOSED_WORDS) return 0;
+  // One sentence of two clauses, the second not joined by a conjunction (those are contrasts or lists).
+  const sentence = text.replace(/[.!…\s]+$/u, '');
+  if (/[.!…]\s/u.test(sentence)) return 0;
+  const parts = sentence.split(/\s*[,;]\s*/u);
+  if (parts.length !== 2 || words(parts[0]) < 2 || words(parts[1]) < 3) return 0;
+  // Joined by a conjunction (a contrast or a list), opened by a subordinate ("Given the outage, …"),
+  // or a side that denies or mends ("no drama at all", "problem solved"): not two plain verdicts.
+  if (/^(?:and|or|but|so|yet|then|plus|though|although|while|whereas)\b/iu.test(parts[1])) return 0;
+  if (
+    /^\W*(?:given|since|as|because|after|before|when|whenever|if|while|though|although|despite|with)\b/iu.test(parts[0])
+  )
+    return 0;
+  if (parts.some((p) => NEGATED.test(p) || MENDED.test(p) || /\bat (?:best|most|least)\b/iu.test(p))) return 0;
+  // The lexicons are English: another language's words ("die", "no") lean by accident.
+  if (NOT_ENGLISH.test(text)) return 0;
+  // Each side clearly one way (twice a clear stretch), or the later one a failure told.
+  const strongly = (x: number) => (x >= 2 * CLEAR ? 1 : x <= -2 * CLEAR ? -1 : 0);
+  const before = strongly(lean(parts[0], reader));
+  const after = strongly(lean(parts[1], reader)) || plainFailure(parts[1]);
+  return before !== 0 && after !== 0 && before !== after ? after : 0;
+}
+
+/**
+ * "Never been so angry in my life", "never seen such a mess", "I have never had better service": a
+ * "never" that compares, not one that denies. The message leans as its words do without it.
+ */
+const EMPHATIC_NEVER =
+  /\bnever (?:(?:have|had|ever)\s+)?(?:been|felt|seen|had|experienced|met|dealt with|encountered|received|tasted|eaten)\s+(?:so|such|this|a (?:more|worse|better)|worse|better|more)\b/iu;
+function emphaticNever(text: string, reader?: ReaderLean): -1 | 1 | 0 {
+  if (/\?/.test(text) || words(text) > SHORT_WORDS || !EMPHATIC_NEVER.test(text)) return 0;
+  return signOf(lean(text.replace(/\bnever\b/giu, ''), reader));
+}
+
+/**
+ * Praise said by an idiom whose words a lexicon misreads ("nothing beats", "blown away", "above and
+ * beyond", "an absolute star"): positive when nothing in the message complains.
+ */
+const PRAISE_IDIOM =
+  /\b(?:nothing (?:beats|compares to|comes close to|tops)|blown away|went above and beyond|goes above and beyond|above and beyond|an? absolute (?:star|legend|gem|hero|lifesaver|joy|delight|treat|pleasure)|thumbs up|hats off|spot on|game[- ]?changer|unbelievably (?:good|kind|helpful|fast|friendly|easy|smooth|quick|tasty|comfortable))\b/iu;
+/** Praise by idiom is short; a long message around one is as often sarcasm ("Truly above and beyond. Refund me."). */
+const IDIOM_WORDS = 15;
+function praiseIdiom(text: string, reader?: ReaderLean): 1 | 0 {
+  if (!PRAISE_IDIOM.test(text) || /\?/.test(text) || words(text) > IDIOM_WORDS) return 0;
+  // "nothing" of "nothing beats" is no failure: the rest of the message is judged without the idiom.
+  const rest = text.replace(PRAISE_IDIOM, ' ');
+  return !FAILURE.test(rest) && lean(rest, reader) > -CLEAR ? 1 : 0;
+}
+
+/**
+ * A failure named in a contrast's later part and not denied: "…. The soup was cold though." A lone
+ * "nothing", "another" or "gone" is no failure by itself.
+ */
+function failureTold(part: string): -1 | 0 {
+  const f = part.match(FAILURE);
+  if (!f || /^(?:nothing|another|gone|again)$/iu.test(f[0]) || MENDED.test(part)) return 0;
+  return /\b(?:no|not|never|zero|without|\w+n['’]?t)\s+(?:\S+\s+)?$/iu.test(part.slice(0, f.index)) ? 0 : -1;
 }

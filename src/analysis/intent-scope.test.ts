@@ -57,6 +57,29 @@ describe('intention scope', () => {
     'My data should be deleted after I close my account',
   ])('does not say leaving: %s', (text) => expect(saysLeaving(text)).toBe(false));
 
+  it('heads v21 (dev5): a complement past the reach, weighed then stayed, "fine without", "absolutely not", misspellings', () => {
+    expect(deniedOnly('upgrade', scopeCounts("We won't be moving up to the bigger Enterprise tier"))).toBe(true);
+    expect(deniedOnly('churn', scopeCounts('Was about to cancel, changed my mind'))).toBe(true);
+    expect(deniedOnly('churn', scopeCounts('We considered switching, and decided to stick with you'))).toBe(true);
+    expect(deniedOnly('churn', scopeCounts('We are switching, decided to stay with the old bank'))).toBe(false);
+    expect(deniedOnly('refund', scopeCounts('Happy to manage without a refund this time'))).toBe(true);
+    expect(deniedOnly('refund', scopeCounts('We can do without a refund, just fix it'))).toBe(true);
+    // "without" as a lack is still a condition: "without a refund we will leave" asks for one.
+    expect(deniedOnly('refund', scopeCounts('Without a refund I will dispute the charge'))).toBe(false);
+    expect(deniedOnly('upgrade', scopeCounts('Upgrade to Pro? Definitely not.'))).toBe(true);
+    expect(deniedOnly('recommend', scopeCounts('would never reccomend this place'))).toBe(true);
+  });
+
+  it.each([
+    "I'm done with this bank for good.",
+    'Just asked for my PAC code.',
+    'Ported my number yesterday.',
+    "You've lost a loyal customer.",
+    'Moving my pension to a different provider this month.',
+    'Time to look for a new broadband provider.',
+    'Ending the contract at the end of the month, please confirm.',
+  ])('heads v21 (dev5) says leaving: %s', (text) => expect(saysLeaving(text)).toBe(true));
+
   it('keeps staying words apart: a denied renewal is a leaving', () => {
     const c = scopeCounts("We won't renew our contract");
     expect(c.churn_stay).toEqual([0, 1]);

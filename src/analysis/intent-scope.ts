@@ -19,7 +19,8 @@ const GROUPS: Record<string, RegExp> = {
   refund: /^(refund|reimburs|chargeback|money$|revers(e|al|ing)$)/,
   upgrade: /^(upgrad|seats?$|enterprise$|premium$|add(ing)?$|tier$|licen[cs]es?$|upsell|expan(d|sion)|bump)/,
   downgrade: /^(downgrad|fewer$|cheaper$|reduc|remov)/,
-  recommend: /^(recommend|suggest)/,
+  // "recomend", "reccomend": the usual misspellings in posts.
+  recommend: /^(rec+om+end|suggest)/,
   feature_request: /^(wish|add|feature|would$|could$|please$)/,
   support_request: /^(help|how$|why$|fix|assist|support)/,
   price_sensitive: /^(expensive|pric|cost|discount|afford|cheap)/,
@@ -68,7 +69,7 @@ const DENIAL_REACH = 5;
  * "Why can't I cancel? No one answers" asks to cancel, "Why can't I cancel? Never got a reply" too.
  */
 const ANSWER_NO =
-  /^\s*(?:(?:(?:also|still|again|and) )?(?:no|nope|nah|not)\b\s*(?:[.!,]|$|thanks|this|that|now|yet|for now|really|at the moment|way\b)|never\s*(?:[.!,]|$)|(?:(?:we|i)(?:['’]ll| will) )?(?:pass|skip it|skip that)\s*(?:[.!,]|$|for now|this time|thanks))/i;
+  /^\s*(?:(?:absolutely|definitely|certainly|honestly|hell|heck|oh|um+|uh+|lol|haha|god|sorry)[,!.]*\s+)?(?:(?:(?:also|still|again|and) )?(?:no|nope|nah|not)\b\s*(?:[.!,]|$|thanks|this|that|now|yet|for now|really|at the moment|way\b)|never\s*(?:[.!,]|$)|(?:(?:we|i)(?:['’]ll| will) )?(?:pass|skip it|skip that)\s*(?:[.!,]|$|for now|this time|thanks))/i;
 /** A question asks rather than denies: "why can't I cancel?" wants to cancel. */
 const ASKING = /\?\s*$|\b(why|how come)\b/i;
 /**
@@ -81,7 +82,8 @@ const NOT_A_DENIAL =
  * come down we'll switch", "without it we'll migrate" are churn. Portuguese, Spanish, French and
  * German "if" too: the corpus has such lines.
  */
-const CONDITIONAL = /\b(if|unless|otherwise|without|or else|se|si|wenn)\b/i;
+const CONDITIONAL =
+  /\b(if|unless|otherwise|(?<!\b(?:fine|happy|ok|okay|good|content|do|manage|live|cope|survive)\s)without|or else|se|si|wenn)\b/i;
 
 /**
  * Denials without a negator before the word. A decision against ("we decided against upgrading",
@@ -95,7 +97,7 @@ const CONDITIONAL = /\b(if|unless|otherwise|without|or else|se|si|wenn)\b/i;
  * "it's impossible to cancel, the button is hidden" wants to cancel).
  */
 const DENIED_AFTER =
-  /\b(?:decided against|decided not to|ruled out|rule out|holding off on|hold off on|held off on|put off|no longer (?:considering|planning)|not considering|not planning (?:on|to)|(?:hard|difficult|impossible) to(?= recommend)|declin(?:ed|es|ing)|turn(?:ed|s|ing)? down|pass(?:ed|es|ing)? on|sa(?:id|ys|ying) no to|no thanks (?:on|to|for)|(?:stay(?:s|ed|ing)?|remain(?:s|ed|ing)?) (?:on|at|with)|stick(?:s|ing)? (?:with|to)|keep(?:s|ing)? (?:our|my|the|to)|stop (?:asking|pushing|offering|nagging|emailing|sending|suggesting|recommending|pitching|mentioning|upselling)|rather than|instead of|(?:happy|fine|good|content|okay|ok) (?:on|with) (?:the|our|my)|cancel\w* (?:the|my|that|this)(?= (?:\w+ )?(?:refund|reimbursement|chargeback|upgrade|upsell))|withdraw\w* (?:the|my|our|that|this)(?= (?:\w+ )?(?:request|claim|ticket|application))|skip(?:s|ped|ping)?|forgo(?:ing)?)\b/i;
+  /\b(?:decided against|decided not to|ruled out|rule out|holding off on|hold off on|held off on|put off|no longer (?:considering|planning)|not considering|not planning (?:on|to)|(?:hard|difficult|impossible) to(?= recommend)|declin(?:ed|es|ing)|turn(?:ed|s|ing)? down|pass(?:ed|es|ing)? on|sa(?:id|ys|ying) no to|no thanks (?:on|to|for)|(?:stay(?:s|ed|ing)?|remain(?:s|ed|ing)?) (?:on|at|with)|stick(?:s|ing)? (?:with|to)|keep(?:s|ing)? (?:our|my|the|to)|stop (?:asking|pushing|offering|nagging|emailing|sending|suggesting|recommending|pitching|mentioning|upselling)|rather than|instead of|(?:happy|fine|good|content|okay|ok) (?:on|with) (?:the|our|my)|cancel\w* (?:the|my|that|this)(?= (?:\w+ )?(?:refund|reimbursement|chargeback|upgrade|upsell))|withdraw\w* (?:the|my|our|that|this)(?= (?:\w+ )?(?:request|claim|ticket|application))|skip(?:s|ped|ping)?|forgo(?:ing)?|(?:fine|happy|ok|okay|good|content|manage|cope|live|survive|do) without)\b/i;
 const DENIED_BEFORE =
   /\b(?:(?:is|are|was)(?:n['’]?t| not| no longer| never)|won['’]?t be|will not be|isn['’]?t going to be)\s+(?:on (?:the|our|my) (?:table|cards|roadmap|agenda|list|plans?)|in (?:the|our|my) budget|the (?:goal|plan|point|idea|intention)|happening|planned|an option|necessary|needed|required|(?:something|anything) (?:we|i) (?:need|want|require)|something we(?:['’]re| are) (?:considering|planning))\b|\b(?:is|are) off the (?:table|cards|agenda)\b|\b(?:does|do)(?:n['’]?t| not) make sense\b|\bnot (?:needed|necessary|required|wanted)\b|\b(?:would(?:n['’]?t| not)|won['’]?t|will not|does(?:n['’]?t| not)) (?:help|solve (?:anything|it|this)|fix (?:anything|it|this))\b|\b(?:is|are)(?:n['’]?t| not) (?:worth (?:it|the (?:money|price|cost))|for (?:us|me))\b|\b(?:is|are) (?:plenty|(?:more than )?enough|sufficient|all (?:we|i) need)\b/i;
 /**
@@ -106,6 +108,13 @@ const DENIED_BEFORE =
 const DENIED_ONE =
   /\b(?:do(?:n['’]?t| not)|never|did(?:n['’]?t| not)|(?:am|are|'m|'re) not)\s+(?:really\s+|even\s+)?(?:need(?:ed)?|want(?:ed)?|ask(?:ed|ing)? for|request(?:ed)?)\s+one\b(?!\s+(?:more|of|bit|thing|day))/i;
 const DENIED_BY_ONE = new Set(['refund', 'upgrade', 'downgrade']);
+
+/**
+ * Leaving weighed, then staying decided: "thought about leaving, decided to stay", "was about to
+ * cancel but changed my mind", "nearly switched, sticking with you". Its leaving words are denied.
+ */
+const WEIGHED_THEN_STAYED =
+  /\b(?:thought (?:about|of)|consider(?:ed|ing)|was (?:going|about) to|were (?:going|about) to|almost|nearly|tempted to|on the verge of|close to)\b[^.!?;]*\b(?:(?:decided|chose|choosing|opted|going|gonna|plan(?:ning)?) to (?:stay|keep|remain|stick)|(?:i['’]m|we['’]re|i am|we are) (?:staying|sticking)|sticking (?:with|around)|stay(?:ing)? (?:put|after all)|changed (?:my|our) minds?)\b/i;
 
 /** "I used to recommend it, not anymore", "we stopped recommending it": the praise has ended. */
 const ENDED = /\bused to\b[^.!?;]*\b(?:not|no) (?:any ?more|longer)\b|\bstopped recommending\b/i;
@@ -145,6 +154,8 @@ export function scopeCounts(text: string): ScopeCounts {
     // The words each decision against or setting-aside predicate denies, as token ranges.
     const ranges = noDenial ? [] : deniedRanges(clause);
     const ended = !noDenial && ENDED.test(clause);
+    // "Thought about leaving, decided to stay": the leaving was only weighed.
+    const stayed = !ASKING.test(clause) && WEIGHED_THEN_STAYED.test(clause);
     const one = noDenial ? null : clause.match(DENIED_ONE);
     // The tokens before "…never wanted one": what it denies.
     const beforeOne = one ? wordTokens(clause.slice(0, one.index)).length : 0;
@@ -152,13 +163,23 @@ export function scopeCounts(text: string): ScopeCounts {
     const distances = negationDistances(tokens);
     // The leaving-or-staying group a negator's scope denied first (by the negator's token index).
     const firstDenied = new Map<number, string>();
+    // The groups each negator denied within its reach: a later word of one of them in the same
+    // scope is its complement ("won't be upgrading to the Pro tier": "tier" six words on).
+    const deniedBy = new Map<number, Set<string>>();
     tokens.forEach((tok, i) => {
       const marked = tok.startsWith('NOT_');
       const word = marked ? tok.slice(4) : tok;
+      const negator = i - distances[i];
       const byNegator = marked && !noDenial && distances[i] <= DENIAL_REACH;
+      // Not for leaving and staying, whose complements firstDenied sorts out below.
+      const complement = marked && !noDenial && !byNegator && (deniedBy.get(negator)?.size ?? 0) > 0;
+      if (byNegator)
+        for (const [g, re] of Object.entries(GROUPS))
+          if (re.test(word)) deniedBy.set(negator, (deniedBy.get(negator) ?? new Set()).add(g));
       const denied =
         answeredNo ||
         byNegator ||
+        (stayed && GROUPS.churn.test(word)) ||
         ranges.some(([start, end]) => i >= start && i < end) ||
         (ended && GROUPS.recommend.test(word)) ||
         (i < beforeOne && [...DENIED_BY_ONE].some((g) => GROUPS[g].test(word)));
@@ -193,7 +214,8 @@ export function scopeCounts(text: string): ScopeCounts {
           firstDenied.set(negator, first);
           if (first !== g) continue;
         }
-        out[g][denied ? 1 : 0] = Math.min(2, out[g][denied ? 1 : 0] + 1);
+        const d = denied || (complement && !CHURN_GROUPS.has(g));
+        out[g][d ? 1 : 0] = Math.min(2, out[g][d ? 1 : 0] + 1);
       }
     });
   });
@@ -247,12 +269,19 @@ const PROVIDER =
   '(?:provider|network|carrier|operator|bank|airline|company|vendor|supplier|service|tool|app|platform|insurer|gym|hotel|chain|dealer|dealership|brand|store|shop|retailer|streamer|plan|subscription|product|firm|agency|courier|broker)';
 const LEAVING = new RegExp(
   [
-    '(?:cancel|cancell?ing|end|ending|terminat\\w*|clos(?:e|ing)|discontinu\\w*)\\s+(?:my|our)\\s+(?:[\\w-]+\\s+){0,2}(?:subscriptions?|contracts?|accounts?|memberships?|plans?|polic(?:y|ies)|broadband|package|line|service)',
+    '(?:cancel|cancell?ing|end|ending|terminat\\w*|clos(?:e|ing)|discontinu\\w*)\\s+(?:my|our|the)\\s+(?:[\\w-]+\\s+){0,2}(?:subscriptions?|contracts?|accounts?|memberships?|plans?|polic(?:y|ies)|broadband|package|line|service)',
     'unsubscrib(?:e|ing)\\s+from\\s+(?:the|your|this)\\s+(?:[\\w-]+\\s+)?(?:service|app|plan|platform|channel|package)',
     "(?:i['’]?m|we['’]?re|i am|we are) unsubscribing",
     'port(?:ing)?\\s+(?:my|our)\\s+(?:[\\w-]+\\s+)?numbers?',
     `(?:switch\\w*|mov\\w*|go(?:ing)?|transferr?\\w*|book\\w*|fly(?:ing)?|shop(?:ping)?|tak\\w+ (?:my|our) (?:\\w+ )?(?:business|money|car|custom))\\s+(?!(?:a|an|them|him|her|people|customers?|guests?|staff)\\b)(?:[\\w-]+\\s+){0,3}?(?:to|with|at)\\s+(?:another|a different|a new|a cheaper|a competing)\\s+(?:[\\w-]+\\s+)?${PROVIDER}`,
     'tak\\w+ (?:my|our) (?:\\w+ )?business elsewhere',
+    // Done for good, a porting code asked for, a customer lost, a new provider sought (heads v21, dev5).
+    "(?:i['’]?m|we['’]?re|i am|we are) (?:so |completely |totally )?done with (?:this|you|your|them|the) (?:[\\w-]+\\s+){0,2}?(?:for good|forever|permanently|once and for all)",
+    '(?:requested|requesting|asked for|asking for|got) (?:my|our|a) (?:pac|porting|stac|transfer) code',
+    'port(?:ed|ing)? (?:my|our) (?:[\\w-]+\\s+)?numbers?',
+    "(?:you['’]ve|you have) (?:just )?lost (?:a|another|an?) (?:[\\w-]+\\s+){0,2}customers?",
+    `(?:transferr?\\w*|mov\\w*|switch\\w*) (?:my|our) (?:[\\w-]+\\s+){1,2}(?:to|with) (?:another|a different|a new|a cheaper|a competing)\\s+(?:[\\w-]+\\s+)?(?:${PROVIDER}|lender|insurer|provider|broker)`,
+    `time to (?:find|look for|get) (?:a|another) (?:new |different |better )?(?:[\\w-]+\\s+)?(?:${PROVIDER}|lender|provider)`,
   ].join('|'),
   'i',
 );

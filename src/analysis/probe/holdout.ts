@@ -17,11 +17,13 @@ import type { CapabilityResult, Predict, ProbeReport } from './runner.js';
  * each short and plain like a tester's templates and half natural (posts, chats, emails, reviews,
  * tickets) across many trades: `dev3` (240, read while heads v21's rules were written) and `test3`
  * (240, never read). `dev4` (200, read): one more helper's sarcasm, negations, denied refunds and
- * upgrades and factual complaints, with no test sibling.
+ * upgrades and factual complaints, with no test sibling. A fourth set (2026-12-03, one more such
+ * helper): fifteen capabilities, the twelve and intensified negative and positive and noisy
+ * negative, 40 each across many trades and registers: `dev5` (300, read) and `test4` (300, never read).
  */
-export type HoldoutHalf = 'dev' | 'test' | 'dev2' | 'test2' | 'dev3' | 'test3' | 'dev4';
+export type HoldoutHalf = 'dev' | 'test' | 'dev2' | 'test2' | 'dev3' | 'test3' | 'dev4' | 'dev5' | 'test4';
 /** The halves whose failing sentences are never shown (nobody tunes on them). */
-export const UNREAD_HALVES: readonly HoldoutHalf[] = ['test', 'test2', 'test3'];
+export const UNREAD_HALVES: readonly HoldoutHalf[] = ['test', 'test2', 'test3', 'test4'];
 
 interface HoldoutCase {
   capability: string;

@@ -65,7 +65,9 @@ const PROBE_FLOORS: Record<string, number> = {
  * 3 0 3 3 3 3 1 2 (23, 0.128: within the ±2 of 19), the dev half 11. The rules after v20 (dev3 and
  * dev4's failures: the trades' complaint words, closings of bare praise, sarcasm cues, mismatches,
  * plain failures, withheld praise, more denials; the heads unchanged): 1 2 1 0 3 0 3 3 2 2 1 2 (20,
- * 0.111), the dev half 10.
+ * 0.111), the dev half 10. With the rules from dev5's failures (closing "though", side-by-side
+ * clauses, emphatic "never", praise idioms, more sarcasm cues, denials and leaving phrases):
+ * 1 2 1 0 3 0 3 3 1 2 1 2 (19, 0.106).
  */
 const HOLDOUT_FAILURES: Record<string, number> = {
   'negated positive': 1 + 1,
@@ -76,17 +78,17 @@ const HOLDOUT_FAILURES: Record<string, number> = {
   'polite complaint': 0 + 1,
   'factual complaint': 3 + 1,
   'negated churn': 3 + 1,
-  'negated refund': 2 + 1,
+  'negated refund': 1 + 1,
   'negated upgrade': 2 + 1,
   'negated recommend': 1 + 1,
   'churn statement': 2 + 1,
-  overall: 20 + 3,
+  overall: 19 + 3,
 };
 
 /**
  * Failures allowed on the second never-read set (test2: 24 sentences for each of six
  * capabilities), as above: HEADS_VERSION 19 failed 8 3 1 3 5 6 (26), 20 failed 4 3 1 4 5 5 (22),
- * with the rules after v20 2 3 1 3 3 5 (17).
+ * with the rules after v20 2 3 1 3 3 5 (17), with dev5's 2 3 1 3 3 4 (16).
  */
 const HOLDOUT2_FAILURES: Record<string, number> = {
   'negated negative': 2 + 1,
@@ -94,14 +96,14 @@ const HOLDOUT2_FAILURES: Record<string, number> = {
   'factual complaint': 1 + 1,
   'negated churn': 3 + 1,
   'negated refund': 3 + 1,
-  'negated upgrade': 5 + 1,
-  overall: 17 + 3,
+  'negated upgrade': 4 + 1,
+  overall: 16 + 3,
 };
 
 /**
  * Failures allowed on the third never-read set (test3: 20 sentences for each of the twelve
  * capabilities, in many trades): heads v20 with v20's rules failed 30, with the rules after v20
- * 2 5 2 1 5 1 0 2 3 0 1 2 (24, 0.100).
+ * 2 5 2 1 5 1 0 2 3 0 1 2 (24, 0.100), with dev5's 2 5 2 1 5 1 0 2 3 0 0 2 (23, 0.096).
  */
 const HOLDOUT3_FAILURES: Record<string, number> = {
   'negated positive': 2 + 1,
@@ -114,9 +116,33 @@ const HOLDOUT3_FAILURES: Record<string, number> = {
   'negated churn': 2 + 1,
   'negated refund': 3 + 1,
   'negated upgrade': 0 + 1,
-  'negated recommend': 1 + 1,
+  'negated recommend': 0 + 1,
   'churn statement': 2 + 1,
-  overall: 24 + 3,
+  overall: 23 + 3,
+};
+
+/**
+ * Failures allowed on the fourth never-read set (test4: 20 sentences for each of fifteen
+ * capabilities, the twelve and intensified negative and positive and noisy negative): 28 (0.093)
+ * before the rules from its sibling dev5 and 28 after, capability by capability the same.
+ */
+const HOLDOUT4_FAILURES: Record<string, number> = {
+  'negated positive': 1 + 1,
+  'negated negative': 2 + 1,
+  'contrast ending negative': 4 + 1,
+  'contrast ending positive': 3 + 1,
+  sarcasm: 3 + 1,
+  'polite complaint': 0 + 1,
+  'factual complaint': 0 + 1,
+  'churn statement': 4 + 1,
+  'negated churn': 4 + 1,
+  'negated refund': 1 + 1,
+  'negated upgrade': 1 + 1,
+  'negated recommend': 1 + 1,
+  'intensified negative': 1 + 1,
+  'intensified positive': 3 + 1,
+  'noisy negative': 0 + 1,
+  overall: 28 + 3,
 };
 
 describe('the behavioural probe on the local model', () => {
@@ -177,6 +203,18 @@ describe('the behavioural probe on the local model', () => {
           .map((c) => `${c.name}: ${c.failures} > ${HOLDOUT3_FAILURES[c.name]}`),
       ).toEqual([]);
       expect(third.failures).toBeLessThanOrEqual(HOLDOUT3_FAILURES.overall);
+
+      const fourth = await runHoldout((texts) => analyzer.analyzeBatch(texts), 'test4');
+      console.log(formatProbe(fourth));
+      expect(Object.keys(HOLDOUT4_FAILURES).sort()).toEqual(
+        [...fourth.capabilities.map((c) => c.name), 'overall'].sort(),
+      );
+      expect(
+        fourth.capabilities
+          .filter((c) => !(c.failures <= HOLDOUT4_FAILURES[c.name]))
+          .map((c) => `${c.name}: ${c.failures} > ${HOLDOUT4_FAILURES[c.name]}`),
+      ).toEqual([]);
+      expect(fourth.failures).toBeLessThanOrEqual(HOLDOUT4_FAILURES.overall);
     },
   );
 });
