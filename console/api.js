@@ -1,8 +1,14 @@
 // The one way the console talks to the service: the public JSON API, with the key the user pasted.
 // The key lives in sessionStorage (gone when the tab closes) and never in a URL.
 
+import { holdsScope } from '../src/auth/scopes.ts';
+
 const KEY = 'profiling-console.key';
 const PLACE = 'profiling-console.place';
+
+// What the key is (GET /api/v1/api-keys/current): in memory only, read again after a reload, so
+// that what the console shows follows the key in use and nothing about it outlives the tab's page.
+let current = null;
 
 export const session = {
   key: () => sessionStorage.getItem(KEY),
@@ -10,11 +16,21 @@ export const session = {
   /** The project and pipeline picked last, so a reload comes back to them. */
   place: () => JSON.parse(sessionStorage.getItem(PLACE) ?? '{}'),
   setPlace: (place) => sessionStorage.setItem(PLACE, JSON.stringify(place)),
+  /** The key's own view (name, scopes, projects, expiry), or null until it is read. */
+  current: () => current,
+  setCurrent: (view) => (current = view),
   clear: () => {
+    current = null;
     sessionStorage.removeItem(KEY);
     sessionStorage.removeItem(PLACE);
   },
 };
+
+/**
+ * Whether the key in use may do what `scope` allows: the server's own rule (a `:write` scope holds
+ * its `:read`), so a control is hidden exactly when the API would refuse it.
+ */
+export const can = (scope) => current !== null && holdsScope(current.scopes, scope);
 
 /** An answer other than 2xx, with the API's error code, message and the field at fault. */
 export class ApiError extends Error {

@@ -1,6 +1,7 @@
 import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
-import { api } from './api.js';
+import { api, can } from './api.js';
+import { ReadOnlyNote } from './access.js';
 import { ErrorNote, Loading, fmt, useLoad } from './ui.js';
 import { Visible } from './visible.js';
 
@@ -107,19 +108,23 @@ export function LabelList({ place }) {
             </tbody>
           </table>`)
     }
-    <h2>Teach a new label</h2>
-    <form class="stack" onSubmit=${create}>
-      <label for="label-name">Name (a-z, 0-9, _ and -)</label>
-      <input id="label-name" name="name" required pattern="[a-z0-9_\\-]{1,64}" />
-      <label for="label-description">Description</label>
-      <input id="label-description" name="description" />
-      <label for="label-matching">Matching examples, one per line (at least 5)</label>
-      <textarea id="label-matching" name="matching" rows="6" required></textarea>
-      <label for="label-other">Non-matching examples, one per line (at least 5; include near misses)</label>
-      <textarea id="label-other" name="other" rows="6" required></textarea>
-      <button type="submit" disabled=${sending}>Teach it</button>
-    </form>
-    <${ErrorNote} error=${error} />
+    ${
+      can('labels:write')
+        ? html`<h2>Teach a new label</h2>
+            <form class="stack" onSubmit=${create}>
+              <label for="label-name">Name (a-z, 0-9, _ and -)</label>
+              <input id="label-name" name="name" required pattern="[a-z0-9_\\-]{1,64}" />
+              <label for="label-description">Description</label>
+              <input id="label-description" name="description" />
+              <label for="label-matching">Matching examples, one per line (at least 5)</label>
+              <textarea id="label-matching" name="matching" rows="6" required></textarea>
+              <label for="label-other">Non-matching examples, one per line (at least 5; include near misses)</label>
+              <textarea id="label-other" name="other" rows="6" required></textarea>
+              <button type="submit" disabled=${sending}>Teach it</button>
+            </form>
+            <${ErrorNote} error=${error} />`
+        : html`<${ReadOnlyNote} lacks="labels:write" what="teaching a label" />`
+    }
   </section>`;
 }
 
@@ -170,6 +175,7 @@ export function LabelPage({ place, name }) {
     });
   if (label.loading && !l) return html`<${Loading} what="the label" />`;
   if (!l) return html`<${ErrorNote} error=${label.error} />`;
+  const writable = can('labels:write');
   return html`<section>
     <p><a href="#/labels">All labels</a></p>
     <h1>${l.name}</h1>
@@ -219,21 +225,25 @@ export function LabelPage({ place, name }) {
       </table>`
     }
     <h2>Examples (version ${l.version})</h2>
-    <form class="inline" onSubmit=${add}>
-      <label for="example-text">Add an example</label>
-      <input id="example-text" name="text" required />
-      <select name="match" aria-label="Matches the label">
-        <option value="true">matches</option>
-        <option value="false">does not match</option>
-      </select>
-      <button type="submit">Add</button>
-    </form>
+    ${
+      writable
+        ? html`<form class="inline" onSubmit=${add}>
+            <label for="example-text">Add an example</label>
+            <input id="example-text" name="text" required />
+            <select name="match" aria-label="Matches the label">
+              <option value="true">matches</option>
+              <option value="false">does not match</option>
+            </select>
+            <button type="submit">Add</button>
+          </form>`
+        : html`<${ReadOnlyNote} lacks="labels:write" what="adding or removing examples, or deleting the label," />`
+    }
     <table aria-label="Examples">
       <thead>
         <tr>
           <th scope="col">Text</th>
           <th scope="col">Matches</th>
-          <th scope="col"></th>
+          ${writable && html`<th scope="col"></th>`}
         </tr>
       </thead>
       <tbody>
@@ -242,11 +252,11 @@ export function LabelPage({ place, name }) {
             html`<tr>
               <td><${Visible} text=${e.text} /></td>
               <td>${e.match ? 'yes' : 'no'}</td>
-              <td><button type="button" class="link" onClick=${() => remove(i)}>Remove</button></td>
+              ${writable && html`<td><button type="button" class="link" onClick=${() => remove(i)}>Remove</button></td>`}
             </tr>`,
         )}
       </tbody>
     </table>
-    <p><button type="button" class="danger" onClick=${del}>Delete this label</button></p>
+    ${writable && html`<p><button type="button" class="danger" onClick=${del}>Delete this label</button></p>`}
   </section>`;
 }

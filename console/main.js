@@ -5,14 +5,19 @@ import 'uplot/dist/uPlot.min.css';
 import './style.css';
 import { api, session, ApiError, whenUnauthenticated } from './api.js';
 import { ErrorNote, Loading, useLoad } from './ui.js';
+import { KeyBadge, LacksScope, NothingToShow, SECTIONS, allowed, allowedSections } from './access.js';
+import { KeysPage } from './keys.js';
 import { visibleText } from './visible.js';
 import { ProfileList, ProfilePage } from './profiles.js';
 import { SegmentList, SegmentPage } from './segments.js';
 import { WebhookList, WebhookPage } from './webhooks.js';
-import { ProjectSettings } from './privacy.js';
+import { ProjectSettings } from './settings.js';
 import { LabelList, LabelPage } from './labels.js';
 
-/** The page from the URL's hash: `#/profiles`, `#/profiles/<user id>`, `#/segments/<id>`, … */
+/**
+ * The page from the URL's hash: `#/profiles`, `#/profiles/<user id>`, `#/segments/<id>`, … An
+ * empty hash is `['']`: the first section the key may open, which depends on the key.
+ */
 function useRoute() {
   const decode = (part) => {
     try {
@@ -21,7 +26,7 @@ function useRoute() {
       return part; // a malformed escape in a hand-typed URL: shown as typed, never a blank page
     }
   };
-  const read = () => (location.hash.replace(/^#\/?/, '') || 'profiles').split('/').map(decode);
+  const read = () => location.hash.replace(/^#\/?/, '').split('/').map(decode);
   const [route, setRoute] = useState(read);
   useEffect(() => {
     const on = () => setRoute(read());
@@ -39,9 +44,11 @@ function KeyForm({ onKey, reason }) {
     const key = new FormData(e.currentTarget).get('key').trim();
     setBusy(true);
     try {
-      await api('GET', '/api/v1/projects', { key });
+      // The key's own view: proves the key works (any key may read it) and says what it may do.
+      const me = await api('GET', '/api/v1/api-keys/current', { key });
       session.setKey(key);
-      onKey(key);
+      session.setCurrent(me);
+      onKey(key, me);
     } catch (err) {
       setError(err instanceof ApiError && err.status === 401 ? new Error('This key is not valid.') : err);
     } finally {
@@ -66,6 +73,11 @@ function KeyForm({ onKey, reason }) {
 /** The project and pipeline every page works in, remembered for the tab. */
 function PlacePicker({ place, setPlace }) {
   const projects = useLoad(() => api('GET', '/api/v1/projects'), []);
+  // A project renamed on the Settings page (settings.js): its new name here too.
+  useEffect(() => {
+    window.addEventListener('projects-changed', projects.reload);
+    return () => window.removeEventListener('projects-changed', projects.reload);
+  }, []);
   // The answer names its project: while another project's list is still shown, nothing is picked from it.
   const pipelines = useLoad(
     async () =>
@@ -108,17 +120,14 @@ function PlacePicker({ place, setPlace }) {
   </div>`;
 }
 
-const SECTIONS = [
-  ['profiles', 'Profiles'],
-  ['segments', 'Segments'],
-  ['webhooks', 'Webhooks'],
-  ['labels', 'Labels'],
-  ['settings', 'Settings'],
-];
-
-function Page({ route, place, erased, setErased }) {
-  const [section, id, sub] = route;
+function Page({ route, place, me, erased, setErased }) {
+  const [asked, id, sub] = route;
+  const section = asked || allowedSections()[0]?.id;
+  if (!section) return html`<${NothingToShow} />`;
+  const known = SECTIONS.find((s) => s.id === section);
+  if (known && !allowed(known)) return html`<${LacksScope} section=${known} />`;
   if (!place.project) return html`<${Loading} what="projects" />`;
+  if (section === 'keys') return html`<${KeysPage} place=${place} me=${me} />`;
   if (section === 'profiles') {
     // Erased: the profile is gone, so its page is left for the list, which says what was removed.
     const onErased = (erasure, userId) => {
@@ -144,11 +153,33 @@ function Page({ route, place, erased, setErased }) {
     return id
       ? html`<${WebhookPage} key=${id} place=${place} webhookId=${Number(id)} eventId=${sub} />`
       : html`<${WebhookList} place=${place} />`;
-  return html`<p>No such page. <a href="#/profiles">Profiles</a></p>`;
+  return html`<p>No such page. <a href="#/">The first page</a></p>`;
+}
+
+/**
+ * What the stored key may do, read once per page load (a reload forgets it: memory only). A 401
+ * signs out through api.js; another failure is shown with a way to try again.
+ */
+function useCurrentKey(key) {
+  const [me, setMe] = useState(session.current());
+  const [error, setError] = useState();
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    if (!key || me) return undefined;
+    let live = true;
+    setError(undefined);
+    api('GET', '/api/v1/api-keys/current').then(
+      (view) => live && (session.setCurrent(view), setMe(view)),
+      (err) => live && !(err instanceof ApiError && err.status === 401) && setError(err),
+    );
+    return () => (live = false);
+  }, [key, me, tick]);
+  return { me, setMe, error, retry: () => setTick((t) => t + 1) };
 }
 
 function App() {
   const [key, setKey] = useState(session.key());
+  const { me, setMe, error: meError, retry } = useCurrentKey(key);
   const [place, setPlaceState] = useState(session.place());
   const [reason, setReason] = useState();
   const [erased, setErased] = useState();
@@ -165,25 +196,43 @@ function App() {
   const forget = (why) => {
     session.clear();
     setKey(null);
+    setMe(null);
     setPlaceState({});
     setReason(why);
   };
   whenUnauthenticated(() => forget(new Error('The key stopped working (revoked?): paste a valid one.')));
-  if (!key) return html`<${KeyForm} onKey=${(k) => (setReason(undefined), setKey(k))} reason=${reason} />`;
+  if (!key)
+    return html`<${KeyForm} onKey=${(k, view) => (setReason(undefined), setMe(view), setKey(k))} reason=${reason} />`;
+  if (!me)
+    return html`<main class="signin">
+      ${meError ? html`<${ErrorNote} error=${meError} />` : html`<${Loading} what="the key" />`}
+      ${
+        meError &&
+        html`<div class="actions">
+          <button type="button" onClick=${retry}>Try again</button>
+          <button type="button" class="secondary" onClick=${() => forget()}>Forget the key</button>
+        </div>`
+      }
+    </main>`;
+  const section = route[0] || allowedSections()[0]?.id;
   return html`<div class="shell">
     <a class="skip" href="#main">Skip to content</a>
     <header>
       <span class="brand">Profiling console</span>
-      <nav aria-label="Sections">
-        ${SECTIONS.map(
-          ([s, label]) => html`<a href=${`#/${s}`} aria-current=${route[0] === s ? 'page' : undefined}>${label}</a>`,
-        )}
-      </nav>
+      ${
+        allowedSections().length > 0 &&
+        html`<nav aria-label="Sections">
+          ${allowedSections().map(
+            (s) => html`<a href=${`#/${s.id}`} aria-current=${section === s.id ? 'page' : undefined}>${s.label}</a>`,
+          )}
+        </nav>`
+      }
       <${PlacePicker} place=${place} setPlace=${setPlace} />
+      <${KeyBadge} me=${me} />
       <button type="button" class="link" onClick=${() => forget()}>Forget the key</button>
     </header>
     <main id="main" tabindex="-1">
-      <${Page} route=${route} place=${place} erased=${erased} setErased=${setErased} />
+      <${Page} route=${route} place=${place} me=${me} erased=${erased} setErased=${setErased} />
     </main>
   </div>`;
 }

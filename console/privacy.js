@@ -1,11 +1,11 @@
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 import { api, apiBlob, saveBlob } from './api.js';
-import { ErrorNote, Loading, fmt, useLoad } from './ui.js';
-import { UserId, Visible, visibleText } from './visible.js';
+import { ErrorNote } from './ui.js';
+import { UserId, visibleText } from './visible.js';
 
-// A user's data rights and a project's retention (issue 37, docs/privacy.md): export and erase on a
-// profile's page, retention and the audit trail on the project's settings page. docs/console.md.
+// A user's data rights (issue 37, docs/privacy.md): export and erase on a profile's page; the
+// project's retention and its audit trail are on the settings page (settings.js). docs/console.md.
 
 /** An erasure's counts in words, largest kinds first; a retention sweep erases texts, not messages. */
 const COUNTS = [
@@ -127,122 +127,4 @@ export function ErasedNote({ erased, onDismiss }) {
     <${Counts} erasure=${erasure} />
     <button type="button" class="link" onClick=${onDismiss}>Dismiss</button>
   </div>`;
-}
-
-const retentionWords = (days) =>
-  days == null ? 'kept (no retention)' : `erased after ${days.toLocaleString('en')} day${days === 1 ? '' : 's'}`;
-
-/** `message_retention_days`: empty is null (keep texts); anything else is sent for the API to judge. */
-function RetentionForm({ project, onSaved }) {
-  const [days, setDays] = useState(
-    project.message_retention_days == null ? '' : String(project.message_retention_days),
-  );
-  const [error, setError] = useState();
-  const [saved, setSaved] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const submit = async (e) => {
-    e.preventDefault();
-    const v = days.trim();
-    const n = Number(v);
-    setBusy(true);
-    try {
-      const p = await api('PUT', `/api/v1/projects/${project.id}`, {
-        body: { message_retention_days: v === '' ? null : Number.isFinite(n) ? n : v },
-      });
-      setError(undefined);
-      setSaved(true);
-      onSaved(p);
-    } catch (err) {
-      setError(err);
-      setSaved(false);
-    } finally {
-      setBusy(false);
-    }
-  };
-  const invalid = error?.field === 'message_retention_days';
-  return html`<form onSubmit=${submit} aria-labelledby="retention-h">
-    <h2 id="retention-h">Message retention</h2>
-    <p>Message texts are now <strong>${retentionWords(project.message_retention_days)}</strong>.</p>
-    <label for="retention">Erase message texts after (days)</label>
-    <input
-      id="retention"
-      inputmode="numeric"
-      autocomplete="off"
-      value=${days}
-      onInput=${(e) => (setDays(e.currentTarget.value), setSaved(false))}
-      aria-invalid=${invalid ? 'true' : undefined}
-      aria-describedby="retention-help"
-    />
-    <p id="retention-help" class="muted small">
-      Empty keeps texts for good. Otherwise the worker's sweep erases the text of messages older than this many days (by
-      their timestamp), 1 to 36,500; their analysis stays, and each sweep is in the audit trail.
-    </p>
-    <${ErrorNote} error=${error} />
-    <div class="actions">
-      <button type="submit" disabled=${busy}>Save retention</button>
-      ${saved && html`<span role="status">Saved.</span>`}
-    </div>
-  </form>`;
-}
-
-const TRAIL = 50;
-
-/** The project's settings (retention) and its audit trail of erasures and retention sweeps. */
-export function ProjectSettings({ place }) {
-  const project = useLoad(() => api('GET', `/api/v1/projects/${place.project}`), [place.project]);
-  const trail = useLoad(
-    () => api('GET', '/api/v1/erasures', { query: { project_id: place.project, limit: TRAIL } }),
-    [place.project],
-  );
-  if (project.error) return html`<${ErrorNote} error=${project.error} />`;
-  if (!project.data) return html`<${Loading} what="the project" />`;
-  const p = project.data;
-  const rows = trail.data?.erasures ?? [];
-  return html`<section aria-labelledby="settings-h">
-    <h1 id="settings-h">Settings of <${Visible} text=${p.name} /></h1>
-    <${RetentionForm} key=${p.id} project=${p} onSaved=${project.reload} />
-    <section aria-labelledby="trail-h">
-      <h2 id="trail-h">Audit trail <span class="muted">(erasures and retention sweeps, newest first)</span></h2>
-      <div class="row">
-        <button type="button" class="secondary" onClick=${trail.reload}>Refresh the trail</button>
-      </div>
-      <${ErrorNote} error=${trail.error} />
-      ${trail.loading && !trail.data && html`<${Loading} what="the audit trail" />`}
-      ${
-        trail.data &&
-        html`<div class="scroll">
-            <table class="trail">
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Kind</th>
-                  <th scope="col">By</th>
-                  <th scope="col">Removed</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${
-                  rows.length === 0 &&
-                  html`<tr>
-                    <td colspan="4" class="muted">Nothing erased in this project yet.</td>
-                  </tr>`
-                }
-                ${rows.map(
-                  (e) =>
-                    html`<tr>
-                      <th scope="row">${fmt.time(e.completed_at ?? e.requested_at)}</th>
-                      <td>${e.kind}${e.suppressed ? html` <span class="muted">(suppressed)</span>` : ''}</td>
-                      <td>
-                        ${e.requested_by ? html`key <code><${Visible} text=${e.requested_by} />…</code>` : 'the retention sweep'}
-                      </td>
-                      <td><${Counts} erasure=${e} /></td>
-                    </tr>`,
-                )}
-              </tbody>
-            </table>
-          </div>
-          ${rows.length === TRAIL && html`<p class="muted small">The latest ${TRAIL} only.</p>`}`
-      }
-    </section>
-  </section>`;
 }

@@ -1,6 +1,6 @@
 import { html } from 'htm/preact';
 import { useMemo, useState } from 'preact/hooks';
-import { api } from './api.js';
+import { api, can } from './api.js';
 import { SentimentChart } from './chart.js';
 import { Chips, ErrorNote, Loading, Pager, fmt, tone, useLoad } from './ui.js';
 import { UserId, Visible } from './visible.js';
@@ -375,6 +375,6 @@ export function ProfilePage({ place, userId, onErased }) {
       </ol>
     </section>
 
-    <${ProfileDataRights} place=${place} userId=${p.user_id} onErased=${onErased} />
+    ${can('privacy') && html`<${ProfileDataRights} place=${place} userId=${p.user_id} onErased=${onErased} />`}
   </article>`;
 }

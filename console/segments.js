@@ -1,6 +1,7 @@
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
-import { api, pipelinePath } from './api.js';
+import { api, can, pipelinePath } from './api.js';
+import { ReadOnlyNote } from './access.js';
 import { ErrorNote, Loading, Pager, fmt, useLoad } from './ui.js';
 import { UserId, Visible, visibleJson } from './visible.js';
 
@@ -72,13 +73,15 @@ export function SegmentList({ place }) {
       </div>`
     }
     ${
-      creating
-        ? html`<${SegmentForm}
-            place=${place}
-            onDone=${(s) => (location.hash = segHref(s.id))}
-            onCancel=${() => setCreating(false)}
-          />`
-        : html`<button type="button" onClick=${() => setCreating(true)}>New segment</button>`
+      !can('segments:write')
+        ? html`<${ReadOnlyNote} lacks="segments:write" what="creating a segment" />`
+        : creating
+          ? html`<${SegmentForm}
+              place=${place}
+              onDone=${(s) => (location.hash = segHref(s.id))}
+              onCancel=${() => setCreating(false)}
+            />`
+          : html`<button type="button" onClick=${() => setCreating(true)}>New segment</button>`
     }
   </section>`;
 }
@@ -225,24 +228,30 @@ export function SegmentPage({ place, segmentId }) {
       <${ErrorNote} error=${seg.error} />`;
   if (!seg.data) return html`<${Loading} what="the segment" />`;
   const s = seg.data;
+  const writable = can('segments:write');
   return html`<article aria-labelledby="seg-h">
     <p><a href="#/segments">← Segments</a></p>
     <h1 id="seg-h"><${Visible} text=${s.name} /> <span class=${`state ${s.status}`}>${s.status}</span></h1>
     ${s.description && html`<p><${Visible} text=${s.description} /></p>`}
     <div class="actions">
       ${
-        s.status === 'deployed'
+        writable &&
+        (s.status === 'deployed'
           ? html`<button type="button" disabled=${busy} onClick=${() => act('undeploy')}>Undeploy</button>`
-          : html`<button type="button" disabled=${busy} onClick=${() => act('deploy')}>Deploy</button>`
+          : html`<button type="button" disabled=${busy} onClick=${() => act('deploy')}>Deploy</button>`)
       }
-      <button type="button" class="secondary" onClick=${() => setEditing(!editing)}>
-        ${editing ? 'Close the editor' : 'Edit the rule'}
-      </button>
+      ${
+        writable &&
+        html`<button type="button" class="secondary" onClick=${() => setEditing(!editing)}>
+          ${editing ? 'Close the editor' : 'Edit the rule'}
+        </button>`
+      }
       <button type="button" class="secondary" onClick=${() => members.reload()}>Refresh members</button>
     </div>
+    ${!writable && html`<${ReadOnlyNote} lacks="segments:write" what="changing, deploying or undeploying a segment" />`}
     <${ErrorNote} error=${actionError} />
     ${
-      editing
+      editing && writable
         ? html`<${SegmentForm}
             place=${place}
             segment=${s}

@@ -1,6 +1,7 @@
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
-import { api, pipelinePath } from './api.js';
+import { api, can, pipelinePath } from './api.js';
+import { ReadOnlyNote } from './access.js';
 import { ErrorNote, Loading, fmt, useLoad } from './ui.js';
 import { Visible } from './visible.js';
 
@@ -138,7 +139,14 @@ export function WebhookList({ place }) {
         </table>
       </div>`
     }
-    <${CreateWebhook} place=${place} onCreated=${(hook, secret) => (setCreated({ hook, secret }), list.reload())} />
+    ${
+      can('webhooks:write')
+        ? html`<${CreateWebhook}
+            place=${place}
+            onCreated=${(hook, secret) => (setCreated({ hook, secret }), list.reload())}
+          />`
+        : html`<${ReadOnlyNote} lacks="webhooks:write" what="creating a webhook" />`
+    }
   </section>`;
 }
 
@@ -167,12 +175,15 @@ function Rotation({ hook, base, onChange }) {
           : 'One secret signs every request (no rotation under way).'
       }
     </p>
-    <div class="actions">
-      <button type="button" class="secondary" disabled=${overlap} onClick=${() => run('rotate-secret')}>
-        Rotate the secret
-      </button>
-      ${overlap && html`<button type="button" class="secondary" onClick=${() => run('end-secret-overlap')}>End the overlap now</button>`}
-    </div>
+    ${
+      can('webhooks:write') &&
+      html`<div class="actions">
+        <button type="button" class="secondary" disabled=${overlap} onClick=${() => run('rotate-secret')}>
+          Rotate the secret
+        </button>
+        ${overlap && html`<button type="button" class="secondary" onClick=${() => run('end-secret-overlap')}>End the overlap now</button>`}
+      </div>`
+    }
     <${SecretOnce} secret=${secret} what="The new signing secret." />
     <${ErrorNote} error=${error} />
   </section>`;
@@ -225,13 +236,16 @@ function DeliveryRow({ d, base, onResent }) {
     <td class="body">
       <code><${Visible} text=${d.response_body.slice(0, 120) || '—'} multiline /></code>
     </td>
-    <td>
-      <button type="button" class="secondary" aria-label=${`Resend event ${d.event_id}`} onClick=${resend}>
-        Resend
-      </button>
-      ${state?.ok && html`<span role="status" class="small"> resent</span>`}
-      <${ErrorNote} error=${state?.error} />
-    </td>
+    ${
+      can('webhooks:write') &&
+      html`<td>
+        <button type="button" class="secondary" aria-label=${`Resend event ${d.event_id}`} onClick=${resend}>
+          Resend
+        </button>
+        ${state?.ok && html`<span role="status" class="small"> resent</span>`}
+        <${ErrorNote} error=${state?.error} />
+      </td>`
+    }
   </tr>`;
 }
 
@@ -315,6 +329,7 @@ export function WebhookPage({ place, webhookId, eventId }) {
       <${ErrorNote} error=${hook.error} />`;
   if (!hook.data) return html`<${Loading} what="the webhook" />`;
   const w = hook.data;
+  const writable = can('webhooks:write');
   if (eventId)
     return html`<p><a href="#/webhooks">← Webhooks</a></p>
       <${AttemptTimeline} base=${base} eventId=${eventId} />`;
@@ -326,14 +341,21 @@ export function WebhookPage({ place, webhookId, eventId }) {
     </h1>
     <p class="url"><${Visible} text=${w.url} /></p>
     ${w.disabled_reason && html`<p class="error">Deactivated by the service: <${Visible} text=${w.disabled_reason} /></p>`}
-    <div class="actions">
-      ${
-        w.is_active
-          ? html`<button type="button" onClick=${() => setActive(false)}>Deactivate</button>`
-          : html`<button type="button" onClick=${() => setActive(true)}>Activate</button>`
-      }
-      <button type="button" class="secondary" onClick=${ping}>Send a test event</button>
-    </div>
+    ${
+      writable
+        ? html`<div class="actions">
+            ${
+              w.is_active
+                ? html`<button type="button" onClick=${() => setActive(false)}>Deactivate</button>`
+                : html`<button type="button" onClick=${() => setActive(true)}>Activate</button>`
+            }
+            <button type="button" class="secondary" onClick=${ping}>Send a test event</button>
+          </div>`
+        : html`<${ReadOnlyNote}
+            lacks="webhooks:write"
+            what="activating, testing, rotating, resending or recovering a webhook"
+          />`
+    }
     <${ErrorNote} error=${error} />
     <${Rotation} hook=${w} base=${base} onChange=${hook.reload} />
     <section aria-labelledby="del-h">
@@ -360,14 +382,14 @@ export function WebhookPage({ place, webhookId, eventId }) {
                 <th scope="col">Code</th>
                 <th scope="col">Duration</th>
                 <th scope="col">Response body</th>
-                <th scope="col"><span class="sr-only">Actions</span></th>
+                ${writable && html`<th scope="col"><span class="sr-only">Actions</span></th>`}
               </tr>
             </thead>
             <tbody>
               ${
                 deliveries.data.length === 0 &&
                 html`<tr>
-                  <td colspan="7" class="muted">No delivery yet.</td>
+                  <td colspan=${writable ? 7 : 6} class="muted">No delivery yet.</td>
                 </tr>`
               }
               ${deliveries.data.map((d) => html`<${DeliveryRow} key=${d.id} d=${d} base=${base} onResent=${() => setTimeout(deliveries.reload, 1500)} />`)}
@@ -375,7 +397,7 @@ export function WebhookPage({ place, webhookId, eventId }) {
           </table>
         </div>`
       }
-      <${Recover} base=${base} onDone=${() => setTimeout(deliveries.reload, 1500)} />
+      ${writable && html`<${Recover} base=${base} onDone=${() => setTimeout(deliveries.reload, 1500)} />`}
     </section>
   </article>`;
 }
