@@ -1,7 +1,6 @@
 import type { Knex } from 'knex';
 import type { Db } from '../db/knex.js';
 import { invalid } from '../errors.js';
-import { reachesAll } from '../projects/projects.js';
 import { isUuid, optionalInt } from '../validation.js';
 import type { Caller } from './api-keys.js';
 
@@ -45,28 +44,47 @@ export async function listApiKeyEvents(
   q: { limit?: number; before?: string },
 ): Promise<ApiKeyEvent[]> {
   const limit = optionalInt(q.limit, 'limit', 1, 1_000) ?? 100;
-  const query = db('api_key_events as e')
-    .leftJoin('api_keys as k', 'k.uid', 'e.key_uid')
-    .where({ 'e.tenant_id': caller.tenantId })
-    .orderBy('e.id', 'desc')
-    .limit(limit)
-    .select('e.uid', 'e.action', 'e.key_uid', 'e.key_prefix', 'e.key_name', 'e.actor', 'e.at', 'k.project_ids');
+  // A key limited to projects sees the events of keys limited within them: filtered before the
+  // limit, so a page is full whenever there are events to fill it.
+  const visible = (query: Knex.QueryBuilder, keys: string) => {
+    if (caller.projects !== null)
+      query.whereNotNull(`${keys}.project_ids`).whereRaw(`${keys}.project_ids <@ ?::bigint[]`, [[...caller.projects]]);
+    return query;
+  };
+  const query = visible(
+    db('api_key_events as e')
+      .join('api_keys as k', 'k.uid', 'e.key_uid')
+      .where({ 'e.tenant_id': caller.tenantId })
+      .orderBy('e.id', 'desc')
+      .limit(limit)
+      .select('e.uid', 'e.action', 'e.key_uid', 'e.key_prefix', 'e.key_name', 'e.actor', 'e.at'),
+    'k',
+  );
   if (q.before !== undefined) {
     if (!isUuid(q.before)) throw invalid('before', 'before must be an event id');
-    query.where('e.id', '<', db('api_key_events').select('id').where({ uid: q.before, tenant_id: caller.tenantId }));
+    // Only an event the caller may see pages: another is looked up as nothing.
+    query.where(
+      'e.id',
+      '<',
+      visible(
+        db('api_key_events as b')
+          .join('api_keys as bk', 'bk.uid', 'b.key_uid')
+          .select('b.id')
+          .where({ 'b.uid': q.before, 'b.tenant_id': caller.tenantId }),
+        'bk',
+      ),
+    );
   }
-  const rows = await query;
-  return rows
-    .filter((r) => reachesAll(caller, r.project_ids === null ? null : r.project_ids.map(Number)))
-    .map((r) => ({
-      id: r.uid,
-      action: r.action,
-      key_id: r.key_uid,
-      key_prefix: r.key_prefix,
-      key_name: r.key_name,
-      actor: r.actor,
-      at: r.at,
-    }));
+  const rows: Record<string, any>[] = await query;
+  return rows.map((r) => ({
+    id: r.uid,
+    action: r.action,
+    key_id: r.key_uid,
+    key_prefix: r.key_prefix,
+    key_name: r.key_name,
+    actor: r.actor,
+    at: r.at,
+  }));
 }
 
 /** The audit row of a key the operator made or revoked (admin routes), in the caller's transaction. */

@@ -159,6 +159,13 @@ export async function createApiKey(db: Db, caller: Caller, input: ApiKeyInput): 
   const projects = await readProjects(db, caller, input.projects);
   const apiKey = generateApiKey();
   return db.transaction(async (trx) => {
+    // The acting key is still valid now, held until the commit: a revocation racing this request
+    // (checked against the key a moment before) either comes first, and nothing is made, or waits.
+    const acting = await trx.raw(
+      'SELECT 1 FROM api_keys WHERE uid = ? AND tenant_id = ? AND revoked_at IS NULL FOR SHARE',
+      [caller.keyId ?? null, caller.tenantId],
+    );
+    if (acting.rows.length === 0) throw new AppError('unauthenticated', 'invalid API key');
     // The tenant row serialises creations against the quota.
     await trx.raw('SELECT 1 FROM tenants WHERE id = ? FOR NO KEY UPDATE', [caller.tenantId]);
     const [{ n }] = await trx('api_keys')

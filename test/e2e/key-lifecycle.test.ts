@@ -77,6 +77,22 @@ describe('API key lifecycle on two api processes', () => {
     }
   });
 
+  it('makes no key for a key revoked while its process still trusts it', async () => {
+    const made = await one.call('POST', '/api/v1/api-keys', {
+      key: adminKey,
+      body: { name: 'about to go', scopes: ['keys', 'ingest'] },
+    });
+    const key = made.body.api_key;
+    expect(await works(one, key)).toBe(200);
+    // Revoked behind the cache's back (no notification): the process still serves reads with it
+    // for a few seconds, but a key it makes would outlive the revocation.
+    await db.query('UPDATE api_keys SET revoked_at = now() WHERE uid = $1', [made.body.id]);
+    const child = await one.call('POST', '/api/v1/api-keys', { key, body: { name: 'child', scopes: ['ingest'] } });
+    expect(child.status).toBe(401);
+    const count = await db.query("SELECT count(*)::int AS n FROM api_keys WHERE name = 'child'");
+    expect(count.rows[0].n).toBe(0);
+  });
+
   it('refuses an expired key on both processes', async () => {
     const made = await one.call('POST', '/api/v1/api-keys', {
       key: adminKey,

@@ -203,6 +203,10 @@ describe('API key scopes', () => {
     const keys = (await call('GET', '/api/v1/api-keys', { key })).body.keys as { projects: number[] | null }[];
     expect(keys.length).toBeGreaterThan(0);
     for (const k of keys) expect(k.projects).toEqual([owner.ids.project]);
+    // Its page of the audit trail is full though the tenant's newest event is of a key it cannot see.
+    expect((await createKey(owner.key, { name: `unlimited after ${TAG}`, scopes: ['ingest'] })).status).toBe(201);
+    const page = (await call('GET', '/api/v1/api-keys/events?limit=1', { key })).body.events;
+    expect(page).toEqual([expect.objectContaining({ action: 'created', key_id: limited.body.id })]);
     // Other projects' secrets appear nowhere in what it can list.
     const listed = JSON.stringify([
       (await call('GET', '/api/v1/api-keys', { key })).body,
