@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, newTenant, stack, waitForBatch, type Tenant } from '../support/api.js';
 import { launchChromium } from '../support/docs-browser.js';
 import { axeViolations } from '../support/axe.js';
+import { keyFormNote } from '../support/console-signout.js';
 
 /**
  * The console's API keys page and a console limited by its key (issue 48), in Debian's headless
@@ -239,16 +240,7 @@ describe('the API keys page and a key of limited scopes in headless chromium', (
       expect((await call('GET', '/api/v1/api-keys/current', { key: secret })).status).toBe(401);
 
       // The revoked key's tab: its next call sends it back to the key form, which says why.
-      await expect
-        .poll(
-          async () => {
-            if (await page.getByLabel('API key').isVisible()) return page.getByRole('alert').innerText();
-            await page.getByRole('link', { name: 'Profiles' }).click();
-            return '';
-          },
-          { timeout: 30_000, interval: 1_000 },
-        )
-        .toContain('The key stopped working (revoked?): paste a valid one.');
+      expect(await keyFormNote(page)).toContain('The key stopped working (revoked?): paste a valid one.');
       expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
       await audit(page, 'revoked');
 
