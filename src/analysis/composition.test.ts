@@ -147,6 +147,43 @@ describe('after the dev5 read set (heads v21)', () => {
   });
 });
 
+describe("after templates in the manner of CheckList's own (heads v21)", () => {
+  it('reads an expectation and its denial as the opposite of what was expected', () => {
+    const v = (t: string) => compositionVerdict(t)?.sign;
+    expect(v('We expected the migration to be a nightmare, and it was not.')).toBe(1);
+    expect(v('I was worried the courier would lose the parcel. He did not.')).toBe(1);
+    expect(v("The new plan was supposed to be cheaper, but it isn't.")).toBe(-1);
+    expect(v("I hoped the hotel would be quiet, it wasn't at all.")).toBe(-1);
+    // The denial must end the message, and a denied expectation is a double turn left to the readers.
+    expect(compositionVerdict("I thought the upgrade would be slow, but it wasn't, it was broken")?.rule).not.toBe(
+      'expectation denied',
+    );
+    expect(compositionVerdict("I thought it wouldn't work, but it didn't")?.rule).not.toBe('expectation denied');
+  });
+
+  it('hears a complaint denied behind "can\'t say", "don\'t think" and "would never say"', () => {
+    expect(deniedComplaint("Honestly I can't say the staff were rude.")).toBe(1);
+    expect(deniedComplaint("I don't think the new checkout is buggy.")).toBe(1);
+    expect(deniedComplaint('I would never call the lessons boring.')).toBe(1);
+    // "can't stand" says the complaint; "can't log in" denies nothing.
+    expect(deniedComplaint("I can't stand how sloppy the new layout is.")).toBe(0);
+    expect(deniedComplaint("I can't log in since Monday.")).toBe(0);
+  });
+
+  it('turns a contrast at its last marker with a later part: "at first, but … now"', () => {
+    expect(compositionVerdict('The gym was great at first, but the showers are filthy now.')).toEqual({
+      sign: -1,
+      rule: 'contrast',
+    });
+  });
+
+  it('reads praise taken back by a closing "not", and thanks for something that never works', () => {
+    expect(sarcasm('Sure, the new timetable is really convenient... not.')).toBe(-1);
+    expect(sarcasm('Thanks so much for the tracking page that never loads.')).toBe(-1);
+    expect(sarcasm('The new timetable is really convenient.')).toBe(0);
+  });
+});
+
 describe('denied praise', () => {
   it.each([
     'The calendar is not exactly intuitive',
