@@ -184,6 +184,46 @@ describe("after templates in the manner of CheckList's own (heads v21)", () => {
   });
 });
 
+describe('after the template-made read set dev6 (heads v21)', () => {
+  it('hears more failures after a praise opening or before a praise closing', () => {
+    expect(sarcasm('Oh lovely, my payment bounced again.')).toBe(-1);
+    expect(sarcasm('Great work, the courier forgot my parcel.')).toBe(-1);
+    expect(sarcasm('My order got cancelled twice this week. Superb service as usual.')).toBe(-1);
+    expect(sarcasm('Wonderful, I was billed twice for one lesson.')).toBe(-1);
+    expect(sarcasm('Perfect, our premiums have gone up again.')).toBe(-1);
+    // A sincere closing after something good stays praise.
+    expect(sarcasm('The engineer came early and fixed it. Superb service as usual.')).toBe(0);
+  });
+
+  it('reads "nothing says … like" and "never disappoints" before a failure as sarcasm', () => {
+    expect(sarcasm('Nothing says luxury like a shower with no hot water.')).toBe(-1);
+    expect(sarcasm('Trusty old Metro Rail never disappoints: my train got cancelled yet again.')).toBe(-1);
+    expect(sarcasm('Metro Rail never disappoints, always on time.')).toBe(0);
+  });
+
+  it('turns at "on the other hand" and lets a closing request for an update lean nowhere', () => {
+    expect(compositionVerdict('The gym is clean. The changing rooms, on the other hand, are filthy.')?.sign).toBe(-1);
+    expect(
+      compositionVerdict(
+        'Thanks for the quick reply. However, the heating broke down again, so I would appreciate a call.',
+      )?.sign,
+    ).toBe(-1);
+  });
+
+  it('hears praise that has ended, praise denied after an intensifier, and "steep" as a complaint', () => {
+    expect(deniedPraise("I used to love the meal kits, but I don't anymore.")).toBe(-1);
+    expect(deniedPraise('The new fares? Certainly not affordable.')).toBe(-1);
+    expect(deniedComplaint("To be fair, the fees aren't steep.")).toBe(1);
+  });
+
+  it('reads a lost service, a table given away and a failure told calmly as plain failures', () => {
+    expect(plainFailure('We have had no hot water in the flat since Tuesday.')).toBe(-1);
+    expect(plainFailure('Our booked table was given away to walk-ins.')).toBe(-1);
+    // "no signal at all" in a wish is no failure told.
+    expect(plainFailure("I'd pay extra for offline mode, the warehouse has no signal at all.")).toBe(0);
+  });
+});
+
 describe('denied praise', () => {
   it.each([
     'The calendar is not exactly intuitive',
@@ -332,5 +372,10 @@ describe('composePolarity', () => {
     expect(composePolarity([0.2, 0.6, 0.2], { sign: -1, rule: 'denied praise' })).toEqual([0.2, 0.6, 0.2]);
     expect(composePolarity(positive, { sign: 1, rule: 'contrast' })).toEqual(positive);
     expect(composePolarity(positive, undefined)).toEqual(positive);
+  });
+  it('moves a neutral reading of a failure told plainly toward negative', () => {
+    const p = composePolarity([0.2, 0.6, 0.2], { sign: -1, rule: 'plain failure' });
+    expect(p.indexOf(Math.max(...p))).toBe(0);
+    expect(composePolarity([0.2, 0.6, 0.2], { sign: -1, rule: 'mismatch' })[0]).toBeCloseTo(0.6);
   });
 });

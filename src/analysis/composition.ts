@@ -94,7 +94,7 @@ const CONCESSION = /^\W*(?:even though|although|though|while|whilst|despite|in s
  * not contrasts, and "but" right after "all" ("all but") is a quantity.
  */
 const MARKER =
-  /(?<!\bnot only\b[^,.;]*)(?<!\b(?:nothing|all|anything)\s)\b(?:but|however|yet|until|whereas|except that|that said|unfortunately|sadly|these days|lately|nowadays|since then|turn(?:s|ed) out)\b|(?<=\b(?:at first|initially|originally|used to|in the beginning|before)\b.*)\b(?:now|then)\b/giu;
+  /(?<!\bnot only\b[^,.;]*)(?<!\b(?:nothing|all|anything)\s)\b(?:but|however|yet|until|whereas|except that|that said|unfortunately|sadly|these days|lately|nowadays|since then|turn(?:s|ed) out|on the other hand)\b|(?<=\b(?:at first|initially|originally|used to|in the beginning|before)\b.*)\b(?:now|then)\b/giu;
 
 /**
  * A short two-part contrast is judged by its later part; a longer message weighs more than two
@@ -175,6 +175,11 @@ const NOT_PRAISE = new Set([
   'really',
   'actually',
   'truly',
+  // Intensifiers VADER rates as praise: "Definitely not reasonable!" praises nothing.
+  'definitely',
+  'certainly',
+  'absolutely',
+  'surely',
 ]);
 /**
  * Praise and complaint words of software reviews that neither lexicon rates (VADER has no
@@ -303,6 +308,10 @@ const MORE_COMPLAINT = new Set([
   'subpar',
   'hideous',
   'inconvenient',
+  'patchy',
+  'spotty',
+  'flaky',
+  'steep',
 ]);
 /** A word said as praise: our lexicon's (which knows "fast", "intuitive", "reliable") or VADER's clear ones. */
 const praise = (word: string) =>
@@ -317,7 +326,7 @@ const complaint = (word: string) =>
 const NOT_A_DENIAL =
   /\b(?:(?:could(?:n'?t| not)|can'?t|cannot) (?:be|have been|ask for|recommend|say enough|thank)\b[^.!?]*\b(?:happier|better|more|enough|easier|faster|smoother)\b|never (?:been|felt|looked|worked) better|not only|no doubt|nothing but (?:good|great|praise|positive)|never (?:once )?(?:let|lets|letting) (?:us|me) down|not (?:a|one) (?:single )?(?:problem|issue|complaint|hiccup))/iu;
 /** "used to be great, not anymore": praise that has ended (the praise itself is outside the negator's scope). */
-const ENDED = /\b(?:not|no) (?:any ?more|any longer|longer)\b/giu;
+const ENDED = /\b(?:not|no|\p{L}+n['’]?t) (?:any ?more|any longer|longer)\b/giu;
 
 const CONTRAST_WORD = new Set(['but', 'yet', 'though', 'although', 'however', 'just', 'only']);
 
@@ -367,10 +376,10 @@ const PRAISE_OPENING =
   /^\W*(?:(?:oh|ah|ugh|wow|well|yay|just|so|really|truly|gotta|i|big|huge|many|a)\s+)*(?:great|wonderful|brilliant|fantastic|perfect|amazing|lovely|awesome|nice|cool|super|excellent|good|terrific|marvell?ous|splendid|fabulous|impressive|incredible|outstanding|superb|stellar|bravo|kudos|congrats|well done|nice one|top notch|best \p{L}+(?: \p{L}+){0,2} ever|love(?: it)?|loving(?: it)?|glad|thanks|thank you|thx|ty|cheers|just what (?:i|we) (?:needed|wanted)|exactly what (?:i|we) (?:needed|wanted)|what a (?:great|lovely|perfect|wonderful|fantastic) (?:time|day|moment|way|start))\b(?:\s+(?:job|work|stuff|news|one|a lot|so much|timing))?(?:\s+@\w+)?(?:\s*[,!.:…—-]+|\s+(?:i|we)\s+(?=paid|bought|booked|ordered|chose|picked|upgraded|signed)|\s+(?:how|that|when|for|on|in advance for|the way|to see)|\s+to\s+(?:the\s+|you\s+)?[\p{L}@]+(?:\s+\p{L}+)?\s+for|(?:\s+\p{L}+){1,2}\s*:)\s*/iu;
 /** What happened: a failure. ("again" alone is not one: "nice, the reminders go out again".) */
 const FAILURE =
-  /\b(?:another|down|broke|broken|breaks|crash\w*|outage|lost|lose|losing|ate|deleted?|wiped|stopped|stop working|not working|doesn'?t work|fail\w*|error|logs? (?:me|us) out|froze|freez\w*|slower|worse|spinner|charged|charges|overcharg\w*|wip(?:e|ed|es|ing)|eras\w+|vanish\w*|disappear\w*|gone|missing|dropp\w*|nothing|price (?:increase|hike)|unable|can'?t|delay(?:ed|s)?|buffer\w*|dies|died|dead|hung up|hangs? up|late|overbooked|double[- ]booked|downtime|cold|soggy|undercooked|stale|mou?ld\w*|dirty|rude|leak\w*|(?:did|does|do|is|was|were|are|wo)(?:n['’]?t| not) work\w*|never (?:works?|worked|loads?|loaded|arrives?|arrived|answers?|answered|syncs?|synced|saves?|saved|responds?|responded|replies|replied)|charg\w* (?:me|us) (?:twice|double|again)|double[- ]charg\w*|lock\w* (?:me|us) out|cut(?:ting|s)? (?:\w+ ){0,3}off|shut(?:ting|s)? (?:\w+ ){0,3}off|needs? (?:reboot|restart)\w*|rais\w* (?:the |our |my )?prices?|price ris\w+|(?:extra|hidden|surprise|admin) (?:\w+ )?(?:fees?|charges?)|(?:no|not (?:one|a single)|zero) (?:answers?|repl(?:y|ies)|responses?|call ?backs?)|(?:didn['’]?t|never) (?:turn|show)(?:ed)? up|just to (?:wait|stand|sit|queue|be told)|(?:wait(?:ed|ing)?|on hold|stuck|queu\w+|stand(?:ing)?) (?:\w+ ){0,4}?(?:for )?(?:\d+|an?|two|three|four|five|six|ten|forty|several) (?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?)|took (?:\w+ ){0,2}(?:weeks|months?|ages|forever)|(?:restart|reset|reboot)\w* (?:\w+ ){0,3}every)\b/iu;
+  /\b(?:another|down|broke|broken|breaks|crash\w*|outage|lost|lose|losing|ate|deleted?|wiped|stopped|stop working|not working|doesn'?t work|fail\w*|error|logs? (?:me|us) out|froze|freez\w*|slower|worse|spinner|charged|charges|overcharg\w*|wip(?:e|ed|es|ing)|eras\w+|vanish\w*|disappear\w*|gone|missing|dropp\w*|bounced|declined|missed|forg[oe]t\w*|(?:got|was|were|been) cancell?ed|damaged|(?:billed|invoiced) (?:\w+ )?(?:twice|double|again)|double[- ]billed|(?:bills?|prices?|fees?|rates?|premiums?|tariffs?) (?:have |has )?(?:gone up|went up|increased|doubled|tripled|shot up)|left (?:\w+ ){0,3}in the rain|given away|nothing|price (?:increase|hike)|unable|can'?t|delay(?:ed|s)?|buffer\w*|dies|died|dead|hung up|hangs? up|late|overbooked|double[- ]booked|downtime|cold|soggy|undercooked|stale|mou?ld\w*|dirty|rude|leak\w*|(?:did|does|do|is|was|were|are|wo)(?:n['’]?t| not) work\w*|never (?:works?|worked|loads?|loaded|arrives?|arrived|answers?|answered|syncs?|synced|saves?|saved|responds?|responded|replies|replied)|charg\w* (?:me|us) (?:twice|double|again)|double[- ]charg\w*|lock\w* (?:me|us) out|cut(?:ting|s)? (?:\w+ ){0,3}off|shut(?:ting|s)? (?:\w+ ){0,3}off|needs? (?:reboot|restart)\w*|rais\w* (?:the |our |my )?prices?|price ris\w+|(?:extra|hidden|surprise|admin) (?:\w+ )?(?:fees?|charges?)|(?:no|not (?:one|a single)|zero) (?:answers?|repl(?:y|ies)|responses?|call ?backs?)|(?:didn['’]?t|never) (?:turn|show)(?:ed)? up|just to (?:wait|stand|sit|queue|be told)|(?:wait(?:ed|ing)?|on hold|stuck|queu\w+|stand(?:ing)?) (?:\w+ ){0,4}?(?:for )?(?:\d+|an?|two|three|four|five|six|ten|forty|several) (?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?)|took (?:\w+ ){0,2}(?:weeks|months?|ages|forever)|(?:restart|reset|reboot)\w* (?:\w+ ){0,3}every)\b/iu;
 
 const SARCASM_CUE =
-  /^\W*(great|perfect|wonderful|fantastic|brilliant|lovely|marvell?ous|terrific|awesome|fabulous|superb|excellent|amazing)[,.!…]+\s+(?:just|simply|really|absolutely)\s+\1\b|\beverything (?:but|except) the (?:one|only) (?:thing|time|day|part)\b|\bsaid no ?(?:one|body) ever\b|\bexactly what (?:every(?:one|body)|no ?(?:one|body)|we all|all of us) (?:asked|wanted|needed|hoped) for\b|\bliving the dream\b|["“'‘]\s*(?:fast|quick|express|helpful|premium|unlimited|reliable|free|instant|easy|simple|secure|smart|customer service|support|priority|guaranteed|24\/7)\s*["”'’]/iu;
+  /^\W*(great|perfect|wonderful|fantastic|brilliant|lovely|marvell?ous|terrific|awesome|fabulous|superb|excellent|amazing)[,.!…]+\s+(?:just|simply|really|absolutely)\s+\1\b|\beverything (?:but|except) the (?:one|only) (?:thing|time|day|part)\b|\bsaid no ?(?:one|body) ever\b|\bexactly what (?:every(?:one|body)|no ?(?:one|body)|we all|all of us) (?:asked|wanted|needed|hoped) for\b|\bliving the dream\b|\bnothing says (?:\p{L}+ ){0,2}like\b|["“'‘]\s*(?:fast|quick|express|helpful|premium|unlimited|reliable|free|instant|easy|simple|secure|smart|customer service|support|priority|guaranteed|24\/7)\s*["”'’]/iu;
 
 /** A favourite pastime named: sarcasm when what follows is a failure. */
 const HOBBY = /\bmy (?:new )?(?:favou?rite|fav) (?:hobby|pastime|sport|activity|game|part of the day)\b/iu;
@@ -384,7 +393,7 @@ const SARCASM_WORDS = 25;
  * ate my notes again. Great job!" The praise is the whole last sentence, at most four words.
  */
 const PRAISE_CLOSING =
-  /(?:^|[.!?…]\s+|\s[—–-]\s*)(?:(?:oh|just|really|so|simply|absolutely|truly)\s+)?(?:great|fantastic|brilliant|wonderful|perfect|amazing|excellent|superb|lovely|awesome|stellar|outstanding|marvell?ous|terrific|fabulous|well done|good job|great job|nice one|nice|love it|thanks a lot|thanks|bravo|kudos|top notch|five stars|5 stars)(?:\s+(?:service|job|work|stuff|experience|support|team|company|airline|app))?\W*$/iu;
+  /(?:^|[.!?…]\s+|\s[—–-]\s*)(?:(?:oh|just|really|so|simply|absolutely|truly)\s+)?(?:great|fantastic|brilliant|wonderful|perfect|amazing|excellent|superb|lovely|awesome|stellar|outstanding|marvell?ous|terrific|fabulous|well done|good job|great job|nice one|nice|love it|thanks a lot|thanks|bravo|kudos|top notch|five stars|5 stars)(?:\s+(?:service|job|work|stuff|experience|support|team|company|airline|app))?(?:,?\s+(?:as always|as usual|as ever|once again|yet again|again|today|guys|team))?\W*$/iu;
 
 /** A praise opening (or closing), then (or before it) a failure neither denied nor mended: -1; else 0. */
 export function sarcasm(text: string): -1 | 0 {
@@ -401,6 +410,9 @@ export function sarcasm(text: string): -1 | 0 {
   // "My favourite hobby is rebooting the router every hour", "10/10 would love to be double booked again".
   const hobby = text.match(HOBBY);
   if (hobby && FAILURE.test(text.slice(hobby.index! + hobby[0].length))) return -1;
+  // "Hollis & Reed never disappoints: my order got cancelled yet again."
+  const never = text.match(/\bnever (?:disappoints?|fails?|lets? (?:me|us) down)\b/iu);
+  if (never && FAILURE.test(text.slice(never.index! + never[0].length))) return -1;
   const again = text.match(WOULD_AGAIN);
   if (again && FAILURE.test(again[1])) return -1;
   const closing = text.match(PRAISE_CLOSING);
@@ -513,7 +525,7 @@ export function mismatch(text: string, reader?: ReaderLean): -1 | 0 {
  * their words are calm (v20: a third of the factual complaints of the held-out sets).
  */
 const PLAIN_FAILURE =
-  /\b(?:(?:didn['’]?t|never|did not) (?:turn|show)(?:ed)? up|no[- ]show|never (?:arrived|came|showed up|turned up)|hung up on|lock\w* (?:me|us) out|charg\w* (?:me |us )?(?:twice|double)|double[- ]charg\w*|(?:stopped|stops) working|(?:is|was|are|were)(?:n['’]?t| not) working|(?:doesn['’]?t|didn['’]?t|won['’]?t|does not|did not|will not|can['’]?t|cannot) (?:work|load|open|start|connect|sync|save|print|arrive|log in|sign in)|crash(?:es|ed|ing)?|outages?|broken|went missing|(?:is|are|was|were) missing|never (?:received|got)|(?:was|were|got) (?:lost|damaged)|(?:torn|ripped|cracked|dented|faulty|defective|inaudible|flicker\w*)|flat (?:tyres?|tires?|battery)|smel(?:led|t|ls) of|(?:bills?|prices?|costs?|fees?|premiums?|tariffs?|rent) (?:have |has )?(?:doubled|tripled|gone up|went up|shot up|skyrocketed)|(?:same|identical) (?:\w+ ){0,2}(?:problem|issue|fault|error|bug|defect))\b/iu;
+  /\b(?:(?:didn['’]?t|never|did not) (?:turn|show)(?:ed)? up|no[- ]show|never (?:arrived|came|showed up|turned up)|hung up on|lock\w* (?:me|us) out|charg\w* (?:me |us )?(?:twice|double)|double[- ]charg\w*|(?:stopped|stops) working|(?:is|was|are|were)(?:n['’]?t| not) working|(?:doesn['’]?t|didn['’]?t|won['’]?t|does not|did not|will not|can['’]?t|cannot) (?:work|load|open|start|connect|sync|save|print|arrive|log in|sign in)|crash(?:es|ed|ing)?|outages?|broken|went missing|(?:is|are|was|were) missing|never (?:received|got)|(?:was|were|got) (?:lost|damaged|given away|cancell?ed|declined|forgotten|bounced)|(?:had |have |has |got )?no (?:mobile |phone |wifi |wi-fi |internet |hot )?(?:signal|service|internet|connection|power|electricity|water|heating|coverage|reception|wifi|wi-fi) (?:at (?!all)|in|since|for)|(?:torn|ripped|cracked|dented|faulty|defective|inaudible|flicker\w*)|flat (?:tyres?|tires?|battery)|smel(?:led|t|ls) of|(?:bills?|prices?|costs?|fees?|premiums?|tariffs?|rent) (?:have |has )?(?:doubled|tripled|gone up|went up|shot up|skyrocketed)|(?:same|identical) (?:\w+ ){0,2}(?:problem|issue|fault|error|bug|defect))\b/iu;
 export function plainFailure(text: string): -1 | 0 {
   if (/\?/.test(text) || words(text) > SHORT_WORDS) return 0;
   const m = text.match(PLAIN_FAILURE);
@@ -531,7 +543,8 @@ const MENDED =
   /\b(?:fixed|resolved|sorted|solved|back up|works? now|recover\w*|restor\w*|waiv\w*|replac\w*|credited|refunded)\b/i;
 
 /** Courtesy a contrast's later part may end on ("…, could you check? ty"): no lean of its own. */
-const SIGN_OFF_COURTESY = /\b(?:thanks?(?: you)?(?: (?:so|very) much)?|thx|ty|cheers|please|pls|kindly)\b/giu;
+const SIGN_OFF_COURTESY =
+  /\b(?:thanks?(?: you)?(?: (?:so|very) much)?|thx|ty|cheers|please|pls|kindly|(?:i|we)(?:['’]d| would) (?:really )?(?:appreciate|be grateful for)(?: an? \p{L}+)?)\b/giu;
 /** Markers that say the later part is bad news whatever its words: "Unfortunately it …". */
 const BAD_NEWS = /\b(?:unfortunately|sadly|regrettably)\b/iu;
 

@@ -378,12 +378,17 @@ export function polarityProbs(
 /**
  * Polarity's probabilities after a composition verdict (composition.ts): when the stack reads the
  * opposite sign, halfway toward the verdict's class, which then holds at least half the mass (the
- * class), while the expectation keeps what the readers heard (the value's size).
+ * class), while the expectation keeps what the readers heard (the value's size). A failure told
+ * plainly (a plain failure, a mismatch) also moves a neutral reading: the labelling rule makes a
+ * failure the customer suffers a mild complaint however calmly it is told, and calm words are
+ * exactly what leaves the stack at neutral ("the air conditioning in our room did not work").
  */
+const FACTUAL_RULES: readonly Verdict['rule'][] = ['plain failure', 'mismatch'];
 export function composePolarity(p: number[], verdict: Verdict | undefined): number[] {
   if (!verdict) return p;
   const against = verdict.sign > 0 ? 0 : 2;
-  if (p.indexOf(Math.max(...p)) !== against) return p;
+  const read = p.indexOf(Math.max(...p));
+  if (read !== against && !(read === 1 && FACTUAL_RULES.includes(verdict.rule))) return p;
   const target = verdict.sign > 0 ? 2 : 0;
   return p.map((v, c) => (v + (c === target ? 1 : 0)) / 2);
 }

@@ -80,6 +80,11 @@ describe('intention scope', () => {
     'Ending the contract at the end of the month, please confirm.',
   ])('heads v21 (dev5) says leaving: %s', (text) => expect(saysLeaving(text)).toBe(true));
 
+  it.each(['Please end my season pass from next month.', 'Terminate our energy tariff at the end of the fix.'])(
+    'heads v21 (dev6) says leaving: %s',
+    (text) => expect(saysLeaving(text)).toBe(true),
+  );
+
   it('keeps staying words apart: a denied renewal is a leaving', () => {
     const c = scopeCounts("We won't renew our contract");
     expect(c.churn_stay).toEqual([0, 1]);

@@ -269,7 +269,7 @@ const PROVIDER =
   '(?:provider|network|carrier|operator|bank|airline|company|vendor|supplier|service|tool|app|platform|insurer|gym|hotel|chain|dealer|dealership|brand|store|shop|retailer|streamer|plan|subscription|product|firm|agency|courier|broker)';
 const LEAVING = new RegExp(
   [
-    '(?:cancel|cancell?ing|end|ending|terminat\\w*|clos(?:e|ing)|discontinu\\w*)\\s+(?:my|our|the)\\s+(?:[\\w-]+\\s+){0,2}(?:subscriptions?|contracts?|accounts?|memberships?|plans?|polic(?:y|ies)|broadband|package|line|service)',
+    '(?:cancel|cancell?ing|end|ending|terminat\\w*|clos(?:e|ing)|discontinu\\w*)\\s+(?:my|our|the)\\s+(?:[\\w-]+\\s+){0,2}(?:subscriptions?|contracts?|accounts?|memberships?|plans?|polic(?:y|ies)|broadband|package|line|service|pass(?:es)?|tariff|bundle)',
     'unsubscrib(?:e|ing)\\s+from\\s+(?:the|your|this)\\s+(?:[\\w-]+\\s+)?(?:service|app|plan|platform|channel|package)',
     "(?:i['’]?m|we['’]?re|i am|we are) unsubscribing",
     'port(?:ing)?\\s+(?:my|our)\\s+(?:[\\w-]+\\s+)?numbers?',

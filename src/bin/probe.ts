@@ -1,11 +1,11 @@
 import { createAnalyzer } from '../analysis/analyze.js';
 import { createLocalEmbedder } from '../analysis/embedder.js';
-import { runHoldout, UNREAD_HALVES, type HoldoutHalf } from '../analysis/probe/holdout.js';
+import { HOLDOUT_HALVES, runHoldout, UNREAD_HALVES, type HoldoutHalf } from '../analysis/probe/holdout.js';
 import { formatProbe, runProbe } from '../analysis/probe/runner.js';
 import { defaultHeadsCacheDir } from '../config.js';
 
 /**
- * `npm run probe -- [--seed=45] [--per-capability=40] [--examples=off|all] [--holdout=test|dev|test2|dev2|test3|dev3|dev4|dev5|test4]`: the behavioural probe
+ * `npm run probe -- [--seed=45] [--per-capability=40] [--examples=off|all] [--holdout=test|dev|test2|…|dev6|test5]`: the behavioural probe
  * (src/analysis/probe) through the local model's heads of the heads cache (HEADS_CACHE_DIR, or the
  * machine's; trained there first when missing), as the service reads messages. Prints each
  * capability's failure rate and a few failing cases (all of them with --examples=all). With --holdout, the held-out sentences of
@@ -19,11 +19,8 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 const holdout = flag('holdout');
-if (
-  holdout !== undefined &&
-  !['test', 'dev', 'test2', 'dev2', 'test3', 'dev3', 'dev4', 'dev5', 'test4'].includes(holdout)
-) {
-  console.error(`--holdout must be test, dev, test2, dev2, test3, dev3, dev4, dev5 or test4 (got ${holdout})`);
+if (holdout !== undefined && !HOLDOUT_HALVES.includes(holdout as HoldoutHalf)) {
+  console.error(`--holdout must be one of ${HOLDOUT_HALVES.join(', ')} (got ${holdout})`);
   process.exit(2);
 }
 const analyzer = await createAnalyzer(createLocalEmbedder(), { cacheDir: defaultHeadsCacheDir() });

@@ -20,10 +20,28 @@ import type { CapabilityResult, Predict, ProbeReport } from './runner.js';
  * upgrades and factual complaints, with no test sibling. A fourth set (2026-12-03, one more such
  * helper): fifteen capabilities, the twelve and intensified negative and positive and noisy
  * negative, 40 each across many trades and registers: `dev5` (300, read) and `test4` (300, never read).
+ * A fifth set (2026-12-03) is template-generated, the way the hidden probe is: one more such helper
+ * wrote its own templates and word lists (ten templates a capability, the same fifteen) and a
+ * seeded script filled them: `dev6` (300) and `test5` (300, never read).
  */
-export type HoldoutHalf = 'dev' | 'test' | 'dev2' | 'test2' | 'dev3' | 'test3' | 'dev4' | 'dev5' | 'test4';
+export type HoldoutHalf =
+  'dev' | 'test' | 'dev2' | 'test2' | 'dev3' | 'test3' | 'dev4' | 'dev5' | 'test4' | 'dev6' | 'test5';
+/** Every half, for the command line. */
+export const HOLDOUT_HALVES: readonly HoldoutHalf[] = [
+  'test',
+  'dev',
+  'test2',
+  'dev2',
+  'test3',
+  'dev3',
+  'dev4',
+  'dev5',
+  'test4',
+  'dev6',
+  'test5',
+];
 /** The halves whose failing sentences are never shown (nobody tunes on them). */
-export const UNREAD_HALVES: readonly HoldoutHalf[] = ['test', 'test2', 'test3', 'test4'];
+export const UNREAD_HALVES: readonly HoldoutHalf[] = ['test', 'test2', 'test3', 'test4', 'test5'];
 
 interface HoldoutCase {
   capability: string;

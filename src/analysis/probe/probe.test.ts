@@ -67,7 +67,8 @@ const PROBE_FLOORS: Record<string, number> = {
  * plain failures, withheld praise, more denials; the heads unchanged): 1 2 1 0 3 0 3 3 2 2 1 2 (20,
  * 0.111), the dev half 10. With the rules from dev5's failures (closing "though", side-by-side
  * clauses, emphatic "never", praise idioms, more sarcasm cues, denials and leaving phrases):
- * 1 2 1 0 3 0 3 3 1 2 1 2 (19, 0.106).
+ * 1 2 1 0 3 0 3 3 1 2 1 2 (19, 0.106). With the rules from CheckList-like templates and dev6
+ * (2026-12-03, third stop): the same 19.
  */
 const HOLDOUT_FAILURES: Record<string, number> = {
   'negated positive': 1 + 1,
@@ -88,16 +89,17 @@ const HOLDOUT_FAILURES: Record<string, number> = {
 /**
  * Failures allowed on the second never-read set (test2: 24 sentences for each of six
  * capabilities), as above: HEADS_VERSION 19 failed 8 3 1 3 5 6 (26), 20 failed 4 3 1 4 5 5 (22),
- * with the rules after v20 2 3 1 3 3 5 (17), with dev5's 2 3 1 3 3 4 (16).
+ * with the rules after v20 2 3 1 3 3 5 (17), with dev5's 2 3 1 3 3 4 (16), with dev6's and
+ * the CheckList-like templates' 1 2 1 3 3 4 (14).
  */
 const HOLDOUT2_FAILURES: Record<string, number> = {
-  'negated negative': 2 + 1,
-  'negated positive': 3 + 1,
+  'negated negative': 1 + 1,
+  'negated positive': 2 + 1,
   'factual complaint': 1 + 1,
   'negated churn': 3 + 1,
   'negated refund': 3 + 1,
   'negated upgrade': 4 + 1,
-  overall: 16 + 3,
+  overall: 14 + 3,
 };
 
 /**
@@ -124,11 +126,12 @@ const HOLDOUT3_FAILURES: Record<string, number> = {
 /**
  * Failures allowed on the fourth never-read set (test4: 20 sentences for each of fifteen
  * capabilities, the twelve and intensified negative and positive and noisy negative): 28 (0.093)
- * before the rules from its sibling dev5 and 28 after, capability by capability the same.
+ * before the rules from its sibling dev5 and 28 after, capability by capability the same; 27 with
+ * dev6's (one negated negative fewer).
  */
 const HOLDOUT4_FAILURES: Record<string, number> = {
   'negated positive': 1 + 1,
-  'negated negative': 2 + 1,
+  'negated negative': 1 + 1,
   'contrast ending negative': 4 + 1,
   'contrast ending positive': 3 + 1,
   sarcasm: 3 + 1,
@@ -142,7 +145,32 @@ const HOLDOUT4_FAILURES: Record<string, number> = {
   'intensified negative': 1 + 1,
   'intensified positive': 3 + 1,
   'noisy negative': 0 + 1,
-  overall: 28 + 3,
+  overall: 27 + 3,
+};
+
+/**
+ * Failures allowed on the fifth never-read set (test5: 20 sentences for each of the fifteen
+ * capabilities, filled from the same helper's ten templates a capability as its read sibling dev6,
+ * so it measures new fillings of read templates, not new templates): 22 (0.073; sarcasm 7 of 20)
+ * before the rules from dev6's failures, 10 (0.033) after.
+ */
+const HOLDOUT5_FAILURES: Record<string, number> = {
+  'negated negative': 0 + 1,
+  'negated positive': 0 + 1,
+  'contrast ending negative': 0 + 1,
+  'contrast ending positive': 0 + 1,
+  sarcasm: 3 + 1,
+  'polite complaint': 1 + 1,
+  'factual complaint': 1 + 1,
+  'negated churn': 0 + 1,
+  'churn statement': 0 + 1,
+  'negated refund': 0 + 1,
+  'negated upgrade': 0 + 1,
+  'negated recommend': 0 + 1,
+  'intensified negative': 0 + 1,
+  'intensified positive': 3 + 1,
+  'noisy negative': 2 + 1,
+  overall: 10 + 3,
 };
 
 describe('the behavioural probe on the local model', () => {
@@ -173,6 +201,7 @@ describe('the behavioural probe on the local model', () => {
         ['test2', HOLDOUT2_FAILURES],
         ['test3', HOLDOUT3_FAILURES],
         ['test4', HOLDOUT4_FAILURES],
+        ['test5', HOLDOUT5_FAILURES],
       ];
       for (const [set, floors] of sets) {
         const report = await runHoldout((texts) => analyzer.analyzeBatch(texts), set);
