@@ -22,7 +22,9 @@ import type { CapabilityResult, Predict, ProbeReport } from './runner.js';
  * negative, 40 each across many trades and registers: `dev5` (300, read) and `test4` (300, never read).
  * A fifth set (2026-12-03) is template-generated, the way the hidden probe is: one more such helper
  * wrote its own templates and word lists (ten templates a capability, the same fifteen) and a
- * seeded script filled them: `dev6` (300) and `test5` (300, never read).
+ * seeded script filled them: `dev6` (300) and `test5` (300, never read). `test6` (360, never read):
+ * one more helper's own templates (fourteen or fifteen a capability, 24 cases each), with no read
+ * sibling, so it measures templates nobody here has seen, as the hidden probe does.
  */
 export type HoldoutHalf =
   'dev' | 'test' | 'dev2' | 'test2' | 'dev3' | 'test3' | 'dev4' | 'dev5' | 'test4' | 'dev6' | 'test5';
@@ -39,9 +41,10 @@ export const HOLDOUT_HALVES: readonly HoldoutHalf[] = [
   'test4',
   'dev6',
   'test5',
+  'test6',
 ];
 /** The halves whose failing sentences are never shown (nobody tunes on them). */
-export const UNREAD_HALVES: readonly HoldoutHalf[] = ['test', 'test2', 'test3', 'test4', 'test5'];
+export const UNREAD_HALVES: readonly HoldoutHalf[] = ['test', 'test2', 'test3', 'test4', 'test5', 'test6'];
 
 interface HoldoutCase {
   capability: string;
