@@ -55,6 +55,14 @@ describe('the held-out sentences', () => {
     expect(loadHoldout('test5').filter((c) => older.has(c.text)).length).toBe(2);
   });
 
+  it('hold the sixth set: 360 never read, 24 of each of fifteen capabilities, no sentence twice in it', () => {
+    const per = new Map<string, number>();
+    const cases = loadHoldout('test6');
+    for (const c of cases) per.set(c.capability, (per.get(c.capability) ?? 0) + 1);
+    expect([...per.values()]).toEqual(new Array(15).fill(24));
+    expect(new Set(cases.map((c) => c.text)).size).toBe(360);
+  });
+
   it('fail by their expectation: a class, a class not to be, an intention to carry or not', () => {
     const r = (sentiment: number, intentions: string[] = []) => ({ sentiment, intentions });
     expect(failsExpectation('not positive', r(0.3))).toBe(true);

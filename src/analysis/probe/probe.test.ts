@@ -173,6 +173,31 @@ const HOLDOUT5_FAILURES: Record<string, number> = {
   overall: 10 + 3,
 };
 
+/**
+ * Failures allowed on the sixth never-read set (test6: 24 sentences for each of the fifteen
+ * capabilities, from a helper's own templates that no set here shares, so the closest thing to the
+ * hidden probe): 43 (0.119) before the rules of 2026-12-03's third stop, 37 (0.103) after; sarcasm
+ * 8 of 24 both times, polite complaint 7 then 6.
+ */
+const HOLDOUT6_FAILURES: Record<string, number> = {
+  'negated negative': 1 + 1,
+  'negated positive': 1 + 1,
+  'contrast ending negative': 2 + 1,
+  'contrast ending positive': 3 + 1,
+  sarcasm: 8 + 1,
+  'polite complaint': 6 + 1,
+  'factual complaint': 1 + 1,
+  'negated churn': 2 + 1,
+  'churn statement': 3 + 1,
+  'negated refund': 5 + 1,
+  'negated upgrade': 3 + 1,
+  'negated recommend': 0 + 1,
+  'intensified negative': 1 + 1,
+  'intensified positive': 0 + 1,
+  'noisy negative': 1 + 1,
+  overall: 37 + 3,
+};
+
 describe('the behavioural probe on the local model', () => {
   // The run trains its heads in the background (test/global-setup-heads.ts).
   beforeAll(() => waitForHeads(), 900_000);
@@ -202,6 +227,7 @@ describe('the behavioural probe on the local model', () => {
         ['test3', HOLDOUT3_FAILURES],
         ['test4', HOLDOUT4_FAILURES],
         ['test5', HOLDOUT5_FAILURES],
+        ['test6', HOLDOUT6_FAILURES],
       ];
       for (const [set, floors] of sets) {
         const report = await runHoldout((texts) => analyzer.analyzeBatch(texts), set);
