@@ -224,6 +224,52 @@ describe('after the template-made read set dev6 (heads v21)', () => {
   });
 });
 
+describe('after the template-made read sets dev7 and dev8 (heads v21)', () => {
+  it('reads sarcasm in closers, thanks, "the bit where", "amazing at … without" and "only N times"', () => {
+    expect(sarcasm('The parcel was left in the rain again. Delivery at its finest.')).toBe(-1);
+    expect(sarcasm('Cheers, the gym cancelled my class with no warning. Really made my Tuesday.')).toBe(-1);
+    expect(sarcasm('Thank you so much for deleting my saved playlists.')).toBe(-1);
+    expect(sarcasm('Loved the bit where the airline lost my suitcase.')).toBe(-1);
+    expect(sarcasm('The help desk is brilliant at marking tickets solved without reading them.')).toBe(-1);
+    expect(sarcasm('Great router. It has only dropped the connection nine times today.')).toBe(-1);
+    expect(sarcasm('Who even needs a working oven anyway.')).toBe(-1);
+    expect(sarcasm('Perfect phone, if you enjoy charging it three times a day.')).toBe(-1);
+    // Sincere: a failure mended, thanks for a fix, a count that is praise.
+    expect(sarcasm('Thank you so much for fixing the crash so quickly.')).toBe(0);
+    expect(sarcasm('Thanks for the quick refund after the double charge.')).toBe(0);
+    expect(sarcasm('The new kettle is lovely. Really made my morning.')).toBe(0);
+  });
+
+  it('does not take "restaurant", "want" or "sent" for a negator before a failure', () => {
+    expect(sarcasm('Kudos to the restaurant for serving us raw chicken.')).toBe(-1);
+  });
+
+  it('hears a polite complaint whatever courtesy surrounds it, on both sides of a "but"', () => {
+    expect(
+      politeComplaint(
+        "If it's not too much trouble, could you explain why my bill went up by £12 without notice? I'd really appreciate it.",
+      ),
+    ).toBe(-1);
+    expect(politeComplaint('I have always valued your shop. Regrettably, the courier never turned up.')).toBe(-1);
+    expect(
+      compositionVerdict(
+        "I hate to bother you, but the lift has been out of order for a week. I'd be very grateful for any help.",
+      )?.sign,
+    ).toBe(-1);
+    expect(mismatch('My parcel held a phone case instead of the charger I paid for.')).toBe(-1);
+  });
+
+  it('hears complaints denied in a phrase or an answer', () => {
+    expect(deniedComplaint('The quote was not higher than the estimate.')).toBe(1);
+    expect(deniedComplaint("We didn't have to wait long for the doctor.")).toBe(1);
+    expect(deniedComplaint('No hidden charges on the invoice.')).toBe(1);
+    expect(deniedComplaint('Any trouble with the installer? No, none at all.')).toBe(1);
+    // A question answered with "no worries", or an intention asked about, is no complaint denied.
+    expect(deniedComplaint('Has the refund gone out? No worries if not.')).toBe(0);
+    expect(compositionVerdict('I feared the return would be a hassle, but there was no hassle at all.')?.sign).toBe(1);
+  });
+});
+
 describe('denied praise', () => {
   it.each([
     'The calendar is not exactly intuitive',

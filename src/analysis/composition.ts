@@ -71,7 +71,8 @@ export function lean(text: string, reader?: ReaderLean): number {
  */
 const GREETING = /^\W*(?:hi|hello|hey|dear|good (?:morning|afternoon|evening)|greetings)\b[^,.!\n]{0,30}[,.!\n]\s*/iu;
 const SUBJECT = /^[^.!?\n—–]{1,40}?\s(?:—|–|-{1,2})\s+|^(?:re|fwd?|subject|ticket|case)\b[^:\n]{0,30}:\s*/iu;
-const SIGN_OFF = /\s*(?:(?:—|–|-{1,2})\s*\p{L}+|(?:thanks|thank you|regards|best|cheers)[,!]?\s+\p{L}+)\.?\s*$/iu;
+const SIGN_OFF =
+  /\s*(?:(?:—|–|-{1,2})\s*\p{L}+|(?:thanks|thank you|(?:kind |best |warm |warmest )?regards|yours (?:sincerely|faithfully|truly)|best|cheers)[,!]?\s+\p{L}+)\.?\s*$/iu;
 export function core(text: string): string {
   let t = text.trim();
   for (let k = 0; k < 2; k++)
@@ -373,13 +374,13 @@ export function deniedPraise(text: string, reader?: ReaderLean): -1 | 0 {
 
 /** A short opening of praise before what happened. */
 const PRAISE_OPENING =
-  /^\W*(?:(?:oh|ah|ugh|wow|well|yay|just|so|really|truly|gotta|i|big|huge|many|a)\s+)*(?:great|wonderful|brilliant|fantastic|perfect|amazing|lovely|awesome|nice|cool|super|excellent|good|terrific|marvell?ous|splendid|fabulous|impressive|incredible|outstanding|superb|stellar|bravo|kudos|congrats|well done|nice one|top notch|best \p{L}+(?: \p{L}+){0,2} ever|love(?: it)?|loving(?: it)?|glad|thanks|thank you|thx|ty|cheers|just what (?:i|we) (?:needed|wanted)|exactly what (?:i|we) (?:needed|wanted)|what a (?:great|lovely|perfect|wonderful|fantastic) (?:time|day|moment|way|start))\b(?:\s+(?:job|work|stuff|news|one|a lot|so much|timing))?(?:\s+@\w+)?(?:\s*[,!.:…—-]+|\s+(?:i|we)\s+(?=paid|bought|booked|ordered|chose|picked|upgraded|signed)|\s+(?:how|that|when|for|on|in advance for|the way|to see)|\s+to\s+(?:the\s+|you\s+)?[\p{L}@]+(?:\s+\p{L}+)?\s+for|(?:\s+\p{L}+){1,2}\s*:)\s*/iu;
+  /^\W*(?:(?:oh|ah|ugh|wow|well|yay|just|so|really|truly|gotta|i|big|huge|many|a)\s+)*(?:great|wonderful|brilliant|fantastic|perfect|amazing|lovely|awesome|nice|cool|super|excellent|good|terrific|marvell?ous|splendid|fabulous|impressive|incredible|outstanding|superb|stellar|bravo|kudos|congrats|well done|lucky me|yay|woo-?hoo|hooray|(?:so |really )?impressed(?: by| with)?|nice one|top notch|best \p{L}+(?: \p{L}+){0,2} ever|love(?: it)?|loving(?: it)?|glad|thanks|thank you|thx|ty|cheers|just what (?:i|we) (?:needed|wanted)|exactly what (?:i|we) (?:needed|wanted)|what a (?:great|lovely|perfect|wonderful|fantastic) (?:time|day|moment|way|start))\b(?:\s+(?:job|work|stuff|news|one|a lot|so much|timing))?(?:\s+@\w+)?(?:\s*[,!.:…—-]+|\s+(?:i|we)\s+(?=paid|bought|booked|ordered|chose|picked|upgraded|signed)|\s+(?:how|that|when|for|on|in advance for|the way|to see)|\s+to\s+(?:the\s+|you\s+)?[\p{L}@]+(?:\s+\p{L}+)?\s+for|(?:\s+\p{L}+){1,2}\s*:)\s*/iu;
 /** What happened: a failure. ("again" alone is not one: "nice, the reminders go out again".) */
 const FAILURE =
-  /\b(?:another|down|broke|broken|breaks|crash\w*|outage|lost|lose|losing|ate|deleted?|wiped|stopped|stop working|not working|doesn'?t work|fail\w*|error|logs? (?:me|us) out|froze|freez\w*|slower|worse|spinner|charged|charges|overcharg\w*|wip(?:e|ed|es|ing)|eras\w+|vanish\w*|disappear\w*|gone|missing|dropp\w*|bounced|declined|missed|forg[oe]t\w*|(?:got|was|were|been) cancell?ed|damaged|(?:billed|invoiced) (?:\w+ )?(?:twice|double|again)|double[- ]billed|(?:bills?|prices?|fees?|rates?|premiums?|tariffs?) (?:have |has )?(?:gone up|went up|increased|doubled|tripled|shot up)|left (?:\w+ ){0,3}in the rain|given away|nothing|price (?:increase|hike)|unable|can'?t|delay(?:ed|s)?|buffer\w*|dies|died|dead|hung up|hangs? up|late|overbooked|double[- ]booked|downtime|cold|soggy|undercooked|stale|mou?ld\w*|dirty|rude|leak\w*|(?:did|does|do|is|was|were|are|wo)(?:n['’]?t| not) work\w*|never (?:works?|worked|loads?|loaded|arrives?|arrived|answers?|answered|syncs?|synced|saves?|saved|responds?|responded|replies|replied)|charg\w* (?:me|us) (?:twice|double|again)|double[- ]charg\w*|lock\w* (?:me|us) out|cut(?:ting|s)? (?:\w+ ){0,3}off|shut(?:ting|s)? (?:\w+ ){0,3}off|needs? (?:reboot|restart)\w*|rais\w* (?:the |our |my )?prices?|price ris\w+|(?:extra|hidden|surprise|admin) (?:\w+ )?(?:fees?|charges?)|(?:no|not (?:one|a single)|zero) (?:answers?|repl(?:y|ies)|responses?|call ?backs?)|(?:didn['’]?t|never) (?:turn|show)(?:ed)? up|just to (?:wait|stand|sit|queue|be told)|(?:wait(?:ed|ing)?|on hold|stuck|queu\w+|stand(?:ing)?) (?:\w+ ){0,4}?(?:for )?(?:\d+|an?|two|three|four|five|six|ten|forty|several) (?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?)|took (?:\w+ ){0,2}(?:weeks|months?|ages|forever)|(?:restart|reset|reboot)\w* (?:\w+ ){0,3}every)\b/iu;
+  /\b(?:another|down|broke|broken|breaks|breaking|crash\w*|outage|lost|lose|losing|ate|deleted?|wiped|stopped|stop working|not working|doesn'?t work|fail\w*|error|logs? (?:me|us) out|froze|freez\w*|slower|worse|spinner|charged|charges|overcharg\w*|wip(?:e|ed|es|ing)|eras\w+|vanish\w*|disappear\w*|gone|missing|dropp\w*|bounced|declined|missed|delet\w*|cancell?(?:ing|ed) (?:my|our|the)|(?:someone|somebody|some(?:one|body) else)['’]s|(?:grinding|rattling|clicking|buzzing|burning|strange|weird|loud) (?:noise|sound|smell)|spark(?:s|ed|ing)|smok(?:e|ed|ing)|overheat\w*|cracked|(?:with|has|had) a (?:\w+ )?crack\b|shut (?:off|down) (?:my|our|the)|gave away|sold (?:me|us) (?:\w+ )?(?:mou?ldy|stale|broken|faulty|expired|fake)|serv(?:ed|ing) (?:me |us )?(?:\w+ )?(?:undercooked|raw|cold|stale|burnt)|out of (?:order|service|stock)|pending for|with no (?:update|explanation|warning|notice|reply|response|refund)|without (?:any )?(?:notice|warning|explanation|reply|response)|(?:went|gone) up by|(?:two|three|four|five|\d+) times (?:higher|more|the price)|still (?:not|isn['’]?t|doesn['’]?t|hasn['’]?t|haven['’]?t|waiting|broken|down|missing)|(?:is|are) still there|forg[oe]t\w*|(?:got|was|were|been) cancell?ed|damaged|(?:billed|invoiced) (?:\w+ )?(?:twice|double|again)|double[- ]billed|(?:bills?|prices?|fees?|rates?|premiums?|tariffs?) (?:have |has )?(?:gone up|went up|increased|doubled|tripled|shot up)|left (?:\w+ ){0,3}in the rain|given away|nothing|price (?:increase|hike)|unable|can'?t|delay(?:ed|s)?|buffer\w*|dies|died|dead|hung up|hangs? up|late|overbooked|double[- ]booked|downtime|cold|soggy|undercooked|stale|mou?ld\w*|dirty|rude|leak\w*|(?:did|does|do|is|was|were|are|wo)(?:n['’]?t| not) work\w*|never (?:works?|worked|loads?|loaded|arrives?|arrived|answers?|answered|syncs?|synced|saves?|saved|responds?|responded|replies|replied)|charg\w* (?:me|us) (?:twice|double|again)|double[- ]charg\w*|lock\w* (?:me|us) out|cut(?:ting|s)? (?:\w+ ){0,3}off|shut(?:ting|s)? (?:\w+ ){0,3}off|needs? (?:reboot|restart)\w*|rais\w* (?:the |our |my )?prices?|price ris\w+|(?:extra|hidden|surprise|admin) (?:\w+ )?(?:fees?|charges?)|(?:no|not (?:one|a single)|zero) (?:answers?|repl(?:y|ies)|responses?|call ?backs?)|(?:didn['’]?t|never) (?:turn|show)(?:ed)? up|just to (?:wait|stand|sit|queue|be told)|(?:wait(?:ed|ing)?|on hold|stuck|queu\w+|stand(?:ing)?) (?:\w+ ){0,4}?(?:for )?(?:\d+|an?|two|three|four|five|six|ten|forty|several) (?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?)|took (?:\w+ ){0,2}(?:weeks|months?|ages|forever)|(?:restart|reset|reboot)\w* (?:\w+ ){0,3}every)\b/iu;
 
 const SARCASM_CUE =
-  /^\W*(great|perfect|wonderful|fantastic|brilliant|lovely|marvell?ous|terrific|awesome|fabulous|superb|excellent|amazing)[,.!…]+\s+(?:just|simply|really|absolutely)\s+\1\b|\beverything (?:but|except) the (?:one|only) (?:thing|time|day|part)\b|\bsaid no ?(?:one|body) ever\b|\bexactly what (?:every(?:one|body)|no ?(?:one|body)|we all|all of us) (?:asked|wanted|needed|hoped) for\b|\bliving the dream\b|\bnothing says (?:\p{L}+ ){0,2}like\b|["“'‘]\s*(?:fast|quick|express|helpful|premium|unlimited|reliable|free|instant|easy|simple|secure|smart|customer service|support|priority|guaranteed|24\/7)\s*["”'’]/iu;
+  /^\W*(great|perfect|wonderful|fantastic|brilliant|lovely|marvell?ous|terrific|awesome|fabulous|superb|excellent|amazing)[,.!…]+\s+(?:just|simply|really|absolutely)\s+\1\b|\beverything (?:but|except) the (?:one|only) (?:thing|time|day|part)\b|\bsaid no ?(?:one|body) ever\b|\bexactly what (?:every(?:one|body)|no ?(?:one|body)|we all|all of us) (?:asked|wanted|needed|hoped) for\b|\bliving the dream\b|\bnothing says (?:\p{L}+ ){0,2}like\b|\bsaid no (?:\p{L}+ ){0,2}ever\b|\bwho (?:even )?needs (?:a |an )?(?:working|functioning|reliable|fast|decent)\b|\b(?:great|perfect|ideal|recommend\w*|brilliant|fantastic|love it|amazing)\b[^.!?]{0,25}?\bif you (?:enjoy|like|love|fancy)\b|(?:^|\s)#(?:not|sarcasm)\b|\b(?:lovely|wonderful|great|amazing|fantastic|brilliant|delightful)\s+["“'‘][^"”'’]{2,30}["”'’]|["“'‘]\s*(?:fast|quick|express|helpful|premium|unlimited|reliable|free|instant|easy|simple|secure|smart|customer service|support|priority|guaranteed|24\/7)\s*["”'’]/iu;
 
 /** A favourite pastime named: sarcasm when what follows is a failure. */
 const HOBBY = /\bmy (?:new )?(?:favou?rite|fav) (?:hobby|pastime|sport|activity|game|part of the day)\b/iu;
@@ -394,6 +395,43 @@ const SARCASM_WORDS = 25;
  */
 const PRAISE_CLOSING =
   /(?:^|[.!?…]\s+|\s[—–-]\s*)(?:(?:oh|just|really|so|simply|absolutely|truly)\s+)?(?:great|fantastic|brilliant|wonderful|perfect|amazing|excellent|superb|lovely|awesome|stellar|outstanding|marvell?ous|terrific|fabulous|well done|good job|great job|nice one|nice|love it|thanks a lot|thanks|bravo|kudos|top notch|five stars|5 stars)(?:\s+(?:service|job|work|stuff|experience|support|team|company|airline|app))?(?:,?\s+(?:as always|as usual|as ever|once again|yet again|again|today|guys|team))?\W*$/iu;
+
+/** Praise that means its opposite beside a failure: closers, thanks, "the part where", "amazing at". */
+const SARCASTIC_CLOSER =
+  /\b(?:at its (?:finest|best)|(?:the )?highlight of my|(?:really |truly )?made my (?:day|week|morning|evening|night|year|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|(?:my |their |his |her )?(?:absolute |new |very )?favou?rite (?:thing|part|customer|hobby|pastime)|never change|i['’]?m (?:so |truly |really )?touched|(?:so|how) thoughtful|what a (?:treat|joy|delight)|(?:great|fantastic|brilliant|wonderful|excellent|perfect|amazing) use of my|(?:truly|really|very) impressive (?:work|stuff|job))/iu;
+/** "Amazing at closing my ticket without reading it": skill praised at a failure. */
+const AMAZING_AT =
+  /\b(?:amazing|brilliant|great|excellent|fantastic|impressive|so good|really good|very good) at \p{L}+ing\b[^.!?]*\bwithout (?:\p{L}+ing|any|even)\b/iu;
+/** "It has only gone down eleven times this week": a count of failures called small. */
+const ONLY_TIMES =
+  /[^.!?]*\bonly\b[^.!?]{0,40}?\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|a dozen) times\b[^.!?]*/iu;
+const THANKS_FOR =
+  /\b(?:thanks?(?: (?:so|very) much| a (?:lot|million|bunch|ton))?|thank you(?: (?:so|very) much)?|kudos|props|hats off|cheers)\b[^.!?]{0,40}?\bfor\b([^.!?]+)/iu;
+const PART_WHERE =
+  /\b(?:especially|particularly|loving|love|loved|enjoyed|favou?rite|best)\b[^.!?]{0,25}?\bthe (?:part|bit|moment|day|time) (?:where|when)\b([^.!?]+)/iu;
+/** A failure told in the stretch and neither denied nor mended. */
+function toldFailure(stretch: string): boolean {
+  // Mended, or being mended: "thank you for fixing the crash".
+  if (MENDED.test(stretch) || MENDING.test(stretch)) return false;
+  for (const m of stretch.matchAll(new RegExp(FAILURE.source, 'giu'))) {
+    if (/^(?:nothing|another|gone|again|can['’]?t)$/iu.test(m[0])) continue;
+    const before = stretch.slice(0, m.index);
+    if (
+      /\b(?:no|not|never|zero|without|\w+n['’]t|(?:do|does|did|is|are|was|were|has|have|had|could|would|should|wo|ca|must|need|ai)nt|less|fewer)\s+(?:\S+\s+)?$/iu.test(
+        before,
+      )
+    )
+      continue;
+    if (
+      wordTokens(before + m[0])
+        .at(-1)
+        ?.startsWith('NOT_')
+    )
+      continue;
+    return true;
+  }
+  return false;
+}
 
 /** A praise opening (or closing), then (or before it) a failure neither denied nor mended: -1; else 0. */
 export function sarcasm(text: string): -1 | 0 {
@@ -410,9 +448,21 @@ export function sarcasm(text: string): -1 | 0 {
   // "My favourite hobby is rebooting the router every hour", "10/10 would love to be double booked again".
   const hobby = text.match(HOBBY);
   if (hobby && FAILURE.test(text.slice(hobby.index! + hobby[0].length))) return -1;
-  // "Hollis & Reed never disappoints: my order got cancelled yet again."
-  const never = text.match(/\bnever (?:disappoints?|fails?|lets? (?:me|us) down)\b/iu);
-  if (never && FAILURE.test(text.slice(never.index! + never[0].length))) return -1;
+  // "Hollis & Reed never disappoints: my order got cancelled yet again." (the failure before or after).
+  const never = text.match(/\b(?:you |they |it )?never (?:disappoints?|fails?|lets? (?:me|us) down)\b/iu);
+  if (never && toldFailure(text.replace(never[0], ' '))) return -1;
+  // "…. Customer care at its finest.", "Really made my Monday.", "My absolute favourite thing 🙃",
+  // "thank you so much for deleting my coursework", "especially the bit where they froze my card",
+  // "amazing at closing my ticket without reading it": praise that only a failure beside it explains.
+  if (AMAZING_AT.test(text)) return -1;
+  const only = text.match(ONLY_TIMES);
+  if (only && toldFailure(only[0])) return -1;
+  const closer = text.match(SARCASTIC_CLOSER);
+  if (closer && toldFailure(text.replace(closer[0], ' '))) return -1;
+  const thanked = text.match(THANKS_FOR);
+  if (thanked && toldFailure(thanked[1]) && !/\brefund/iu.test(thanked[1])) return -1;
+  const where = text.match(PART_WHERE);
+  if (where && toldFailure(where[1])) return -1;
   const again = text.match(WOULD_AGAIN);
   if (again && FAILURE.test(again[1])) return -1;
   const closing = text.match(PRAISE_CLOSING);
@@ -420,11 +470,13 @@ export function sarcasm(text: string): -1 | 0 {
   if ((!m || m[0].length === 0) && !closing) return 0;
   const rest = m && m[0].length > 0 ? text.slice(m[0].length) : text.slice(0, closing!.index);
   if (words(rest) < 2 || !FAILURE.test(rest)) return 0;
+  // "Thanks for the quick refund after the double charge": thanks for putting a failure right.
+  if (m && /\b(?:thanks?|thank you|thx|ty|cheers)\b/iu.test(m[0]) && /\brefund/iu.test(rest)) return 0;
   // "Great, nothing crashed", "Thanks, the outage was fixed in minutes": a failure denied or mended.
   const deniedFailure = wordTokens(rest).some(
     (t) => t.startsWith('NOT_') && (complaint(t.slice(4)) || FAILURE.test(t.slice(4))),
   );
-  if (deniedFailure || MENDED.test(rest)) return 0;
+  if (deniedFailure || MENDED.test(rest) || MENDING.test(text)) return 0;
   // Not weighed by the lexicons: sarcasm often ends on more praise ("…, super helpful", "such a treat").
   return -1;
 }
@@ -436,7 +488,8 @@ export function sarcasm(text: string): -1 | 0 {
  * corpus' labelling rule says politeness does not lift a reported failure above -0.2.
  */
 const COURTESY =
-  /\b(?:politely|no rush|(?:i|we) (?:just )?want(?:ed)? to (?:flag|let you know|point out|mention|report)|appreciate|grateful|thankful|thanks in advance|with (?:all due )?respect|would be (?:great|nice|lovely|good|wonderful|amazing)|it'?d be (?:great|nice|lovely|good)|kindly|sorry to (?:bother|chase)|hate to (?:complain|chase)|gentle reminder)\b/iu;
+  /\b(?:politely|no rush|(?:i|we) (?:just )?want(?:ed)? to (?:flag|let you know|point out|mention|report)|appreciate|grateful|thankful|thanks in advance|with (?:all due )?respect|would be (?:great|nice|lovely|good|wonderful|amazing)|it'?d be (?:great|nice|lovely|good)|kindly|sorry to (?:bother|chase|trouble)|hate to (?:complain|chase|bother)|gentle reminder|regrettably|with regret|forgive me|(?:raise|raising|flag|flagging) (?:a |this |my )?concern|i['’]?m afraid|if it['’]?s not too much trouble|would you mind|i hope you (?:are|can)|thank you for your (?:time|understanding|patience|help)|much appreciated|i would be grateful|(?:i|we)(?: have)? always (?:valued|appreciated|loved|liked|enjoyed|trusted))\b/iu;
+const COURTESY_ALL = new RegExp(COURTESY.source, 'giu');
 /** "finally", "actually", "for once": the thing has not been working. (Not "please" or "still": calm requests use them.) */
 const IMPATIENCE =
   /\b(?:finally (?:fix\w*|work\w*|sort\w*|answer\w*|repl\w*|respond\w*|resolve\w*|look\w* into|get (?:this|it) (?:fixed|working|right))|actually (?:work|works|worked|did|does|load|loaded|sync|synced|sent|saved)|for once|yet again|any time soon|once and for all)\b/iu;
@@ -445,7 +498,7 @@ export function politeComplaint(text: string, reader?: ReaderLean): -1 | 0 {
   if (!COURTESY.test(text) || words(text) > SHORT_WORDS) return 0;
   if (IMPATIENCE.test(text)) return -1;
   const failure = text.match(FAILURE);
-  const rest = lean(text.replace(COURTESY, ' '), reader);
+  const rest = lean(text.replace(COURTESY_ALL, ' '), reader);
   if (rest >= CLEAR) return 0; // courtesy around praise: "really appreciate the clear pricing"
   // A failure named, or words that clearly complain (twice the lean of a clear stretch).
   // A failure denied is none: "really appreciate the clear pricing, no hidden fees".
@@ -465,12 +518,22 @@ const COMPLAINT_REACH = 5;
 /** "Can't remember the last time it crashed": the failure has not happened for long. */
 const NOT_SINCE_LONG =
   /\b(?:can['’]?t|cannot|could(?:n['’]?t| not)|don['’]?t|do not) (?:remember|recall) (?:the last time|when)\b/iu;
+/** An answer of no after a question, at the end of the message ("Q: … problems? A: No, none."). */
+const ANSWERED_NO =
+  /\?\s*(?:a\s*:\s*)?(?:no|nope|not at all|none|never)\b(?!\s+(?:worries|problem|rush|hurry|thanks))[^?]{0,40}$/iu;
 /** Verbs of opinion that pass a negation on to the clause after them. */
 const RAISING = /^(?:think|thought|say|said|call|find|found|feel|felt|believe|consider|reckon|suppose|expect)$/;
 const TOO_MUCH = /^(?:high|steep|much|long|slow|expensive|pricey|complicated|hard|difficult|many)$/;
 const INTENTION_WORD = /^(?:refund\w*|cancel\w*|disput\w*|charge\w*|leav\w*|switch\w*)$/;
 export function deniedComplaint(text: string): 1 | 0 {
-  if (/\?/.test(text) || words(text) > SHORT_WORDS) return 0;
+  if (words(text) > SHORT_WORDS) return 0;
+  // "Did you have any problems with the signal? No, none whatsoever.": a complaint asked about, denied.
+  const answered = text.match(ANSWERED_NO);
+  if (answered) {
+    const asked = text.slice(0, answered.index);
+    return FAILURE.test(asked) || wordTokens(asked).some((t) => complaint(t) && !INTENTION_WORD.test(t)) ? 1 : 0;
+  }
+  if (/\?/.test(text)) return 0;
   const since = text.match(NOT_SINCE_LONG);
   // What has not happened for long: the rest of its clause, a failure or a complaint.
   const unseen = since ? text.slice(since.index! + since[0].length).split(/[,;.!]/)[0] : '';
@@ -487,7 +550,13 @@ export function deniedComplaint(text: string): 1 | 0 {
     if (scoped[i + 1]?.distance === 1) return;
     // "isn't too high", "not too steep": "too" and a size is a complaint.
     const next = scoped[i + 1]?.word;
-    const word = raw === 'too' && next && TOO_MUCH.test(next) ? 'unbearable' : raw;
+    // "no hidden fees", "wasn't higher than expected", "didn't have to wait long": phrases of complaint.
+    const phrase =
+      (raw === 'too' && next && TOO_MUCH.test(next)) ||
+      (raw === 'hidden' && next && /^(?:fees?|charges?|costs?|extras?)$/.test(next)) ||
+      (/^(?:higher|longer|bigger|worse|steeper|slower)$/.test(raw) && next === 'than') ||
+      (/^(?:wait|waited|queue|queued)$/.test(raw) && next && /^(?:long|ages|forever)$/.test(next));
+    const word = phrase ? 'unbearable' : raw;
     // "I don't think the new checkout is buggy", "I'd never call it slow": a verb of opinion passes the
     // negation to the clause it opens (negative raising), so that clause gets its own reach.
     const opens = Number.isFinite(distance) ? scoped[i - distance + 1]?.word : undefined;
@@ -511,7 +580,7 @@ export function deniedComplaint(text: string): 1 | 0 {
  * "an invoice for a plan we never signed up for".
  */
 const MISMATCH =
-  /\b(?:ordered|booked|paid for|asked for|requested|reserved|bought|purchased)\b[^.!?]{1,80}?(?:(?:[,;—–]|\b(?:and|but|yet)\b)\s*(?:(?:i|we|they)\s+)?(?:only\s+)?(?:got|received|were given|was given|ended up with|sent (?:us|me)|gave (?:us|me))\b|\b(?:actually|instead)\b)|\b(?:never|didn['’]?t|did not)\s+(?:order(?:ed)?|sign(?:ed)? up|ask(?:ed)? for|agree(?:d)? to|authori[sz]e(?:d)?|request(?:ed)?)\b/iu;
+  /\b(?:ordered|booked|paid for|asked for|requested|reserved|bought|purchased)\b[^.!?]{1,80}?(?:(?:[,;—–]|\b(?:and|but|yet)\b)\s*(?:(?:i|we|they)\s+)?(?:only\s+)?(?:got|received|were given|was given|ended up with|sent (?:us|me)|gave (?:us|me))\b|\b(?:actually|instead)\b)|\binstead of (?:the |my |our |a |an )?(?:[\w'’-]+ ){0,4}(?:i|we) (?:ordered|paid for|booked|bought|asked for|requested|reserved)\b|\b(?:never|didn['’]?t|did not)\s+(?:order(?:ed)?|sign(?:ed)? up|ask(?:ed)? for|agree(?:d)? to|authori[sz]e(?:d)?|request(?:ed)?)\b/iu;
 /** A mismatch told, not asked, and not told as good news ("booked a double, got a suite, amazing"): -1; else 0. */
 export function mismatch(text: string, reader?: ReaderLean): -1 | 0 {
   if (/\?/.test(text) || words(text) > SHORT_WORDS || !MISMATCH.test(text)) return 0;
@@ -539,12 +608,14 @@ export function plainFailure(text: string): -1 | 0 {
     return 0;
   return scopedWords(text).some(({ word, distance }) => distance === Infinity && praise(word)) ? 0 : -1;
 }
+/** Being put right: "thank you for fixing the crash". ("Can you fix it?" and "is a fix coming?" mend nothing.) */
+const MENDING = /(?:\b(?:for|after|by|on) |^\s*)(?:fixing|resolving|solving|sorting)\b/iu;
 const MENDED =
   /\b(?:fixed|resolved|sorted|solved|back up|works? now|recover\w*|restor\w*|waiv\w*|replac\w*|credited|refunded)\b/i;
 
 /** Courtesy a contrast's later part may end on ("…, could you check? ty"): no lean of its own. */
 const SIGN_OFF_COURTESY =
-  /\b(?:thanks?(?: you)?(?: (?:so|very) much)?|thx|ty|cheers|please|pls|kindly|(?:i|we)(?:['’]d| would) (?:really )?(?:appreciate|be grateful for)(?: an? \p{L}+)?)\b/giu;
+  /\b(?:thanks?(?: you)?(?: (?:so|very) much)?|thx|ty|cheers|please|pls|kindly|(?:i|we)(?:['’]d| would) (?:be )?(?:really |very |most |so |truly |extremely )?(?:appreciate|grateful)(?: (?:it|that|this))?(?: (?:for|if) (?:any|an?|your|the|you) (?:\p{L}+ )?\p{L}+)?|(?:any (?:further |more )?help|this|it) (?:would be|is) (?:much |greatly |really |very )?appreciated|thank you (?:so much |very much )?for your (?:time|help|patience|understanding))\b/giu;
 /** Markers that say the later part is bad news whatever its words: "Unfortunately it …". */
 const BAD_NEWS = /\b(?:unfortunately|sadly|regrettably)\b/iu;
 
@@ -582,14 +653,17 @@ export function compositionVerdict(message: string, reader?: ReaderLean): Verdic
   if (parts) {
     const marker = text.slice(text.indexOf(parts[0]) + parts[0].length, text.lastIndexOf(parts[1]));
     const badNews = BAD_NEWS.test(marker) ? -2 * CLEAR : 0;
+    // A denial first: the lexicons misread "there was no hassle" as a hassle.
     const after =
-      signOf(lean(parts[1].replace(SIGN_OFF_COURTESY, ' '), reader) + badNews) ||
       deniedPraise(parts[1], reader) ||
       deniedComplaint(parts[1]) ||
+      signOf(lean(parts[1].replace(SIGN_OFF_COURTESY, ' '), reader) + badNews) ||
       // "…, but the car smelled of smoke and had a flat tyre", "…. The soup was cold though.": a failure told calmly.
       plainFailure(parts[1]) ||
-      failureTold(parts[1]);
-    const before = signOf(lean(parts[0], reader));
+      failureTold(parts[1]) ||
+      praiseIdiom(parts[1], reader);
+    // Courtesy around a complaint leans nowhere on either side: "I hate to bother you, but …".
+    const before = signOf(lean(parts[0].replace(COURTESY, ' '), reader));
     if (after !== 0 && before !== after) return { sign: after, rule: 'contrast' };
     if (after !== 0) return undefined;
   } else {
@@ -616,7 +690,8 @@ export function compositionVerdict(message: string, reader?: ReaderLean): Verdic
 const JUXTAPOSED_WORDS = 20;
 const NOT_ENGLISH =
   /\b(?:der|die|das|und|nicht|ist|mit|für|sehr|el|los|las|muy|pero|est|une|les|des|très|il|che|è|non|molto|não|muito|com|para)\b/iu;
-const NEGATED = /\b(?:no|not|never|nothing|none|nobody|without|\w+n['’]?t)\b/iu;
+const NEGATED =
+  /\b(?:no|not|never|nothing|none|nobody|without|\w+n['’]t|(?:do|does|did|is|are|was|were|has|have|had|could|would|should|wo|ca|must|need|ai)nt)\b/iu;
 function juxtaposed(text: string, reader?: ReaderLean): -1 | 1 | 0 {
   if (/\?/.test(text) || words(text) > JUXTAPOSED_WORDS) return 0;
   // One sentence of two clauses, the second not joined by a conjunction (those are contrasts or lists).
@@ -632,6 +707,8 @@ function juxtaposed(text: string, reader?: ReaderLean): -1 | 1 | 0 {
   )
     return 0;
   if (parts.some((p) => NEGATED.test(p) || MENDED.test(p) || /\bat (?:best|most|least)\b/iu.test(p))) return 0;
+  // A request is no verdict: "app keeps crashing, pls help its urgent".
+  if (/\b(?:please|pls|plz|help|asap|urgent\w*|can you|could you)\b/iu.test(parts[1])) return 0;
   // The lexicons are English: another language's words ("die", "no") lean by accident.
   if (NOT_ENGLISH.test(text)) return 0;
   // Each side clearly one way (twice a clear stretch), or the later one a failure told.
@@ -657,7 +734,7 @@ function emphaticNever(text: string, reader?: ReaderLean): -1 | 1 | 0 {
  * beyond", "an absolute star"): positive when nothing in the message complains.
  */
 const PRAISE_IDIOM =
-  /\b(?:nothing (?:beats|compares to|comes close to|tops)|blown away|went above and beyond|goes above and beyond|above and beyond|an? absolute (?:star|legend|gem|hero|lifesaver|joy|delight|treat|pleasure)|thumbs up|hats off|spot on|game[- ]?changer|unbelievably (?:good|kind|helpful|fast|friendly|easy|smooth|quick|tasty|comfortable))\b/iu;
+  /\b(?:nothing (?:beats|compares to|comes close to|tops)|blown away|went above and beyond|goes above and beyond|above and beyond|an? absolute (?:star|legend|gem|hero|lifesaver|joy|delight|treat|pleasure)|thumbs up|hats off|spot on|game[- ]?changer|exceeded (?:all |every |my |our )?(?:\p{L}+ )?expectations?|unbelievably (?:good|kind|helpful|fast|friendly|easy|smooth|quick|tasty|comfortable))\b/iu;
 /** Praise by idiom is short; a long message around one is as often sarcasm ("Truly above and beyond. Refund me."). */
 const IDIOM_WORDS = 15;
 function praiseIdiom(text: string, reader?: ReaderLean): 1 | 0 {
@@ -674,5 +751,9 @@ function praiseIdiom(text: string, reader?: ReaderLean): 1 | 0 {
 function failureTold(part: string): -1 | 0 {
   const f = part.match(FAILURE);
   if (!f || /^(?:nothing|another|gone|again)$/iu.test(f[0]) || MENDED.test(part)) return 0;
-  return /\b(?:no|not|never|zero|without|\w+n['’]?t)\s+(?:\S+\s+)?$/iu.test(part.slice(0, f.index)) ? 0 : -1;
+  return /\b(?:no|not|never|zero|without|\w+n['’]t|(?:do|does|did|is|are|was|were|has|have|had|could|would|should|wo|ca|must|need|ai)nt)\s+(?:\S+\s+)?$/iu.test(
+    part.slice(0, f.index),
+  )
+    ? 0
+    : -1;
 }

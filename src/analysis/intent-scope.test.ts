@@ -80,6 +80,25 @@ describe('intention scope', () => {
     'Ending the contract at the end of the month, please confirm.',
   ])('heads v21 (dev5) says leaving: %s', (text) => expect(saysLeaving(text)).toBe(true));
 
+  it.each([
+    'Finally ditched Harbourline for a local credit union.',
+    'moved to Streamly today. so long Reelbox',
+    'Q: What is the main reason you are leaving us? A: a cheaper offer.',
+  ])('heads v21 (dev8) says leaving: %s', (text) => expect(saysLeaving(text)).toBe(true));
+
+  it.each(['Left a review for the driver.', 'So long as it works, we are happy.'])(
+    'heads v21 (dev8) does not say leaving: %s',
+    (text) => expect(saysLeaving(text)).toBe(false),
+  );
+
+  it('denies a refund or an upgrade answered no, set aside or declined (heads v21, dev7 and dev8)', () => {
+    expect(deniedOnly('refund', scopeCounts('Getting my money back is not what I am after.'))).toBe(true);
+    expect(deniedOnly('refund', scopeCounts('Q: Would you like a refund? A: No, these things happen.'))).toBe(true);
+    expect(deniedOnly('refund', scopeCounts('No need to give me any money back, just fix it.'))).toBe(true);
+    expect(deniedOnly('upgrade', scopeCounts('Upgrade to Premium? Not a chance.'))).toBe(true);
+    expect(deniedOnly('upgrade', scopeCounts('Please remove me from the upgrade mailing list.'))).toBe(true);
+  });
+
   it.each(['Please end my season pass from next month.', 'Terminate our energy tariff at the end of the fix.'])(
     'heads v21 (dev6) says leaving: %s',
     (text) => expect(saysLeaving(text)).toBe(true),

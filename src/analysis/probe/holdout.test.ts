@@ -63,6 +63,16 @@ describe('the held-out sentences', () => {
     expect(new Set(cases.map((c) => c.text)).size).toBe(360);
   });
 
+  it('hold dev7 and dev8: 280 read each, sarcasm and polite complaints 60, four more capabilities 40', () => {
+    for (const half of ['dev7', 'dev8'] as const) {
+      const per = new Map<string, number>();
+      const cases = loadHoldout(half);
+      for (const c of cases) per.set(c.capability, (per.get(c.capability) ?? 0) + 1);
+      expect([...per.values()].sort((a, b) => b - a)).toEqual([60, 60, 40, 40, 40, 40]);
+      expect(new Set(cases.map((c) => c.text)).size).toBe(280);
+    }
+  });
+
   it('fail by their expectation: a class, a class not to be, an intention to carry or not', () => {
     const r = (sentiment: number, intentions: string[] = []) => ({ sentiment, intentions });
     expect(failsExpectation('not positive', r(0.3))).toBe(true);

@@ -24,10 +24,25 @@ import type { CapabilityResult, Predict, ProbeReport } from './runner.js';
  * wrote its own templates and word lists (ten templates a capability, the same fifteen) and a
  * seeded script filled them: `dev6` (300) and `test5` (300, never read). `test6` (360, never read):
  * one more helper's own templates (fourteen or fifteen a capability, 24 cases each), with no read
- * sibling, so it measures templates nobody here has seen, as the hidden probe does.
+ * sibling, so it measures templates nobody here has seen, as the hidden probe does. `dev7` and
+ * `dev8` (280 each, read): two more helpers' templates for the capabilities test6 still failed most
+ * (sarcasm, polite complaints, denied refunds and upgrades, churn statements and more).
  */
 export type HoldoutHalf =
-  'dev' | 'test' | 'dev2' | 'test2' | 'dev3' | 'test3' | 'dev4' | 'dev5' | 'test4' | 'dev6' | 'test5';
+  | 'dev'
+  | 'test'
+  | 'dev2'
+  | 'test2'
+  | 'dev3'
+  | 'test3'
+  | 'dev4'
+  | 'dev5'
+  | 'test4'
+  | 'dev6'
+  | 'test5'
+  | 'test6'
+  | 'dev7'
+  | 'dev8';
 /** Every half, for the command line. */
 export const HOLDOUT_HALVES: readonly HoldoutHalf[] = [
   'test',
@@ -42,6 +57,8 @@ export const HOLDOUT_HALVES: readonly HoldoutHalf[] = [
   'dev6',
   'test5',
   'test6',
+  'dev7',
+  'dev8',
 ];
 /** The halves whose failing sentences are never shown (nobody tunes on them). */
 export const UNREAD_HALVES: readonly HoldoutHalf[] = ['test', 'test2', 'test3', 'test4', 'test5', 'test6'];

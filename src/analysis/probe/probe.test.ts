@@ -90,22 +90,23 @@ const HOLDOUT_FAILURES: Record<string, number> = {
  * Failures allowed on the second never-read set (test2: 24 sentences for each of six
  * capabilities), as above: HEADS_VERSION 19 failed 8 3 1 3 5 6 (26), 20 failed 4 3 1 4 5 5 (22),
  * with the rules after v20 2 3 1 3 3 5 (17), with dev5's 2 3 1 3 3 4 (16), with dev6's and
- * the CheckList-like templates' 1 2 1 3 3 4 (14).
+ * the CheckList-like templates' 1 2 1 3 3 4 (14), with dev7 and dev8's 1 1 1 3 3 4 (13).
  */
 const HOLDOUT2_FAILURES: Record<string, number> = {
   'negated negative': 1 + 1,
-  'negated positive': 2 + 1,
+  'negated positive': 1 + 1,
   'factual complaint': 1 + 1,
   'negated churn': 3 + 1,
   'negated refund': 3 + 1,
   'negated upgrade': 4 + 1,
-  overall: 14 + 3,
+  overall: 13 + 3,
 };
 
 /**
  * Failures allowed on the third never-read set (test3: 20 sentences for each of the twelve
  * capabilities, in many trades): heads v20 with v20's rules failed 30, with the rules after v20
- * 2 5 2 1 5 1 0 2 3 0 1 2 (24, 0.100), with dev5's 2 5 2 1 5 1 0 2 3 0 0 2 (23, 0.096).
+ * 2 5 2 1 5 1 0 2 3 0 1 2 (24, 0.100), with dev5's 2 5 2 1 5 1 0 2 3 0 0 2 (23, 0.096), with the
+ * rules from dev6, dev7 and dev8 (2026-12-03, third stop) 2 5 2 1 5 1 0 1 1 0 0 2 (20, 0.083).
  */
 const HOLDOUT3_FAILURES: Record<string, number> = {
   'negated positive': 2 + 1,
@@ -115,52 +116,53 @@ const HOLDOUT3_FAILURES: Record<string, number> = {
   sarcasm: 5 + 1,
   'polite complaint': 1 + 1,
   'factual complaint': 0 + 1,
-  'negated churn': 2 + 1,
-  'negated refund': 3 + 1,
+  'negated churn': 1 + 1,
+  'negated refund': 1 + 1,
   'negated upgrade': 0 + 1,
   'negated recommend': 0 + 1,
   'churn statement': 2 + 1,
-  overall: 23 + 3,
+  overall: 20 + 3,
 };
 
 /**
  * Failures allowed on the fourth never-read set (test4: 20 sentences for each of fifteen
  * capabilities, the twelve and intensified negative and positive and noisy negative): 28 (0.093)
  * before the rules from its sibling dev5 and 28 after, capability by capability the same; 27 with
- * dev6's (one negated negative fewer).
+ * dev6's (one negated negative fewer), 25 with dev7 and dev8's.
  */
 const HOLDOUT4_FAILURES: Record<string, number> = {
   'negated positive': 1 + 1,
   'negated negative': 1 + 1,
   'contrast ending negative': 4 + 1,
-  'contrast ending positive': 3 + 1,
+  'contrast ending positive': 2 + 1,
   sarcasm: 3 + 1,
   'polite complaint': 0 + 1,
   'factual complaint': 0 + 1,
   'churn statement': 4 + 1,
   'negated churn': 4 + 1,
-  'negated refund': 1 + 1,
+  'negated refund': 0 + 1,
   'negated upgrade': 1 + 1,
   'negated recommend': 1 + 1,
   'intensified negative': 1 + 1,
   'intensified positive': 3 + 1,
   'noisy negative': 0 + 1,
-  overall: 27 + 3,
+  overall: 25 + 3,
 };
 
 /**
  * Failures allowed on the fifth never-read set (test5: 20 sentences for each of the fifteen
  * capabilities, filled from the same helper's ten templates a capability as its read sibling dev6,
  * so it measures new fillings of read templates, not new templates): 22 (0.073; sarcasm 7 of 20)
- * before the rules from dev6's failures, 10 (0.033) after.
+ * before the rules from dev6's failures, 10 (0.033) after, 10 after dev7 and dev8's too (sarcasm 2,
+ * polite complaint 2, noisy negative 2 where dev6's rules alone left 3, 1, 2).
  */
 const HOLDOUT5_FAILURES: Record<string, number> = {
   'negated negative': 0 + 1,
   'negated positive': 0 + 1,
   'contrast ending negative': 0 + 1,
   'contrast ending positive': 0 + 1,
-  sarcasm: 3 + 1,
-  'polite complaint': 1 + 1,
+  sarcasm: 2 + 1,
+  'polite complaint': 2 + 1,
   'factual complaint': 1 + 1,
   'negated churn': 0 + 1,
   'churn statement': 0 + 1,
@@ -176,26 +178,27 @@ const HOLDOUT5_FAILURES: Record<string, number> = {
 /**
  * Failures allowed on the sixth never-read set (test6: 24 sentences for each of the fifteen
  * capabilities, from a helper's own templates that no set here shares, so the closest thing to the
- * hidden probe): 43 (0.119) before the rules of 2026-12-03's third stop, 37 (0.103) after; sarcasm
- * 8 of 24 both times, polite complaint 7 then 6.
+ * hidden probe): 43 (0.119) before the rules of 2026-12-03's third stop, 37 (0.103) after those
+ * from the CheckList-like templates and dev6, 32 (0.089) after dev7 and dev8's; sarcasm 8, 8, 6 of
+ * 24, polite complaint 7, 6, 5.
  */
 const HOLDOUT6_FAILURES: Record<string, number> = {
   'negated negative': 1 + 1,
   'negated positive': 1 + 1,
   'contrast ending negative': 2 + 1,
   'contrast ending positive': 3 + 1,
-  sarcasm: 8 + 1,
-  'polite complaint': 6 + 1,
+  sarcasm: 6 + 1,
+  'polite complaint': 5 + 1,
   'factual complaint': 1 + 1,
   'negated churn': 2 + 1,
   'churn statement': 3 + 1,
-  'negated refund': 5 + 1,
+  'negated refund': 3 + 1,
   'negated upgrade': 3 + 1,
   'negated recommend': 0 + 1,
   'intensified negative': 1 + 1,
   'intensified positive': 0 + 1,
   'noisy negative': 1 + 1,
-  overall: 37 + 3,
+  overall: 32 + 3,
 };
 
 describe('the behavioural probe on the local model', () => {
