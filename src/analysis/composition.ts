@@ -409,6 +409,15 @@ const THANKS_FOR =
   /\b(?:thanks?(?: (?:so|very) much| a (?:lot|million|bunch|ton))?|thank you(?: (?:so|very) much)?|kudos|props|hats off|cheers)\b[^.!?]{0,40}?\bfor\b([^.!?]+)/iu;
 const PART_WHERE =
   /\b(?:especially|particularly|loving|love|loved|enjoyed|favou?rite|best)\b[^.!?]{0,25}?\bthe (?:part|bit|moment|day|time) (?:where|when)\b([^.!?]+)/iu;
+/**
+ * A negator one or two words before what follows ("not a single outage", "never once crashed"):
+ * "n't" with its apostrophe, or a known contraction typed without it ("dont", "wasnt"), never any
+ * word that ends in "nt" ("restaurant", "urgent").
+ */
+const NEGATED_BEFORE =
+  /\b(?:no|not|never|zero|without|\w+n['’]t|(?:do|does|did|is|are|was|were|has|have|had|could|would|should|wo|ca|must|need|ai)nt)\s+(?:\S+\s+)?$/iu;
+/** The same, or a failure said to be smaller ("fewer crashes"). */
+const DENIED_BEFORE = new RegExp(NEGATED_BEFORE.source.replace(')nt)', ')nt|less|fewer)'), 'iu');
 /** A failure told in the stretch and neither denied nor mended. */
 function toldFailure(stretch: string): boolean {
   // Mended, or being mended: "thank you for fixing the crash".
@@ -416,12 +425,7 @@ function toldFailure(stretch: string): boolean {
   for (const m of stretch.matchAll(new RegExp(FAILURE.source, 'giu'))) {
     if (/^(?:nothing|another|gone|again|can['’]?t)$/iu.test(m[0])) continue;
     const before = stretch.slice(0, m.index);
-    if (
-      /\b(?:no|not|never|zero|without|\w+n['’]t|(?:do|does|did|is|are|was|were|has|have|had|could|would|should|wo|ca|must|need|ai)nt|less|fewer)\s+(?:\S+\s+)?$/iu.test(
-        before,
-      )
-    )
-      continue;
+    if (DENIED_BEFORE.test(before)) continue;
     if (
       wordTokens(before + m[0])
         .at(-1)
@@ -751,9 +755,5 @@ function praiseIdiom(text: string, reader?: ReaderLean): 1 | 0 {
 function failureTold(part: string): -1 | 0 {
   const f = part.match(FAILURE);
   if (!f || /^(?:nothing|another|gone|again)$/iu.test(f[0]) || MENDED.test(part)) return 0;
-  return /\b(?:no|not|never|zero|without|\w+n['’]t|(?:do|does|did|is|are|was|were|has|have|had|could|would|should|wo|ca|must|need|ai)nt)\s+(?:\S+\s+)?$/iu.test(
-    part.slice(0, f.index),
-  )
-    ? 0
-    : -1;
+  return NEGATED_BEFORE.test(part.slice(0, f.index)) ? 0 : -1;
 }
