@@ -418,11 +418,13 @@ const NEGATED_BEFORE =
   /\b(?:no|not|never|zero|without|\w+n['’]t|(?:do|does|did|is|are|was|were|has|have|had|could|would|should|wo|ca|must|need|ai)nt)\s+(?:\S+\s+)?$/iu;
 /** The same, or a failure said to be smaller ("fewer crashes"). */
 const DENIED_BEFORE = new RegExp(NEGATED_BEFORE.source.replace(')nt)', ')nt|less|fewer)'), 'iu');
+/** Every failure of a stretch, compiled once (matchAll copies it, so its lastIndex is never shared). */
+const FAILURE_ALL = new RegExp(FAILURE.source, 'giu');
 /** A failure told in the stretch and neither denied nor mended. */
 function toldFailure(stretch: string): boolean {
   // Mended, or being mended: "thank you for fixing the crash".
   if (MENDED.test(stretch) || MENDING.test(stretch)) return false;
-  for (const m of stretch.matchAll(new RegExp(FAILURE.source, 'giu'))) {
+  for (const m of stretch.matchAll(FAILURE_ALL)) {
     if (/^(?:nothing|another|gone|again|can['’]?t)$/iu.test(m[0])) continue;
     const before = stretch.slice(0, m.index);
     if (DENIED_BEFORE.test(before)) continue;
