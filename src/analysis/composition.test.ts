@@ -5,6 +5,7 @@ import {
   core,
   deniedComplaint,
   deniedPraise,
+  helpWithProblem,
   mismatch,
   plainFailure,
   politeComplaint,
@@ -267,6 +268,63 @@ describe('after the template-made read sets dev7 and dev8 (heads v21)', () => {
     // A question answered with "no worries", or an intention asked about, is no complaint denied.
     expect(deniedComplaint('Has the refund gone out? No worries if not.')).toBe(0);
     expect(compositionVerdict('I feared the return would be a hassle, but there was no hassle at all.')?.sign).toBe(1);
+  });
+});
+
+describe('after the template-made read set dev9 (heads v21)', () => {
+  it('hears a problem reported with a request for help, however warm the envelope', () => {
+    expect(
+      helpWithProblem(
+        "Hello! Huge fan of the gym, but the lockers in the women's room won't lock. Could you check? Thanks!",
+      ),
+    ).toBe(-1);
+    expect(
+      helpWithProblem(
+        'Good evening, my statement shows a late fee on my card that I never triggered. Any help is appreciated.',
+      ),
+    ).toBe(-1);
+    expect(
+      helpWithProblem('Hi team, the booking shows the wrong date. Would it be possible to change it? Many thanks'),
+    ).toBe(-1);
+    expect(
+      compositionVerdict(
+        'Love your app! Just wanted to flag that my reminders no longer arrive. Could you have a look? Thanks',
+      ),
+    ).toEqual({ sign: -1, rule: 'polite complaint' });
+    // No problem, a problem mended or denied, or no request: left alone.
+    expect(helpWithProblem('Could you add a dark mode to the app? Thanks so much!')).toBe(0);
+    expect(helpWithProblem('Thanks for fixing the login issue so quickly, could you also send me the invoice?')).toBe(
+      0,
+    );
+    expect(
+      helpWithProblem('Nothing wrong with the product, we just have fewer staff. Could you reduce our seats? Thanks'),
+    ).toBe(0);
+    expect(helpWithProblem("The lockers won't lock, thanks.")).toBe(0);
+  });
+
+  it('reads idioms of irony beside a failure as sarcasm, and leaves them alone beside none', () => {
+    expect(sarcasm('My flight got delayed four hours. Exactly how I wanted to spend my Saturday.')).toBe(-1);
+    expect(sarcasm('A gym membership charged twice. Never gets old.')).toBe(-1);
+    expect(sarcasm('The router drops out every night. Stellar work, as always.')).toBe(-1);
+    expect(sarcasm('Five stars for delivering my lamp in pieces.')).toBe(-1);
+    expect(sarcasm("Can't thank you enough for billing me for a plan I cancelled.")).toBe(-1);
+    expect(sarcasm('Love paying extra for a seat that never showed up on my booking 🙄')).toBe(-1);
+    expect(sarcasm('My pension statement has been "pending" for six weeks. What a surprise.')).toBe(-1);
+    expect(sarcasm('So much for next-day delivery.')).toBe(-1);
+    expect(sarcasm('Who needs hot water in a hotel anyway?')).toBe(-1);
+    // Sincere: the same idioms with nothing failed, a failure denied, thanks that are thanks.
+    expect(sarcasm('Best purchase ever, it has not crashed once.')).toBe(0);
+    expect(sarcasm('Just what I needed: the export now handles big files.')).toBe(0);
+    expect(sarcasm('Thank you so much for the quick refund!')).toBe(0);
+    expect(sarcasm('Love using the new editor, keep up the great work.')).toBe(0);
+  });
+
+  it('does not read closing praise after a turn to praise as sarcasm', () => {
+    expect(
+      sarcasm(
+        'Honestly, my order was a little late. That said, the staff added a free dessert and it was lovely. Love it!',
+      ),
+    ).toBe(0);
   });
 });
 

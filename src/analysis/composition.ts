@@ -95,7 +95,7 @@ const CONCESSION = /^\W*(?:even though|although|though|while|whilst|despite|in s
  * not contrasts, and "but" right after "all" ("all but") is a quantity.
  */
 const MARKER =
-  /(?<!\bnot only\b[^,.;]*)(?<!\b(?:nothing|all|anything)\s)\b(?:but|however|yet|until|whereas|except that|that said|unfortunately|sadly|these days|lately|nowadays|since then|turn(?:s|ed) out|on the other hand)\b|(?<=\b(?:at first|initially|originally|used to|in the beginning|before)\b.*)\b(?:now|then)\b/giu;
+  /(?<!\bnot only\b[^,.;]*)(?<!\b(?:nothing|all|anything)\s)\b(?:bu+t|however|yet|until|whereas|except that|that said|unfortunately|sadly|these days|lately|nowadays|since then|turn(?:s|ed) out|on the other hand)\b|(?<=\b(?:at first|initially|originally|used to|in the beginning|before)\b.*)\b(?:now|then)\b/giu;
 
 /**
  * A short two-part contrast is judged by its later part; a longer message weighs more than two
@@ -374,13 +374,13 @@ export function deniedPraise(text: string, reader?: ReaderLean): -1 | 0 {
 
 /** A short opening of praise before what happened. */
 const PRAISE_OPENING =
-  /^\W*(?:(?:oh|ah|ugh|wow|well|yay|just|so|really|truly|gotta|i|big|huge|many|a)\s+)*(?:great|wonderful|brilliant|fantastic|perfect|amazing|lovely|awesome|nice|cool|super|excellent|good|terrific|marvell?ous|splendid|fabulous|impressive|incredible|outstanding|superb|stellar|bravo|kudos|congrats|well done|lucky me|yay|woo-?hoo|hooray|(?:so |really )?impressed(?: by| with)?|nice one|top notch|best \p{L}+(?: \p{L}+){0,2} ever|love(?: it)?|loving(?: it)?|glad|thanks|thank you|thx|ty|cheers|just what (?:i|we) (?:needed|wanted)|exactly what (?:i|we) (?:needed|wanted)|what a (?:great|lovely|perfect|wonderful|fantastic) (?:time|day|moment|way|start))\b(?:\s+(?:job|work|stuff|news|one|a lot|so much|timing))?(?:\s+@\w+)?(?:\s*[,!.:…—-]+|\s+(?:i|we)\s+(?=paid|bought|booked|ordered|chose|picked|upgraded|signed)|\s+(?:how|that|when|for|on|in advance for|the way|to see)|\s+to\s+(?:the\s+|you\s+)?[\p{L}@]+(?:\s+\p{L}+)?\s+for|(?:\s+\p{L}+){1,2}\s*:)\s*/iu;
+  /^\W*(?:(?:oh|ah|ugh|wow|well|yay|just|so|really|truly|gotta|i|big|huge|many|a)\s+)*(?:great|wonderful|brilliant|fantastic|perfect|amazing|lovely|awesome|nice|cool|super|excellent|good|terrific|marvell?ous|splendid|fabulous|impressive|incredible|outstanding|superb|stellar|bravo|kudos|congrats|well done|lucky me|yay|woo-?hoo|hooray|thrilled|delighted|overjoyed|ecstatic|stoked|way to go|nice going|(?:so |really )?impressed(?: by| with)?|nice one|top notch|best \p{L}+(?: \p{L}+){0,2} ever|love(?: it)?|loving(?: it)?|glad|thanks|thank you|thx|ty|cheers|just what (?:i|we) (?:needed|wanted)|exactly what (?:i|we) (?:needed|wanted)|what a (?:great|lovely|perfect|wonderful|fantastic) (?:time|day|moment|way|start))\b(?:\s+(?:job|work|stuff|news|one|a lot|so much|timing))?(?:\s+@\w+)?(?:\s*[,!.:…—-]+|(?<=\b(?:love|loving|adore|enjoy|enjoying|thrilled|delighted|stoked))\s+(?=\p{L}+ing\b)|\s+(?:i|we)\s+(?=paid|bought|booked|ordered|chose|picked|upgraded|signed)|\s+(?:how|that|when|for|on|in advance for|the way|to see)|\s+to\s+(?:the\s+|you\s+)?[\p{L}@]+(?:\s+\p{L}+)?\s+for|(?:\s+\p{L}+){1,2}\s*:)\s*/iu;
 /** What happened: a failure. ("again" alone is not one: "nice, the reminders go out again".) */
 const FAILURE =
-  /\b(?:another|down|broke|broken|breaks|breaking|crash\w*|outage|lost|lose|losing|ate|deleted?|wiped|stopped|stop working|not working|doesn'?t work|fail\w*|error|logs? (?:me|us) out|froze|freez\w*|slower|worse|spinner|charged|charges|overcharg\w*|wip(?:e|ed|es|ing)|eras\w+|vanish\w*|disappear\w*|gone|missing|dropp\w*|bounced|declined|missed|delet\w*|cancell?(?:ing|ed) (?:my|our|the)|(?:someone|somebody|some(?:one|body) else)['’]s|(?:grinding|rattling|clicking|buzzing|burning|strange|weird|loud) (?:noise|sound|smell)|spark(?:s|ed|ing)|smok(?:e|ed|ing)|overheat\w*|cracked|(?:with|has|had) a (?:\w+ )?crack\b|shut (?:off|down) (?:my|our|the)|gave away|sold (?:me|us) (?:\w+ )?(?:mou?ldy|stale|broken|faulty|expired|fake)|serv(?:ed|ing) (?:me |us )?(?:\w+ )?(?:undercooked|raw|cold|stale|burnt)|out of (?:order|service|stock)|pending for|with no (?:update|explanation|warning|notice|reply|response|refund)|without (?:any )?(?:notice|warning|explanation|reply|response)|(?:went|gone) up by|(?:two|three|four|five|\d+) times (?:higher|more|the price)|still (?:not|isn['’]?t|doesn['’]?t|hasn['’]?t|haven['’]?t|waiting|broken|down|missing)|(?:is|are) still there|forg[oe]t\w*|(?:got|was|were|been) cancell?ed|damaged|(?:billed|invoiced) (?:\w+ )?(?:twice|double|again)|double[- ]billed|(?:bills?|prices?|fees?|rates?|premiums?|tariffs?) (?:have |has )?(?:gone up|went up|increased|doubled|tripled|shot up)|left (?:\w+ ){0,3}in the rain|given away|nothing|price (?:increase|hike)|unable|can'?t|delay(?:ed|s)?|buffer\w*|dies|died|dead|hung up|hangs? up|late|overbooked|double[- ]booked|downtime|cold|soggy|undercooked|stale|mou?ld\w*|dirty|rude|leak\w*|(?:did|does|do|is|was|were|are|wo)(?:n['’]?t| not) work\w*|never (?:works?|worked|loads?|loaded|arrives?|arrived|answers?|answered|syncs?|synced|saves?|saved|responds?|responded|replies|replied)|charg\w* (?:me|us) (?:twice|double|again)|double[- ]charg\w*|lock\w* (?:me|us) out|cut(?:ting|s)? (?:\w+ ){0,3}off|shut(?:ting|s)? (?:\w+ ){0,3}off|needs? (?:reboot|restart)\w*|rais\w* (?:the |our |my )?prices?|price ris\w+|(?:extra|hidden|surprise|admin) (?:\w+ )?(?:fees?|charges?)|(?:no|not (?:one|a single)|zero) (?:answers?|repl(?:y|ies)|responses?|call ?backs?)|(?:didn['’]?t|never) (?:turn|show)(?:ed)? up|just to (?:wait|stand|sit|queue|be told)|(?:wait(?:ed|ing)?|on hold|stuck|queu\w+|stand(?:ing)?) (?:\w+ ){0,4}?(?:for )?(?:\d+|an?|two|three|four|five|six|ten|forty|several) (?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?)|took (?:\w+ ){0,2}(?:weeks|months?|ages|forever)|(?:restart|reset|reboot)\w* (?:\w+ ){0,3}every)\b/iu;
+  /\b(?:another|down|broke|broken|breaks|breaking|crash\w*|outage|lost|lose|losing|ate|deleted?|wiped|stopped|stop working|not working|doesn'?t work|fail\w*|error|logs? (?:me|us) out|froze|freez\w*|slower|worse|spinner|charged|charges|overcharg\w*|wip(?:e|ed|es|ing)|eras\w+|vanish\w*|disappear\w*|gone|missing|dropp\w*|bounced|declined|missed|delet\w*|cancell?(?:ing|ed) (?:my|our|the)|(?:someone|somebody|some(?:one|body) else)['’]s|(?:grinding|rattling|clicking|buzzing|burning|strange|weird|loud) (?:noise|sound|smell)|spark(?:s|ed|ing)|smok(?:e|ed|ing)|overheat\w*|cracked|(?:with|has|had) a (?:\w+ )?crack\b|shut (?:off|down) (?:my|our|the)|gave away|sold (?:me|us) (?:\w+ )?(?:mou?ldy|stale|broken|faulty|expired|fake)|serv(?:ed|ing) (?:me |us )?(?:\w+ )?(?:undercooked|raw|cold|stale|burnt)|out of (?:order|service|stock)|pending for|with no (?:update|explanation|warning|notice|reply|response|refund)|without (?:any )?(?:notice|warning|explanation|reply|response)|(?:went|gone) up by|(?:two|three|four|five|\d+) times (?:higher|more|the price)|still (?:not|isn['’]?t|doesn['’]?t|hasn['’]?t|haven['’]?t|waiting|broken|down|missing)|(?:is|are) still there|forg[oe]t\w*|(?:got|was|were|been) cancell?ed|damaged|(?:billed|invoiced) (?:\w+ )?(?:twice|double|again)|double[- ]billed|(?:bills?|prices?|fees?|rates?|premiums?|tariffs?) (?:have |has )?(?:gone up|went up|increased|doubled|tripled|shot up)|left (?:\w+ ){0,3}in the rain|given away|nothing|price (?:increase|hike)|unable|can'?t|delay(?:ed|s)?|buffer\w*|dies|died|dead|hung up|hangs? up|late|overbooked|double[- ]booked|downtime|cold|soggy|undercooked|stale|mou?ld\w*|dirty|rude|leak\w*|(?:did|does|do|is|was|were|are|wo)(?:n['’]?t| not) work\w*|never (?:works?|worked|loads?|loaded|arrives?|arrived|answers?|answered|syncs?|synced|saves?|saved|responds?|responded|replies|replied)|charg\w* (?:me|us) (?:twice|double|again)|double[- ]charg\w*|lock\w* (?:me|us) out|cut(?:ting|s)? (?:\w+ ){0,3}off|shut(?:ting|s)? (?:\w+ ){0,3}off|needs? (?:reboot|restart)\w*|rais\w* (?:the |our |my )?prices?|price ris\w+|(?:extra|hidden|surprise|admin) (?:\w+ )?(?:fees?|charges?)|(?:no|not (?:one|a single)|zero) (?:answers?|repl(?:y|ies)|responses?|call ?backs?)|(?:didn['’]?t|never) (?:turn|show)(?:ed)? up|just to (?:wait|stand|sit|queue|be told)|(?:wait(?:ed|ing)?|on hold|stuck|queu\w+|stand(?:ing)?) (?:\w+ ){0,4}?(?:for )?(?:\d+|an?|two|three|four|five|six|ten|forty|several) (?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?)|took (?:\w+ ){0,2}(?:weeks|months?|ages|forever)|(?:restart|reset|reboot)\w* (?:\w+ ){0,3}every|corrupt\w*|misspel\w*|misprint\w*|drops? out|(?:taken|charged|billed|debited|collected|deducted) (?:\w+ )?twice|wrong (?:size|colou?r|item|order|address|date|name|room|seat|car|model|part|bag|parcel|meal|dish|amount|price)|(?:a )?(?:hair|fly|bug|cockroach|insect|stone|plaster) in (?:my|the|our)|(?:thrown|tossed|chucked|dumped|left) (?:\w+ ){0,4}?(?:over the (?:fence|gate|wall|hedge))|(?:got|was|were|been|is|are) (?:\w+ )?(?:blocked|frozen|suspended|closed without)|(?:rais\w*|increas\w*|hik\w*|jump\w*|went up|gone up|rose|doubl\w*)\b[^.!?]{0,30}?\b(?:by )?\d+ ?%|\d+ ?% (?:higher|more|up|dearer|pricier)|(?:\d+|two|three|four|five|six|ten)[- ](?:hour|minute|day|week|month) (?:queue|wait|delay|hold|line)|(?:not a (?:single )?word|no word) of (?:apology|explanation|warning)|(?:bill\w*|charg\w*|invoic\w*) (?:me|us) for (?:\w+ ){0,3}(?:i|we) (?:had )?(?:removed|cancell?ed|returned|never|didn['’]?t|did not)|reek\w*|st[ia]nk\w*|(?:arriv\w*|came|deliver\w*|shipp\w*|sent)[^.!?]{0,30}? in pieces|smashed|shattered|flat (?:tyres?|tires?|battery)|marked (?:\w+ ){0,4}as (?:wrong|incorrect|missing|late|absent|unpaid|failed)|double (?:the|what) (?:usual|normal|quoted|agreed|advertised)|(?:nobody|no one|no-one) (?:seems to |seemed to )?cares?)\b/iu;
 
 const SARCASM_CUE =
-  /^\W*(great|perfect|wonderful|fantastic|brilliant|lovely|marvell?ous|terrific|awesome|fabulous|superb|excellent|amazing)[,.!…]+\s+(?:just|simply|really|absolutely)\s+\1\b|\beverything (?:but|except) the (?:one|only) (?:thing|time|day|part)\b|\bsaid no ?(?:one|body) ever\b|\bexactly what (?:every(?:one|body)|no ?(?:one|body)|we all|all of us) (?:asked|wanted|needed|hoped) for\b|\bliving the dream\b|\bnothing says (?:\p{L}+ ){0,2}like\b|\bsaid no (?:\p{L}+ ){0,2}ever\b|\bwho (?:even )?needs (?:a |an )?(?:working|functioning|reliable|fast|decent)\b|\b(?:great|perfect|ideal|recommend\w*|brilliant|fantastic|love it|amazing)\b[^.!?]{0,25}?\bif you (?:enjoy|like|love|fancy)\b|(?:^|\s)#(?:not|sarcasm)\b|\b(?:lovely|wonderful|great|amazing|fantastic|brilliant|delightful)\s+["“'‘][^"”'’]{2,30}["”'’]|["“'‘]\s*(?:fast|quick|express|helpful|premium|unlimited|reliable|free|instant|easy|simple|secure|smart|customer service|support|priority|guaranteed|24\/7)\s*["”'’]/iu;
+  /^\W*(great|perfect|wonderful|fantastic|brilliant|lovely|marvell?ous|terrific|awesome|fabulous|superb|excellent|amazing)[,.!…]+\s+(?:just|simply|really|absolutely)\s+\1\b|\beverything (?:but|except) the (?:one|only) (?:thing|time|day|part)\b|\bsaid no ?(?:one|body) ever\b|\bexactly what (?:every(?:one|body)|no ?(?:one|body)|we all|all of us) (?:asked|wanted|needed|hoped) for\b|\bliving the dream\b|\bnothing says (?:\p{L}+ ){0,2}like\b|\bsaid no (?:\p{L}+ ){0,2}ever\b|\bwho (?:even )?needs (?:a |an )?(?:working|functioning|reliable|fast|decent)\b|\bwho (?:even )?needs [^.!?]{2,50}\banyway\b|(?<!\b(?:thanks?|thank you|thank u|ty|appreciate (?:it|you|that))\s)\bso much for (?:the |your |their |my |our |all )?(?:["“'‘]|\p{L}+)|\byeah,? right\b|\b(?:because|cause|yeah,?|oh yes,?|sure,?) (?:that|this) makes (?:total |perfect |complete )?sense\b|\bremind me (?:again )?why (?:i|we) (?:pay|chose|picked|stay|bother)|\bwhy would (?:anyone|anybody|you|i) want [^.!?]{2,60}\bwhen (?:they|you|we|i) (?:can|could) (?:have|get)\b|\b(?:great|perfect|ideal|recommend\w*|brilliant|fantastic|love it|amazing)\b[^.!?]{0,25}?\bif you (?:enjoy|like|love|fancy)\b|(?:^|\s)#(?:not|sarcasm)\b|\b(?:lovely|wonderful|great|amazing|fantastic|brilliant|delightful)\s+["“'‘][^"”'’]{2,30}["”'’]|["“'‘]\s*(?:fast|quick|express|helpful|premium|unlimited|reliable|free|instant|easy|simple|secure|smart|customer service|support|priority|guaranteed|24\/7)\s*["”'’]/iu;
 
 /** A favourite pastime named: sarcasm when what follows is a failure. */
 const HOBBY = /\bmy (?:new )?(?:favou?rite|fav) (?:hobby|pastime|sport|activity|game|part of the day)\b/iu;
@@ -399,6 +399,15 @@ const PRAISE_CLOSING =
 /** Praise that means its opposite beside a failure: closers, thanks, "the part where", "amazing at". */
 const SARCASTIC_CLOSER =
   /\b(?:at its (?:finest|best)|(?:the )?highlight of my|(?:really |truly )?made my (?:day|week|morning|evening|night|year|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|(?:my |their |his |her )?(?:absolute |new |very )?favou?rite (?:thing|part|customer|hobby|pastime)|never change|i['’]?m (?:so |truly |really )?touched|(?:so|how) thoughtful|what a (?:treat|joy|delight)|(?:great|fantastic|brilliant|wonderful|excellent|perfect|amazing) use of my|(?:truly|really|very) impressive (?:work|stuff|job))/iu;
+/**
+ * Idioms of praise or contentment that English uses for irony beside a failure: "Exactly how I
+ * wanted to spend my evening", "just what I needed", "never gets old", "impressive as always",
+ * "money well spent", "you've really raised the bar", "best week ever", "well, that went great", an
+ * eye-roll or upside-down face. Said of anything that went well they are praise, so they count
+ * only with a failure told beside them.
+ */
+const IRONIC =
+  /\b(?:exactly (?:how|what|where|the \p{L}+) (?:i|we) (?:(?:always )?wanted|hoped|was hoping|were hoping|needed|signed up for|asked for|planned|dreamed of|had in mind)|just what (?:i|we) (?:needed|wanted|was after)|never gets old|(?:impressive|stellar|brilliant|great|outstanding|excellent|classy|flawless|top|nice|fine)(?: work| job| stuff| service)?,? as (?:always|usual|ever)|stellar (?:work|job|service)|(?:a )?rare talent|raised the bar|outd(?:id|one) (?:themselves|yourselves|yourself|itself)|character[- ]building|truly unforgettable|money well spent|what a time to be (?:alive|a customer)|best \p{L}+(?: \p{L}+)? ever|that went (?:great|well|brilliantly|perfectly|swimmingly|smoothly)|(?:so|really|very) (?:glad|happy|pleased) (?:i|we) (?:paid|bought|booked|chose|signed up|upgraded|renewed)|genius|#blessed|#winning|what a (?:surprise|shock)|(?:big |what a |color me |colour me )?surprised?,? surprise|who (?:would have|would['’]?ve|could have) (?:thought|guessed)|who knew|shocker|how (?:lovely|nice|convenient|wonderful|delightful|fun|charming)|(?:so|super|really|very|how) convenient|the best part(?: is|:|\?| was)|(?:good|great|nice) to know|keep up the (?:good|great|amazing|fantastic) work|(?:totally|so|definitely|really) worth (?:it|the (?:money|wait|price|hassle))|world[- ]class|1[01]\/10,? would|(?:couldn['’]?t|could not|can['’]?t) be (?:happier|more (?:thrilled|pleased|delighted))|what (?:more|else) could (?:i|we|you|anyone) (?:ask|want|wish) for|way to go|nice going|love that for (?:me|us))\b|🙄|🙃|👏|😒|🤦/iu;
 /** "Amazing at closing my ticket without reading it": skill praised at a failure. */
 const AMAZING_AT =
   /\b(?:amazing|brilliant|great|excellent|fantastic|impressive|so good|really good|very good) at \p{L}+ing\b[^.!?]*\bwithout (?:\p{L}+ing|any|even)\b/iu;
@@ -406,7 +415,7 @@ const AMAZING_AT =
 const ONLY_TIMES =
   /[^.!?]*\bonly\b[^.!?]{0,40}?\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|a dozen) times\b[^.!?]*/iu;
 const THANKS_FOR =
-  /\b(?:thanks?(?: (?:so|very) much| a (?:lot|million|bunch|ton))?|thank you(?: (?:so|very) much)?|kudos|props|hats off|cheers)\b[^.!?]{0,40}?\bfor\b([^.!?]+)/iu;
+  /\b(?:thanks?(?: (?:so|very) much| a (?:lot|million|bunch|ton))?|thank you(?: (?:so|very) much)?|can['’]?t thank (?:you|them|y['’]?all) enough|kudos|props|hats off|cheers|(?:five|5|ten|10) stars|(?:ten|10) out of (?:ten|10)|10\/10|full marks|gold star|round of applause)\b[^.!?]{0,40}?\bfor\b([^.!?]+)/iu;
 const PART_WHERE =
   /\b(?:especially|particularly|loving|love|loved|enjoyed|favou?rite|best)\b[^.!?]{0,25}?\bthe (?:part|bit|moment|day|time) (?:where|when)\b([^.!?]+)/iu;
 /**
@@ -418,6 +427,14 @@ const NEGATED_BEFORE =
   /\b(?:no|not|never|zero|without|\w+n['’]t|(?:do|does|did|is|are|was|were|has|have|had|could|would|should|wo|ca|must|need|ai)nt)\s+(?:\S+\s+)?$/iu;
 /** The same, or a failure said to be smaller ("fewer crashes"). */
 const DENIED_BEFORE = new RegExp(NEGATED_BEFORE.source.replace(')nt)', ')nt|less|fewer)'), 'iu');
+/**
+ * A service failing by a negated verb ("won't load", "hasn't sent a reading", "never sends
+ * readings"), a utility gone for a time ("no hot water for three days"), a charge never incurred,
+ * or a status in scare quotes that has lasted ("'processing' for a week"). Apart from FAILURE
+ * because its negator is part of it: the denial checks of toldFailure would take it as denied.
+ */
+const SERVICE_FAILED =
+  /\b(?:(?:no longer|not|never|\w+n['’]t|(?:do|does|did|is|are|was|were|has|have|wo|ca)nt)(?: been| be| yet| even| properly| correctly)? (?:answer\w*|arriv\w*|deliver\w*|load\w*|work\w*|open\w*|show\w* up|appear\w*|available|updat\w*|reflect\w*|processed|come|came|received?|refund\w*|credit\w*|connect\w*|sync\w*|start\w*|turn\w* up|respond\w*|repl\w*|call\w* back|went through|go(?:ne)? through|at my door|download\w*|install\w*|print\w*|send\w*|sent|pick\w* up|charg\w*|boot\w*|play\w*|stream\w*|lock\w*|clos\w*|turn\w* on|switch\w* on|accept\w*|scan\w*|log (?:me |us )?in|sign (?:me |us )?in)|(?:had |has |have |was |were |is |got )?no (?:hot )?(?:water|heating|power|signal|wi-?fi|internet|service|electricity|connection|aircon|air conditioning|phone line|tv) (?:for|since|all)|(?:fee|charge|penalty|fine|surcharge)s? (?:i|we) (?:never|didn['’]?t|did not) \p{L}+)\b|['‘"“]\p{L}+(?: \p{L}+)?['’"”] (?:for|since) (?:a|an|\d+|two|three|four|five|six|several|many) (?:hours?|days?|weeks?|months?)/iu;
 /** Every failure of a stretch, compiled once (matchAll copies it, so its lastIndex is never shared). */
 const FAILURE_ALL = new RegExp(FAILURE.source, 'giu');
 /** A failure told in the stretch and neither denied nor mended. */
@@ -467,6 +484,11 @@ export function sarcasm(text: string): -1 | 0 {
   if (closer && toldFailure(text.replace(closer[0], ' '))) return -1;
   const thanked = text.match(THANKS_FOR);
   if (thanked && toldFailure(thanked[1]) && !/\brefund/iu.test(thanked[1])) return -1;
+  const ironic = text.match(IRONIC);
+  if (ironic) {
+    const rest = text.replace(ironic[0], ' ');
+    if (toldFailure(rest) || SERVICE_FAILED.test(rest)) return -1;
+  }
   const where = text.match(PART_WHERE);
   if (where && toldFailure(where[1])) return -1;
   const again = text.match(WOULD_AGAIN);
@@ -475,7 +497,11 @@ export function sarcasm(text: string): -1 | 0 {
   const m = text.match(PRAISE_OPENING);
   if ((!m || m[0].length === 0) && !closing) return 0;
   const rest = m && m[0].length > 0 ? text.slice(m[0].length) : text.slice(0, closing!.index);
-  if (words(rest) < 2 || !FAILURE.test(rest)) return 0;
+  if (words(rest) < 2 || !(FAILURE.test(rest) || SERVICE_FAILED.test(rest))) return 0;
+  // "My order was a bit late. That said, the dessert was amazing. Love it!": the closing praise
+  // follows a turn to praise, and means it.
+  const turn = [...rest.matchAll(MARKER)].at(-1);
+  if (!m?.[0] && turn && signOf(lean(rest.slice(turn.index! + turn[0].length))) > 0) return 0;
   // "Thanks for the quick refund after the double charge": thanks for putting a failure right.
   if (m && /\b(?:thanks?|thank you|thx|ty|cheers)\b/iu.test(m[0]) && /\brefund/iu.test(rest)) return 0;
   // "Great, nothing crashed", "Thanks, the outage was fixed in minutes": a failure denied or mended.
@@ -510,6 +536,36 @@ export function politeComplaint(text: string, reader?: ReaderLean): -1 | 0 {
   // A failure denied is none: "really appreciate the clear pricing, no hidden fees".
   const denied = failure && /\b(?:no|not|never|zero|without)\s+(?:\S+\s+)?$/i.test(text.slice(0, failure.index));
   return (failure && !denied && !/^(?:nothing|another|gone)$/i.test(failure[0])) || rest <= -2 * CLEAR ? -1 : 0;
+}
+
+/**
+ * A problem reported with a request for help, wrapped in courtesy: "Hi, my parcel was left behind
+ * the fence and got wet. Could you look into it? Thanks so much!", "Big fan of the app, but I've run
+ * into a snag: my certificate has my name spelled incorrectly. Any chance someone could take a
+ * look? Thank you". Whoever asks for help with a problem is not praising, however warm the
+ * envelope (greetings, thanks, "love your service"), which the lexicons and the stack read as
+ * praise. Needs all three: courtesy, a request for help and a problem told (a failure neither denied
+ * nor mended, or a word that names a problem), so "could you add dark mode? thanks!" (no problem)
+ * and "thanks for fixing the login issue so fast" (mended, no request) are left alone.
+ */
+const HELP_ASKED =
+  /\b(?:(?:could|can|would|will) (?:you|someone|somebody|anyone|your team|the team)(?: (?:please|kindly|possibly|maybe|perhaps))?(?: please| kindly)? (?:look into|look at|check|help|take a look|have a look|sort|fix|investigate|advise|confirm|explain|resolve|assist|correct|amend|reverse|reissue|update|let me know)|any chance (?:someone|somebody|you|your team|the team) (?:could|can|might)|would you be able to|(?:please|pls|kindly) (?:could you |can you )?(?:look into|check|help|advise|fix|sort|investigate|correct|amend|reverse|assist|get back to)|any help (?:would be|is|will be)|is (?:something|anything) (?:going on|wrong)|(?:what|how) (?:can|should|do) (?:i|we) (?:do about|fix|sort)|(?:i|we)(?:['’]d| would) (?:appreciate|be grateful for) (?:a fix|your help|some help|help|a reply|an update|a callback|a refund|a replacement|it if)|(?:i|we)(?:['’]ve| have) (?:run|hit|come) (?:into|across|up against) (?:a|an|one)(?: \p{L}+)? (?:snag|issue|problem|hiccup|glitch|bump)|would it be possible to|(?:could|can) you (?:have a look|dm me|message me|get back to me|call me)|would you mind (?:checking|looking|having a look|fixing|sorting)|(?:grateful|thankful) for (?:any|your) (?:help|assistance|support)|(?:i|we)(?:['’]d| would) (?:really |greatly |very much )?appreciate (?:your|any|some) (?:help|assistance|support)|(?:thank you|thanks)(?: kindly| so much| in advance)? for (?:looking into|checking|sorting|fixing|investigating|your help with)|whenever you get a chance|happy to (?:send|share|provide) (?:more |further |any )?(?:details|info|information|screenshots)|let (?:me|us) know if you need (?:anything|any|more|further)|thank you for your (?:time and )?(?:help|assistance)|just (?:a quick note|a heads[- ]up|letting you know|flagging|to let you know|wanted to (?:flag|let you know|report)) that|not sure if you['’]re aware|(?:i['’]?m|i am) writing (?:about|regarding|in regard to|to report))\b/iu;
+const COURTESY_WORDS =
+  /\b(?:thanks?|thank you|thx|ty|cheers|please|pls|kindly|appreciated?|grateful|regards|best wishes|hope (?:you['’]re|you are|you['’]re having|all is)|(?:big|huge) fan|(?:really |always )?(?:enjoy|love|loved|like)d?|lovely|wonderful|great)\b/iu;
+/** Words that name a problem without a failure verb: "my name is spelled incorrectly", "billed twice". */
+const PROBLEM =
+  /\b(?:issues?|problems?|snag|glitch|bugs?|mistakes?|errors?|incorrect\w*|wrong\w*|twice|double|faulty|even though|despite|instead of|out of order|(?:warning|error) (?:light|message|code|sign)|still (?:show\w*|includ\w*|listed|pending|under review|charg\w*|waiting|says|on hold)|(?:closes|crashes|quits|freezes|shuts down) (?:immediately|straight away|instantly|on (?:launch|start\w*|open\w*))|but (?:i|we) (?:ordered|booked|paid for|asked for|requested|chose|selected)|(?:got|is|was|were|are|seems to be|seem to be|has been|have been) (?:all )?(?:wet|gone|cold|damaged|broken|stolen|lost|missing|soaked|crushed|dented|empty)|arrived (?:\w+ )?(?:cold|late|damaged|broken|open|opened|wet|crushed|leaking)|after the (?:estimated|expected|scheduled|promised|agreed|quoted) (?:time|date|window|slot)|warnings?|drops|keeps? (?:dropping|crashing|buffering|freezing|failing|logging|disconnecting)|(?:fee|charge|penalty|fine|surcharge)s? (?:on|to|in) my (?:statement|bill|account|invoice|card))\b/iu;
+const PROBLEM_ALL = new RegExp(PROBLEM.source, 'giu');
+export function helpWithProblem(text: string): -1 | 0 {
+  if (!HELP_ASKED.test(text) || !COURTESY_WORDS.test(text)) return 0;
+  // "Thanks in advance for sorting it out" asks for the mending; "thanks for sorting it" tells it.
+  const asked = text.replace(/\bin advance for \p{L}+ing\b/giu, ' ');
+  if (MENDED.test(asked) || MENDING.test(asked)) return 0;
+  // A problem denied is none: "nothing wrong with the product, just fewer people".
+  const problemTold = [...text.matchAll(PROBLEM_ALL)].some(
+    (m) => !NEGATED_BEFORE.test(text.slice(0, m.index)) && !/\b(?:nothing|none)\s+$/iu.test(text.slice(0, m.index)),
+  );
+  return toldFailure(text) || SERVICE_FAILED.test(text) || problemTold ? -1 : 0;
 }
 
 /**
@@ -655,6 +711,8 @@ export function compositionVerdict(message: string, reader?: ReaderLean): Verdic
   const text = core(message);
   const expected = expectationDenied(text, reader);
   if (expected) return { sign: expected, rule: 'expectation denied' };
+  // Before the contrast: "Big fan of the app, but I've run into a snag: … Could you help? Thanks!"
+  if (helpWithProblem(text) < 0) return { sign: -1, rule: 'polite complaint' };
   const parts = contrastParts(text);
   if (parts) {
     const marker = text.slice(text.indexOf(parts[0]) + parts[0].length, text.lastIndexOf(parts[1]));

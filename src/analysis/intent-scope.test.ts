@@ -99,6 +99,25 @@ describe('intention scope', () => {
     expect(deniedOnly('upgrade', scopeCounts('Please remove me from the upgrade mailing list.'))).toBe(true);
   });
 
+  it.each([
+    'Goodbye, Streamwise. The new service has everything I watch.',
+    'This is my final month as a PowerCo customer.',
+    'My cancellation request is attached, please process it.',
+    "Enough is enough, I'm switching to Lumen Broadband.",
+  ])('heads v21 (dev9) says leaving: %s', (text) => expect(saysLeaving(text)).toBe(true));
+
+  it.each([
+    'Goodbye and thanks for the help today!',
+    "I'm switching to the annual plan next month.",
+    'We switched to dark mode and the app looks great.',
+  ])('heads v21 (dev9) does not say leaving: %s', (text) => expect(saysLeaving(text)).toBe(false));
+
+  it('denies a refund not looked for, or answered "not needed" (heads v21, dev9)', () => {
+    expect(deniedOnly('refund', scopeCounts("I'm not asking for a refund or credit, only an apology."))).toBe(true);
+    expect(deniedOnly('refund', scopeCounts('A refund? Not needed, the replacement is fine.'))).toBe(true);
+    expect(deniedOnly('refund', scopeCounts('I want a refund, the replacement never came.'))).toBe(false);
+  });
+
   it.each(['Please end my season pass from next month.', 'Terminate our energy tariff at the end of the fix.'])(
     'heads v21 (dev6) says leaving: %s',
     (text) => expect(saysLeaving(text)).toBe(true),

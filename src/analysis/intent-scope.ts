@@ -69,7 +69,7 @@ const DENIAL_REACH = 5;
  * "Why can't I cancel? No one answers" asks to cancel, "Why can't I cancel? Never got a reply" too.
  */
 const ANSWER_NO =
-  /^\s*(?:a\s*:\s*)?(?:(?:absolutely|definitely|certainly|honestly|hell|heck|oh|um+|uh+|lol|haha|god|sorry)[,!.]*\s+)?(?:not a chance|no way|no chance|hardly|certainly not|definitely not|absolutely not)\b|^\s*(?:a\s*:\s*)?(?:(?:absolutely|definitely|certainly|honestly|hell|heck|oh|um+|uh+|lol|haha|god|sorry)[,!.]*\s+)?(?:(?:(?:also|still|again|and) )?(?:no|nope|nah|not)\b\s*(?:[.!,]|$|thanks|this|that|now|yet|for now|really|at the moment|way\b)|never\s*(?:[.!,]|$)|(?:(?:we|i)(?:['’]ll| will) )?(?:pass|skip it|skip that)\s*(?:[.!,]|$|for now|this time|thanks))/i;
+  /^\s*(?:a\s*:\s*)?(?:(?:absolutely|definitely|certainly|honestly|hell|heck|oh|um+|uh+|lol|haha|god|sorry)[,!.]*\s+)?(?:not a chance|no way|no chance|hardly|certainly not|definitely not|absolutely not)\b|^\s*(?:a\s*:\s*)?(?:(?:absolutely|definitely|certainly|honestly|hell|heck|oh|um+|uh+|lol|haha|god|sorry)[,!.]*\s+)?(?:(?:(?:also|still|again|and) )?(?:no|nope|nah|not)\b\s*(?:[.!,]|$|thanks|this|that|now|yet|for now|really|at the moment|way\b|need(?:ed)?\b|necessary|required|wanted|interested|for (?:me|us)\b)|never\s*(?:[.!,]|$)|(?:(?:we|i)(?:['’]ll| will) )?(?:pass|skip it|skip that)\s*(?:[.!,]|$|for now|this time|thanks))/i;
 /** A question asks rather than denies: "why can't I cancel?" wants to cancel. */
 const ASKING = /\?\s*$|\b(why|how come)\b/i;
 /**
@@ -97,7 +97,7 @@ const CONDITIONAL =
  * "it's impossible to cancel, the button is hidden" wants to cancel).
  */
 const DENIED_AFTER =
-  /\b(?:decided against|decided not to|ruled out|rule out|holding off on|hold off on|held off on|put off|no longer (?:considering|planning)|not considering|not planning (?:on|to)|(?:hard|difficult|impossible) to(?= recommend)|declin(?:ed|es|ing)|turn(?:ed|s|ing)? down|pass(?:ed|es|ing)? on|sa(?:id|ys|ying) no to|no thanks (?:on|to|for)|(?:stay(?:s|ed|ing)?|remain(?:s|ed|ing)?) (?:on|at|with)|stick(?:s|ing)? (?:with|to)|keep(?:s|ing)? (?:our|my|the|to)|stop (?:asking|pushing|offering|nagging|emailing|sending|suggesting|recommending|pitching|mentioning|upselling)|rather than|instead of|(?:happy|fine|good|content|okay|ok) (?:on|with) (?:the|our|my)|cancel\w* (?:the|my|that|this)(?= (?:\w+ )?(?:refund|reimbursement|chargeback|upgrade|upsell))|withdraw\w* (?:the|my|our|that|this)(?= (?:\w+ )?(?:request|claim|ticket|application))|skip(?:s|ped|ping)?|forgo(?:ing)?|no need (?:to|for)|(?:do|does)(?:n['’]?t| not) (?:wish|want|intend|plan) to|remove (?:me|us) from|unsubscribe (?:me|us) from|(?:fine|happy|ok|okay|good|content|manage|cope|live|survive|do) without)\b/i;
+  /\b(?:(?:am|are|is|['’]m|['’]re) not (?:looking|asking|hoping|after|seeking|angling|pushing)(?: for)?|decided against|decided not to|ruled out|rule out|holding off on|hold off on|held off on|put off|no longer (?:considering|planning)|not considering|not planning (?:on|to)|(?:hard|difficult|impossible) to(?= recommend)|declin(?:ed|es|ing)|turn(?:ed|s|ing)? down|pass(?:ed|es|ing)? on|sa(?:id|ys|ying) no to|no thanks (?:on|to|for)|(?:stay(?:s|ed|ing)?|remain(?:s|ed|ing)?) (?:on|at|with)|stick(?:s|ing)? (?:with|to)|keep(?:s|ing)? (?:our|my|the|to)|stop (?:asking|pushing|offering|nagging|emailing|sending|suggesting|recommending|pitching|mentioning|upselling)|rather than|instead of|(?:happy|fine|good|content|okay|ok) (?:on|with) (?:the|our|my)|cancel\w* (?:the|my|that|this)(?= (?:\w+ )?(?:refund|reimbursement|chargeback|upgrade|upsell))|withdraw\w* (?:the|my|our|that|this)(?= (?:\w+ )?(?:request|claim|ticket|application))|skip(?:s|ped|ping)?|forgo(?:ing)?|no need (?:to|for)|(?:do|does)(?:n['’]?t| not) (?:wish|want|intend|plan) to|remove (?:me|us) from|unsubscribe (?:me|us) from|(?:fine|happy|ok|okay|good|content|manage|cope|live|survive|do) without)\b/i;
 const DENIED_BEFORE =
   /\b(?:(?:is|are|was)(?:n['’]?t| not| no longer| never)|won['’]?t be|will not be|isn['’]?t going to be)\s+(?:on (?:the|our|my) (?:table|cards|roadmap|agenda|list|plans?)|in (?:the|our|my) budget|the (?:goal|plan|point|idea|intention)|happening|planned|an option|necessary|needed|required|(?:something|anything) (?:we|i) (?:need|want|require)|something we(?:['’]re| are) (?:considering|planning)|what (?:i|we)(?:['’]m|['’]re| am| are) (?:after|looking for|asking for)|what (?:i|we) (?:want|need|asked for))\b|\b(?:is|are) off the (?:table|cards|agenda)\b|\b(?:does|do)(?:n['’]?t| not) make sense\b|\bnot (?:needed|necessary|required|wanted)\b|\b(?:would(?:n['’]?t| not)|won['’]?t|will not|does(?:n['’]?t| not)) (?:help|solve (?:anything|it|this)|fix (?:anything|it|this))\b|\b(?:is|are)(?:n['’]?t| not) (?:worth (?:it|the (?:money|price|cost))|for (?:us|me))\b|\b(?:is|are) (?:plenty|(?:more than )?enough|sufficient|all (?:we|i) need)\b/i;
 /**
@@ -286,6 +286,11 @@ const LEAVING = new RegExp(
     '\\bso long,? (?!as\\b)[\\w@]',
     "won['’]?t miss (?:you|it|them|this (?:app|service|bank|company))\\b",
     `time to (?:find|look for|get) (?:a|another) (?:new |different |better )?(?:[\\w-]+\\s+)?(?:${PROVIDER}|lender|provider)`,
+    // A farewell to the provider, the last period as its customer, a cancellation sent (dev9).
+    '(?:bye[- ]bye|goodbye|farewell),? (?!(?:and|for now|then|until|till|see|everyone|all|guys|folks|team|thanks|thank)\\b)[\\w@]',
+    '(?:my|our|this is my|this is our) (?:last|final) (?:month|week|day|bill|payment|year|billing cycle|renewal) (?:as an? |with )',
+    '(?:my|our|the|a) cancell?ation (?:request|form|notice|letter|email) (?:is )?(?:attached|enclosed|sent|submitted|below)',
+    '(?:attached|enclosed|submitting|sending|here is|here\\x27s) (?:is )?(?:my|our) (?:cancell?ation|notice of cancell?ation|termination)',
   ].join('|'),
   'i',
 );
@@ -294,10 +299,17 @@ const MAYBE =
 /** A survey's question that takes the leaving as given: "What is the main reason you are leaving us?" */
 const REASON_FOR_LEAVING =
   /\breason (?:why )?(?:you are|you['’]re|i am|i['’]m|we are|we['’]re|for) (?:leaving|cancell?ing|switching)\b/i;
+/**
+ * The writer switching to a named provider: "That's it, I'm switching to BrightPower", "we've moved
+ * over to @user". Case matters (a name has its capital), so "switching to annual billing" or "to the
+ * new plan" is no leaving.
+ */
+const SWITCHING_TO_NAME =
+  /\b(?:I['’]?m|[Ww]e['’]?re|I am|[Ww]e are|I['’]?ve|[Ww]e['’]?ve|I have|[Ww]e have|I|[Ww]e)\s+(?:now\s+|officially\s+|just\s+|already\s+|finally\s+)?(?:switch(?:ing|ed)|defect(?:ing|ed)|mov(?:ing|ed) (?:over|across))\s+(?:over\s+)?to\s+(?:@user\b|\p{Lu}[\p{L}&'’]*)/u;
 export function saysLeaving(text: string): boolean {
   if (REASON_FOR_LEAVING.test(text)) return true;
   return (text.match(/[^.!?;\n]+[.!?;]*/g) ?? []).some((clause) => {
-    const m = clause.match(LEAVING);
+    const m = clause.match(LEAVING) ?? clause.match(SWITCHING_TO_NAME);
     // "may" in lower case only: "in May" is a date.
     if (!m || MAYBE.test(clause) || /\bmay\b|^\W*May\b/.test(clause)) return false;
     // No negator before the phrase in its clause: "never thought of switching to a new bank".

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { failsExpectation, loadHoldout } from './holdout.js';
+import { failsExpectation, loadHoldout, type HoldoutHalf } from './holdout.js';
 
 describe('the held-out sentences', () => {
   it('hold 15 sentences of each of twelve capabilities in each half, and no sentence twice', () => {
@@ -73,6 +73,30 @@ describe('the held-out sentences', () => {
     }
   });
 
+  it('hold dev9 (400 read: sarcasm and polite complaints 80, six more capabilities 40) and test7 and test8 (360 never read each, 24 of fifteen capabilities)', () => {
+    const per = (half: HoldoutHalf) => {
+      const m = new Map<string, number>();
+      for (const c of loadHoldout(half)) m.set(c.capability, (m.get(c.capability) ?? 0) + 1);
+      return [...m.values()].sort((a, b) => b - a);
+    };
+    expect(per('dev9')).toEqual([80, 80, 40, 40, 40, 40, 40, 40]);
+    expect(per('test7')).toEqual(new Array(15).fill(24));
+    expect(per('test8')).toEqual(new Array(15).fill(24));
+    for (const half of ['dev9', 'test7', 'test8'] as const)
+      expect(new Set(loadHoldout(half).map((c) => c.text)).size).toBe(loadHoldout(half).length);
+  });
+
+  it('hold the customer posts: 225 read and 225 never read, 75 of each polarity, no post twice', () => {
+    for (const half of ['dev-posts', 'test-posts'] as const) {
+      const cases = loadHoldout(half);
+      expect(cases.filter((c) => c.expect === 'negative').length).toBe(75);
+      expect(cases.filter((c) => c.expect === 'neutral').length).toBe(75);
+      expect(cases.filter((c) => c.expect === 'positive').length).toBe(75);
+    }
+    const texts = (['dev-posts', 'test-posts'] as const).flatMap((h) => loadHoldout(h).map((c) => c.text));
+    expect(new Set(texts).size).toBe(450);
+  });
+
   it('fail by their expectation: a class, a class not to be, an intention to carry or not', () => {
     const r = (sentiment: number, intentions: string[] = []) => ({ sentiment, intentions });
     expect(failsExpectation('not positive', r(0.3))).toBe(true);
@@ -80,6 +104,9 @@ describe('the held-out sentences', () => {
     expect(failsExpectation('not negative', r(-0.2))).toBe(true);
     expect(failsExpectation('negative', r(-0.1))).toBe(true);
     expect(failsExpectation('positive', r(0.2))).toBe(false);
+    expect(failsExpectation('neutral', r(0.1))).toBe(false);
+    expect(failsExpectation('neutral', r(0.3))).toBe(true);
+    expect(failsExpectation('neutral', r(-0.3))).toBe(true);
     expect(failsExpectation('churn', r(-0.4, ['refund']))).toBe(true);
     expect(failsExpectation('no refund', r(0, ['refund']))).toBe(true);
     expect(failsExpectation('no refund', r(0, ['churn']))).toBe(false);

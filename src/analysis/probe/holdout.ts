@@ -26,7 +26,12 @@ import type { CapabilityResult, Predict, ProbeReport } from './runner.js';
  * one more helper's own templates (fourteen or fifteen a capability, 24 cases each), with no read
  * sibling, so it measures templates nobody here has seen, as the hidden probe does. `dev7` and
  * `dev8` (280 each, read): two more helpers' templates for the capabilities test6 still failed most
- * (sarcasm, polite complaints, denied refunds and upgrades, churn statements and more).
+ * (sarcasm, polite complaints, denied refunds and upgrades, churn statements and more). `dev9`
+ * (400, read): one more helper's templates for what test6 still failed (sarcasm and polite
+ * complaints 80 each). `test7` and `test8` (360 each, never read): two more helpers' own templates for
+ * the fifteen capabilities, measured before the rules written from dev9. `dev-posts` and
+ * `test-posts` (225 each, the second never read): customer posts written by hand by one more helper,
+ * 75 of each polarity (expect `neutral` too), a stand-in for the real posts of the hidden check.
  */
 export type HoldoutHalf =
   | 'dev'
@@ -42,7 +47,12 @@ export type HoldoutHalf =
   | 'test5'
   | 'test6'
   | 'dev7'
-  | 'dev8';
+  | 'dev8'
+  | 'dev9'
+  | 'test7'
+  | 'test8'
+  | 'dev-posts'
+  | 'test-posts';
 /** Every half, for the command line. */
 export const HOLDOUT_HALVES: readonly HoldoutHalf[] = [
   'test',
@@ -59,9 +69,24 @@ export const HOLDOUT_HALVES: readonly HoldoutHalf[] = [
   'test6',
   'dev7',
   'dev8',
+  'dev9',
+  'test7',
+  'test8',
+  'dev-posts',
+  'test-posts',
 ];
 /** The halves whose failing sentences are never shown (nobody tunes on them). */
-export const UNREAD_HALVES: readonly HoldoutHalf[] = ['test', 'test2', 'test3', 'test4', 'test5', 'test6'];
+export const UNREAD_HALVES: readonly HoldoutHalf[] = [
+  'test',
+  'test2',
+  'test3',
+  'test4',
+  'test5',
+  'test6',
+  'test7',
+  'test8',
+  'test-posts',
+];
 
 interface HoldoutCase {
   capability: string;
@@ -89,7 +114,7 @@ export function failsExpectation(expect: string, r: Reading): boolean {
   const p = polarity(r);
   if (expect === 'not positive') return p === 'positive';
   if (expect === 'not negative') return p === 'negative';
-  if (expect === 'negative' || expect === 'positive') return p !== expect;
+  if (expect === 'negative' || expect === 'positive' || expect === 'neutral') return p !== expect;
   if (expect.startsWith('no ')) return r.intentions.includes(expect.slice(3));
   return !r.intentions.includes(expect);
 }

@@ -201,6 +201,68 @@ const HOLDOUT6_FAILURES: Record<string, number> = {
   overall: 32 + 3,
 };
 
+/**
+ * Failures allowed on the seventh never-read set (test7: 24 sentences for each of the fifteen
+ * capabilities, a helper's own templates, sixteen a capability, half plain and half natural; no read
+ * sibling): 42 (0.117) before the rules written from dev9 on 2026-12-03, measured on the old rules
+ * first; sarcasm 11 of 24.
+ */
+const HOLDOUT7_FAILURES: Record<string, number> = {
+  'negated negative': 2 + 1,
+  'negated positive': 3 + 1,
+  'contrast ending negative': 0 + 1,
+  'contrast ending positive': 5 + 1,
+  sarcasm: 10 + 1,
+  'polite complaint': 2 + 1,
+  'factual complaint': 1 + 1,
+  'negated churn': 1 + 1,
+  'churn statement': 3 + 1,
+  'negated refund': 0 + 1,
+  'negated upgrade': 1 + 1,
+  'negated recommend': 1 + 1,
+  'intensified negative': 2 + 1,
+  'intensified positive': 1 + 1,
+  'noisy negative': 2 + 1,
+  overall: 34 + 3,
+};
+
+/**
+ * Failures allowed on the eighth never-read set (test8: 24 sentences for each of the fifteen
+ * capabilities, a helper's own short tester-style templates, sixteen or seventeen a capability; no
+ * read sibling): 26 (0.072) before the rules written from dev9, measured on the old rules first.
+ */
+const HOLDOUT8_FAILURES: Record<string, number> = {
+  'negated negative': 6 + 1,
+  'negated positive': 0 + 1,
+  'contrast ending negative': 1 + 1,
+  'contrast ending positive': 1 + 1,
+  sarcasm: 5 + 1,
+  'polite complaint': 1 + 1,
+  'factual complaint': 1 + 1,
+  'negated churn': 1 + 1,
+  'churn statement': 4 + 1,
+  'negated refund': 2 + 1,
+  'negated upgrade': 1 + 1,
+  'negated recommend': 0 + 1,
+  'intensified negative': 1 + 1,
+  'intensified positive': 0 + 1,
+  'noisy negative': 1 + 1,
+  overall: 25 + 3,
+};
+
+/**
+ * Failures allowed on the never-read half of the hand-written customer posts (test-posts: 75
+ * negative, 75 neutral and 75 positive posts a helper wrote in the manner of public posts to
+ * companies): plus three a class and five overall, as a class of 75 moves more between trainings
+ * than a capability of 24.
+ */
+const POSTS_FAILURES: Record<string, number> = {
+  'post positive': 17 + 3,
+  'post neutral': 8 + 3,
+  'post negative': 2 + 3,
+  overall: 27 + 5,
+};
+
 describe('the behavioural probe on the local model', () => {
   // The run trains its heads in the background (test/global-setup-heads.ts).
   beforeAll(() => waitForHeads(), 900_000);
@@ -231,6 +293,9 @@ describe('the behavioural probe on the local model', () => {
         ['test4', HOLDOUT4_FAILURES],
         ['test5', HOLDOUT5_FAILURES],
         ['test6', HOLDOUT6_FAILURES],
+        ['test7', HOLDOUT7_FAILURES],
+        ['test8', HOLDOUT8_FAILURES],
+        ['test-posts', POSTS_FAILURES],
       ];
       for (const [set, floors] of sets) {
         const report = await runHoldout((texts) => analyzer.analyzeBatch(texts), set);
