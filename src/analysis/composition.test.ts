@@ -8,6 +8,7 @@ import {
   helpWithProblem,
   mismatch,
   plainFailure,
+  plainPraise,
   politeComplaint,
   sarcasm,
 } from './composition.js';
@@ -325,6 +326,55 @@ describe('after the template-made read set dev9 (heads v21)', () => {
         'Honestly, my order was a little late. That said, the staff added a free dessert and it was lovely. Love it!',
       ),
     ).toBe(0);
+  });
+});
+
+describe('after the read sets dev10 (sarcasm) and dev11 (negations) (heads v21)', () => {
+  it('reads more of the ways English is sarcastic about a failure', () => {
+    expect(sarcasm('Ten out of ten! Love how the courier cancelled my order twice.')).toBe(-1);
+    expect(sarcasm('If you love waiting all evening for a pizza that never comes, this app is perfect for you.')).toBe(
+      -1,
+    );
+    expect(sarcasm('What a lovely surprise: a fee on my bill with no explanation.')).toBe(-1);
+    expect(sarcasm("Thanks for logging me out in the middle of a payment. It's the little things.")).toBe(-1);
+    expect(sarcasm('Their "express" shipping took three weeks to deliver. Impressive stuff.')).toBe(-1);
+    expect(sarcasm('Impressive, really. The waiter spilled soup on me and nobody apologised.')).toBe(-1);
+    expect(sarcasm('Shoutout to the garage for losing my keys.')).toBe(-1);
+    // Sincere: devotion, a failure overcome, a refund thanked for, a quote that praises nothing.
+    expect(sarcasm('Shout out to the support team for staying late to help us with the launch.')).toBe(0);
+    expect(sarcasm('World-class crew, even with the delay they kept everyone calm.')).toBe(0);
+    expect(sarcasm('Thank you so much for the refund after the double charge.')).toBe(0);
+    expect(sarcasm("I stopped keeping a spare 'just in case'. Nothing has gone wrong in a year.")).toBe(0);
+  });
+
+  it('hears thanks with nothing complained of, or for a problem put right, as praise', () => {
+    expect(plainPraise('@user sorted my transfer in one call. cheers')).toBe(1);
+    expect(plainPraise('thank you for walking me through the restore, got all my photos back')).toBe(1);
+    expect(compositionVerdict('@user refunded me before the return even arrived. thanks')?.rule).toBe('plain praise');
+    // A failure after the mending, a request, a leaving, praise in quotes, a question: not plain praise.
+    expect(plainPraise('Many thanks, although the replacement part also arrived broken.')).toBe(0);
+    expect(plainPraise('Thanks, could you also send the invoice?')).toBe(0);
+    expect(plainPraise('Closing our account at the end of the month, thanks for the good years.')).toBe(0);
+    expect(plainPraise('Thank you for the new "simplified" portal.')).toBe(0);
+    expect(plainPraise('My order never arrived, thanks.')).toBe(0);
+  });
+
+  it('hears complaints denied by "no delay", "none of", "neither … nor", "free of" and an answer in quotes', () => {
+    expect(deniedComplaint('There was no delay with the transfer, it arrived the next morning.')).toBe(1);
+    expect(deniedComplaint('None of the orders from this shop have ever gone missing.')).toBe(1);
+    expect(deniedComplaint('Neither the room nor the breakfast disappointed us.')).toBe(1);
+    expect(deniedComplaint('The new boiler is free of the errors I was warned about.')).toBe(1);
+    expect(deniedComplaint("Customer: 'did the upgrade break anything?' Agent: 'nope, nothing broke'")).toBe(1);
+    expect(deniedComplaint('Is the app slow? Not in my experience.')).toBe(1);
+    // The negation denies the word next to it, not a failure later in the clause.
+    expect(deniedComplaint("Two stars, it isn't light and it freezes on me every other day.")).toBe(0);
+    expect(deniedComplaint('Nobody seems to know why our payouts are late.')).toBe(0);
+  });
+
+  it('hears praise denied by "anything but" or a praise question answered no', () => {
+    expect(deniedPraise('The agent was anything but helpful.')).toBe(-1);
+    expect(deniedPraise('Was the checkout smooth? Not really, no.')).toBe(-1);
+    expect(deniedPraise('Was the checkout slow? Not really, no.')).toBe(0);
   });
 });
 

@@ -44,6 +44,7 @@ export type Verdict = {
     | 'denied complaint'
     | 'emphatic never'
     | 'praise idiom'
+    | 'plain praise'
     | 'expectation denied';
 };
 
@@ -357,6 +358,15 @@ const WITHHELD =
 export function deniedPraise(text: string, reader?: ReaderLean): -1 | 0 {
   if (NOT_A_DENIAL.test(text) || words(text) > SHORT_WORDS) return 0;
   if (WITHHELD.test(text)) return -1;
+  // "The agent was anything but helpful".
+  const butPraise = text.match(/\banything but (\p{L}+)/iu);
+  if (butPraise && praise(butPraise[1].toLowerCase())) return -1;
+  // "Would you say the onboarding is smooth? Not really, no.": praise asked about, answered no.
+  const answered = text.match(ANSWERED_NO);
+  if (answered) {
+    const asked = wordTokens(text.slice(0, answered.index));
+    if (asked.some((t) => praise(t)) && !asked.some((t) => complaint(t))) return -1;
+  }
   let denied = 0;
   let plain = 0;
   for (const { word, distance } of scopedWords(text)) {
@@ -374,13 +384,13 @@ export function deniedPraise(text: string, reader?: ReaderLean): -1 | 0 {
 
 /** A short opening of praise before what happened. */
 const PRAISE_OPENING =
-  /^\W*(?:(?:oh|ah|ugh|wow|well|yay|just|so|really|truly|gotta|i|big|huge|many|a)\s+)*(?:great|wonderful|brilliant|fantastic|perfect|amazing|lovely|awesome|nice|cool|super|excellent|good|terrific|marvell?ous|splendid|fabulous|impressive|incredible|outstanding|superb|stellar|bravo|kudos|congrats|well done|lucky me|yay|woo-?hoo|hooray|thrilled|delighted|overjoyed|ecstatic|stoked|way to go|nice going|(?:so |really )?impressed(?: by| with)?|nice one|top notch|best \p{L}+(?: \p{L}+){0,2} ever|love(?: it)?|loving(?: it)?|glad|thanks|thank you|thx|ty|cheers|just what (?:i|we) (?:needed|wanted)|exactly what (?:i|we) (?:needed|wanted)|what a (?:great|lovely|perfect|wonderful|fantastic) (?:time|day|moment|way|start))\b(?:\s+(?:job|work|stuff|news|one|a lot|so much|timing))?(?:\s+@\w+)?(?:\s*[,!.:…—-]+|(?<=\b(?:love|loving|adore|enjoy|enjoying|thrilled|delighted|stoked))\s+(?=\p{L}+ing\b)|\s+(?:i|we)\s+(?=paid|bought|booked|ordered|chose|picked|upgraded|signed)|\s+(?:how|that|when|for|on|in advance for|the way|to see)|\s+to\s+(?:the\s+|you\s+)?[\p{L}@]+(?:\s+\p{L}+)?\s+for|(?:\s+\p{L}+){1,2}\s*:)\s*/iu;
+  /^\W*(?:(?:oh|ah|ugh|wow|well|yay|just|so|really|truly|gotta|i|big|huge|many|a)\s+)*(?:great|wonderful|brilliant|fantastic|perfect|amazing|lovely|awesome|nice|cool|super|excellent|good|terrific|marvell?ous|splendid|fabulous|impressive|incredible|outstanding|superb|stellar|bravo|kudos|congrats|well done|lucky me|yay|woo-?hoo|hooray|five stars|5 stars|10\/10|ten out of ten|full marks|thrilled|delighted|overjoyed|ecstatic|stoked|way to go|nice going|(?:so |really )?impressed(?: by| with)?|nice one|top notch|best \p{L}+(?: \p{L}+){0,2} ever|love(?: it)?|loving(?: it)?|glad|thanks|thank you|thx|ty|cheers|just what (?:i|we) (?:needed|wanted)|exactly what (?:i|we) (?:needed|wanted)|what a (?:great|lovely|perfect|wonderful|fantastic|nice|pleasant) (?:time|day|moment|way|start|surprise))\b(?:\s+(?:job|work|stuff|news|one|a lot|so much|timing))?(?:\s+@\w+)?(?:\s*[,!.:…—-]+|(?<=\b(?:love|loving|adore|enjoy|enjoying|thrilled|delighted|stoked))\s+(?=\p{L}+ing\b)|\s+(?:i|we)\s+(?=paid|bought|booked|ordered|chose|picked|upgraded|signed)|\s+(?:how|that|when|for|on|in advance for|the way|to see)|\s+to\s+(?:the\s+|you\s+)?[\p{L}@]+(?:\s+\p{L}+)?\s+for|(?:\s+\p{L}+){1,2}\s*:)\s*/iu;
 /** What happened: a failure. ("again" alone is not one: "nice, the reminders go out again".) */
 const FAILURE =
-  /\b(?:another|down|broke|broken|breaks|breaking|crash\w*|outage|lost|lose|losing|ate|deleted?|wiped|stopped|stop working|not working|doesn'?t work|fail\w*|error|logs? (?:me|us) out|froze|freez\w*|slower|worse|spinner|charged|charges|overcharg\w*|wip(?:e|ed|es|ing)|eras\w+|vanish\w*|disappear\w*|gone|missing|dropp\w*|bounced|declined|missed|delet\w*|cancell?(?:ing|ed) (?:my|our|the)|(?:someone|somebody|some(?:one|body) else)['’]s|(?:grinding|rattling|clicking|buzzing|burning|strange|weird|loud) (?:noise|sound|smell)|spark(?:s|ed|ing)|smok(?:e|ed|ing)|overheat\w*|cracked|(?:with|has|had) a (?:\w+ )?crack\b|shut (?:off|down) (?:my|our|the)|gave away|sold (?:me|us) (?:\w+ )?(?:mou?ldy|stale|broken|faulty|expired|fake)|serv(?:ed|ing) (?:me |us )?(?:\w+ )?(?:undercooked|raw|cold|stale|burnt)|out of (?:order|service|stock)|pending for|with no (?:update|explanation|warning|notice|reply|response|refund)|without (?:any )?(?:notice|warning|explanation|reply|response)|(?:went|gone) up by|(?:two|three|four|five|\d+) times (?:higher|more|the price)|still (?:not|isn['’]?t|doesn['’]?t|hasn['’]?t|haven['’]?t|waiting|broken|down|missing)|(?:is|are) still there|forg[oe]t\w*|(?:got|was|were|been) cancell?ed|damaged|(?:billed|invoiced) (?:\w+ )?(?:twice|double|again)|double[- ]billed|(?:bills?|prices?|fees?|rates?|premiums?|tariffs?) (?:have |has )?(?:gone up|went up|increased|doubled|tripled|shot up)|left (?:\w+ ){0,3}in the rain|given away|nothing|price (?:increase|hike)|unable|can'?t|delay(?:ed|s)?|buffer\w*|dies|died|dead|hung up|hangs? up|late|overbooked|double[- ]booked|downtime|cold|soggy|undercooked|stale|mou?ld\w*|dirty|rude|leak\w*|(?:did|does|do|is|was|were|are|wo)(?:n['’]?t| not) work\w*|never (?:works?|worked|loads?|loaded|arrives?|arrived|answers?|answered|syncs?|synced|saves?|saved|responds?|responded|replies|replied)|charg\w* (?:me|us) (?:twice|double|again)|double[- ]charg\w*|lock\w* (?:me|us) out|cut(?:ting|s)? (?:\w+ ){0,3}off|shut(?:ting|s)? (?:\w+ ){0,3}off|needs? (?:reboot|restart)\w*|rais\w* (?:the |our |my )?prices?|price ris\w+|(?:extra|hidden|surprise|admin) (?:\w+ )?(?:fees?|charges?)|(?:no|not (?:one|a single)|zero) (?:answers?|repl(?:y|ies)|responses?|call ?backs?)|(?:didn['’]?t|never) (?:turn|show)(?:ed)? up|just to (?:wait|stand|sit|queue|be told)|(?:wait(?:ed|ing)?|on hold|stuck|queu\w+|stand(?:ing)?) (?:\w+ ){0,4}?(?:for )?(?:\d+|an?|two|three|four|five|six|ten|forty|several) (?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?)|took (?:\w+ ){0,2}(?:weeks|months?|ages|forever)|(?:restart|reset|reboot)\w* (?:\w+ ){0,3}every|corrupt\w*|misspel\w*|misprint\w*|drops? out|(?:taken|charged|billed|debited|collected|deducted) (?:\w+ )?twice|wrong (?:size|colou?r|item|order|address|date|name|room|seat|car|model|part|bag|parcel|meal|dish|amount|price)|(?:a )?(?:hair|fly|bug|cockroach|insect|stone|plaster) in (?:my|the|our)|(?:thrown|tossed|chucked|dumped|left) (?:\w+ ){0,4}?(?:over the (?:fence|gate|wall|hedge))|(?:got|was|were|been|is|are) (?:\w+ )?(?:blocked|frozen|suspended|closed without)|(?:rais\w*|increas\w*|hik\w*|jump\w*|went up|gone up|rose|doubl\w*)\b[^.!?]{0,30}?\b(?:by )?\d+ ?%|\d+ ?% (?:higher|more|up|dearer|pricier)|(?:\d+|two|three|four|five|six|ten)[- ](?:hour|minute|day|week|month) (?:queue|wait|delay|hold|line)|(?:not a (?:single )?word|no word) of (?:apology|explanation|warning)|(?:bill\w*|charg\w*|invoic\w*) (?:me|us) for (?:\w+ ){0,3}(?:i|we) (?:had )?(?:removed|cancell?ed|returned|never|didn['’]?t|did not)|reek\w*|st[ia]nk\w*|(?:arriv\w*|came|deliver\w*|shipp\w*|sent)[^.!?]{0,30}? in pieces|smashed|shattered|flat (?:tyres?|tires?|battery)|marked (?:\w+ ){0,4}as (?:wrong|incorrect|missing|late|absent|unpaid|failed)|double (?:the|what) (?:usual|normal|quoted|agreed|advertised)|(?:nobody|no one|no-one) (?:seems to |seemed to )?cares?)\b/iu;
+  /\b(?:another|down|broke|broken|breaks|breaking|crash\w*|outage|lost|lose|losing|ate|deleted?|wiped|stopped|stop working|not working|doesn'?t work|fail\w*|error|logs? (?:me|us) out|froze|freez\w*|slower|worse|spinner|charged|charges|overcharg\w*|wip(?:e|ed|es|ing)|eras\w+|vanish\w*|disappear\w*|gone|missing|dropp\w*|bounced|declined|missed|delet\w*|cancell?(?:ing|ed) (?:my|our|the)|(?:someone|somebody|some(?:one|body) else)['’]s|(?:grinding|rattling|clicking|buzzing|burning|strange|weird|loud) (?:noise|sound|smell)|spark(?:s|ed|ing)|smok(?:e|ed|ing)|overheat\w*|cracked|(?:with|has|had) a (?:\w+ )?crack\b|shut (?:off|down) (?:my|our|the)|gave away|sold (?:me|us) (?:\w+ )?(?:mou?ldy|stale|broken|faulty|expired|fake)|serv(?:ed|ing) (?:me |us )?(?:\w+ )?(?:undercooked|raw|cold|stale|burnt)|out of (?:order|service|stock)|pending for|with no (?:updates?|explanations?|warning|notice|repl(?:y|ies)|responses?|refund|apology)|without (?:any )?(?:notice|warning|explanation|reply|response)|(?:went|gone) up by|(?:two|three|four|five|\d+) times (?:higher|more|the price)|still (?:not|isn['’]?t|doesn['’]?t|hasn['’]?t|haven['’]?t|waiting|broken|down|missing)|(?:is|are) still there|forg[oe]t\w*|(?:got|was|were|been) cancell?ed|damaged|(?:billed|invoiced) (?:\w+ )?(?:twice|double|again)|double[- ]billed|(?:bills?|prices?|fees?|rates?|premiums?|tariffs?) (?:have |has )?(?:gone up|went up|increased|doubled|tripled|shot up)|left (?:\w+ ){0,3}in the rain|given away|nothing|price (?:increase|hike)|unable|can'?t|delay(?:ed|s)?|buffer\w*|dies|died|dead|hung up|hangs? up|late|overbooked|double[- ]booked|downtime|cold|soggy|undercooked|stale|mou?ld\w*|dirty|rude|leak\w*|(?:did|does|do|is|was|were|are|wo)(?:n['’]?t| not) work\w*|never (?:works?|worked|loads?|loaded|arrives?|arrived|answers?|answered|syncs?|synced|saves?|saved|responds?|responded|replies|replied)|charg\w* (?:me|us) (?:twice|double|again)|double[- ]charg\w*|lock\w* (?:me|us) out|cut(?:ting|s)? (?:\w+ ){0,3}off|shut(?:ting|s)? (?:\w+ ){0,3}off|needs? (?:reboot|restart)\w*|rais\w* (?:the |our |my )?prices?|price ris\w+|(?:extra|hidden|surprise|admin) (?:\w+ )?(?:fees?|charges?)|(?:no|not (?:one|a single)|zero) (?:answers?|repl(?:y|ies)|responses?|call ?backs?)|(?:didn['’]?t|never) (?:turn|show)(?:ed)? up|just to (?:wait|stand|sit|queue|be told)|(?:wait(?:ed|ing)?|on hold|stuck|queu\w+|stand(?:ing)?) (?:\w+ ){0,4}?(?:for )?(?:\d+|an?|two|three|four|five|six|ten|forty|several) (?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?)|took (?:\w+ ){0,2}(?:weeks|months?|ages|forever)|(?:restart|reset|reboot)\w* (?:\w+ ){0,3}every|corrupt\w*|misspel\w*|misprint\w*|drops? out|(?:taken|charged|billed|debited|collected|deducted) (?:\w+ )?twice|wrong (?:size|colou?r|item|order|address|date|name|room|seat|car|model|part|bag|parcel|meal|dish|amount|price)|(?:a )?(?:hair|fly|bug|cockroach|insect|stone|plaster) in (?:my|the|our)|(?:thrown|tossed|chucked|dumped|left) (?:\w+ ){0,4}?(?:over the (?:fence|gate|wall|hedge))|(?:got|was|were|been|is|are) (?:\w+ )?(?:blocked|frozen|suspended|closed without)|(?:rais\w*|increas\w*|hik\w*|jump\w*|went up|gone up|rose|doubl\w*)\b[^.!?]{0,30}?\b(?:by )?\d+ ?%|\d+ ?% (?:higher|more|up|dearer|pricier)|(?:\d+|two|three|four|five|six|ten)[- ](?:hour|minute|day|week|month) (?:queue|wait|delay|hold|line)|(?:not a (?:single )?word|no word) of (?:apology|explanation|warning)|(?:bill\w*|charg\w*|invoic\w*) (?:me|us) for (?:\w+ ){0,3}(?:i|we) (?:had )?(?:removed|cancell?ed|returned|never|didn['’]?t|did not)|reek\w*|st[ia]nk\w*|(?:arriv\w*|came|deliver\w*|shipp\w*|sent)[^.!?]{0,30}? in pieces|smashed|shattered|flat (?:tyres?|tires?|battery)|marked (?:\w+ ){0,4}as (?:wrong|incorrect|missing|late|absent|unpaid|failed)|double (?:the|what) (?:usual|normal|quoted|agreed|advertised)|(?:nobody|no one|no-one) (?:seems to |seemed to )?cares?|logg(?:ed|ing) (?:me|us) out|kick(?:ed|ing|s)? (?:me|us) (?:out|off)|never (?:comes?|shows? up|turns? up)|(?:we|i) (?:never|didn['’]?t|did not) (?:order|ask|sign|book)\w*|(?:nobody|no one|no-one|never) (?:even )?apologi[sz]\w*|without (?:an? )?apology|hold(?:ing)? (?:my|our) (?:salary|money|funds|payment|card|account|wages)|(?:\d+|two|three|four|five|six|ten|twenty|thirty|forty|fifty|ninety) (?:minutes?|hours?|days?|weeks?|months?) (?:just )?to (?:get|find|reach|answer|load|deliver|fix|process|reply|respond|serve|board)|bumped (?:off|from)|disconnect\w*|(?:went|sent|delivered|given) to (?:someone|somebody) else|power cuts?|blackouts?|taking (?:\w+ ){0,2}(?:weeks|months|days|hours|ages|forever) to|shut(?:ting|s)? (?:\w+ ){0,3}down|(?:under review|pending|processing|on hold|in transit|out for delivery) for (?:\d+|two|three|four|five|six|several|many) (?:days|weeks|months))\b/iu;
 
 const SARCASM_CUE =
-  /^\W*(great|perfect|wonderful|fantastic|brilliant|lovely|marvell?ous|terrific|awesome|fabulous|superb|excellent|amazing)[,.!…]+\s+(?:just|simply|really|absolutely)\s+\1\b|\beverything (?:but|except) the (?:one|only) (?:thing|time|day|part)\b|\bsaid no ?(?:one|body) ever\b|\bexactly what (?:every(?:one|body)|no ?(?:one|body)|we all|all of us) (?:asked|wanted|needed|hoped) for\b|\bliving the dream\b|\bnothing says (?:\p{L}+ ){0,2}like\b|\bsaid no (?:\p{L}+ ){0,2}ever\b|\bwho (?:even )?needs (?:a |an )?(?:working|functioning|reliable|fast|decent)\b|\bwho (?:even )?needs [^.!?]{2,50}\banyway\b|(?<!\b(?:thanks?|thank you|thank u|ty|appreciate (?:it|you|that))\s)\bso much for (?:the |your |their |my |our |all )?(?:["“'‘]|\p{L}+)|\byeah,? right\b|\b(?:because|cause|yeah,?|oh yes,?|sure,?) (?:that|this) makes (?:total |perfect |complete )?sense\b|\bremind me (?:again )?why (?:i|we) (?:pay|chose|picked|stay|bother)|\bwhy would (?:anyone|anybody|you|i) want [^.!?]{2,60}\bwhen (?:they|you|we|i) (?:can|could) (?:have|get)\b|\b(?:great|perfect|ideal|recommend\w*|brilliant|fantastic|love it|amazing)\b[^.!?]{0,25}?\bif you (?:enjoy|like|love|fancy)\b|(?:^|\s)#(?:not|sarcasm)\b|\b(?:lovely|wonderful|great|amazing|fantastic|brilliant|delightful)\s+["“'‘][^"”'’]{2,30}["”'’]|["“'‘]\s*(?:fast|quick|express|helpful|premium|unlimited|reliable|free|instant|easy|simple|secure|smart|customer service|support|priority|guaranteed|24\/7)\s*["”'’]/iu;
+  /^\W*(great|perfect|wonderful|fantastic|brilliant|lovely|marvell?ous|terrific|awesome|fabulous|superb|excellent|amazing)[,.!…]+\s+(?:just|simply|really|absolutely)\s+\1\b|\beverything (?:but|except) the (?:one|only) (?:thing|time|day|part)\b|\bsaid no ?(?:one|body) ever\b|\bexactly what (?:every(?:one|body)|no ?(?:one|body)|we all|all of us) (?:asked|wanted|needed|hoped) for\b|\bliving the dream\b|\bnothing says (?:\p{L}+ ){0,2}like\b|\bsaid no (?:\p{L}+ ){0,2}ever\b|\bwho (?:even )?needs (?:a |an )?(?:working|functioning|reliable|fast|decent)\b|\bwho (?:even )?needs [^.!?]{2,50}\banyway\b|(?<!\b(?:thanks?|thank you|thank u|ty|appreciate (?:it|you|that))\s)\bso much for (?:the |your |their |my |our |all )?(?:["“'‘]|\p{L}+)|\byeah,? right\b|["“][^"”]{2,30}["”],? (?:they|he|she|you|it) (?:said|say|says|promised|claimed|called it)\b|\b(?:because|cause|yeah,?|oh yes,?|sure,?) (?:that|this) makes (?:total |perfect |complete )?sense\b|\bremind me (?:again )?why (?:i|we) (?:pay|chose|picked|stay|bother)|\bwhy would (?:anyone|anybody|you|i) want [^.!?]{2,60}\bwhen (?:they|you|we|i) (?:can|could) (?:have|get)\b|\b(?:great|perfect|ideal|recommend\w*|brilliant|fantastic|love it|amazing)\b[^.!?]{0,25}?\bif you (?:enjoy|like|love|fancy)\b|(?:^|\s)#(?:not|sarcasm)\b|\b(?:lovely|wonderful|great|amazing|fantastic|brilliant|delightful)\s+["“'‘][^"”'’]{2,30}["”'’]|["“'‘]\s*(?:fast|quick|express|helpful|premium|unlimited|reliable|free|instant|easy|simple|secure|smart|customer service|support|priority|guaranteed|24\/7)\s*["”'’]/iu;
 
 /** A favourite pastime named: sarcasm when what follows is a failure. */
 const HOBBY = /\bmy (?:new )?(?:favou?rite|fav) (?:hobby|pastime|sport|activity|game|part of the day)\b/iu;
@@ -394,7 +404,7 @@ const SARCASM_WORDS = 25;
  * ate my notes again. Great job!" The praise is the whole last sentence, at most four words.
  */
 const PRAISE_CLOSING =
-  /(?:^|[.!?…]\s+|\s[—–-]\s*)(?:(?:oh|just|really|so|simply|absolutely|truly)\s+)?(?:great|fantastic|brilliant|wonderful|perfect|amazing|excellent|superb|lovely|awesome|stellar|outstanding|marvell?ous|terrific|fabulous|well done|good job|great job|nice one|nice|love it|thanks a lot|thanks|bravo|kudos|top notch|five stars|5 stars)(?:\s+(?:service|job|work|stuff|experience|support|team|company|airline|app))?(?:,?\s+(?:as always|as usual|as ever|once again|yet again|again|today|guys|team))?\W*$/iu;
+  /(?:^|[.!?…]\s+|\s[—–-]\s*)(?:(?:oh|just|really|so|simply|absolutely|truly)\s+)?(?:great|fantastic|brilliant|wonderful|perfect|amazing|excellent|superb|lovely|awesome|stellar|outstanding|marvell?ous|terrific|fabulous|well done|good job|great job|nice one|nice|love it|thanks a lot|thanks|bravo|kudos|top notch|five stars|5 stars|impressive|genius|classy|marvellous)(?:\s+(?:service|job|work|stuff|experience|support|team|company|airline|app))?(?:,?\s+(?:as always|as usual|as ever|once again|yet again|again|today|guys|team|truly|really|indeed|honestly))?\W*$/iu;
 
 /** Praise that means its opposite beside a failure: closers, thanks, "the part where", "amazing at". */
 const SARCASTIC_CLOSER =
@@ -407,7 +417,9 @@ const SARCASTIC_CLOSER =
  * only with a failure told beside them.
  */
 const IRONIC =
-  /\b(?:exactly (?:how|what|where|the \p{L}+) (?:i|we) (?:(?:always )?wanted|hoped|was hoping|were hoping|needed|signed up for|asked for|planned|dreamed of|had in mind)|just what (?:i|we) (?:needed|wanted|was after)|never gets old|(?:impressive|stellar|brilliant|great|outstanding|excellent|classy|flawless|top|nice|fine)(?: work| job| stuff| service)?,? as (?:always|usual|ever)|stellar (?:work|job|service)|(?:a )?rare talent|raised the bar|outd(?:id|one) (?:themselves|yourselves|yourself|itself)|character[- ]building|truly unforgettable|money well spent|what a time to be (?:alive|a customer)|best \p{L}+(?: \p{L}+)? ever|that went (?:great|well|brilliantly|perfectly|swimmingly|smoothly)|(?:so|really|very) (?:glad|happy|pleased) (?:i|we) (?:paid|bought|booked|chose|signed up|upgraded|renewed)|genius|#blessed|#winning|what a (?:surprise|shock)|(?:big |what a |color me |colour me )?surprised?,? surprise|who (?:would have|would['’]?ve|could have) (?:thought|guessed)|who knew|shocker|how (?:lovely|nice|convenient|wonderful|delightful|fun|charming)|(?:so|super|really|very|how) convenient|the best part(?: is|:|\?| was)|(?:good|great|nice) to know|keep up the (?:good|great|amazing|fantastic) work|(?:totally|so|definitely|really) worth (?:it|the (?:money|wait|price|hassle))|world[- ]class|1[01]\/10,? would|(?:couldn['’]?t|could not|can['’]?t) be (?:happier|more (?:thrilled|pleased|delighted))|what (?:more|else) could (?:i|we|you|anyone) (?:ask|want|wish) for|way to go|nice going|love that for (?:me|us))\b|🙄|🙃|👏|😒|🤦/iu;
+  /\b(?:exactly (?:how|what|where|the \p{L}+) (?:i|we) (?:(?:always )?wanted|hoped|was hoping|were hoping|needed|signed up for|asked for|planned|dreamed of|had in mind)|just what (?:i|we) (?:needed|wanted|was after)|never gets old|(?:impressive|stellar|brilliant|great|outstanding|excellent|classy|flawless|top|nice|fine)(?: work| job| stuff| service)?,? as (?:always|usual|ever)|stellar (?:work|job|service)|(?:a )?rare talent|raised the bar|outd(?:id|one) (?:themselves|yourselves|yourself|itself)|character[- ]building|truly unforgettable|money well spent|what a time to be (?:alive|a customer)|best \p{L}+(?: \p{L}+)? ever|that went (?:great|well|brilliantly|perfectly|swimmingly|smoothly)|(?:so|really|very) (?:glad|happy|pleased) (?:i|we) (?:paid|bought|booked|chose|signed up|upgraded|renewed)|genius|#blessed|#winning|what a (?:surprise|shock)|(?:big |what a |color me |colour me )?surprised?,? surprise|who (?:would have|would['’]?ve|could have) (?:thought|guessed)|who knew|shocker|how (?:lovely|nice|convenient|wonderful|delightful|fun|charming)|(?:so|super|really|very|how) convenient|the best part(?: is|:|\?| was)|(?:good|great|nice) to know|keep up the (?:good|great|amazing|fantastic) work|(?:totally|so|definitely|really) worth (?:it|the (?:money|wait|price|hassle))|world[- ]class|1[01]\/10,? would|(?:couldn['’]?t|could not|can['’]?t) be (?:happier|more (?:thrilled|pleased|delighted))|what (?:more|else) could (?:i|we|you|anyone) (?:ask|want|wish) for|way to go|nice going|love that for (?:me|us)|it['’]s the little things|best (?:\p{L}+ ){1,3}(?:i|we)['’]?(?:ve| have)? ever (?:spent|had|made|paid)|new (?:personal |world )?record|thanks for the (?:challenge|adventure|workout|lesson|character building)|nothing (?:beats|like|quite like|better than)|what would (?:life|i|we) (?:be|do) without|(?:now )?that['’]?s what (?:i|we) call|don['’]?t you (?:just )?love (?:it )?when|me neither|nothing better to do|just what (?:every|any|all) \p{L}+ (?:dreams? of|wants?|needs?|hopes? for)|(?:so|how|very) kind of (?:you|them)|keeping (?:life|things|me|us) (?:exciting|interesting|on (?:my|our) toes)|(?:really |truly )?(?:making|makes) my (?:day|week|morning|evening|night|year|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|(?:amazing|great|brilliant|fantastic|wonderful|perfect|impressive)\W+(?:truly|just|simply|really|absolutely|so) (?:amazing|great|brilliant|fantastic|wonderful|perfect|impressive)|impressive (?:stuff|work|job)|(?:very|so|how|most) generous|(?:recommend|perfect|ideal|great) (?:it |this )?(?:to|for) anyone who (?:loves?|enjoys?|likes?)|if you (?:love|enjoy|like|fancy))\b|🙄|🙃|👏|😒|🤦/iu;
+/** A short phrase in quotes (double, or single ones that open after a space: not an apostrophe). */
+const SCARE_QUOTES = /["“][^"”]{2,30}["”]|(?:^|[\s(])['‘][^'’]{2,30}['’](?=[\s.,!?:;)]|$)/u;
 /** "Amazing at closing my ticket without reading it": skill praised at a failure. */
 const AMAZING_AT =
   /\b(?:amazing|brilliant|great|excellent|fantastic|impressive|so good|really good|very good) at \p{L}+ing\b[^.!?]*\bwithout (?:\p{L}+ing|any|even)\b/iu;
@@ -415,7 +427,7 @@ const AMAZING_AT =
 const ONLY_TIMES =
   /[^.!?]*\bonly\b[^.!?]{0,40}?\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|a dozen) times\b[^.!?]*/iu;
 const THANKS_FOR =
-  /\b(?:thanks?(?: (?:so|very) much| a (?:lot|million|bunch|ton))?|thank you(?: (?:so|very) much)?|can['’]?t thank (?:you|them|y['’]?all) enough|kudos|props|hats off|cheers|(?:five|5|ten|10) stars|(?:ten|10) out of (?:ten|10)|10\/10|full marks|gold star|round of applause)\b[^.!?]{0,40}?\bfor\b([^.!?]+)/iu;
+  /\b(?:thanks?(?: (?:so|very) much| a (?:lot|million|bunch|ton))?|thank you(?: (?:so|very) much)?|can['’]?t thank (?:you|them|y['’]?all) enough|kudos|props|hats off|cheers|shout ?outs?|(?:five|5|ten|10) stars|(?:ten|10) out of (?:ten|10)|10\/10|full marks|gold star|round of applause)\b[^.!?]{0,40}?\bfor\b([^.!?]+)/iu;
 const PART_WHERE =
   /\b(?:especially|particularly|loving|love|loved|enjoyed|favou?rite|best)\b[^.!?]{0,25}?\bthe (?:part|bit|moment|day|time) (?:where|when)\b([^.!?]+)/iu;
 /**
@@ -441,19 +453,29 @@ const FAILURE_ALL = new RegExp(FAILURE.source, 'giu');
 function toldFailure(stretch: string): boolean {
   // Mended, or being mended: "thank you for fixing the crash".
   if (MENDED.test(stretch) || MENDING.test(stretch)) return false;
-  for (const m of stretch.matchAll(FAILURE_ALL)) {
-    if (/^(?:nothing|another|gone|again|can['’]?t)$/iu.test(m[0])) continue;
+  return undeniedFailures(stretch).length > 0;
+}
+/** The failures of a stretch that no negator before them denies, mended or not. */
+function undeniedFailures(stretch: string): RegExpExecArray[] {
+  return [...stretch.matchAll(FAILURE_ALL)].filter((m) => {
+    if (/^(?:nothing|another|gone|again|can['’]?t)$/iu.test(m[0])) return false;
     const before = stretch.slice(0, m.index);
-    if (DENIED_BEFORE.test(before)) continue;
+    // "Staying late to help us with the launch" is devotion, not lateness.
+    if (/^late$/iu.test(m[0]) && /\b(?:stay|work|open)\w*\s+$/iu.test(before)) return false;
+    if (DENIED_BEFORE.test(before)) return false;
+    // A failure overcome is not the complaint: "world-class crew, even with the delay".
     if (
-      wordTokens(before + m[0])
-        .at(-1)
-        ?.startsWith('NOT_')
+      /\b(?:despite|in spite of|even with|even when|even if|even after|regardless of|notwithstanding)\s+(?:\S+\s+){0,3}$/iu.test(
+        before,
+      )
     )
-      continue;
-    return true;
-  }
-  return false;
+      return false;
+    // Its own negator says the failure ("never comes", "won't load"); only one before it denies.
+    if (/^(?:never|no|not)\b/iu.test(m[0])) return true;
+    return !wordTokens(before + m[0])
+      .at(-1)
+      ?.startsWith('NOT_');
+  });
 }
 
 /** A praise opening (or closing), then (or before it) a failure neither denied nor mended: -1; else 0. */
@@ -483,11 +505,30 @@ export function sarcasm(text: string): -1 | 0 {
   const closer = text.match(SARCASTIC_CLOSER);
   if (closer && toldFailure(text.replace(closer[0], ' '))) return -1;
   const thanked = text.match(THANKS_FOR);
-  if (thanked && toldFailure(thanked[1]) && !/\brefund/iu.test(thanked[1])) return -1;
+  // What is thanked for, without the circumstances: "for staying late when the part arrived late".
+  const thankedFor = thanked?.[1].split(/\b(?:when|after|because|since|despite|even though|while)\b/iu)[0] ?? '';
+  // Not thanks for the refund itself ("thanks for the quick refund after the double charge"), nor
+  // for a good thing ("thanks for your patience with my questions about the import error").
+  if (
+    thanked &&
+    toldFailure(thankedFor) &&
+    !/^\s*(?:the |a |my |your |our )?(?:\p{L}+ )?refund/iu.test(thankedFor) &&
+    !/^\s*(?:all )?(?:your|the) (?:\p{L}+ )?(?:patience|help|support|time|understanding|assistance|advice|kindness|effort|work)\b/iu.test(
+      thankedFor,
+    )
+  )
+    return -1;
+  // Scare quotes: 'the "careful handling" left my parcel crushed'.
+  const quoted = text.match(SCARE_QUOTES);
+  if (quoted && toldFailure(text) && wordTokens(quoted[0]).some((t) => praise(t))) return -1;
   const ironic = text.match(IRONIC);
   if (ironic) {
     const rest = text.replace(ironic[0], ' ');
-    if (toldFailure(rest) || SERVICE_FAILED.test(rest)) return -1;
+    // A failure turned round after a marker is a story that ends well: "the first delivery was
+    // missing the remote, but it turned up the next morning. Exactly what I wanted!"
+    const turn = [...rest.matchAll(MARKER)].at(-1);
+    const told = (stretch: string) => toldFailure(stretch) || SERVICE_FAILED.test(stretch);
+    if (told(rest) && (!turn || told(rest.slice(turn.index! + turn[0].length)))) return -1;
   }
   const where = text.match(PART_WHERE);
   if (where && toldFailure(where[1])) return -1;
@@ -582,18 +623,26 @@ const NOT_SINCE_LONG =
   /\b(?:can['’]?t|cannot|could(?:n['’]?t| not)|don['’]?t|do not) (?:remember|recall) (?:the last time|when)\b/iu;
 /** An answer of no after a question, at the end of the message ("Q: … problems? A: No, none."). */
 const ANSWERED_NO =
-  /\?\s*(?:a\s*:\s*)?(?:no|nope|not at all|none|never)\b(?!\s+(?:worries|problem|rush|hurry|thanks))[^?]{0,40}$/iu;
+  /\?["'”’]?\s*(?:\p{L}+\s*:\s*)?["'“‘]?\s*(?:no|nope|nah|not at all|not in my experience|not (?:really|once|for me|for us|so far|lately|anymore|this time)|none|never)\b(?!\s+(?:worries|problem|rush|hurry|thanks))[^?]{0,60}$/iu;
+/** A single word FAILURE names ("delay", "missing", "lost"), tested whole. */
+const FAILURE_WORD = new RegExp(`^(?:${FAILURE.source.slice(5, -3)})$`, 'iu');
 /** Verbs of opinion that pass a negation on to the clause after them. */
 const RAISING = /^(?:think|thought|say|said|call|find|found|feel|felt|believe|consider|reckon|suppose|expect)$/;
 const TOO_MUCH = /^(?:high|steep|much|long|slow|expensive|pricey|complicated|hard|difficult|many)$/;
 const INTENTION_WORD = /^(?:refund\w*|cancel\w*|disput\w*|charge\w*|leav\w*|switch\w*)$/;
-export function deniedComplaint(text: string): 1 | 0 {
-  if (words(text) > SHORT_WORDS) return 0;
+export function deniedComplaint(message: string): 1 | 0 {
+  if (words(message) > SHORT_WORDS) return 0;
+  // "Free of the errors I feared" denies as "no" does.
+  const text = message.replace(/\b(?:free (?:of|from)|devoid of)\b/giu, 'no');
   // "Did you have any problems with the signal? No, none whatsoever.": a complaint asked about, denied.
   const answered = text.match(ANSWERED_NO);
   if (answered) {
     const asked = text.slice(0, answered.index);
-    return FAILURE.test(asked) || wordTokens(asked).some((t) => complaint(t) && !INTENTION_WORD.test(t)) ? 1 : 0;
+    return FAILURE.test(asked) ||
+      /\b(?:break|go wrong|problems?|issues?|trouble)\b/iu.test(asked) ||
+      wordTokens(asked).some((t) => complaint(t) && !INTENTION_WORD.test(t))
+      ? 1
+      : 0;
   }
   if (/\?/.test(text)) return 0;
   const since = text.match(NOT_SINCE_LONG);
@@ -622,11 +671,28 @@ export function deniedComplaint(text: string): 1 | 0 {
     // "I don't think the new checkout is buggy", "I'd never call it slow": a verb of opinion passes the
     // negation to the clause it opens (negative raising), so that clause gets its own reach.
     const opens = Number.isFinite(distance) ? scoped[i - distance + 1]?.word : undefined;
-    const reach = opens && RAISING.test(opens) ? COMPLAINT_REACH + 3 : COMPLAINT_REACH;
+    // "None of my parcels from QuickDrop have gone missing", "neither the food nor the service
+    // disappointed": a negated subject denies its whole clause.
+    const negator = Number.isFinite(distance) ? scoped[i - distance]?.word : undefined;
+    const reach =
+      negator && /^(?:none|neither|nor)$/.test(negator)
+        ? Infinity
+        : opens && RAISING.test(opens)
+          ? COMPLAINT_REACH + 3
+          : COMPLAINT_REACH;
     if (distance <= reach) {
       if (praise(word)) denied = -Infinity;
-      // "no need for a refund", "not cancelling": an intention denied is no praise.
-      if (complaint(word) && !INTENTION_WORD.test(word)) denied++;
+      // "no need for a refund", "not cancelling": an intention denied is no praise. A failure word
+      // the lexicons rate mildly ("no delay") is a complaint denied too.
+      if (
+        (complaint(word) ||
+          // Close to its negator only: "isn't light and it freezes" denies the lightness alone.
+          (FAILURE_WORD.test(word) &&
+            (distance <= 2 || reach === Infinity) &&
+            !/^(?:another|again|nothing|gone|cold|late|down)$/.test(word))) &&
+        !INTENTION_WORD.test(word)
+      )
+        denied++;
     } else if (
       complaint(word) ||
       (distance === Infinity && FAILURE.test(word) && !/^(?:another|again|nothing)$/.test(word))
@@ -673,7 +739,7 @@ export function plainFailure(text: string): -1 | 0 {
 /** Being put right: "thank you for fixing the crash". ("Can you fix it?" and "is a fix coming?" mend nothing.) */
 const MENDING = /(?:\b(?:for|after|by|on) |^\s*)(?:fixing|resolving|solving|sorting)\b/iu;
 const MENDED =
-  /\b(?:fixed|resolved|sorted|solved|back up|works? now|recover\w*|restor\w*|waiv\w*|replac\w*|credited|refunded)\b/i;
+  /\b(?:fixed|resolved|sorted|solved|back up|works? now|recover\w*|restor\w*|waiv\w*|replac\w*|credited|refund(?:ed|ing)|found (?:my|our|the)|helped (?:me|us)|(?:walk|talk)(?:ed|ing) (?:me|us) through|holding (?:the|our) (?:plane|flight|train|bus|door|gate|table|room)|got (?:\w+ ){0,3}back|saved (?:me|us|my|our|the day))\b/i;
 
 /** Courtesy a contrast's later part may end on ("…, could you check? ty"): no lean of its own. */
 const SIGN_OFF_COURTESY =
@@ -704,6 +770,49 @@ function expectationDenied(text: string, reader?: ReaderLean): -1 | 1 | 0 {
   if (lean_ !== 0) return -lean_ as -1 | 1;
   // What was promised or hoped for and not delivered ("supposed to be cheaper, but it isn't") is a complaint.
   return /\b(?:supposed|meant|advertised|sold|marketed|promised|hoped)\b/iu.test(m[0]) && !bad ? -1 : 0;
+}
+
+/**
+ * Thanks or praise with nothing complained of: "@user sorted my transfer in one call. cheers",
+ * "thank you for walking me through the restore, got all my photos back", "staff in maui were
+ * incredible, already planning our next trip". Posts tagged to a company are mostly complaints, and
+ * the stack carries that into thanks and praise; the lexicons read them right when nothing in the
+ * message fails, asks or turns. Only a negative reading is turned round (composePolarity).
+ */
+const GRATITUDE = /\b(?:thanks?|thank you|thx|ty|cheers|grateful|kudos|props|shout ?out|lifesavers?|hats off)\b/iu;
+const REQUEST =
+  /\b(?:please|pls|plz|kindly|could you|can you|would you|can someone|could someone|fix this|in advance)\b/iu;
+export function plainPraise(text: string, reader?: ReaderLean): 1 | 0 {
+  if (/\?/.test(text) || words(text) > SHORT_WORDS || REQUEST.test(text) || [...text.matchAll(MARKER)].length > 0)
+    return 0;
+  // A failure is allowed only when it was put right after it was told: "thank you for walking me
+  // through the restore, got all my photos back"; not "many thanks, although the replacement also broke".
+  const mends = [...text.matchAll(new RegExp(`${MENDED.source}|${MENDING.source}`, 'giu'))];
+  const mendedAt = mends.length > 0 ? mends.at(-1)!.index : -1;
+  const mended = mendedAt >= 0;
+  // "thank you for fixing the billing error": a failure within two words after the mending is its object.
+  const mendedEnd = mendedAt >= 0 ? mendedAt + mends.at(-1)![0].length : -1;
+  const mendedObject = (m: RegExpExecArray) => mendedEnd >= 0 && words(text.slice(mendedEnd, m.index)) <= 2;
+  if (undeniedFailures(text).some((m) => m.index > mendedAt && !mendedObject(m))) return 0;
+  if (/\b(?:although|though|except|apart from)\b/iu.test(text)) return 0;
+  const service = text.match(SERVICE_FAILED);
+  if (service && service.index! > mendedAt) return 0;
+  // Sarcasm's marks, praise in scare quotes, or something still not done: no plain praise.
+  if (SARCASM_CUE.test(text) || IRONIC.test(text) || SCARE_QUOTES.test(text) || /\bstill\b/iu.test(text)) return 0;
+  // A complaint word said plainly (not denied) is something complained of.
+  const scoped = scopedWords(text);
+  if (!mended && scoped.some(({ word, distance }) => distance === Infinity && complaint(word))) return 0;
+  // Praise denied ("not once has it impressed me") is no praise.
+  if (scoped.some(({ word, distance }) => distance !== Infinity && praise(word))) return 0;
+  if (!GRATITUDE.test(text) || /\bthanks? (?:a lot|a bunch|so much) for\b/iu.test(text)) return 0;
+  // Thanks on the way out ("closing our account, thanks for the good years") is a goodbye, not praise.
+  if (
+    /\b(?:clos(?:e|ing)|cancel\w*|shut\w*|leaving|last (?:month|week|day)|end of (?:the|our) contract|not (?:continu|renew)\w*)\b/iu.test(
+      text,
+    )
+  )
+    return 0;
+  return mended || lean(text.replace(GRATITUDE, ' '), reader) >= CLEAR ? 1 : 0;
 }
 
 /** The composition verdict of a (normalised) message, or undefined when no rule applies. */
@@ -743,6 +852,7 @@ export function compositionVerdict(message: string, reader?: ReaderLean): Verdic
   if (plainFailure(text) < 0) return { sign: -1, rule: 'plain failure' };
   if (deniedComplaint(text) > 0) return { sign: 1, rule: 'denied complaint' };
   if (praiseIdiom(text, reader) > 0) return { sign: 1, rule: 'praise idiom' };
+  if (plainPraise(text, reader) > 0) return { sign: 1, rule: 'plain praise' };
   return undefined;
 }
 

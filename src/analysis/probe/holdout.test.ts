@@ -86,6 +86,19 @@ describe('the held-out sentences', () => {
       expect(new Set(loadHoldout(half).map((c) => c.text)).size).toBe(loadHoldout(half).length);
   });
 
+  it('hold dev10 (200 sarcasm), dev11 (100 + 100 + 60 negations and contrasts) and dev12 (160 sincere praise with a problem, 100 neutral requests), all read', () => {
+    const per = (half: HoldoutHalf) => {
+      const m = new Map<string, number>();
+      for (const c of loadHoldout(half)) m.set(c.capability, (m.get(c.capability) ?? 0) + 1);
+      return [...m.values()].sort((a, b) => b - a);
+    };
+    expect(per('dev10')).toEqual([200]);
+    expect(per('dev11')).toEqual([100, 100, 60]);
+    expect(per('dev12')).toEqual([160, 100]);
+    for (const half of ['dev10', 'dev11', 'dev12'] as const)
+      expect(new Set(loadHoldout(half).map((c) => c.text)).size).toBe(loadHoldout(half).length);
+  });
+
   it('hold the customer posts: 225 read and 225 never read, 75 of each polarity, no post twice', () => {
     for (const half of ['dev-posts', 'test-posts'] as const) {
       const cases = loadHoldout(half);

@@ -32,6 +32,9 @@ import type { CapabilityResult, Predict, ProbeReport } from './runner.js';
  * the fifteen capabilities, measured before the rules written from dev9. `dev-posts` and
  * `test-posts` (225 each, the second never read): customer posts written by hand by one more helper,
  * 75 of each polarity (expect `neutral` too), a stand-in for the real posts of the hidden check.
+ * `dev10` (200 sarcasm), `dev11` (negated negatives, contrasts ending positive, negated positives)
+ * and `dev12` (sincere praise that mentions a problem, and neutral requests: a guard against false
+ * alarms of the sarcasm and polite-complaint rules), all read.
  */
 export type HoldoutHalf =
   | 'dev'
@@ -49,6 +52,9 @@ export type HoldoutHalf =
   | 'dev7'
   | 'dev8'
   | 'dev9'
+  | 'dev10'
+  | 'dev11'
+  | 'dev12'
   | 'test7'
   | 'test8'
   | 'dev-posts'
@@ -70,6 +76,9 @@ export const HOLDOUT_HALVES: readonly HoldoutHalf[] = [
   'dev7',
   'dev8',
   'dev9',
+  'dev10',
+  'dev11',
+  'dev12',
   'test7',
   'test8',
   'dev-posts',

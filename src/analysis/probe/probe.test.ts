@@ -69,21 +69,22 @@ const PROBE_FLOORS: Record<string, number> = {
  * clauses, emphatic "never", praise idioms, more sarcasm cues, denials and leaving phrases):
  * 1 2 1 0 3 0 3 3 1 2 1 2 (19, 0.106). With the rules from CheckList-like templates and dev6
  * (2026-12-03, third stop): the same 19.
+ * The rules written from dev9 to dev12 (a later stop of 2026-12-03): 19 → 15.
  */
 const HOLDOUT_FAILURES: Record<string, number> = {
   'negated positive': 1 + 1,
   'negated negative': 2 + 1,
   'contrast ending negative': 1 + 1,
   'contrast ending positive': 0 + 1,
-  sarcasm: 3 + 1,
+  sarcasm: 1 + 1,
   'polite complaint': 0 + 1,
   'factual complaint': 3 + 1,
   'negated churn': 3 + 1,
-  'negated refund': 1 + 1,
+  'negated refund': 0 + 1,
   'negated upgrade': 2 + 1,
   'negated recommend': 1 + 1,
-  'churn statement': 2 + 1,
-  overall: 19 + 3,
+  'churn statement': 1 + 1,
+  overall: 15 + 3,
 };
 
 /**
@@ -107,21 +108,22 @@ const HOLDOUT2_FAILURES: Record<string, number> = {
  * capabilities, in many trades): heads v20 with v20's rules failed 30, with the rules after v20
  * 2 5 2 1 5 1 0 2 3 0 1 2 (24, 0.100), with dev5's 2 5 2 1 5 1 0 2 3 0 0 2 (23, 0.096), with the
  * rules from dev6, dev7 and dev8 (2026-12-03, third stop) 2 5 2 1 5 1 0 1 1 0 0 2 (20, 0.083).
+ * The rules written from dev9 to dev12 (a later stop of 2026-12-03): 20 → 16.
  */
 const HOLDOUT3_FAILURES: Record<string, number> = {
   'negated positive': 2 + 1,
-  'negated negative': 5 + 1,
+  'negated negative': 4 + 1,
   'contrast ending negative': 2 + 1,
   'contrast ending positive': 1 + 1,
-  sarcasm: 5 + 1,
+  sarcasm: 3 + 1,
   'polite complaint': 1 + 1,
   'factual complaint': 0 + 1,
   'negated churn': 1 + 1,
   'negated refund': 1 + 1,
   'negated upgrade': 0 + 1,
   'negated recommend': 0 + 1,
-  'churn statement': 2 + 1,
-  overall: 20 + 3,
+  'churn statement': 1 + 1,
+  overall: 16 + 3,
 };
 
 /**
@@ -129,24 +131,25 @@ const HOLDOUT3_FAILURES: Record<string, number> = {
  * capabilities, the twelve and intensified negative and positive and noisy negative): 28 (0.093)
  * before the rules from its sibling dev5 and 28 after, capability by capability the same; 27 with
  * dev6's (one negated negative fewer), 25 with dev7 and dev8's.
+ * The rules written from dev9 to dev12 (a later stop of 2026-12-03): 25 → 23.
  */
 const HOLDOUT4_FAILURES: Record<string, number> = {
   'negated positive': 1 + 1,
   'negated negative': 1 + 1,
   'contrast ending negative': 4 + 1,
   'contrast ending positive': 2 + 1,
-  sarcasm: 3 + 1,
+  sarcasm: 2 + 1,
   'polite complaint': 0 + 1,
   'factual complaint': 0 + 1,
   'churn statement': 4 + 1,
-  'negated churn': 4 + 1,
+  'negated churn': 3 + 1,
   'negated refund': 0 + 1,
   'negated upgrade': 1 + 1,
   'negated recommend': 1 + 1,
   'intensified negative': 1 + 1,
   'intensified positive': 3 + 1,
   'noisy negative': 0 + 1,
-  overall: 25 + 3,
+  overall: 23 + 3,
 };
 
 /**
@@ -181,6 +184,7 @@ const HOLDOUT5_FAILURES: Record<string, number> = {
  * hidden probe): 43 (0.119) before the rules of 2026-12-03's third stop, 37 (0.103) after those
  * from the CheckList-like templates and dev6, 32 (0.089) after dev7 and dev8's; sarcasm 8, 8, 6 of
  * 24, polite complaint 7, 6, 5.
+ * The rules written from dev9 to dev12 (a later stop of 2026-12-03): 32 → 27.
  */
 const HOLDOUT6_FAILURES: Record<string, number> = {
   'negated negative': 1 + 1,
@@ -188,17 +192,17 @@ const HOLDOUT6_FAILURES: Record<string, number> = {
   'contrast ending negative': 2 + 1,
   'contrast ending positive': 3 + 1,
   sarcasm: 6 + 1,
-  'polite complaint': 5 + 1,
+  'polite complaint': 4 + 1,
   'factual complaint': 1 + 1,
   'negated churn': 2 + 1,
-  'churn statement': 3 + 1,
+  'churn statement': 1 + 1,
   'negated refund': 3 + 1,
-  'negated upgrade': 3 + 1,
+  'negated upgrade': 1 + 1,
   'negated recommend': 0 + 1,
   'intensified negative': 1 + 1,
   'intensified positive': 0 + 1,
   'noisy negative': 1 + 1,
-  overall: 32 + 3,
+  overall: 27 + 3,
 };
 
 /**
@@ -206,10 +210,11 @@ const HOLDOUT6_FAILURES: Record<string, number> = {
  * capabilities, a helper's own templates, sixteen a capability, half plain and half natural; no read
  * sibling): 42 (0.117) before the rules written from dev9 on 2026-12-03, measured on the old rules
  * first; sarcasm 11 of 24.
+ * The rules written from dev9 to dev12 (a later stop of 2026-12-03): 42 → 33.
  */
 const HOLDOUT7_FAILURES: Record<string, number> = {
   'negated negative': 2 + 1,
-  'negated positive': 3 + 1,
+  'negated positive': 2 + 1,
   'contrast ending negative': 0 + 1,
   'contrast ending positive': 5 + 1,
   sarcasm: 10 + 1,
@@ -223,20 +228,21 @@ const HOLDOUT7_FAILURES: Record<string, number> = {
   'intensified negative': 2 + 1,
   'intensified positive': 1 + 1,
   'noisy negative': 2 + 1,
-  overall: 34 + 3,
+  overall: 33 + 3,
 };
 
 /**
  * Failures allowed on the eighth never-read set (test8: 24 sentences for each of the fifteen
  * capabilities, a helper's own short tester-style templates, sixteen or seventeen a capability; no
  * read sibling): 26 (0.072) before the rules written from dev9, measured on the old rules first.
+ * The rules written from dev9 to dev12 (a later stop of 2026-12-03): 26 → 24.
  */
 const HOLDOUT8_FAILURES: Record<string, number> = {
   'negated negative': 6 + 1,
   'negated positive': 0 + 1,
   'contrast ending negative': 1 + 1,
   'contrast ending positive': 1 + 1,
-  sarcasm: 5 + 1,
+  sarcasm: 4 + 1,
   'polite complaint': 1 + 1,
   'factual complaint': 1 + 1,
   'negated churn': 1 + 1,
@@ -247,7 +253,7 @@ const HOLDOUT8_FAILURES: Record<string, number> = {
   'intensified negative': 1 + 1,
   'intensified positive': 0 + 1,
   'noisy negative': 1 + 1,
-  overall: 25 + 3,
+  overall: 24 + 3,
 };
 
 /**
