@@ -371,6 +371,21 @@ describe('after the read sets dev10 (sarcasm) and dev11 (negations) (heads v21)'
     expect(deniedComplaint('Nobody seems to know why our payouts are late.')).toBe(0);
   });
 
+  it('takes a failure that carries its own negator as told, and knows more failures and idioms', () => {
+    expect(sarcasm('The bill had two desserts we never ordered. Fine dining at its best.')).toBe(-1);
+    expect(sarcasm('Sat on the train for an hour with no updates. World-class travel, truly.')).toBe(-1);
+    expect(sarcasm('Thank you for rejecting my claim over a typo.')).toBe(-1);
+    expect(sarcasm('My jacket fell apart after one wash. Impressive work.')).toBe(-1);
+    expect(sarcasm('Nothing like waiting for a replacement bus that never comes.')).toBe(-1);
+    expect(compositionVerdict('Installed the new driver without a hitch on both laptops.')).toEqual({
+      sign: 1,
+      rule: 'praise idiom',
+    });
+    expect(deniedComplaint("I didn't have to chase the insurer once during my claim.")).toBe(1);
+    // Still denied when the negator stands before it: "never had a single crash".
+    expect(sarcasm('Great app, it has never crashed on me.')).toBe(0);
+  });
+
   it('hears praise denied by "anything but" or a praise question answered no', () => {
     expect(deniedPraise('The agent was anything but helpful.')).toBe(-1);
     expect(deniedPraise('Was the checkout smooth? Not really, no.')).toBe(-1);
