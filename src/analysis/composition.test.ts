@@ -393,6 +393,17 @@ describe('after the read sets dev10 (sarcasm) and dev11 (negations) (heads v21)'
   });
 });
 
+describe('long text', () => {
+  it('is never a short message, however few its words: a 2,000-letter token counts as a hundred words', () => {
+    // The contrast and sarcasm patterns grow with the square of the length: a 10,000-letter "word"
+    // (within the api's text limit) took seconds of the worker's main thread when it passed as short.
+    expect(sarcasm('Great, it crashed again.')).toBe(-1);
+    expect(sarcasm(`Great, ${'x'.repeat(2000)} it crashed again.`)).toBe(0);
+    expect(contrastParts(`Lovely staff, but ${'y'.repeat(2000)} the room was dirty.`)).toBeUndefined();
+    expect(contrastParts('Lovely staff, but the room was dirty.')).toEqual(['Lovely staff, ', ' the room was dirty.']);
+  });
+});
+
 describe('denied praise', () => {
   it.each([
     'The calendar is not exactly intuitive',

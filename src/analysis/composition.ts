@@ -127,7 +127,14 @@ export function contrastParts(text: string): [string, string] | undefined {
   return words(after) >= 2 && words(before) >= 1 ? [before, after] : undefined;
 }
 
-const words = (s: string) => (s.match(/\p{L}+/gu) ?? []).length;
+/**
+ * A stretch's length in words, every 20 characters counting as at least one. The rules are for
+ * short messages, and some of their patterns (the contrast markers' lookbehinds, "only N times")
+ * take time that grows with the square of the length: a single 10,000-letter "word" must not pass
+ * for a short message (it took seconds of the worker's main thread; composition.test.ts bounds it).
+ */
+const CHARS_A_WORD = 20;
+const words = (s: string) => Math.max((s.match(/\p{L}+/gu) ?? []).length, Math.ceil(s.length / CHARS_A_WORD));
 /** A last clause closed by "though" (after a comma, semicolon or full stop): the turn of a two-part message. */
 const SOFTENED = /\b(?:a (?:bit|little|tad|touch)|bit|slightly|somewhat|mildly|kinda|kind of|sort of|a few|minor)\b/iu;
 const CLOSING_THOUGH = /^(.+?)[,;.!]\s*([^,;.!?]+?)\s*,?\s+though\W*$/iu;
