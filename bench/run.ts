@@ -12,8 +12,8 @@ import { sentencesOf } from '../src/analysis/sentences.js';
  * bench/results/<timestamp>.json plus a Markdown table. Figures are medians over repeated runs.
  */
 const quick = process.argv.includes('--quick');
-// `--only=embedder,idle,fairness,ingest,retries,reads,deliveries,floor,labels` runs a subset (the embedder limit is
-// always measured, except for deliveries alone).
+// `--only=embedder,idle,fairness,ingest,retries,reads,deliveries,floor,labels,rules` runs a subset (the embedder limit is
+// always measured, except for deliveries alone; floor and rules run only when named).
 const onlyArg = process.argv.find((a) => a.startsWith('--only='));
 const only = onlyArg ? new Set(onlyArg.slice('--only='.length).split(',')) : undefined;
 const runs = (name: string) => !only || only.has(name);
@@ -79,6 +79,26 @@ if (only?.has('floor')) {
         .map(([k, v]) => `${k} ${v}`)
         .join(', ')}); this machine's cores would run at most ${r.ceilingPerSecond}/s with nothing else`,
     );
+  save();
+  if (only.size === 1) {
+    console.log('\n' + save().join('\n'));
+    console.log(`\nwritten: ${file}`);
+    process.exit(0);
+  }
+}
+
+// The composition rules and the intention scope on the main thread, per message and at their worst.
+if (only?.has('rules')) {
+  const { benchRules } = await import('./rules.js');
+  const r = benchRules({ quick, log: (m) => console.log(m) });
+  results.rules = r;
+  report(
+    'composition rules and intention scope per message (µs)',
+    median(r.perMessageMicros).toFixed(1),
+    '500 corpus messages, main thread',
+  );
+  const worst = r.hostile.reduce((a, b) => (b.ms > a.ms ? b : a));
+  report('the same on hostile 10,000-character texts, worst (ms)', worst.ms.toFixed(1), worst.name);
   save();
   if (only.size === 1) {
     console.log('\n' + save().join('\n'));

@@ -792,12 +792,16 @@ function expectationDenied(text: string, reader?: ReaderLean): -1 | 1 | 0 {
 const GRATITUDE = /\b(?:thanks?|thank you|thx|ty|cheers|grateful|kudos|props|shout ?out|lifesavers?|hats off)\b/iu;
 const REQUEST =
   /\b(?:please|pls|plz|kindly|could you|can you|would you|can someone|could someone|fix this|in advance)\b/iu;
+/** Every mending of a message, compiled once (matchAll copies it). */
+const MENDS_ALL = new RegExp(`${MENDED.source}|${MENDING.source}`, 'giu');
 export function plainPraise(text: string, reader?: ReaderLean): 1 | 0 {
+  // The cheap tests first: most messages thank nobody.
+  if (!GRATITUDE.test(text) || /\bthanks? (?:a lot|a bunch|so much) for\b/iu.test(text)) return 0;
   if (/\?/.test(text) || words(text) > SHORT_WORDS || REQUEST.test(text) || [...text.matchAll(MARKER)].length > 0)
     return 0;
   // A failure is allowed only when it was put right after it was told: "thank you for walking me
   // through the restore, got all my photos back"; not "many thanks, although the replacement also broke".
-  const mends = [...text.matchAll(new RegExp(`${MENDED.source}|${MENDING.source}`, 'giu'))];
+  const mends = [...text.matchAll(MENDS_ALL)];
   const mendedAt = mends.length > 0 ? mends.at(-1)!.index : -1;
   const mended = mendedAt >= 0;
   // "thank you for fixing the billing error": a failure within two words after the mending is its object.
@@ -814,7 +818,6 @@ export function plainPraise(text: string, reader?: ReaderLean): 1 | 0 {
   if (!mended && scoped.some(({ word, distance }) => distance === Infinity && complaint(word))) return 0;
   // Praise denied ("not once has it impressed me") is no praise.
   if (scoped.some(({ word, distance }) => distance !== Infinity && praise(word))) return 0;
-  if (!GRATITUDE.test(text) || /\bthanks? (?:a lot|a bunch|so much) for\b/iu.test(text)) return 0;
   // Thanks on the way out ("closing our account, thanks for the good years") is a goodbye, not praise.
   if (
     /\b(?:clos(?:e|ing)|cancel\w*|shut\w*|leaving|last (?:month|week|day)|end of (?:the|our) contract|not (?:continu|renew)\w*)\b/iu.test(

@@ -1,0 +1,46 @@
+import { compositionVerdict } from '../src/analysis/composition.js';
+import { loadCorpus } from '../src/analysis/corpus.js';
+import { saysLeaving, scopeCounts } from '../src/analysis/intent-scope.js';
+import { MAX_TEXT_LENGTH } from '../src/ingest/validate-batch.js';
+
+/**
+ * `npm run bench -- --only=rules`: what the composition rules and the intention scope cost on the
+ * worker's main thread, per message: on 500 corpus messages, and on texts at the api's length limit
+ * shaped against the patterns (one endless word, a negator repeated, a request repeated, quotes,
+ * failures), whose worst case a tenant controls.
+ */
+const HOSTILE: [string, string][] = [
+  ['one 10,000-letter word', 'a'.repeat(MAX_TEXT_LENGTH)],
+  ['"not " repeated', 'not '.repeat(MAX_TEXT_LENGTH / 4)],
+  ['a request with a failure, repeated', 'Hi, could you look into it? My parcel never arrived, thanks! '.repeat(170)],
+  ['quotes repeated', '"a" '.repeat(MAX_TEXT_LENGTH / 4)],
+  ['"great, " repeated', 'great, '.repeat(MAX_TEXT_LENGTH / 7)],
+  ['"we never ordered " repeated', 'we never ordered '.repeat(MAX_TEXT_LENGTH / 17)],
+  ['"bye bye " repeated', 'bye bye '.repeat(MAX_TEXT_LENGTH / 8)],
+];
+const read = (text: string) => {
+  compositionVerdict(text);
+  scopeCounts(text);
+  saysLeaving(text);
+};
+
+export function benchRules(opts: { quick: boolean; log: (m: string) => void }) {
+  const texts = loadCorpus()
+    .items.slice(0, 500)
+    .map((i) => i.text);
+  const repeats = opts.quick ? 3 : 5;
+  const perMessage: number[] = [];
+  for (let r = 0; r < repeats + 1; r++) {
+    const t = performance.now();
+    texts.forEach(read);
+    if (r > 0) perMessage.push(((performance.now() - t) * 1000) / texts.length); // the first warms up
+  }
+  const hostile = HOSTILE.map(([name, text]) => {
+    const t = performance.now();
+    read(text.slice(0, MAX_TEXT_LENGTH));
+    const ms = performance.now() - t;
+    opts.log(`rules on ${name}: ${ms.toFixed(1)} ms`);
+    return { name, ms };
+  });
+  return { perMessageMicros: perMessage, hostile };
+}
