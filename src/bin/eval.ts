@@ -14,7 +14,7 @@ import { nearDuplicates } from '../analysis/near-duplicates.js';
 import { wordFeatures } from '../analysis/word-features.js';
 import { applyWordReader, trainWordReader } from '../analysis/word-reader.js';
 import { featureNames, topNamed } from '../analysis/word-explain.js';
-import { runHoldout } from '../analysis/probe/holdout.js';
+import { runHoldout, UNREAD_HALVES } from '../analysis/probe/holdout.js';
 import { formatProbe, runProbe } from '../analysis/probe/runner.js';
 
 /**
@@ -321,9 +321,12 @@ if (flag('probe') !== 'off') {
   console.log(
     `\n== ${formatProbe(probe)}\n  (${reader === 'words' ? 'the word reader' : 'heads'} trained on the whole corpus; ${((Date.now() - t) / 1000).toFixed(1)} s)`,
   );
-  // The held-out sentences' test half (probe/holdout.ts): templates nobody here wrote.
-  const held = await runHoldout(judge.readTexts, 'test');
-  console.log(`\n== held-out sentences, test half (data/probe-holdout/test.jsonl)\n${formatProbe(held)}`);
+  // Every never-read set of held-out sentences (probe/holdout.ts): templates nobody here wrote.
+  // Rates only: their failing sentences are never shown.
+  for (const half of UNREAD_HALVES) {
+    const held = await runHoldout(judge.readTexts, half);
+    console.log(`\n== held-out sentences, ${half} (data/probe-holdout/${half}.jsonl)\n${formatProbe(held)}`);
+  }
 }
 if (args.includes('--explain')) {
   // The word reader trained on the whole corpus, as the service's heads hold it.
