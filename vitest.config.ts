@@ -30,6 +30,7 @@ const LOCAL_MODEL = [
   'src/analysis/embedder.test.ts',
   'src/analysis/probe/probe.test.ts',
   'test/integration/analysis-heads.test.ts',
+  'test/integration/sarcasm-detector.test.ts',
 ];
 /**
  * What a deployment's processes go through: a second installation and a restored backup on one

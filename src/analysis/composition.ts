@@ -38,6 +38,7 @@ export type Verdict = {
     | 'contrast'
     | 'denied praise'
     | 'sarcasm'
+    | 'learned sarcasm'
     | 'polite complaint'
     | 'mismatch'
     | 'plain failure'

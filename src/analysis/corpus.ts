@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -67,20 +67,79 @@ export function parseLabelled(raw: string, source: string): LabelledText[] {
   return out;
 }
 
+/**
+ * The sarcasm set: data/sarcasm/*.jsonl (data/sarcasm/README.md), lines labelled `sarcastic`,
+ * `sincere_positive`, `sincere_positive_with_problem`, `literal_negative` or `neutral`. It trains
+ * the learned sarcasm detector (sarcasm-detector.ts) only: praise that means a complaint against
+ * praise that means it. Its lines carry no polarity, topics or intentions of the corpus' kind.
+ */
+export const SARCASM_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/sarcasm');
+export const SARCASM_LABELS = [
+  'sarcastic',
+  'sincere_positive',
+  'sincere_positive_with_problem',
+  'literal_negative',
+  'neutral',
+] as const;
+export interface SarcasmExample {
+  text: string;
+  label: (typeof SARCASM_LABELS)[number];
+  /** Its file's name without `.jsonl`: one writer each (leave-one-writer-out, sarcasm-writers.ts). */
+  writer: string;
+}
+const SarcasmRow = z.object({ label: z.enum(SARCASM_LABELS), text: z.string().min(1) }).strict();
+
+/**
+ * The corpus files whose negative lines are sarcasm (their positive lines are its sincere
+ * counterparts, minimal edits of the same message): they join the sarcasm set's sarcastic lines
+ * for the detector. In the experiment that chose the detector's inputs (leave-one-writer-out on
+ * data/sarcasm, threshold 0.7), 116 of the 285 sarcastic lines the heads read positive were caught
+ * with them and 103 without, with 6 and 7 of 799 sincere lines turned (docs/analysis.md).
+ */
+export const SARCASM_CORPUS_FILES = /^v\d+-(?:sarcasm|irony)\.jsonl$/;
+
 export interface Corpus {
   items: LabelledText[];
-  /** sha256 of the files' names and contents, in name order: the heads cache key's corpus part. */
+  /**
+   * sha256 of the files' names and contents, in name order, the sarcasm set's after the corpus':
+   * the heads cache key's corpus part.
+   */
   hash: string;
   files: string[];
+  /** The sarcasm set (empty when its folder is missing). */
+  sarcasm: SarcasmExample[];
+  /** Ids of the corpus lines that are sarcasm (negative lines of SARCASM_CORPUS_FILES). */
+  sarcasticIds: Set<string>;
 }
 
-export function loadCorpus(dir = CORPUS_DIR): Corpus {
+export function parseSarcasm(raw: string, source: string, writer: string): SarcasmExample[] {
+  const out: SarcasmExample[] = [];
+  raw.split('\n').forEach((line, i) => {
+    if (!line.trim()) return;
+    let json: unknown;
+    try {
+      json = JSON.parse(line);
+    } catch {
+      throw new Error(`${source}:${i + 1}: not JSON`);
+    }
+    const r = SarcasmRow.safeParse(json);
+    if (!r.success)
+      throw new Error(
+        `${source}:${i + 1}: ${r.error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')}`,
+      );
+    out.push({ ...r.data, writer });
+  });
+  return out;
+}
+
+export function loadCorpus(dir = CORPUS_DIR, sarcasmDir = SARCASM_DIR): Corpus {
   const files = readdirSync(dir)
     .filter((f) => f.endsWith('.jsonl'))
     .sort();
   if (files.length === 0) throw new Error(`no training corpus in ${dir} (*.jsonl)`);
   const hash = createHash('sha256');
   const items: LabelledText[] = [];
+  const sarcasticIds = new Set<string>();
   for (const f of files) {
     const raw = readFileSync(path.join(dir, f), 'utf8');
     hash.update(`${f}\n${raw}\n`);
@@ -88,11 +147,23 @@ export function loadCorpus(dir = CORPUS_DIR): Corpus {
     const untagged = lines.findIndex((it) => it.register === undefined);
     if (untagged >= 0) throw new Error(`${f}: line ${lines[untagged].id} has no register (data/train/README.md)`);
     items.push(...lines);
+    if (SARCASM_CORPUS_FILES.test(f)) for (const it of lines) if (it.sentiment < -0.2) sarcasticIds.add(it.id);
+  }
+  const sarcasm: SarcasmExample[] = [];
+  const sarcasmFiles = existsSync(sarcasmDir)
+    ? readdirSync(sarcasmDir)
+        .filter((f) => f.endsWith('.jsonl'))
+        .sort()
+    : [];
+  for (const f of sarcasmFiles) {
+    const raw = readFileSync(path.join(sarcasmDir, f), 'utf8');
+    hash.update(`sarcasm/${f}\n${raw}\n`);
+    sarcasm.push(...parseSarcasm(raw, `sarcasm/${f}`, f.replace(/\.jsonl$/, '')));
   }
   const ids = new Set<string>();
   for (const it of items) {
     if (ids.has(it.id)) throw new Error(`training corpus: id ${it.id} appears twice`);
     ids.add(it.id);
   }
-  return { items, hash: hash.digest('hex'), files };
+  return { items, hash: hash.digest('hex'), files, sarcasm, sarcasticIds };
 }

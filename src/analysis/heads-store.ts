@@ -317,8 +317,9 @@ async function loadOrTrainHere(opts: {
   let heads: Heads;
   try {
     // Embedded a slice at a time, so that an abort is seen between slices (seconds apart).
+    // The corpus, then the sarcasm set (the learned sarcasm detector's examples).
     const encoded: Encoded[] = [];
-    const texts = corpus.items.map((it) => it.text);
+    const texts = [...corpus.items.map((it) => it.text), ...corpus.sarcasm.map((ex) => ex.text)];
     for (let i = 0; i < texts.length; i += TRAINING_EMBED_SLICE) {
       opts.signal?.throwIfAborted();
       const slice = texts.slice(i, i + TRAINING_EMBED_SLICE);
@@ -326,8 +327,15 @@ async function loadOrTrainHere(opts: {
     }
     embeddedMs = Date.now() - started;
     log?.info('analysis heads: corpus embedded, fitting the heads', { embeddedMs });
+    const n = corpus.items.length;
     heads = await cancellableTraining(opts.signal, () =>
-      trainHeads({ embedder: embedder.name, corpusHash: corpus.hash, items: corpus.items, encoded }),
+      trainHeads({
+        embedder: embedder.name,
+        corpusHash: corpus.hash,
+        items: corpus.items,
+        encoded: encoded.slice(0, n),
+        sarcasm: { examples: corpus.sarcasm, encoded: encoded.slice(n), sarcasticIds: corpus.sarcasticIds },
+      }),
     );
   } finally {
     stopProgress();

@@ -8,6 +8,7 @@ import { lastClause, lexiconPriors, PRIOR_NAMES, understatement } from './priors
 import { logit, sigmoid } from './second-stage.js';
 import { INTENTIONS } from './taxonomy.js';
 import { drivingWords } from './word-explain.js';
+import { sarcasmProbability, type SarcasmDetector } from './sarcasm-detector.js';
 import { wordFeatures, type SparseRow } from './word-features.js';
 import {
   unpackWordReader,
@@ -42,7 +43,7 @@ import {
  *
  * Bump HEADS_VERSION whenever training or features change: it is part of the cache key.
  */
-export const HEADS_VERSION = 20;
+export const HEADS_VERSION = 21;
 
 /** The choices `npm run eval` compares by cross-validation; the defaults are the chosen ones. */
 export interface HeadsOptions {
@@ -89,6 +90,12 @@ export interface HeadsOptions {
    * sign, moving its probabilities halfway toward the verdict (composePolarity).
    */
   composition: boolean;
+  /**
+   * The learned sarcasm detector (sarcasm-detector.ts), trained on the sarcasm set and the corpus:
+   * a message read positive that no composition rule judged, and that it finds sarcastic, is turned
+   * as a rule's verdict turns it. Off: the rules alone hear sarcasm.
+   */
+  learnedSarcasm: boolean;
   /** Churn's decision: the best out-of-fold recall at a precision of at least this. */
   churnPrecision: number;
   /**
@@ -112,6 +119,7 @@ export const DEFAULT_HEADS_OPTIONS: HeadsOptions = {
   scope: true,
   denialVeto: true,
   composition: true,
+  learnedSarcasm: true,
   churnPrecision: 0.8,
   epochs: 8,
   l2: 1e-3,
@@ -171,6 +179,8 @@ export interface Heads {
   };
   /** The word reader, trained on the whole corpus (present when options.stackWords). */
   words?: PackedWordReader;
+  /** The learned sarcasm detector (present when options.learnedSarcasm and a sarcasm set was given). */
+  sarcasm?: SarcasmDetector;
   /**
    * Out-of-fold figures on the training corpus, kept for the logs. Optimistic: calibration,
    * stacking and thresholds are fitted on the same out-of-fold rows they are scored on, over
@@ -457,7 +467,8 @@ export function applyHeads(heads: Heads, enc: Encoded, raw: string, row?: Sparse
   const x = standardise(featureRow(enc.vector, text), heads);
   const pieces = o.stackPieces ? pieceRows(enc, heads) : [];
   const reader = wordReaderOf(heads);
-  const words = reader ? wordScores(wordProbabilities(reader, row ?? wordFeatures(text))) : undefined;
+  row ??= wordFeatures(text);
+  const words = reader ? wordScores(wordProbabilities(reader, row)) : undefined;
   const stacked = polarityProbs(
     heads.polarity,
     predict(heads.polarity.model, x),
@@ -473,7 +484,8 @@ export function applyHeads(heads: Heads, enc: Encoded, raw: string, row?: Sparse
         return p[2] - p[0];
       }
     : undefined;
-  const polarity = o.composition ? composePolarity(stacked, compositionVerdict(text, readerLean)) : stacked;
+  const verdict = o.composition ? compositionVerdict(text, readerLean) : undefined;
+  const polarity = composePolarity(stacked, verdict ?? learnedSarcasm(heads, stacked, x, text, row));
   const positive = polarityClass(heads, polarity) === 'positive';
   const scope = o.scope ? scopeCounts(text) : undefined;
   const topics = pickLabels(heads.topics, labelProbs(heads.topics, o, x, pieces, words?.topics, scope));
@@ -497,6 +509,20 @@ export function applyHeads(heads: Heads, enc: Encoded, raw: string, row?: Sparse
     intentions: intentions.slice(0, MAX_LABELS),
     churnWords: churn && reader ? drivingWords(reader.intentions, CHURN_INDEX, text, CHURN_WORDS) : [],
   };
+}
+
+/** The learned detector's verdict on a message the stack reads positive (sarcasm-detector.ts). */
+function learnedSarcasm(
+  heads: Heads,
+  stacked: number[],
+  x: ArrayLike<number>,
+  text: string,
+  row: SparseRow,
+): Verdict | undefined {
+  if (!heads.options.learnedSarcasm || !heads.sarcasm || stacked.indexOf(Math.max(...stacked)) !== 2) return undefined;
+  return sarcasmProbability(heads.sarcasm, x, text, row) >= heads.sarcasm.threshold
+    ? { sign: -1, rule: 'learned sarcasm' }
+    : undefined;
 }
 
 /** The feature rows of a message's pieces, each read as a message of its own. */

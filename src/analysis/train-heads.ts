@@ -1,4 +1,5 @@
-import type { LabelledText } from './corpus.js';
+import type { LabelledText, SarcasmExample } from './corpus.js';
+import { trainSarcasmDetector, type SarcasmTrainingRow } from './sarcasm-detector.js';
 import { featureRow, type Encoded } from './features.js';
 import {
   calibrated,
@@ -85,6 +86,37 @@ async function averaged(runs: number, fit: (seed: number) => Promise<LinearModel
   const mean = (pick: (m: LinearModel) => number[]) =>
     pick(models[0]).map((_, i) => models.reduce((sum, m) => sum + pick(m)[i], 0) / models.length);
   return { ...models[0], weights: mean((m) => m.weights), bias: mean((m) => m.bias) };
+}
+
+/**
+ * The detector's examples: the sarcasm set's sarcastic lines against its sincere praise (its
+ * literal complaints and neutral lines are never read positive, so the detector is never asked
+ * about them), and the corpus' sarcastic lines against its positive ones.
+ */
+export function sarcasmRows(
+  set: { examples: SarcasmExample[]; encoded: Encoded[]; sarcasticIds: Set<string> },
+  items: LabelledText[],
+  x: Float64Array[],
+  normalised: string[],
+  std: { mean: number[]; scale: number[] },
+): SarcasmTrainingRow[] {
+  const rows: SarcasmTrainingRow[] = [];
+  set.examples.forEach((ex, i) => {
+    if (ex.label !== 'sarcastic' && !ex.label.startsWith('sincere')) return;
+    const text = normalizeText(ex.text);
+    rows.push({
+      x: standardise(featureRow(set.encoded[i].vector, text), std),
+      text,
+      words: wordFeatures(ex.text),
+      sarcastic: ex.label === 'sarcastic',
+    });
+  });
+  items.forEach((it, i) => {
+    const sarcastic = set.sarcasticIds.has(it.id);
+    if (sarcastic || polarityOf(it.sentiment) === 'positive')
+      rows.push({ x: x[i], text: normalised[i], words: wordFeatures(it.text), sarcastic });
+  });
+  return rows;
 }
 
 interface Prepared {
@@ -204,6 +236,11 @@ export async function trainHeads(input: {
   options?: Partial<HeadsOptions>;
   /** The items' word rows, when the caller has them (eval reuses them across folds). */
   wordRows?: SparseRow[];
+  /**
+   * The sarcasm set and its encodings, and the ids of the corpus' sarcastic lines (corpus.ts):
+   * the learned sarcasm detector's training (options.learnedSarcasm). Absent: no detector.
+   */
+  sarcasm?: { examples: SarcasmExample[]; encoded: Encoded[]; sarcasticIds: Set<string> };
 }): Promise<Heads> {
   const options = { ...DEFAULT_HEADS_OPTIONS, ...input.options };
   const raw = input.items.map((it, i) => featureRow(input.encoded[i].vector, it.text));
@@ -383,6 +420,10 @@ export async function trainHeads(input: {
   };
 
   const m = await fitAll(all, options, LABEL_OPTIONS.ensemble);
+  const sarcasm =
+    options.learnedSarcasm && input.sarcasm && input.sarcasm.examples.length > 0
+      ? await trainSarcasmDetector(sarcasmRows(input.sarcasm, input.items, all.x, normalised, std), SEED)
+      : undefined;
   const words = options.stackWords ? packWordReader(await trainWordReader(input.items, wordRows)) : undefined;
   const label = (h: typeof topics, model: LinearModel): LabelHead => ({
     labels: h.labels,
@@ -405,6 +446,7 @@ export async function trainHeads(input: {
     polarity: { model: m.polarity, ...polarity },
     sentiment: { means },
     ...(words ? { words } : {}),
+    ...(sarcasm ? { sarcasm } : {}),
     crossValidation,
   };
 }

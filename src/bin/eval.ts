@@ -7,7 +7,8 @@ import { loadCorpus, parseLabelled, REGISTERS, type LabelledText } from '../anal
 import { createLocalEmbedder, type Embedder } from '../analysis/embedder.js';
 import { evaluate, polarity, polarityConfusion, type Predicted, type Prf } from '../analysis/eval.js';
 import { encodeTexts } from '../analysis/features.js';
-import { applyHeads, DEFAULT_HEADS_OPTIONS, type HeadsOptions } from '../analysis/heads.js';
+import { applyHeads, DEFAULT_HEADS_OPTIONS, type Heads, type HeadsOptions } from '../analysis/heads.js';
+import { sarcasmByWriter, type WriterFigures } from '../analysis/sarcasm-writers.js';
 import { trainHeads } from '../analysis/train-heads.js';
 import { seededRandom, shuffled } from '../analysis/linear.js';
 import { nearDuplicates } from '../analysis/near-duplicates.js';
@@ -20,7 +21,7 @@ import { formatProbe, runProbe } from '../analysis/probe/runner.js';
 /**
  * `npm run eval -- [labelled.jsonl] [--folds=5] [--repeats=3] [--seed=7] [--calibrate=off] [--stack-pieces=off]
  *  [--stack-words=off] [--priors=off] [--recommend-positive=off] [--scope=off]
- *  [--expectation=off] [--churn-precision=0.8] [--epochs=8] [--l2=0.001] [--corpus=dir]
+ *  [--expectation=off] [--composition=off] [--learned-sarcasm=off] [--churn-precision=0.8] [--epochs=8] [--l2=0.001] [--corpus=dir]
  *  [--reader=embedding|words] [--explain] [--probe=off]`: honest figures for the analysis.
  *  1. Repeated stratified k-fold cross-validation on the training corpus: heads are trained on k-1
  *     folds (their own thresholds and calibration from an inner cross-validation of those folds:
@@ -54,6 +55,7 @@ const options: HeadsOptions = {
   scope: flag('scope') ? flag('scope') !== 'off' : DEFAULT_HEADS_OPTIONS.scope,
   denialVeto: flag('denial-veto') ? flag('denial-veto') !== 'off' : DEFAULT_HEADS_OPTIONS.denialVeto,
   composition: flag('composition') ? flag('composition') !== 'off' : DEFAULT_HEADS_OPTIONS.composition,
+  learnedSarcasm: flag('learned-sarcasm') ? flag('learned-sarcasm') !== 'off' : DEFAULT_HEADS_OPTIONS.learnedSarcasm,
   recommendNeedsPositive: flag('recommend-positive')
     ? flag('recommend-positive') !== 'off'
     : DEFAULT_HEADS_OPTIONS.recommendNeedsPositive,
@@ -67,7 +69,7 @@ const unknown = args.filter(
   (a) =>
     a.startsWith('--') &&
     a !== '--explain' &&
-    !/^--(folds|repeats|calibrate|stack-pieces|stack-words|priors|expectation|recommend-positive|scope|denial-veto|composition|seed|churn-precision|epochs|l2|corpus|reader|probe)=/.test(
+    !/^--(folds|repeats|calibrate|stack-pieces|stack-words|priors|expectation|recommend-positive|scope|denial-veto|composition|learned-sarcasm|seed|churn-precision|epochs|l2|corpus|reader|probe)=/.test(
       a,
     ),
 );
@@ -111,6 +113,7 @@ const encode = (texts: string[]) =>
     ? encodeTexts(embedder, texts, undefined, { pieces: options.stackPieces })
     : Promise.resolve([]);
 const corpusEncoded = await encode(corpus.items.map((it) => it.text));
+const sarcasmEncoded = await encode(corpus.sarcasm.map((ex) => ex.text));
 const evalEncoded = await encode(evalItems.map((it) => it.text));
 // Texts embedded: short messages whole, long ones as their pieces.
 const embeddedTexts = [...corpusEncoded, ...evalEncoded].reduce((n, e) => n + Math.max(1, e.pieces.length), 0);
@@ -176,8 +179,10 @@ function stratifiedFolds(items: LabelledText[], seed: number): number[] {
 /** Reads item `i` of the corpus or of the evaluation file; `readTexts` reads any texts (the probe's). */
 type Judge = ((set: 'corpus' | 'eval', i: number) => Predicted) & {
   readTexts(texts: string[]): Promise<Predicted[]>;
-  /** The same heads with the composition rules off (HeadsOptions.composition): what the rules change, on the same folds. */
+  /** The same heads with the composition rules and the learned sarcasm detector off: what they change, on the same folds. */
   withoutComposition?: (i: number) => Predicted;
+  /** The trained heads (not for the word reader alone). */
+  heads?: Heads;
 };
 /** Trains the chosen reader on these corpus items. */
 async function trainJudge(idx: number[]): Promise<Judge> {
@@ -201,14 +206,17 @@ async function trainJudge(idx: number[]): Promise<Judge> {
     encoded: idx.map((i) => corpusEncoded[i]),
     wordRows: idx.map((i) => corpusRows[i]),
     options,
+    // The sarcasm set is no corpus line: it trains every fold's detector, and no fold judges it.
+    sarcasm: { examples: corpus.sarcasm, encoded: sarcasmEncoded, sarcasticIds: corpus.sarcasticIds },
   });
-  const off = { ...heads, options: { ...heads.options, composition: false } };
+  const off = { ...heads, options: { ...heads.options, composition: false, learnedSarcasm: false } };
   return Object.assign(
     (set: 'corpus' | 'eval', i: number) =>
       set === 'corpus'
         ? applyHeads(heads, corpusEncoded[i], corpus.items[i].text, corpusRows[i])
         : applyHeads(heads, evalEncoded[i], evalItems[i].text),
     {
+      heads,
       withoutComposition: options.composition
         ? (i: number) => applyHeads(off, corpusEncoded[i], corpus.items[i].text, corpusRows[i])
         : undefined,
@@ -272,7 +280,7 @@ if (cvWithout.length === cvPredictions.length && cvWithout.length > 0) {
   });
   const w = evaluate(cvItems, cvWithout, TOPICS, INTENTIONS);
   console.log(
-    `composition rules (composition.ts), same folds: polarity ${f(cvReport.polarityAccuracy)} with, ${f(w.polarityAccuracy)} without; MAE ${f(cvReport.sentimentMae)} with, ${f(w.sentimentMae)} without; ${toGold + fromGold + other} classes changed: ${toGold} to the gold class, ${fromGold} away from it, ${other} between two wrong ones`,
+    `composition rules (composition.ts) and the learned sarcasm detector, same folds: polarity ${f(cvReport.polarityAccuracy)} with, ${f(w.polarityAccuracy)} without; MAE ${f(cvReport.sentimentMae)} with, ${f(w.sentimentMae)} without; ${toGold + fromGold + other} classes changed: ${toGold} to the gold class, ${fromGold} away from it, ${other} between two wrong ones`,
   );
 }
 const spread = (pick: (x: (typeof perRepeat)[number]) => number) =>
@@ -314,6 +322,45 @@ for (const [name, r] of [
   console.log(
     `  ${name.padEnd(30)}${f(r.polarityAccuracy)}     ${f(r.sentimentMae)}  ${f(r.topics.micro.f1)}     ${f(r.intentions.micro.f1)}         ${f(r.churn.precision)} / ${f(r.churn.recall)}`,
   );
+if (judge.heads?.options.learnedSarcasm && corpus.sarcasm.length > 0) {
+  // The learned sarcasm detector on writers it never met (sarcasm-writers.ts).
+  t = Date.now();
+  const figures = await sarcasmByWriter({
+    heads: judge.heads,
+    examples: corpus.sarcasm,
+    encoded: sarcasmEncoded,
+    items: corpus.items,
+    itemsEncoded: corpusEncoded,
+    sarcasticIds: corpus.sarcasticIds,
+  });
+  console.log(
+    '\n== the learned sarcasm detector, leave one writer of data/sarcasm out (heads of the whole corpus, the detector without the writer)',
+  );
+  console.log(
+    '  writer       sarcastic  read positive: without  with   sincere  read other than positive: without  with',
+  );
+  const sum = (k: keyof WriterFigures) => figures.reduce((n, w) => n + (w[k] as number), 0);
+  for (const w of [
+    ...figures,
+    {
+      writer: 'all',
+      ...Object.fromEntries(
+        [
+          'sarcastic',
+          'sarcasticPositiveBefore',
+          'sarcasticPositiveAfter',
+          'sincere',
+          'sincereMissedBefore',
+          'sincereMissedAfter',
+        ].map((k) => [k, sum(k as keyof WriterFigures)]),
+      ),
+    } as WriterFigures,
+  ])
+    console.log(
+      `  ${w.writer.padEnd(12)} ${String(w.sarcastic).padStart(9)}  ${String(w.sarcasticPositiveBefore).padStart(22)}  ${String(w.sarcasticPositiveAfter).padStart(4)}   ${String(w.sincere).padStart(7)}  ${String(w.sincereMissedBefore).padStart(33)}  ${String(w.sincereMissedAfter).padStart(4)}`,
+    );
+  console.log(`  (${((Date.now() - t) / 1000).toFixed(1)} s)`);
+}
 if (flag('probe') !== 'off') {
   // The same model as the dev line: every capability's failure rate, beside the figures above.
   t = Date.now();

@@ -11,6 +11,7 @@ import { normalizeText } from '../../src/analysis/normalize.js';
 import { createLocalEmbedder, createOpenAIEmbedder } from '../../src/analysis/embedder.js';
 import { encodeTexts } from '../../src/analysis/features.js';
 import { DEFAULT_HEADS_OPTIONS } from '../../src/analysis/heads.js';
+import { SARCASM_THRESHOLD } from '../../src/analysis/sarcasm-detector.js';
 import { trainHeads } from '../../src/analysis/train-heads.js';
 import { sentencesOf } from '../../src/analysis/sentences.js';
 import {
@@ -34,7 +35,9 @@ function sampleCorpus(n: number): Corpus {
   const full = loadCorpus();
   // Every 7th message: all files, all labels, not only the first file's.
   const items = full.items.filter((_, i) => i % 7 === 0).slice(0, n);
-  return { items, hash: `test-${randomUUID()}`, files: full.files };
+  // And every 20th line of the sarcasm set (the learned sarcasm detector's examples).
+  const sarcasm = full.sarcasm.filter((_, i) => i % 20 === 0);
+  return { items, hash: `test-${randomUUID()}`, files: full.files, sarcasm, sarcasticIds: full.sarcasticIds };
 }
 
 /**
@@ -43,7 +46,7 @@ function sampleCorpus(n: number): Corpus {
  */
 /** What the embedder is asked for: the corpus' texts as every reader reads them (normalize.ts). */
 const embeddedTexts = (c: Corpus) => {
-  const texts = c.items.map((it) => normalizeText(it.text));
+  const texts = [...c.items, ...c.sarcasm].map((it) => normalizeText(it.text));
   const slices: string[][] = [];
   // Training embeds the corpus a slice at a time (so that a shutdown is seen between slices).
   for (let i = 0; i < texts.length; i += TRAINING_EMBED_SLICE) slices.push(texts.slice(i, i + TRAINING_EMBED_SLICE));
@@ -78,9 +81,22 @@ describe('analysis heads: trained per embedder, cached, checked', () => {
       undefined,
       { pieces: DEFAULT_HEADS_OPTIONS.stackPieces },
     );
-    const input = { embedder: local.name, corpusHash: corpus.hash, items: corpus.items, encoded };
+    const sarcasm = {
+      examples: corpus.sarcasm,
+      encoded: await encodeTexts(
+        local,
+        corpus.sarcasm.map((ex) => ex.text),
+        undefined,
+        { pieces: false },
+      ),
+      sarcasticIds: corpus.sarcasticIds,
+    };
+    const input = { embedder: local.name, corpusHash: corpus.hash, items: corpus.items, encoded, sarcasm };
     const [a, b] = [await trainHeads(input), await trainHeads(input)];
     expect(JSON.stringify(a)).toBe(JSON.stringify(b));
+    // The learned sarcasm detector is trained with them, and only when there is a sarcasm set.
+    expect(a.sarcasm?.threshold).toBe(SARCASM_THRESHOLD);
+    expect((await trainHeads({ ...input, sarcasm: undefined })).sarcasm).toBeUndefined();
     // ...and different labels give different heads (the comparison can fail).
     const relabelled = { ...input, items: corpus.items.map((it, i) => (i % 2 ? { ...it, topics: ['billing'] } : it)) };
     expect(JSON.stringify((await trainHeads(relabelled)).topics)).not.toBe(JSON.stringify(a.topics));

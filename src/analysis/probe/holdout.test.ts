@@ -99,6 +99,19 @@ describe('the held-out sentences', () => {
       expect(new Set(loadHoldout(half).map((c) => c.text)).size).toBe(loadHoldout(half).length);
   });
 
+  it('hold dev13 (read) and test9 (never read): 120 sarcastic complaints and 120 sincere praises each, no sentence twice anywhere', () => {
+    for (const half of ['dev13', 'test9'] as const) {
+      const cases = loadHoldout(half);
+      expect(cases.filter((c) => c.capability === 'sarcasm' && c.expect === 'not positive').length).toBe(120);
+      expect(
+        cases.filter((c) => c.capability === 'sincere enthusiastic praise' && c.expect === 'positive').length,
+      ).toBe(120);
+      expect(cases.length).toBe(240);
+    }
+    const texts = (['dev13', 'test9'] as const).flatMap((h) => loadHoldout(h).map((c) => c.text));
+    expect(new Set(texts).size).toBe(480);
+  });
+
   it('hold the customer posts: 225 read and 225 never read, 75 of each polarity, no post twice', () => {
     for (const half of ['dev-posts', 'test-posts'] as const) {
       const cases = loadHoldout(half);

@@ -57,6 +57,8 @@ export type HoldoutHalf =
   | 'dev12'
   | 'test7'
   | 'test8'
+  | 'test9'
+  | 'dev13'
   | 'dev-posts'
   | 'test-posts';
 /** Every half, for the command line. */
@@ -81,6 +83,8 @@ export const HOLDOUT_HALVES: readonly HoldoutHalf[] = [
   'dev12',
   'test7',
   'test8',
+  'test9',
+  'dev13',
   'dev-posts',
   'test-posts',
 ];
@@ -94,6 +98,7 @@ export const UNREAD_HALVES: readonly HoldoutHalf[] = [
   'test6',
   'test7',
   'test8',
+  'test9',
   'test-posts',
 ];
 

@@ -69,7 +69,8 @@ const PROBE_FLOORS: Record<string, number> = {
  * clauses, emphatic "never", praise idioms, more sarcasm cues, denials and leaving phrases):
  * 1 2 1 0 3 0 3 3 1 2 1 2 (19, 0.106). With the rules from CheckList-like templates and dev6
  * (2026-12-03, third stop): the same 19.
- * The rules written from dev9 to dev12 (a later stop of 2026-12-03): 19 → 15.
+ * The rules written from dev9 to dev12 (a later stop of 2026-12-03): 19 → 15. Heads v21 with the
+ * learned sarcasm detector: 15 (the same counts).
  */
 const HOLDOUT_FAILURES: Record<string, number> = {
   'negated positive': 1 + 1,
@@ -91,7 +92,9 @@ const HOLDOUT_FAILURES: Record<string, number> = {
  * Failures allowed on the second never-read set (test2: 24 sentences for each of six
  * capabilities), as above: HEADS_VERSION 19 failed 8 3 1 3 5 6 (26), 20 failed 4 3 1 4 5 5 (22),
  * with the rules after v20 2 3 1 3 3 5 (17), with dev5's 2 3 1 3 3 4 (16), with dev6's and
- * the CheckList-like templates' 1 2 1 3 3 4 (14), with dev7 and dev8's 1 1 1 3 3 4 (13).
+ * the CheckList-like templates' 1 2 1 3 3 4 (14), with dev7 and dev8's 1 1 1 3 3 4 (13). Heads v21
+ * (retrained beside the sarcasm set, so the corpus' vectors differ in their last decimals; the
+ * detector changes none of these): 1 1 1 3 3 5 (14).
  */
 const HOLDOUT2_FAILURES: Record<string, number> = {
   'negated negative': 1 + 1,
@@ -99,8 +102,8 @@ const HOLDOUT2_FAILURES: Record<string, number> = {
   'factual complaint': 1 + 1,
   'negated churn': 3 + 1,
   'negated refund': 3 + 1,
-  'negated upgrade': 4 + 1,
-  overall: 13 + 3,
+  'negated upgrade': 5 + 1,
+  overall: 14 + 3,
 };
 
 /**
@@ -109,13 +112,14 @@ const HOLDOUT2_FAILURES: Record<string, number> = {
  * 2 5 2 1 5 1 0 2 3 0 1 2 (24, 0.100), with dev5's 2 5 2 1 5 1 0 2 3 0 0 2 (23, 0.096), with the
  * rules from dev6, dev7 and dev8 (2026-12-03, third stop) 2 5 2 1 5 1 0 1 1 0 0 2 (20, 0.083).
  * The rules written from dev9 to dev12 (a later stop of 2026-12-03): 20 → 16.
+ * Heads v21 with the learned sarcasm detector: 16 → 14 (sarcasm 3 → 1).
  */
 const HOLDOUT3_FAILURES: Record<string, number> = {
   'negated positive': 2 + 1,
   'negated negative': 4 + 1,
   'contrast ending negative': 2 + 1,
   'contrast ending positive': 1 + 1,
-  sarcasm: 3 + 1,
+  sarcasm: 1 + 1,
   'polite complaint': 1 + 1,
   'factual complaint': 0 + 1,
   'negated churn': 1 + 1,
@@ -123,7 +127,7 @@ const HOLDOUT3_FAILURES: Record<string, number> = {
   'negated upgrade': 0 + 1,
   'negated recommend': 0 + 1,
   'churn statement': 1 + 1,
-  overall: 16 + 3,
+  overall: 14 + 3,
 };
 
 /**
@@ -132,13 +136,14 @@ const HOLDOUT3_FAILURES: Record<string, number> = {
  * before the rules from its sibling dev5 and 28 after, capability by capability the same; 27 with
  * dev6's (one negated negative fewer), 25 with dev7 and dev8's.
  * The rules written from dev9 to dev12 (a later stop of 2026-12-03): 25 → 23.
+ * Heads v21 with the learned sarcasm detector: 23 → 22 (sarcasm 2 → 1).
  */
 const HOLDOUT4_FAILURES: Record<string, number> = {
   'negated positive': 1 + 1,
   'negated negative': 1 + 1,
   'contrast ending negative': 4 + 1,
   'contrast ending positive': 2 + 1,
-  sarcasm: 2 + 1,
+  sarcasm: 1 + 1,
   'polite complaint': 0 + 1,
   'factual complaint': 0 + 1,
   'churn statement': 4 + 1,
@@ -149,7 +154,7 @@ const HOLDOUT4_FAILURES: Record<string, number> = {
   'intensified negative': 1 + 1,
   'intensified positive': 3 + 1,
   'noisy negative': 0 + 1,
-  overall: 23 + 3,
+  overall: 22 + 3,
 };
 
 /**
@@ -158,13 +163,14 @@ const HOLDOUT4_FAILURES: Record<string, number> = {
  * so it measures new fillings of read templates, not new templates): 22 (0.073; sarcasm 7 of 20)
  * before the rules from dev6's failures, 10 (0.033) after, 10 after dev7 and dev8's too (sarcasm 2,
  * polite complaint 2, noisy negative 2 where dev6's rules alone left 3, 1, 2).
+ * Heads v21 with the learned sarcasm detector: 10 → 9 (sarcasm 2 → 1).
  */
 const HOLDOUT5_FAILURES: Record<string, number> = {
   'negated negative': 0 + 1,
   'negated positive': 0 + 1,
   'contrast ending negative': 0 + 1,
   'contrast ending positive': 0 + 1,
-  sarcasm: 2 + 1,
+  sarcasm: 1 + 1,
   'polite complaint': 2 + 1,
   'factual complaint': 1 + 1,
   'negated churn': 0 + 1,
@@ -175,7 +181,7 @@ const HOLDOUT5_FAILURES: Record<string, number> = {
   'intensified negative': 0 + 1,
   'intensified positive': 3 + 1,
   'noisy negative': 2 + 1,
-  overall: 10 + 3,
+  overall: 9 + 3,
 };
 
 /**
@@ -185,24 +191,26 @@ const HOLDOUT5_FAILURES: Record<string, number> = {
  * from the CheckList-like templates and dev6, 32 (0.089) after dev7 and dev8's; sarcasm 8, 8, 6 of
  * 24, polite complaint 7, 6, 5.
  * The rules written from dev9 to dev12 (a later stop of 2026-12-03): 32 → 27.
+ * Heads v21 with the learned sarcasm detector: 27 → 26 (sarcasm 6 → 3; intensified positive 0 → 1,
+ * a false alarm of the detector; negated upgrade 1 → 2, from the retraining).
  */
 const HOLDOUT6_FAILURES: Record<string, number> = {
   'negated negative': 1 + 1,
   'negated positive': 1 + 1,
   'contrast ending negative': 2 + 1,
   'contrast ending positive': 3 + 1,
-  sarcasm: 6 + 1,
+  sarcasm: 3 + 1,
   'polite complaint': 4 + 1,
   'factual complaint': 1 + 1,
   'negated churn': 2 + 1,
   'churn statement': 1 + 1,
   'negated refund': 3 + 1,
-  'negated upgrade': 1 + 1,
+  'negated upgrade': 2 + 1,
   'negated recommend': 0 + 1,
   'intensified negative': 1 + 1,
-  'intensified positive': 0 + 1,
+  'intensified positive': 1 + 1,
   'noisy negative': 1 + 1,
-  overall: 27 + 3,
+  overall: 26 + 3,
 };
 
 /**
@@ -211,13 +219,14 @@ const HOLDOUT6_FAILURES: Record<string, number> = {
  * sibling): 42 (0.117) before the rules written from dev9 on 2026-12-03, measured on the old rules
  * first; sarcasm 11 of 24.
  * The rules written from dev9 to dev12 (a later stop of 2026-12-03): 42 → 33.
+ * Heads v21 with the learned sarcasm detector: 33 → 27 (sarcasm 10 → 3).
  */
 const HOLDOUT7_FAILURES: Record<string, number> = {
   'negated negative': 2 + 1,
   'negated positive': 2 + 1,
   'contrast ending negative': 0 + 1,
   'contrast ending positive': 5 + 1,
-  sarcasm: 10 + 1,
+  sarcasm: 3 + 1,
   'polite complaint': 2 + 1,
   'factual complaint': 1 + 1,
   'negated churn': 1 + 1,
@@ -228,7 +237,7 @@ const HOLDOUT7_FAILURES: Record<string, number> = {
   'intensified negative': 2 + 1,
   'intensified positive': 1 + 1,
   'noisy negative': 2 + 1,
-  overall: 33 + 3,
+  overall: 27 + 3,
 };
 
 /**
@@ -236,13 +245,15 @@ const HOLDOUT7_FAILURES: Record<string, number> = {
  * capabilities, a helper's own short tester-style templates, sixteen or seventeen a capability; no
  * read sibling): 26 (0.072) before the rules written from dev9, measured on the old rules first.
  * The rules written from dev9 to dev12 (a later stop of 2026-12-03): 26 → 24.
+ * Heads v21 with the learned sarcasm detector: 24 → 22 (sarcasm 4 → 2; intensified positive 0 → 1,
+ * a false alarm of the detector; intensified negative 1 → 0).
  */
 const HOLDOUT8_FAILURES: Record<string, number> = {
   'negated negative': 6 + 1,
   'negated positive': 0 + 1,
   'contrast ending negative': 1 + 1,
   'contrast ending positive': 1 + 1,
-  sarcasm: 4 + 1,
+  sarcasm: 2 + 1,
   'polite complaint': 1 + 1,
   'factual complaint': 1 + 1,
   'negated churn': 1 + 1,
@@ -250,10 +261,22 @@ const HOLDOUT8_FAILURES: Record<string, number> = {
   'negated refund': 2 + 1,
   'negated upgrade': 1 + 1,
   'negated recommend': 0 + 1,
-  'intensified negative': 1 + 1,
-  'intensified positive': 0 + 1,
+  'intensified negative': 0 + 1,
+  'intensified positive': 1 + 1,
   'noisy negative': 1 + 1,
-  overall: 24 + 3,
+  overall: 22 + 3,
+};
+
+/**
+ * Failures allowed on the ninth never-read set (test9: 120 sarcastic complaints and 120 sincere
+ * praises that wear sarcasm's surface, a helper's own templates, half plain and half natural),
+ * written after the learned sarcasm detector's threshold was chosen and measured once: without the
+ * detector 27 and 20 (47), with it 10 and 28 (38). Plus four a capability of 120 and six overall.
+ */
+const HOLDOUT9_FAILURES: Record<string, number> = {
+  sarcasm: 10 + 4,
+  'sincere enthusiastic praise': 28 + 4,
+  overall: 38 + 6,
 };
 
 /**
@@ -301,6 +324,7 @@ describe('the behavioural probe on the local model', () => {
         ['test6', HOLDOUT6_FAILURES],
         ['test7', HOLDOUT7_FAILURES],
         ['test8', HOLDOUT8_FAILURES],
+        ['test9', HOLDOUT9_FAILURES],
         ['test-posts', POSTS_FAILURES],
       ];
       for (const [set, floors] of sets) {

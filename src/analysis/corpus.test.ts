@@ -1,0 +1,56 @@
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CORPUS_DIR, loadCorpus, SARCASM_CORPUS_FILES } from './corpus.js';
+
+describe('training corpus and sarcasm set', () => {
+  const dirs: string[] = [];
+  afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+  /** A corpus of one real file and a sarcasm folder holding `sarcasm` (file name → lines). */
+  const tiny = (sarcasm: Record<string, string> | undefined) => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'corpus-'));
+    dirs.push(root);
+    mkdirSync(path.join(root, 'train'));
+    copyFileSync(path.join(CORPUS_DIR, 'v4-sarcasm.jsonl'), path.join(root, 'train', 'v4-sarcasm.jsonl'));
+    if (sarcasm) {
+      mkdirSync(path.join(root, 'sarcasm'));
+      for (const [f, raw] of Object.entries(sarcasm)) writeFileSync(path.join(root, 'sarcasm', f), raw);
+    }
+    return () => loadCorpus(path.join(root, 'train'), path.join(root, 'sarcasm'));
+  };
+
+  it('reads the shipped sarcasm set: six writers, both sides of the line', () => {
+    const corpus = loadCorpus();
+    const count = (label: string) => corpus.sarcasm.filter((ex) => ex.label === label).length;
+    expect(count('sarcastic')).toBeGreaterThanOrEqual(890);
+    expect(count('sincere_positive') + count('sincere_positive_with_problem')).toBeGreaterThanOrEqual(950);
+    // The corpus' sarcastic lines: the negative lines of its sarcasm and irony files, and only those.
+    const sarcastic = corpus.items.filter((it) => corpus.sarcasticIds.has(it.id));
+    expect(sarcastic.length).toBeGreaterThan(100);
+    expect(sarcastic.every((it) => it.sentiment < -0.2 && /^v\d(?:sar|iro)-/.test(it.id))).toBe(true);
+    expect(corpus.files.filter((f) => SARCASM_CORPUS_FILES.test(f))).toEqual(['v4-sarcasm.jsonl', 'v5-irony.jsonl']);
+  });
+
+  it('names the file and line of a bad sarcasm line, and reads nothing', () => {
+    const load = tiny({
+      'a.jsonl':
+        '{"label": "sarcastic", "text": "Oh good, the app ate my notes again."}\n{"label": "ironic", "text": "x"}\n',
+    });
+    expect(load).toThrow(/sarcasm\/a\.jsonl:2: label/);
+    expect(tiny({ 'b.jsonl': '{"label": "neutral", "text": "hi", "extra": 1}\n' })).toThrow(/sarcasm\/b\.jsonl:1/);
+  });
+
+  it('keys the heads on the sarcasm set too: another line, another hash; no folder, an empty set', () => {
+    const line = '{"label": "sincere_positive", "text": "Setup took five minutes, lovely."}\n';
+    const a = tiny({ 'a.jsonl': line })();
+    const b = tiny({ 'a.jsonl': line + '{"label": "sarcastic", "text": "Lovely, five hours of setup."}\n' })();
+    expect(a.sarcasm).toHaveLength(1);
+    expect(b.sarcasm).toHaveLength(2);
+    expect(a.hash).not.toBe(b.hash);
+    const none = tiny(undefined)();
+    expect(none.sarcasm).toEqual([]);
+    expect(none.hash).not.toBe(a.hash);
+    expect(none.items).toEqual(a.items);
+  });
+});

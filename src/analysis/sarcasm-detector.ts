@@ -1,0 +1,89 @@
+import { predict, train, type LinearModel } from './linear.js';
+import { lexiconPriors } from './priors.js';
+import {
+  DEFAULT_SPARSE_OPTIONS,
+  packSparse,
+  predictSparse,
+  trainSparse,
+  unpackSparse,
+  type PackedSparse,
+  type SparseModel,
+} from './sparse-linear.js';
+import type { SparseRow } from './word-features.js';
+
+/**
+ * A learned sarcasm detector: is this praise a complaint? The composition rules (composition.ts)
+ * hear sarcasm through lists of idioms, and a new writer's irony takes shapes no list holds (the
+ * never-read held-out sets kept failing sarcasm at 0.25–0.42 after four rounds of rules). This
+ * detector learns it from examples instead: the sarcasm set (data/sarcasm: six writers' sarcastic
+ * and sincere praise, the sincere half written with sarcasm's surface on purpose) and the corpus
+ * (its sarcasm files' negative lines as sarcastic, every positive line as sincere).
+ *
+ * Two logistic models, their logits averaged:
+ * - on the embedding reader's standardised feature row and the lexicon priors (what the message is
+ *   about, and how much praise it wears);
+ * - on the word reader's sparse features (the idioms and emoji of irony, word pairs, negation).
+ *
+ * It is asked only about a message the stack reads positive and no composition rule has judged, and
+ * a verdict turns that reading as a rule's does (heads.ts composePolarity). Its threshold was chosen
+ * leave-one-writer-out on the sarcasm set (sarcasm-writers.ts; docs/analysis.md, "A learned
+ * sarcasm detector"), as the one that catches most sarcasm while turning at most 2% of the sincere
+ * praise: at 0.6, of the 285 sarcastic lines the heads read positive, 119 were caught; of the 960
+ * sincere lines, 17 more were read other than positive (0.5: 145 and 32; 0.7: 87 and 10).
+ */
+export interface SarcasmDetector {
+  /** Standardisation of the dense row, from the training rows. */
+  mean: number[];
+  scale: number[];
+  dense: LinearModel;
+  words: PackedSparse;
+  threshold: number;
+}
+
+export const SARCASM_THRESHOLD = 0.6;
+
+/** One training example: the message's standardised feature row, its text (normalised) and word row. */
+export interface SarcasmTrainingRow {
+  x: ArrayLike<number>;
+  text: string;
+  words: SparseRow;
+  sarcastic: boolean;
+}
+
+const denseRow = (x: ArrayLike<number>, text: string) => [...Array.from(x), ...lexiconPriors(text)];
+const standardised = (row: number[], s: { mean: number[]; scale: number[] }) =>
+  row.map((v, j) => (v - s.mean[j]) / s.scale[j]);
+
+/** Weights below this are not stored (as the word reader's): they change no probability measurably. */
+const STORED_MIN_WEIGHT = 1e-4;
+
+export async function trainSarcasmDetector(rows: SarcasmTrainingRow[], seed: number): Promise<SarcasmDetector> {
+  const y = rows.map((r) => [r.sarcastic ? 1 : 0]);
+  const raw = rows.map((r) => denseRow(r.x, r.text));
+  const mean = raw[0].map((_, j) => raw.reduce((sum, r) => sum + r[j], 0) / raw.length);
+  const scale = raw[0].map(
+    (_, j) => Math.sqrt(raw.reduce((sum, r) => sum + (r[j] - mean[j]) ** 2, 0) / raw.length) || 1,
+  );
+  const dense = await train(
+    raw.map((r) => standardised(r, { mean, scale })),
+    y,
+    { kind: 'sigmoid', epochs: 30, learningRate: 0.003, l2: 1e-2, batchSize: 32, seed },
+  );
+  const words = await trainSparse(
+    rows.map((r) => r.words),
+    y,
+    { ...DEFAULT_SPARSE_OPTIONS, kind: 'sigmoid', seed },
+  );
+  return { mean, scale, dense, words: packSparse(words, STORED_MIN_WEIGHT), threshold: SARCASM_THRESHOLD };
+}
+
+const logit = (p: number) => Math.log(Math.max(1e-9, p) / Math.max(1e-9, 1 - p));
+
+/** The unpacked word model of a stored detector: unpacked once, then shared. */
+const unpacked = new WeakMap<SarcasmDetector, SparseModel>();
+export function sarcasmProbability(d: SarcasmDetector, x: ArrayLike<number>, text: string, words: SparseRow): number {
+  let w = unpacked.get(d);
+  if (!w) unpacked.set(d, (w = unpackSparse(d.words)));
+  const z = (logit(predict(d.dense, standardised(denseRow(x, text), d))[0]) + logit(predictSparse(w, words)[0])) / 2;
+  return 1 / (1 + Math.exp(-z));
+}

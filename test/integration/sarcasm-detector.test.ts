@@ -1,0 +1,55 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { defaultHeadsCacheDir } from '../../src/config.js';
+import { createAnalyzer } from '../../src/analysis/analyze.js';
+import { loadCorpus } from '../../src/analysis/corpus.js';
+import { createLocalEmbedder } from '../../src/analysis/embedder.js';
+import { encodeTexts } from '../../src/analysis/features.js';
+import { sarcasmByWriter } from '../../src/analysis/sarcasm-writers.js';
+import { waitForHeads } from '../support/heads-ready.js';
+
+/**
+ * The learned sarcasm detector on a writer it never met: the sarcasm set's template writer (short
+ * tester-style sentences, the hidden probe's kind), read by the run's heads with a detector trained
+ * on the other five writers and every 8th corpus line. Bounds: what was measured when the detector
+ * was written (docs/analysis.md, "A learned sarcasm detector"), give or take three lines.
+ */
+const EVERY = 8;
+/**
+ * Measured on 2026-12-03 with heads v21: of the writer's 150 sarcastic lines, 56 read positive
+ * without the detector and 38 with it; of its 160 sincere praises, 26 read other than positive
+ * without it and 27 with it.
+ */
+const CAUGHT = 56 - 38;
+const SINCERE_TURNED = 27 - 26;
+
+describe('the learned sarcasm detector', () => {
+  beforeAll(() => waitForHeads(), 900_000);
+
+  it(
+    'catches a new writer’s sarcasm read positive, and turns few of its sincere praises',
+    { timeout: 600_000 },
+    async () => {
+      const embedder = createLocalEmbedder();
+      const analyzer = await createAnalyzer(embedder, { cacheDir: defaultHeadsCacheDir() });
+      const corpus = loadCorpus();
+      // Only the lines the detector learns from or is judged on (its literal complaints and neutral lines are never asked).
+      const examples = corpus.sarcasm.filter((ex) => ex.label === 'sarcastic' || ex.label.startsWith('sincere'));
+      const items = corpus.items.filter((_, i) => i % EVERY === 0);
+      const encode = (texts: string[]) => encodeTexts(embedder, texts, undefined, { pieces: false });
+      const [figures] = await sarcasmByWriter({
+        heads: analyzer.heads,
+        examples,
+        encoded: await encode(examples.map((ex) => ex.text)),
+        items,
+        itemsEncoded: await encode(items.map((it) => it.text)),
+        sarcasticIds: corpus.sarcasticIds,
+        writers: ['templates'],
+      });
+      console.log(figures);
+      expect(figures.sarcastic).toBe(150);
+      expect(figures.sincere).toBe(160);
+      expect(figures.sarcasticPositiveBefore - figures.sarcasticPositiveAfter).toBeGreaterThanOrEqual(CAUGHT - 3);
+      expect(figures.sincereMissedAfter - figures.sincereMissedBefore).toBeLessThanOrEqual(SINCERE_TURNED + 3);
+    },
+  );
+});
