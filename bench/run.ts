@@ -99,6 +99,12 @@ if (only?.has('rules')) {
   );
   const worst = r.hostile.reduce((a, b) => (b.ms > a.ms ? b : a));
   report('the same on hostile 10,000-character texts, worst (ms)', worst.ms.toFixed(1), worst.name);
+  if (r.sarcasmMicros.length)
+    report(
+      'the learned sarcasm detector per message read positive (µs)',
+      median(r.sarcasmMicros).toFixed(1),
+      'its own work, shipped heads, same 500 messages',
+    );
   save();
   if (only.size === 1) {
     console.log('\n' + save().join('\n'));

@@ -469,14 +469,10 @@ export function applyHeads(heads: Heads, enc: Encoded, raw: string, row?: Sparse
   const reader = wordReaderOf(heads);
   row ??= wordFeatures(text);
   const words = reader ? wordScores(wordProbabilities(reader, row)) : undefined;
-  const stacked = polarityProbs(
-    heads.polarity,
-    predict(heads.polarity.model, x),
-    words?.polarity,
-    heads.polarity.stack
-      ? priorRow(text, reader && words ? clausePolarity(reader, text, words.polarity) : undefined)
-      : undefined,
-  );
+  const priors = heads.polarity.stack
+    ? priorRow(text, reader && words ? clausePolarity(reader, text, words.polarity) : undefined)
+    : undefined;
+  const stacked = polarityProbs(heads.polarity, predict(heads.polarity.model, x), words?.polarity, priors);
   // The word reader's lean on a part of the message (composition.ts weighs a contrast's parts).
   const readerLean = reader
     ? (part: string) => {
@@ -485,7 +481,11 @@ export function applyHeads(heads: Heads, enc: Encoded, raw: string, row?: Sparse
       }
     : undefined;
   const verdict = o.composition ? compositionVerdict(text, readerLean) : undefined;
-  const polarity = composePolarity(stacked, verdict ?? learnedSarcasm(heads, stacked, x, text, row));
+  const polarity = composePolarity(
+    stacked,
+    verdict ??
+      learnedSarcasm(heads, stacked, x, () => priors?.slice(0, PRIOR_NAMES.length) ?? lexiconPriors(text), row),
+  );
   const positive = polarityClass(heads, polarity) === 'positive';
   const scope = o.scope ? scopeCounts(text) : undefined;
   const topics = pickLabels(heads.topics, labelProbs(heads.topics, o, x, pieces, words?.topics, scope));
@@ -516,11 +516,12 @@ function learnedSarcasm(
   heads: Heads,
   stacked: number[],
   x: ArrayLike<number>,
-  text: string,
+  /** The lexicon priors: the stack's when it computed them (priorRow begins with them). */
+  priors: () => number[],
   row: SparseRow,
 ): Verdict | undefined {
   if (!heads.options.learnedSarcasm || !heads.sarcasm || stacked.indexOf(Math.max(...stacked)) !== 2) return undefined;
-  return sarcasmProbability(heads.sarcasm, x, text, row) >= heads.sarcasm.threshold
+  return sarcasmProbability(heads.sarcasm, x, priors(), row) >= heads.sarcasm.threshold
     ? { sign: -1, rule: 'learned sarcasm' }
     : undefined;
 }

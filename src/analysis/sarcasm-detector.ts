@@ -1,5 +1,4 @@
 import { predict, train, type LinearModel } from './linear.js';
-import { lexiconPriors } from './priors.js';
 import {
   DEFAULT_SPARSE_OPTIONS,
   packSparse,
@@ -42,15 +41,16 @@ export interface SarcasmDetector {
 
 export const SARCASM_THRESHOLD = 0.6;
 
-/** One training example: the message's standardised feature row, its text (normalised) and word row. */
+/** One training example: the message's standardised feature row, lexicon priors and word row. */
 export interface SarcasmTrainingRow {
   x: ArrayLike<number>;
-  text: string;
+  /** lexiconPriors (priors.ts) of the normalised text: the stack computes them too, so they are passed, not recomputed. */
+  priors: number[];
   words: SparseRow;
   sarcastic: boolean;
 }
 
-const denseRow = (x: ArrayLike<number>, text: string) => [...Array.from(x), ...lexiconPriors(text)];
+const denseRow = (x: ArrayLike<number>, priors: number[]) => [...Array.from(x), ...priors];
 const standardised = (row: number[], s: { mean: number[]; scale: number[] }) =>
   row.map((v, j) => (v - s.mean[j]) / s.scale[j]);
 
@@ -59,7 +59,7 @@ const STORED_MIN_WEIGHT = 1e-4;
 
 export async function trainSarcasmDetector(rows: SarcasmTrainingRow[], seed: number): Promise<SarcasmDetector> {
   const y = rows.map((r) => [r.sarcastic ? 1 : 0]);
-  const raw = rows.map((r) => denseRow(r.x, r.text));
+  const raw = rows.map((r) => denseRow(r.x, r.priors));
   const mean = raw[0].map((_, j) => raw.reduce((sum, r) => sum + r[j], 0) / raw.length);
   const scale = raw[0].map(
     (_, j) => Math.sqrt(raw.reduce((sum, r) => sum + (r[j] - mean[j]) ** 2, 0) / raw.length) || 1,
@@ -81,9 +81,14 @@ const logit = (p: number) => Math.log(Math.max(1e-9, p) / Math.max(1e-9, 1 - p))
 
 /** The unpacked word model of a stored detector: unpacked once, then shared. */
 const unpacked = new WeakMap<SarcasmDetector, SparseModel>();
-export function sarcasmProbability(d: SarcasmDetector, x: ArrayLike<number>, text: string, words: SparseRow): number {
+export function sarcasmProbability(
+  d: SarcasmDetector,
+  x: ArrayLike<number>,
+  priors: number[],
+  words: SparseRow,
+): number {
   let w = unpacked.get(d);
   if (!w) unpacked.set(d, (w = unpackSparse(d.words)));
-  const z = (logit(predict(d.dense, standardised(denseRow(x, text), d))[0]) + logit(predictSparse(w, words)[0])) / 2;
+  const z = (logit(predict(d.dense, standardised(denseRow(x, priors), d))[0]) + logit(predictSparse(w, words)[0])) / 2;
   return 1 / (1 + Math.exp(-z));
 }

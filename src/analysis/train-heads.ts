@@ -32,6 +32,7 @@ import {
 import { predict, seededRandom, shuffled, train, type LinearModel, type TrainOptions } from './linear.js';
 import { bestThreshold, logisticFit, microF1, plattFit, thresholdForPrecision } from './second-stage.js';
 import { scopeCounts } from './intent-scope.js';
+import { lexiconPriors } from './priors.js';
 import { normalizeText } from './normalize.js';
 import { TOPICS } from './taxonomy.js';
 import { wordFeatures, type SparseRow } from './word-features.js';
@@ -106,7 +107,7 @@ export function sarcasmRows(
     const text = normalizeText(ex.text);
     rows.push({
       x: standardise(featureRow(set.encoded[i].vector, text), std),
-      text,
+      priors: lexiconPriors(text),
       words: wordFeatures(ex.text),
       sarcastic: ex.label === 'sarcastic',
     });
@@ -114,7 +115,7 @@ export function sarcasmRows(
   items.forEach((it, i) => {
     const sarcastic = set.sarcasticIds.has(it.id);
     if (sarcastic || polarityOf(it.sentiment) === 'positive')
-      rows.push({ x: x[i], text: normalised[i], words: wordFeatures(it.text), sarcastic });
+      rows.push({ x: x[i], priors: lexiconPriors(normalised[i]), words: wordFeatures(it.text), sarcastic });
   });
   return rows;
 }
