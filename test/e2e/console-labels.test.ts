@@ -71,7 +71,9 @@ describe('the Labels page in headless chromium', () => {
       await page.getByLabel(/^Matching examples/).fill(MATCHING.slice(0, 3).join('\n'));
       await page.getByLabel(/^Non-matching examples/).fill(OTHER.join('\n'));
       await page.getByRole('button', { name: 'Teach it' }).click();
-      await expect.poll(() => page.getByRole('alert').innerText()).toContain('at least 5 matching');
+      await expect
+        .poll(() => page.getByRole('alert').innerText(), { timeout: 30_000 })
+        .toContain('at least 5 matching');
       await page.getByLabel(/^Matching examples/).fill(MATCHING.join('\n'));
       await page.getByRole('button', { name: 'Teach it' }).click();
       await page.getByRole('heading', { name: 'delivery_problem', level: 1 }).waitFor();
@@ -86,7 +88,8 @@ describe('the Labels page in headless chromium', () => {
         .fill('Where is my parcel? It is a week late.\nHow do I reset my password?');
       await page.getByRole('button', { name: 'Score' }).click();
       const scores = page.getByRole('table', { name: 'Scores' });
-      await expect.poll(() => scores.locator('tbody tr').count()).toBe(2);
+      // Scoring embeds the texts: on a loaded machine that takes longer than expect.poll's default second.
+      await expect.poll(() => scores.locator('tbody tr').count(), { timeout: 30_000 }).toBe(2);
       expect(await scores.locator('tbody tr').nth(0).innerText()).toMatch(/yes$/);
       expect(await scores.locator('tbody tr').nth(1).innerText()).toMatch(/no$/);
       await audit('label-tried');
@@ -94,11 +97,15 @@ describe('the Labels page in headless chromium', () => {
       await page.getByLabel('Add an example').fill('The delivery was quick, thanks!');
       await page.getByLabel('Matches the label').selectOption('false');
       await page.getByRole('button', { name: 'Add', exact: true }).click();
-      await expect.poll(() => page.getByRole('heading', { name: 'Examples (version 2)' }).count()).toBe(1);
+      await expect
+        .poll(() => page.getByRole('heading', { name: 'Examples (version 2)' }).count(), { timeout: 30_000 })
+        .toBe(1);
       const examples = page.getByRole('table', { name: 'Examples' }).locator('tbody tr');
       await expect.poll(() => examples.count()).toBe(13);
       await examples.nth(0).getByRole('button', { name: 'Remove' }).click();
-      await expect.poll(() => page.getByRole('heading', { name: 'Examples (version 3)' }).count()).toBe(1);
+      await expect
+        .poll(() => page.getByRole('heading', { name: 'Examples (version 3)' }).count(), { timeout: 30_000 })
+        .toBe(1);
       await expect.poll(() => examples.count()).toBe(12);
       await expect.poll(() => page.locator('.state').innerText(), { timeout: 120_000 }).toContain('ready (version 3)');
 
