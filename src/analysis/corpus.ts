@@ -45,9 +45,9 @@ const Row = z.object({
   register: z.enum(REGISTERS).optional(),
 });
 
-/** Parses JSON lines; a bad line is an error naming the file and line (a corpus is never half-read). */
-export function parseLabelled(raw: string, source: string): LabelledText[] {
-  const out: LabelledText[] = [];
+/** Parses JSON lines by a schema; a bad line is an error naming the file and line (a corpus is never half-read). */
+function parseLines<T>(raw: string, source: string, schema: z.ZodType<T>): T[] {
+  const out: T[] = [];
   raw.split('\n').forEach((line, i) => {
     if (!line.trim()) return;
     let json: unknown;
@@ -56,15 +56,25 @@ export function parseLabelled(raw: string, source: string): LabelledText[] {
     } catch {
       throw new Error(`${source}:${i + 1}: not JSON`);
     }
-    const r = Row.safeParse(json);
+    const r = schema.safeParse(json);
     if (!r.success)
       throw new Error(
         `${source}:${i + 1}: ${r.error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')}`,
       );
-    const { id, text, sentiment, topics, intentions, register } = r.data;
-    out.push({ id, text, sentiment, topics: [...new Set(topics)], intentions: [...new Set(intentions)], register });
+    out.push(r.data);
   });
   return out;
+}
+
+export function parseLabelled(raw: string, source: string): LabelledText[] {
+  return parseLines(raw, source, Row).map(({ id, text, sentiment, topics, intentions, register }) => ({
+    id,
+    text,
+    sentiment,
+    topics: [...new Set(topics)],
+    intentions: [...new Set(intentions)],
+    register,
+  }));
 }
 
 /**
@@ -113,23 +123,7 @@ export interface Corpus {
 }
 
 export function parseSarcasm(raw: string, source: string, writer: string): SarcasmExample[] {
-  const out: SarcasmExample[] = [];
-  raw.split('\n').forEach((line, i) => {
-    if (!line.trim()) return;
-    let json: unknown;
-    try {
-      json = JSON.parse(line);
-    } catch {
-      throw new Error(`${source}:${i + 1}: not JSON`);
-    }
-    const r = SarcasmRow.safeParse(json);
-    if (!r.success)
-      throw new Error(
-        `${source}:${i + 1}: ${r.error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')}`,
-      );
-    out.push({ ...r.data, writer });
-  });
-  return out;
+  return parseLines(raw, source, SarcasmRow).map((ex) => ({ ...ex, writer }));
 }
 
 export function loadCorpus(dir = CORPUS_DIR, sarcasmDir = SARCASM_DIR): Corpus {

@@ -100,6 +100,8 @@ export function sarcasmRows(
   x: Float64Array[],
   normalised: string[],
   std: { mean: number[]; scale: number[] },
+  /** The items' word rows when the caller made them (heads training does, for the word reader). */
+  itemRows: SparseRow[] = [],
 ): SarcasmTrainingRow[] {
   const rows: SarcasmTrainingRow[] = [];
   set.examples.forEach((ex, i) => {
@@ -115,7 +117,12 @@ export function sarcasmRows(
   items.forEach((it, i) => {
     const sarcastic = set.sarcasticIds.has(it.id);
     if (sarcastic || polarityOf(it.sentiment) === 'positive')
-      rows.push({ x: x[i], priors: lexiconPriors(normalised[i]), words: wordFeatures(it.text), sarcastic });
+      rows.push({
+        x: x[i],
+        priors: lexiconPriors(normalised[i]),
+        words: itemRows[i] ?? wordFeatures(it.text),
+        sarcastic,
+      });
   });
   return rows;
 }
@@ -423,7 +430,7 @@ export async function trainHeads(input: {
   const m = await fitAll(all, options, LABEL_OPTIONS.ensemble);
   const sarcasm =
     options.learnedSarcasm && input.sarcasm && input.sarcasm.examples.length > 0
-      ? await trainSarcasmDetector(sarcasmRows(input.sarcasm, input.items, all.x, normalised, std), SEED)
+      ? await trainSarcasmDetector(sarcasmRows(input.sarcasm, input.items, all.x, normalised, std, wordRows), SEED)
       : undefined;
   const words = options.stackWords ? packWordReader(await trainWordReader(input.items, wordRows)) : undefined;
   const label = (h: typeof topics, model: LinearModel): LabelHead => ({
