@@ -23,6 +23,8 @@ import { scopeInputCount } from './intent-scope.js';
 import { trainHeads } from './train-heads.js';
 import { cancellableTraining } from './training-cancel.js';
 import type { LinearModel } from './linear.js';
+import { PRIOR_NAMES } from './priors.js';
+import { unpackSparse } from './sparse-linear.js';
 
 /**
  * Heads are trained per embedder: vectors of another model (OpenAI instead of the local one, or
@@ -109,6 +111,25 @@ function headsProblem(h: Heads, embedder: string, corpusHash: string): string | 
         return 'bad word reader';
     } catch {
       return 'bad word reader';
+    }
+  }
+  if (h.sarcasm !== undefined) {
+    // The detector reads the feature row and the lexicon priors (sarcasm-detector.ts).
+    const d = h.sarcasm;
+    const dense = inputs + PRIOR_NAMES.length;
+    if (
+      !validModel(d.dense, dense, 1) ||
+      !finite(d.mean, dense) ||
+      !finite(d.scale, dense) ||
+      !Number.isFinite(d.threshold)
+    )
+      return 'bad sarcasm detector';
+    try {
+      const w = unpackSparse(d.words);
+      if (w.outputs !== 1 || !w.bias.every(Number.isFinite) || !w.weights.every(Number.isFinite))
+        return 'bad sarcasm detector';
+    } catch {
+      return 'bad sarcasm detector';
     }
   }
   return undefined;

@@ -221,6 +221,18 @@ describe('analysis heads: trained per embedder, cached, checked', () => {
         .update({ heads: misshapen, checksum: createHash('sha256').update(misshapen).digest('hex') });
       rmSync(file);
       expect((await loadOrTrainHeads({ embedder, db, cacheDir, corpus, log })).from).toBe('trained');
+
+      // A stored sarcasm detector whose dense model does not fit the feature row (checksum kept): refused too.
+      expect(good.heads.sarcasm).toBeDefined();
+      const narrow = JSON.stringify({
+        ...good.heads,
+        sarcasm: { ...good.heads.sarcasm!, dense: { ...good.heads.sarcasm!.dense, inputs: 3 } },
+      });
+      await db('analysis_heads')
+        .where({ cache_key: key })
+        .update({ heads: narrow, checksum: createHash('sha256').update(narrow).digest('hex') });
+      rmSync(file);
+      expect((await loadOrTrainHeads({ embedder, db, cacheDir, corpus, log })).from).toBe('trained');
     },
   );
 
