@@ -1,8 +1,6 @@
 import type { LabelledText, SarcasmExample } from './corpus.js';
-import type { Encoded } from './features.js';
-import { applyHeads, polarityOf, type Heads } from './heads.js';
-import { featureRow } from './features.js';
-import { standardise } from './heads.js';
+import { featureRow, type Encoded } from './features.js';
+import { applyHeads, polarityOf, standardise, type Heads } from './heads.js';
 import { normalizeText } from './normalize.js';
 import { trainSarcasmDetector } from './sarcasm-detector.js';
 import { sarcasmRows } from './train-heads.js';
