@@ -14,8 +14,19 @@ export async function startBalancer(targets: number[]): Promise<{ port: number; 
     for (const s of [client, upstream]) {
       sockets.add(s);
       s.on('close', () => sockets.delete(s));
-      s.on('error', () => (client.destroy(), upstream.destroy()));
     }
+    client.on('error', () => (client.destroy(), upstream.destroy()));
+    // The api reset the connection (its lingering close timed out with the client still sending):
+    // what it answered before is passed on, then the client's side closes lingering as the api's
+    // does (connections.ts). Destroying it at once with the client's bytes unread would reset it,
+    // and a client still sending then loses the answer (a cluster run once lost a 400 so).
+    upstream.on('error', () => {
+      client.unpipe(upstream);
+      client.end();
+      client.resume();
+      client.once('end', () => client.destroy());
+      setTimeout(() => client.destroy(), 5_000).unref();
+    });
     client.pipe(upstream).pipe(client);
   });
   const port = await freePort();
