@@ -3,6 +3,7 @@ import {
   compositionVerdict,
   contrastParts,
   core,
+  clearPraise,
   deniedComplaint,
   deniedPraise,
   helpWithProblem,
@@ -114,7 +115,7 @@ describe('after the dev5 read set (heads v21)', () => {
     expect(compositionVerdict('Awful first week, wonderful ever since')).toEqual({ sign: 1, rule: 'contrast' });
     // Two sentences, or a list: not two sides of one judgement.
     expect(compositionVerdict('It is wrong. Creative, though, and fun')).not.toEqual({ sign: 1, rule: 'contrast' });
-    expect(compositionVerdict('Great food, and great staff')).toBeUndefined();
+    expect(compositionVerdict('Great food, and great staff')?.rule).toBe('clear praise');
   });
 
   it('reads sarcasm: a doubled praise word, "everything except the one", a favourite hobby, "would love … again"', () => {
@@ -558,4 +559,69 @@ describe('composePolarity', () => {
     expect(p.indexOf(Math.max(...p))).toBe(0);
     expect(composePolarity([0.2, 0.6, 0.2], { sign: -1, rule: 'mismatch' })[0]).toBeCloseTo(0.6);
   });
+});
+
+describe('after the read set dev14', () => {
+  it('hears a denied subject deny what it was, and nothing more', () => {
+    expect(deniedComplaint('Nothing in my grocery order was broken.')).toBe(1);
+    expect(deniedComplaint('Nobody at the car rental desk was rude to us.')).toBe(1);
+    expect(deniedComplaint('Nobody answered and the order was missing.')).toBe(0);
+    expect(deniedComplaint('Nothing was done about the broken heater.')).toBe(0);
+  });
+
+  it('hears a failure that is no longer happening as mended', () => {
+    expect(plainFailure('the double charge is no longer happening on my end, you can close it.')).toBe(0);
+    expect(plainFailure('I was double charged again this month.')).toBe(-1);
+  });
+});
+
+describe('after the read set dev15', () => {
+  it('hears an emphatic denial ("not a single", "not once") cover its clause, and a denied wait', () => {
+    expect(deniedComplaint('Not a single order from Grubwise went missing.')).toBe(1);
+    expect(deniedComplaint('Not once did the Notara app crash.')).toBe(1);
+    expect(deniedComplaint('Not a single agent called back and my parcel was lost.')).toBe(0);
+    expect(deniedComplaint("I didn't have to wait in line at Credora.")).toBe(1);
+    expect(deniedComplaint('The weights area at Corebarn Gym is rarely crowded.')).toBe(1);
+    expect(deniedComplaint('Q: Were there any roaming surprises? A: Nope, none at all.')).toBe(1);
+  });
+
+  it('turns at a clause-opening "Still," or "Even so," and reads a dislike expected and owned as wrong', () => {
+    expect(contrastParts("My order arrived ten minutes late. Still, I'd recommend Grubwise to anyone.")).toEqual([
+      'My order arrived ten minutes late. ',
+      ", I'd recommend Grubwise to anyone.",
+    ]);
+    expect(contrastParts('It still crashes every single day on my phone.')).toBeUndefined();
+    expect(
+      compositionVerdict(
+        "Thought I'd hate the school because admissions were slow, but I was wrong - our daughter is thriving.",
+      ),
+    ).toEqual({ sign: 1, rule: 'expectation denied' });
+  });
+
+  it('hears regret and hours of waiting as plain failures, and "my go-to" and "won over" as praise', () => {
+    expect(plainFailure('I regret joining Corebarn Gym.')).toBe(-1);
+    expect(plainFailure('I waited an hour for our main course at Kettle & Crumb.')).toBe(-1);
+    expect(plainFailure('I never waited more than a minute.')).toBe(0);
+    expect(compositionVerdict('Curelane Chemist is my go-to pharmacy now.')).toEqual({ sign: 1, rule: 'praise idiom' });
+    expect(compositionVerdict('A month in: completely won over.')).toEqual({ sign: 1, rule: 'praise idiom' });
+  });
+});
+
+describe('clear praise', () => {
+  it.each([
+    'the importer in Orbitly is responsive and saves us hours every week',
+    'The nurse was friendly and helpful.',
+    'Great food and lovely staff.',
+  ])('hears plain praise: %s', (text) => expect(clearPraise(text)).toBe(1));
+
+  it.each([
+    'The time tracker is far from clear.',
+    'Great, the sync failed again.',
+    'Lovely staff, but the room was dirty.',
+    'The app could be faster.',
+    'Is the new editor any good?',
+    'Not the friendliest staff.',
+    'Amazing service, please fix the login.',
+    'Wonderful. Just wonderful.',
+  ])('hears no plain praise in: %s', (text) => expect(clearPraise(text)).toBe(0));
 });

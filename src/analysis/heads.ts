@@ -3,7 +3,7 @@ import { lexiconScore } from './lexicon.js';
 import { predict, type LinearModel } from './linear.js';
 import { normalizeText } from './normalize.js';
 import { compositionVerdict, type Verdict } from './composition.js';
-import { deniedOnly, saysLeaving, scopeCounts, scopeInputs, type ScopeCounts } from './intent-scope.js';
+import { deniedOnly, saysStaying, saysLeaving, scopeCounts, scopeInputs, type ScopeCounts } from './intent-scope.js';
 import { lastClause, lexiconPriors, PRIOR_NAMES, understatement } from './priors.js';
 import { logit, sigmoid } from './second-stage.js';
 import { INTENTIONS } from './taxonomy.js';
@@ -480,12 +480,12 @@ export function applyHeads(heads: Heads, enc: Encoded, raw: string, row?: Sparse
         return p[2] - p[0];
       }
     : undefined;
-  const verdict = o.composition ? compositionVerdict(text, readerLean) : undefined;
-  const polarity = composePolarity(
-    stacked,
-    verdict ??
-      learnedSarcasm(heads, stacked, x, () => priors?.slice(0, PRIOR_NAMES.length) ?? lexiconPriors(text), row),
-  );
+  const lexPriors = () => priors?.slice(0, PRIOR_NAMES.length) ?? lexiconPriors(text);
+  let verdict = o.composition ? compositionVerdict(text, readerLean) : undefined;
+  // Praise with no mark of sarcasm (composition.ts clearPraise) may still be sarcasm: the detector,
+  // which judges messages the stack reads positive, has the last word on it.
+  if (verdict?.rule === 'clear praise' && sarcastic(heads, x, lexPriors, row)) verdict = undefined;
+  const polarity = composePolarity(stacked, verdict ?? learnedSarcasm(heads, stacked, x, lexPriors, row));
   const positive = polarityClass(heads, polarity) === 'positive';
   const scope = o.scope ? scopeCounts(text) : undefined;
   const topics = pickLabels(heads.topics, labelProbs(heads.topics, o, x, pieces, words?.topics, scope));
@@ -501,7 +501,7 @@ export function applyHeads(heads: Heads, enc: Encoded, raw: string, row?: Sparse
   const churn =
     (pickLabels(heads.churn, labelProbs(heads.churn, o, x, pieces, words?.churn, scope)).length > 0 ||
       (o.scope && saysLeaving(text))) &&
-    !(o.denialVeto && scope && deniedOnly('churn', scope));
+    !(o.denialVeto && scope && (deniedOnly('churn', scope) || saysStaying(text, scope)));
   if (churn) intentions.unshift('churn');
   return {
     sentiment: sentimentValue(heads, polarity, text),
@@ -520,10 +520,14 @@ function learnedSarcasm(
   priors: () => number[],
   row: SparseRow,
 ): Verdict | undefined {
-  if (!heads.options.learnedSarcasm || !heads.sarcasm || stacked.indexOf(Math.max(...stacked)) !== 2) return undefined;
-  return sarcasmProbability(heads.sarcasm, x, priors(), row) >= heads.sarcasm.threshold
-    ? { sign: -1, rule: 'learned sarcasm' }
-    : undefined;
+  if (stacked.indexOf(Math.max(...stacked)) !== 2) return undefined;
+  return sarcastic(heads, x, priors, row) ? { sign: -1, rule: 'learned sarcasm' } : undefined;
+}
+
+/** Whether the learned detector, when the heads have one and use it, finds a message sarcastic. */
+function sarcastic(heads: Heads, x: ArrayLike<number>, priors: () => number[], row: SparseRow): boolean {
+  if (!heads.options.learnedSarcasm || !heads.sarcasm) return false;
+  return sarcasmProbability(heads.sarcasm, x, priors(), row) >= heads.sarcasm.threshold;
 }
 
 /** The feature rows of a message's pieces, each read as a message of its own. */

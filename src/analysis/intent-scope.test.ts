@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deniedOnly, saysLeaving, scopeCounts, scopeInputCount, scopeInputs } from './intent-scope.js';
+import { deniedOnly, saysLeaving, saysStaying, scopeCounts, scopeInputCount, scopeInputs } from './intent-scope.js';
 
 describe('intention scope', () => {
   it('tells a said intention from a denied one', () => {
@@ -241,4 +241,30 @@ describe('intention scope', () => {
     // "hard to" denies only a recommendation: this customer wants to cancel.
     expect(deniedOnly('churn', scopeCounts("It's impossible to cancel, the button is hidden"))).toBe(false);
   });
+  it.each([
+    "From now on I'm using ReelHouse instead of Starlight Cinemas.",
+    'We are moving to TaskNest next month.',
+    'after eight years with Harbour Hotels im out. found a better deal at Stayzy',
+    "that's it, im done with Olive & Thyme. switching to The Green Fork tomorrow",
+  ])('after dev14 says leaving: %s', (text) => expect(saysLeaving(text)).toBe(true));
+
+  it.each([
+    'We are moving to the new plan next month.',
+    "I'm using Chrome instead of the app.",
+    "If prices rise we're moving to Acme.",
+    "I'm out of coffee, send more.",
+  ])('after dev14 does not say leaving: %s', (text) => expect(saysLeaving(text)).toBe(false));
+
+  it.each([
+    "I've decided to renew my gym membership.",
+    "We're sticking with you for another year.",
+    'Just renewed our plan, see you next year!',
+  ])('says staying (dev14): %s', (text) => expect(saysStaying(text, scopeCounts(text))).toBe(true));
+
+  it.each([
+    "We won't renew our contract.",
+    'We will renew only if the price comes down.',
+    "We'd renew, but we're switching to another bank anyway.",
+    'Should we renew or cancel?',
+  ])('does not say staying: %s', (text) => expect(saysStaying(text, scopeCounts(text))).toBe(false));
 });

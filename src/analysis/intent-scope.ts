@@ -291,6 +291,9 @@ const LEAVING = new RegExp(
     '(?:my|our|this is my|this is our) (?:last|final) (?:month|week|day|bill|payment|year|billing cycle|renewal) (?:as an? |with )',
     '(?:my|our|the|a) cancell?ation (?:request|form|notice|letter|email) (?:is )?(?:attached|enclosed|sent|submitted|below)',
     '(?:attached|enclosed|submitting|sending|here is|here\\x27s) (?:is )?(?:my|our) (?:cancell?ation|notice of cancell?ation|termination)',
+    // Out for good, a better deal found elsewhere (dev14).
+    "(?:i['’]?m|i am|we['’]?re|we are) (?:so |officially )?out\\s*(?:[.!]|$)",
+    '(?:found|got|getting|signed up for) (?:a )?(?:much )?(?:better|cheaper) (?:deal|price|offer|rate|option|plan|provider) (?:at|with|elsewhere|from)\\b',
   ].join('|'),
   'i',
 );
@@ -305,7 +308,7 @@ const REASON_FOR_LEAVING =
  * new plan" is no leaving.
  */
 const SWITCHING_TO_NAME =
-  /\b(?:I['’]?m|[Ww]e['’]?re|I am|[Ww]e are|I['’]?ve|[Ww]e['’]?ve|I have|[Ww]e have|I|[Ww]e)\s+(?:now\s+|officially\s+|just\s+|already\s+|finally\s+)?(?:switch(?:ing|ed)|defect(?:ing|ed)|mov(?:ing|ed) (?:over|across))\s+(?:over\s+)?to\s+(?:@user\b|\p{Lu}[\p{L}&'’]*)/u;
+  /(?:\b(?:I['’]?m|[Ww]e['’]?re|I am|[Ww]e are|I['’]?ve|[Ww]e['’]?ve|I have|[Ww]e have|I|[Ww]e)\s+(?:now\s+|officially\s+|just\s+|already\s+|finally\s+)?|^\W*)(?:switch(?:ing|ed)|defect(?:ing|ed)|mov(?:ing|ed)(?: over| across)?)\s+(?:over\s+)?to\s+(?:@user\b|(?:[Tt]he\s+)?\p{Lu}[\p{L}&'’]*)|\b(?:I['’]?m|I am|[Ww]e['’]?re|[Ww]e are|I['’]?ll|[Ww]e['’]?ll|I will|[Ww]e will) (?:now |be )?(?:using|going with|shopping (?:at|with)|flying(?: with)?|banking with|booking (?:with|through)|ordering from|streaming on|with) (?:@user\b|\p{Lu})[^.,;!?]{0,40} instead of (?:@user\b|\p{Lu})/u;
 export function saysLeaving(text: string): boolean {
   if (REASON_FOR_LEAVING.test(text)) return true;
   return (text.match(/[^.!?;\n]+[.!?;]*/g) ?? []).some((clause) => {
@@ -313,6 +316,23 @@ export function saysLeaving(text: string): boolean {
     // "may" in lower case only: "in May" is a date.
     if (!m || MAYBE.test(clause) || /\bmay\b|^\W*May\b/.test(clause)) return false;
     // No negator before the phrase in its clause: "never thought of switching to a new bank".
+    return !wordTokens(clause.slice(0, m.index! + m[0].length)).some((t) => t.startsWith('NOT_'));
+  });
+}
+
+/**
+ * A plain statement of staying: "I've decided to renew my gym membership", "we're sticking with
+ * you", "just renewed our plan for another year". The churn heads hear "renew" and "membership"
+ * beside leaving in the corpus and flag such messages (dev14); a clause that says staying, with no
+ * maybe, no negator before it and no leaving word said anywhere in the message, is no churn.
+ */
+const STAYING =
+  /\b(?:(?:(?:i|we)(?:['’]ve| have)? (?:just |happily |gladly |already )?(?:decided to|chose to|choose to|will|['’]ll|am going to|are going to|want to|plan to) (?:happily |gladly |definitely )?(?:renew|stay|stick (?:with|around)|keep (?:my|our) )|(?:i['’]?m|we['’]?re|i am|we are) (?:happily |gladly |definitely )?(?:renewing|staying (?:with|put|on)|sticking (?:with|around)|keeping (?:my|our) ))|(?:^\W*|\b(?:i|we)(?:['’]ve| have)? )(?:just |happily |gladly |already )?(?:renewed|extended) (?:my|our))\b/i;
+export function saysStaying(text: string, counts: ScopeCounts): boolean {
+  if (counts.churn[0] > 0 || counts.churn_stay[1] > 0) return false;
+  return (text.match(/[^.!?;\n]+[.!?;]*/g) ?? []).some((clause) => {
+    const m = clause.match(STAYING);
+    if (!m || MAYBE.test(clause) || /\bonly\b/i.test(clause)) return false;
     return !wordTokens(clause.slice(0, m.index! + m[0].length)).some((t) => t.startsWith('NOT_'));
   });
 }

@@ -112,6 +112,35 @@ describe('the held-out sentences', () => {
     expect(new Set(texts).size).toBe(480);
   });
 
+  it('hold dev14 (read) and test10 (never read): 380 template-made cases each over seven capabilities, and dev15 (read): 360 over four', () => {
+    const counts = (half: 'dev14' | 'test10' | 'dev15') =>
+      Object.fromEntries(
+        [...new Set(loadHoldout(half).map((c) => c.capability))].map((k) => [
+          k,
+          loadHoldout(half).filter((c) => c.capability === k).length,
+        ]),
+      );
+    const seven = {
+      'negated negative': 80,
+      'contrast ending positive': 80,
+      'negated upgrade': 60,
+      'negated churn': 40,
+      'contrast ending negative': 40,
+      'factual complaint': 40,
+      'churn statement': 40,
+    };
+    expect(counts('dev14')).toEqual(seven);
+    expect(counts('test10')).toEqual(seven);
+    expect(counts('dev15')).toEqual({
+      'negated negative': 120,
+      'contrast ending positive': 120,
+      'clear positive': 60,
+      'clear negative': 60,
+    });
+    const texts = (['dev14', 'test10', 'dev15'] as const).flatMap((h) => loadHoldout(h).map((c) => c.text));
+    expect(new Set(texts).size).toBe(texts.length);
+  });
+
   it('hold the customer posts: 225 read and 225 never read, 75 of each polarity, no post twice', () => {
     for (const half of ['dev-posts', 'test-posts'] as const) {
       const cases = loadHoldout(half);

@@ -59,6 +59,9 @@ export type HoldoutHalf =
   | 'test8'
   | 'test9'
   | 'dev13'
+  | 'dev14'
+  | 'dev15'
+  | 'test10'
   | 'dev-posts'
   | 'test-posts';
 /** Every half, for the command line. */
@@ -85,6 +88,9 @@ export const HOLDOUT_HALVES: readonly HoldoutHalf[] = [
   'test8',
   'test9',
   'dev13',
+  'dev14',
+  'dev15',
+  'test10',
   'dev-posts',
   'test-posts',
 ];
@@ -99,6 +105,7 @@ export const UNREAD_HALVES: readonly HoldoutHalf[] = [
   'test7',
   'test8',
   'test9',
+  'test10',
   'test-posts',
 ];
 

@@ -74,7 +74,7 @@ const PROBE_FLOORS: Record<string, number> = {
  */
 const HOLDOUT_FAILURES: Record<string, number> = {
   'negated positive': 1 + 1,
-  'negated negative': 2 + 1,
+  'negated negative': 1 + 1,
   'contrast ending negative': 1 + 1,
   'contrast ending positive': 0 + 1,
   sarcasm: 1 + 1,
@@ -85,7 +85,7 @@ const HOLDOUT_FAILURES: Record<string, number> = {
   'negated upgrade': 2 + 1,
   'negated recommend': 1 + 1,
   'churn statement': 1 + 1,
-  overall: 15 + 3,
+  overall: 14 + 3,
 };
 
 /**
@@ -98,12 +98,12 @@ const HOLDOUT_FAILURES: Record<string, number> = {
  */
 const HOLDOUT2_FAILURES: Record<string, number> = {
   'negated negative': 1 + 1,
-  'negated positive': 1 + 1,
+  'negated positive': 2 + 1,
   'factual complaint': 1 + 1,
   'negated churn': 3 + 1,
   'negated refund': 3 + 1,
   'negated upgrade': 5 + 1,
-  overall: 14 + 3,
+  overall: 15 + 3,
 };
 
 /**
@@ -116,7 +116,7 @@ const HOLDOUT2_FAILURES: Record<string, number> = {
  */
 const HOLDOUT3_FAILURES: Record<string, number> = {
   'negated positive': 2 + 1,
-  'negated negative': 4 + 1,
+  'negated negative': 3 + 1,
   'contrast ending negative': 2 + 1,
   'contrast ending positive': 1 + 1,
   sarcasm: 1 + 1,
@@ -127,7 +127,7 @@ const HOLDOUT3_FAILURES: Record<string, number> = {
   'negated upgrade': 0 + 1,
   'negated recommend': 0 + 1,
   'churn statement': 1 + 1,
-  overall: 14 + 3,
+  overall: 13 + 3,
 };
 
 /**
@@ -179,9 +179,9 @@ const HOLDOUT5_FAILURES: Record<string, number> = {
   'negated upgrade': 0 + 1,
   'negated recommend': 0 + 1,
   'intensified negative': 0 + 1,
-  'intensified positive': 3 + 1,
+  'intensified positive': 1 + 1,
   'noisy negative': 2 + 1,
-  overall: 9 + 3,
+  overall: 7 + 3,
 };
 
 /**
@@ -198,7 +198,7 @@ const HOLDOUT6_FAILURES: Record<string, number> = {
   'negated negative': 1 + 1,
   'negated positive': 1 + 1,
   'contrast ending negative': 2 + 1,
-  'contrast ending positive': 3 + 1,
+  'contrast ending positive': 1 + 1,
   sarcasm: 3 + 1,
   'polite complaint': 4 + 1,
   'factual complaint': 1 + 1,
@@ -210,7 +210,7 @@ const HOLDOUT6_FAILURES: Record<string, number> = {
   'intensified negative': 1 + 1,
   'intensified positive': 1 + 1,
   'noisy negative': 1 + 1,
-  overall: 26 + 3,
+  overall: 24 + 3,
 };
 
 /**
@@ -229,15 +229,15 @@ const HOLDOUT7_FAILURES: Record<string, number> = {
   sarcasm: 3 + 1,
   'polite complaint': 2 + 1,
   'factual complaint': 1 + 1,
-  'negated churn': 1 + 1,
-  'churn statement': 3 + 1,
-  'negated refund': 0 + 1,
+  'negated churn': 0 + 1,
+  'churn statement': 2 + 1,
+  'negated refund': 1 + 1,
   'negated upgrade': 1 + 1,
   'negated recommend': 1 + 1,
   'intensified negative': 2 + 1,
   'intensified positive': 1 + 1,
   'noisy negative': 2 + 1,
-  overall: 27 + 3,
+  overall: 25 + 3,
 };
 
 /**
@@ -249,7 +249,7 @@ const HOLDOUT7_FAILURES: Record<string, number> = {
  * a false alarm of the detector; intensified negative 1 → 0).
  */
 const HOLDOUT8_FAILURES: Record<string, number> = {
-  'negated negative': 6 + 1,
+  'negated negative': 4 + 1,
   'negated positive': 0 + 1,
   'contrast ending negative': 1 + 1,
   'contrast ending positive': 1 + 1,
@@ -264,7 +264,7 @@ const HOLDOUT8_FAILURES: Record<string, number> = {
   'intensified negative': 0 + 1,
   'intensified positive': 1 + 1,
   'noisy negative': 1 + 1,
-  overall: 22 + 3,
+  overall: 20 + 3,
 };
 
 /**
@@ -274,9 +274,26 @@ const HOLDOUT8_FAILURES: Record<string, number> = {
  * detector 27 and 20 (47), with it 10 and 28 (38). Plus four a capability of 120 and six overall.
  */
 const HOLDOUT9_FAILURES: Record<string, number> = {
-  sarcasm: 10 + 4,
-  'sincere enthusiastic praise': 28 + 4,
-  overall: 38 + 6,
+  sarcasm: 11 + 4,
+  'sincere enthusiastic praise': 25 + 4,
+  overall: 36 + 6,
+};
+
+/**
+ * Failures allowed on the tenth never-read set (test10: 380 cases over seven capabilities, a
+ * helper's own templates, half plain and half natural), written with the read set dev14 by two
+ * helpers who saw nothing of this repository. It failed 36 before the rules written from dev14 and
+ * dev15 (data/probe-holdout/README.md), 30 after; plus one a capability and three overall.
+ */
+const HOLDOUT10_FAILURES: Record<string, number> = {
+  'negated negative': 11 + 1,
+  'contrast ending positive': 7 + 1,
+  'negated upgrade': 2 + 1,
+  'negated churn': 1 + 1,
+  'contrast ending negative': 5 + 1,
+  'factual complaint': 0 + 1,
+  'churn statement': 4 + 1,
+  overall: 30 + 3,
 };
 
 /**
@@ -286,10 +303,10 @@ const HOLDOUT9_FAILURES: Record<string, number> = {
  * than a capability of 24.
  */
 const POSTS_FAILURES: Record<string, number> = {
-  'post positive': 17 + 3,
+  'post positive': 14 + 3,
   'post neutral': 8 + 3,
   'post negative': 2 + 3,
-  overall: 27 + 5,
+  overall: 24 + 5,
 };
 
 describe('the behavioural probe on the local model', () => {
@@ -325,6 +342,7 @@ describe('the behavioural probe on the local model', () => {
         ['test7', HOLDOUT7_FAILURES],
         ['test8', HOLDOUT8_FAILURES],
         ['test9', HOLDOUT9_FAILURES],
+        ['test10', HOLDOUT10_FAILURES],
         ['test-posts', POSTS_FAILURES],
       ];
       for (const [set, floors] of sets) {
