@@ -256,6 +256,19 @@ describe('intention scope', () => {
   ])('after dev14 does not say leaving: %s', (text) => expect(saysLeaving(text)).toBe(false));
 
   it.each([
+    'We will move to Quillstack when the contract ends.',
+    "Good morning, what's the user limit on the Enterprise plan? We won't be renewing. Regards, Tom",
+    'We are not renewing our contract.',
+  ])('says leaving at the end of a term, or by a renewal refused: %s', (text) => expect(saysLeaving(text)).toBe(true));
+
+  it.each([
+    "I never said we won't renew.",
+    "If the price goes up we won't be renewing.",
+    'I will switch to the Pro plan.',
+    "I'm switching to the Business tier.",
+  ])('does not say leaving: %s', (text) => expect(saysLeaving(text)).toBe(false));
+
+  it.each([
     "I've decided to renew my gym membership.",
     "We're sticking with you for another year.",
     'Just renewed our plan, see you next year!',
@@ -267,4 +280,22 @@ describe('intention scope', () => {
     "We'd renew, but we're switching to another bank anyway.",
     'Should we renew or cancel?',
   ])('does not say staying: %s', (text) => expect(saysStaying(text, scopeCounts(text))).toBe(false));
+  it.each([
+    "Thanks for the upgrade offer, but we'll remain on our current plan.",
+    'The sales rep keeps emailing about Enterprise, we are not interested in upgrading.',
+    "I'm happy on the monthly plan and don't intend to move up to annual Pro.",
+    "Our headcount isn't growing, so we won't be buying any extra project tracker seats.",
+    'Not upgrading. The Enterprise tier has nothing I need.',
+  ])('takes upgrade away when it is declined or only its tiers are said (dev2, dev4, dev7, dev8): %s', (text) =>
+    expect(deniedOnly('upgrade', scopeCounts(text))).toBe(true),
+  );
+
+  it.each([
+    "We want to upgrade to Enterprise, we don't need more storage though.",
+    "We need more seats and the Enterprise tier, but we don't need more storage.",
+    "If we don't need more seats next year we'll downgrade.",
+    'I want to upgrade but not to the Enterprise tier.',
+  ])('keeps upgrade when it is said beside what is declined: %s', (text) =>
+    expect(deniedOnly('upgrade', scopeCounts(text))).toBe(false),
+  );
 });

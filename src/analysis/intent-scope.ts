@@ -24,6 +24,9 @@ const GROUPS: Record<string, RegExp> = {
   feature_request: /^(wish|add|feature|would$|could$|please$)/,
   support_request: /^(help|how$|why$|fix|assist|support)/,
   price_sensitive: /^(expensive|pric|cost|discount|afford|cheap)/,
+  // Not inputs of any head (SCOPE_GROUPS): the act of upgrading, apart from the tiers and seats it
+  // names, for the denial veto (deniedOnly).
+  upgrade_verb: /^(upgrad|upsell|bump)/,
 };
 
 /** What a vendor sends: an upgrade word before one of these names the offer, not an intention. */
@@ -140,10 +143,29 @@ function deniedRanges(clause: string): [number, number][] {
   return ranges;
 }
 
+/**
+ * An upgrade declined without a negator before an upgrade word: staying on the current plan
+ * ("we'll remain on our current plan", "happy on the monthly plan"), no need for more ("don't need
+ * more storage"), or a purchase refused up to eight words before what it names ("we won't be
+ * buying any extra project tracker seats", "I will not be purchasing the package or any other
+ * upgrade"). Counted as `upgrade_declined` (no head reads it; deniedOnly does).
+ */
+const UPGRADE_DECLINED =
+  /\b(?:(?:stay|staying|remain|remaining|stick|sticking|keep|keeping)(?: on| with)? (?:our|my|the) (?:current|existing|present|basic|free|cheaper|standard|monthly) (?:plan|tier|package|subscription|membership|level)|(?:happy|fine|content|good) (?:on|with) (?:our|my|the) (?:current|existing|present|basic|free|standard|monthly) (?:plan|tier|package|subscription|membership)|(?:do|does)(?:n['’]?t| not) need (?:any )?(?:more|extra|additional|a bigger|a larger|a higher)|(?:won['’]?t|will not|(?:am|are|['’]m|['’]re) not going to|(?:do|does)(?:n['’]?t| not)(?: want to| plan to| intend to)?|never) (?:be )?(?:buy(?:ing)?|purchas(?:e|ing)|pay(?:ing)? for|get(?:ting)?) (?:[\w-]+ ){0,7}?(?:seats?|upgrades?|tiers?|add-ons?|licen[cs]es?|package|premium|bundle)|(?:not|never) (?:interested in|looking to|planning to|going to) (?:move|moving|step|stepping|go|going) up|(?:decided|chosen|choose|chose) not to (?:move|step|go) up|(?:do|does)(?:n['’]?t| not) (?:intend|plan|want) to (?:move|step|go) up)\b/i;
+
 /** Per group: [said, denied], each 0, 1 or 2 (counts capped, as log-ish evidence). */
 export function scopeCounts(text: string): ScopeCounts {
   const out: ScopeCounts = {};
   for (const g of Object.keys(GROUPS)) out[g] = [0, 0];
+  // [declined, upgrade words said outside what was declined]: "we won't be buying any extra seats"
+  // names the seats it declines.
+  const declined = (text.match(/[^.!?;\n]+[.!?;]*/g) ?? []).some(
+    (c) => !CONDITIONAL.test(c) && !ASKING.test(c) && UPGRADE_DECLINED.test(c),
+  );
+  out.upgrade_declined = [
+    declined ? 1 : 0,
+    declined ? scopeCounts(text.replace(new RegExp(UPGRADE_DECLINED.source, 'gi'), ' , ')).upgrade[0] : 0,
+  ];
   // Clause by clause, so that a clause's own question mark or condition decides whether it denies.
   const clauses = text.match(/[^.!?;\n]+[.!?;]*/g) ?? [];
   clauses.forEach((clause, k) => {
@@ -248,6 +270,14 @@ export function deniedOnly(label: string, counts: ScopeCounts): boolean {
   if (!group) return false;
   const [said, denied] = counts[group];
   if (label === 'churn' && counts.churn_stay[1] > 0) return false;
+  // An upgrade declined ("we'll remain on our current plan", UPGRADE_DECLINED) with nothing of an
+  // upgrade said outside it, or the act denied where only tiers or seats are said elsewhere ("Not
+  // upgrading. The Enterprise tier has nothing I need.").
+  if (label === 'upgrade') {
+    const [declined, saidOutside] = counts.upgrade_declined;
+    if (declined > 0 && saidOutside === 0) return true;
+    if (said > 0) return counts.upgrade_verb[1] > 0 && counts.upgrade_verb[0] === 0;
+  }
   return denied > 0 && said === 0;
 }
 
@@ -308,15 +338,27 @@ const REASON_FOR_LEAVING =
  * new plan" is no leaving.
  */
 const SWITCHING_TO_NAME =
-  /(?:\b(?:I['’]?m|[Ww]e['’]?re|I am|[Ww]e are|I['’]?ve|[Ww]e['’]?ve|I have|[Ww]e have|I|[Ww]e)\s+(?:now\s+|officially\s+|just\s+|already\s+|finally\s+)?|^\W*)(?:switch(?:ing|ed)|defect(?:ing|ed)|mov(?:ing|ed)(?: over| across)?)\s+(?:over\s+)?to\s+(?:@user\b|(?:[Tt]he\s+)?\p{Lu}[\p{L}&'’]*)|\b(?:I['’]?m|I am|[Ww]e['’]?re|[Ww]e are|I['’]?ll|[Ww]e['’]?ll|I will|[Ww]e will) (?:now |be )?(?:using|going with|shopping (?:at|with)|flying(?: with)?|banking with|booking (?:with|through)|ordering from|streaming on|with) (?:@user\b|\p{Lu})[^.,;!?]{0,40} instead of (?:@user\b|\p{Lu})/u;
+  /(?:\b(?:I['’]?m|[Ww]e['’]?re|I am|[Ww]e are|I['’]?ve|[Ww]e['’]?ve|I have|[Ww]e have|I['’]ll|[Ww]e['’]ll|I|[Ww]e)\s+(?:now\s+|officially\s+|just\s+|already\s+|finally\s+|will\s+|are going to\s+|am going to\s+)?|^\W*)(?:switch(?:ing|ed)?|defect(?:ing|ed)?|mov(?:e|ing|ed)(?: over| across)?|migrat(?:e|ing|ed))\s+(?:over\s+)?to\s+(?:@user\b|(?:[Tt]he\s+)?\p{Lu}[\p{L}&'’]*(?![\p{L}&'’])(?!\s+(?:plans?|tiers?|package|version|edition|subscription|account|licen[cs]e|bundle|mode|model|option|membership|app)\b))|\b(?:I['’]?m|I am|[Ww]e['’]?re|[Ww]e are|I['’]?ll|[Ww]e['’]?ll|I will|[Ww]e will) (?:now |be )?(?:using|going with|shopping (?:at|with)|flying(?: with)?|banking with|booking (?:with|through)|ordering from|streaming on|with) (?:@user\b|\p{Lu})[^.,;!?]{0,40} instead of (?:@user\b|\p{Lu})/u;
+/**
+ * A renewal refused: "we won't be renewing", "I will not renew my contract". Its own negator is the
+ * leaving, so only a negator before it denies it ("I never said we won't renew").
+ */
+const NOT_RENEWING =
+  /\b(?:won['’]?t|will not|(?:are|am|['’]re|['’]m) not going to|(?:do|does)(?:n['’]?t| not) plan to|(?:have|has) decided not to|(?:are|am|['’]re|['’]m) not) (?:be )?renew(?:ing)?\b/i;
+/** The end of a term is when the leaving happens, not a condition on it: "when the contract ends". */
+const AT_TERM_END =
+  /\b(?:when|once|after) (?:the|our|my|this) (?:current )?(?:contract|subscription|plan|term|lease|policy|agreement|membership|billing period|year) (?:ends|expires|is up|runs out|comes up|finishes)\b/gi;
 export function saysLeaving(text: string): boolean {
   if (REASON_FOR_LEAVING.test(text)) return true;
-  return (text.match(/[^.!?;\n]+[.!?;]*/g) ?? []).some((clause) => {
-    const m = clause.match(LEAVING) ?? clause.match(SWITCHING_TO_NAME);
+  return (text.match(/[^.!?;\n]+[.!?;]*/g) ?? []).some((raw) => {
+    const clause = raw.replace(AT_TERM_END, ' ');
+    const refused = clause.match(NOT_RENEWING);
+    const m = refused ?? clause.match(LEAVING) ?? clause.match(SWITCHING_TO_NAME);
     // "may" in lower case only: "in May" is a date.
     if (!m || MAYBE.test(clause) || /\bmay\b|^\W*May\b/.test(clause)) return false;
     // No negator before the phrase in its clause: "never thought of switching to a new bank".
-    return !wordTokens(clause.slice(0, m.index! + m[0].length)).some((t) => t.startsWith('NOT_'));
+    const upTo = refused ? m.index! : m.index! + m[0].length;
+    return !wordTokens(clause.slice(0, upTo)).some((t) => t.startsWith('NOT_') || /^(?:not|never|no)$/.test(t));
   });
 }
 
