@@ -52,4 +52,19 @@ describe('the learned sarcasm detector', () => {
       expect(figures.sincereMissedAfter - figures.sincereMissedBefore).toBeLessThanOrEqual(SINCERE_TURNED + 3);
     },
   );
+  it('has the last word on clear praise: a message it finds sarcastic is not turned positive', async () => {
+    const analyzer = await createAnalyzer(createLocalEmbedder(), { cacheDir: defaultHeadsCacheDir() });
+    // The stack reads it negative and clearPraise (composition.ts) judges it praise; the detector,
+    // measured at 0.52 on it, decides. At a threshold it passes the verdict is dropped and the
+    // negative reading stays; at one it does not pass the praise turns it.
+    const text = 'My favourite part of using the app is definitely hunting for buttons after every update.';
+    const detector = analyzer.heads.sarcasm!;
+    const readAt = async (threshold: number) => {
+      analyzer.heads.sarcasm = { ...detector, threshold };
+      return (await analyzer.analyzeBatch([text]))[0].sentiment;
+    };
+    expect(await readAt(0.01)).toBeLessThan(-0.19);
+    expect(await readAt(0.99)).toBeGreaterThan(0.19);
+    analyzer.heads.sarcasm = detector;
+  });
 });
