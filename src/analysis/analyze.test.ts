@@ -60,4 +60,21 @@ describe('analysis with the local Universal Sentence Encoder', () => {
       expect(out[2].churnWords).toEqual([]);
     },
   );
+  it('takes churn from a statement of staying and upgrade from an upgrade declined, after the heads (heads.ts)', async () => {
+    const analyzer = await createAnalyzer(createLocalEmbedder(), { cacheDir: defaultHeadsCacheDir() });
+    const texts = [
+      "I've decided to renew my gym membership.",
+      "Thanks for the upgrade offer, but we'll remain on our current plan.",
+    ];
+    const on = await analyzer.analyzeBatch(texts);
+    expect(on[0].intentions).not.toContain('churn');
+    expect(on[1].intentions).not.toContain('upgrade');
+    // Without the vetoes the heads flag both (measured): the test would fail if the wiring went.
+    const options = analyzer.heads.options;
+    analyzer.heads.options = { ...options, denialVeto: false };
+    const off = await analyzer.analyzeBatch(texts);
+    analyzer.heads.options = options;
+    expect(off[0].intentions).toContain('churn');
+    expect(off[1].intentions).toContain('upgrade');
+  });
 });

@@ -153,6 +153,9 @@ function deniedRanges(clause: string): [number, number][] {
 const UPGRADE_DECLINED =
   /\b(?:(?:stay|staying|remain|remaining|stick|sticking|keep|keeping)(?: on| with)? (?:our|my|the) (?:current|existing|present|basic|free|cheaper|standard|monthly) (?:plan|tier|package|subscription|membership|level)|(?:happy|fine|content|good) (?:on|with) (?:our|my|the) (?:current|existing|present|basic|free|standard|monthly) (?:plan|tier|package|subscription|membership)|(?:do|does)(?:n['’]?t| not) need (?:any )?(?:more|extra|additional|a bigger|a larger|a higher)|(?:won['’]?t|will not|(?:am|are|['’]m|['’]re) not going to|(?:do|does)(?:n['’]?t| not)(?: want to| plan to| intend to)?|never) (?:be )?(?:buy(?:ing)?|purchas(?:e|ing)|pay(?:ing)? for|get(?:ting)?) (?:[\w-]+ ){0,7}?(?:seats?|upgrades?|tiers?|add-ons?|licen[cs]es?|package|premium|bundle)|(?:not|never) (?:interested in|looking to|planning to|going to) (?:move|moving|step|stepping|go|going) up|(?:decided|chosen|choose|chose) not to (?:move|step|go) up|(?:do|does)(?:n['’]?t| not) (?:intend|plan|want) to (?:move|step|go) up)\b/i;
 
+/** Every declined upgrade of a message, compiled once (replace resets its lastIndex). */
+const UPGRADE_DECLINED_ALL = new RegExp(UPGRADE_DECLINED.source, 'gi');
+
 /** Per group: [said, denied], each 0, 1 or 2 (counts capped, as log-ish evidence). */
 export function scopeCounts(text: string): ScopeCounts {
   const out: ScopeCounts = {};
@@ -164,7 +167,7 @@ export function scopeCounts(text: string): ScopeCounts {
   );
   out.upgrade_declined = [
     declined ? 1 : 0,
-    declined ? scopeCounts(text.replace(new RegExp(UPGRADE_DECLINED.source, 'gi'), ' , ')).upgrade[0] : 0,
+    declined ? scopeCounts(text.replace(UPGRADE_DECLINED_ALL, ' , ')).upgrade[0] : 0,
   ];
   // Clause by clause, so that a clause's own question mark or condition decides whether it denies.
   const clauses = text.match(/[^.!?;\n]+[.!?;]*/g) ?? [];
