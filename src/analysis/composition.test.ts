@@ -1,18 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import {
-  compositionVerdict,
-  contrastParts,
-  core,
-  clearPraise,
-  deniedComplaint,
-  deniedPraise,
-  helpWithProblem,
-  mismatch,
-  plainFailure,
-  plainPraise,
-  politeComplaint,
-  sarcasm,
-} from './composition.js';
+import { compositionVerdict } from './composition.js';
+import { contrastParts } from './composition/contrast.js';
+import { helpWithProblem, politeComplaint } from './composition/courtesy.js';
+import { deniedComplaint, deniedPraise } from './composition/denials.js';
+import { core } from './composition/envelope.js';
+import { mismatch, plainFailure } from './composition/failures.js';
+import { clearPraise, plainPraise } from './composition/praise.js';
+import { sarcasm } from './composition/sarcasm.js';
 import { composePolarity } from './heads.js';
 
 describe('core: the message without its envelope', () => {

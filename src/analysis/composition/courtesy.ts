@@ -1,0 +1,66 @@
+/**
+ * Courtesy around a complaint, and a problem reported with a request for help. (The rules that use
+ * them: ../composition.ts.)
+ */
+import { FAILURE, MENDED, MENDING, MISMATCH, SERVICE_FAILED, toldFailure } from './failures.js';
+import { CLEAR, lean, NEGATED_BEFORE, type ReaderLean, SHORT_WORDS, words } from './reading.js';
+
+/**
+ * Courtesy around a complaint: "it would be great if the sync actually worked", "we'd be grateful
+ * if someone could finally fix the importer", "with respect, the update made it slower", "thanks in
+ * advance for fixing the calls, they keep dropping". Courtesy words are praise to a lexicon; the
+ * corpus' labelling rule says politeness does not lift a reported failure above -0.2.
+ */
+export const COURTESY =
+  /\b(?:politely|no rush|(?:i|we) (?:just )?want(?:ed)? to (?:flag|let you know|point out|mention|report)|appreciate|grateful|thankful|thanks in advance|with (?:all due )?respect|would be (?:great|nice|lovely|good|wonderful|amazing)|it'?d be (?:great|nice|lovely|good)|kindly|sorry to (?:bother|chase|trouble)|hate to (?:complain|chase|bother)|gentle reminder|regrettably|with regret|forgive me|(?:raise|raising|flag|flagging) (?:a |this |my )?concern|i['’]?m afraid|if it['’]?s not too much trouble|would you mind|i hope you (?:are|can)|thank you for your (?:time|understanding|patience|help)|much appreciated|i would be grateful|(?:i|we)(?: have)? always (?:valued|appreciated|loved|liked|enjoyed|trusted))\b/iu;
+
+const COURTESY_ALL = new RegExp(COURTESY.source, 'giu');
+/** "finally", "actually", "for once": the thing has not been working. (Not "please" or "still": calm requests use them.) */
+const IMPATIENCE =
+  /\b(?:finally (?:fix\w*|work\w*|sort\w*|answer\w*|repl\w*|respond\w*|resolve\w*|look\w* into|get (?:this|it) (?:fixed|working|right))|actually (?:work|works|worked|did|does|load|loaded|sync|synced|sent|saved)|for once|yet again|any time soon|once and for all)\b/iu;
+
+export function politeComplaint(text: string, reader?: ReaderLean): -1 | 0 {
+  if (MISMATCH.test(text) && COURTESY.test(text) && !/\?/.test(text)) return -1;
+  if (!COURTESY.test(text) || words(text) > SHORT_WORDS) return 0;
+  if (IMPATIENCE.test(text)) return -1;
+  const failure = text.match(FAILURE);
+  const rest = lean(text.replace(COURTESY_ALL, ' '), reader);
+  if (rest >= CLEAR) return 0; // courtesy around praise: "really appreciate the clear pricing"
+  // A failure named, or words that clearly complain (twice the lean of a clear stretch).
+  // A failure denied is none: "really appreciate the clear pricing, no hidden fees".
+  const denied = failure && /\b(?:no|not|never|zero|without)\s+(?:\S+\s+)?$/i.test(text.slice(0, failure.index));
+  return (failure && !denied && !/^(?:nothing|another|gone)$/i.test(failure[0])) || rest <= -2 * CLEAR ? -1 : 0;
+}
+
+/**
+ * A problem reported with a request for help, wrapped in courtesy: "Hi, my parcel was left behind
+ * the fence and got wet. Could you look into it? Thanks so much!", "Big fan of the app, but I've run
+ * into a snag: my certificate has my name spelled incorrectly. Any chance someone could take a
+ * look? Thank you". Whoever asks for help with a problem is not praising, however warm the
+ * envelope (greetings, thanks, "love your service"), which the lexicons and the stack read as
+ * praise. Needs all three: courtesy, a request for help and a problem told (a failure neither denied
+ * nor mended, or a word that names a problem), so "could you add dark mode? thanks!" (no problem)
+ * and "thanks for fixing the login issue so fast" (mended, no request) are left alone.
+ */
+const HELP_ASKED =
+  /\b(?:(?:could|can|would|will) (?:you|someone|somebody|anyone|your team|the team)(?: (?:please|kindly|possibly|maybe|perhaps))?(?: please| kindly)? (?:look into|look at|check|help|take a look|have a look|sort|fix|investigate|advise|confirm|explain|resolve|assist|correct|amend|reverse|reissue|update|let me know)|any chance (?:someone|somebody|you|your team|the team) (?:could|can|might)|would you be able to|(?:please|pls|kindly) (?:could you |can you )?(?:look into|check|help|advise|fix|sort|investigate|correct|amend|reverse|assist|get back to)|any help (?:would be|is|will be)|is (?:something|anything) (?:going on|wrong)|(?:what|how) (?:can|should|do) (?:i|we) (?:do about|fix|sort)|(?:i|we)(?:['’]d| would) (?:appreciate|be grateful for) (?:a fix|your help|some help|help|a reply|an update|a callback|a refund|a replacement|it if)|(?:i|we)(?:['’]ve| have) (?:run|hit|come) (?:into|across|up against) (?:a|an|one)(?: \p{L}+)? (?:snag|issue|problem|hiccup|glitch|bump)|would it be possible to|(?:could|can) you (?:have a look|dm me|message me|get back to me|call me)|would you mind (?:checking|looking|having a look|fixing|sorting)|(?:grateful|thankful) for (?:any|your) (?:help|assistance|support)|(?:i|we)(?:['’]d| would) (?:really |greatly |very much )?appreciate (?:your|any|some) (?:help|assistance|support)|(?:thank you|thanks)(?: kindly| so much| in advance)? for (?:looking into|checking|sorting|fixing|investigating|your help with)|whenever you get a chance|happy to (?:send|share|provide) (?:more |further |any )?(?:details|info|information|screenshots)|let (?:me|us) know if you need (?:anything|any|more|further)|thank you for your (?:time and )?(?:help|assistance)|just (?:a quick note|a heads[- ]up|letting you know|flagging|to let you know|wanted to (?:flag|let you know|report)) that|not sure if you['’]re aware|(?:i['’]?m|i am) writing (?:about|regarding|in regard to|to report))\b/iu;
+
+const COURTESY_WORDS =
+  /\b(?:thanks?|thank you|thx|ty|cheers|please|pls|kindly|appreciated?|grateful|regards|best wishes|hope (?:you['’]re|you are|you['’]re having|all is)|(?:big|huge) fan|(?:really |always )?(?:enjoy|love|loved|like)d?|lovely|wonderful|great)\b/iu;
+
+/** Words that name a problem without a failure verb: "my name is spelled incorrectly", "billed twice". */
+const PROBLEM =
+  /\b(?:issues?|problems?|snag|glitch|bugs?|mistakes?|errors?|incorrect\w*|wrong\w*|twice|double|faulty|even though|despite|instead of|out of order|(?:warning|error) (?:light|message|code|sign)|still (?:show\w*|includ\w*|listed|pending|under review|charg\w*|waiting|says|on hold)|(?:closes|crashes|quits|freezes|shuts down) (?:immediately|straight away|instantly|on (?:launch|start\w*|open\w*))|but (?:i|we) (?:ordered|booked|paid for|asked for|requested|chose|selected)|(?:got|is|was|were|are|seems to be|seem to be|has been|have been) (?:all )?(?:wet|gone|cold|damaged|broken|stolen|lost|missing|soaked|crushed|dented|empty)|arrived (?:\w+ )?(?:cold|late|damaged|broken|open|opened|wet|crushed|leaking)|after the (?:estimated|expected|scheduled|promised|agreed|quoted) (?:time|date|window|slot)|warnings?|drops|keeps? (?:dropping|crashing|buffering|freezing|failing|logging|disconnecting)|(?:fee|charge|penalty|fine|surcharge)s? (?:on|to|in) my (?:statement|bill|account|invoice|card))\b/iu;
+
+const PROBLEM_ALL = new RegExp(PROBLEM.source, 'giu');
+export function helpWithProblem(text: string): -1 | 0 {
+  if (!HELP_ASKED.test(text) || !COURTESY_WORDS.test(text)) return 0;
+  // "Thanks in advance for sorting it out" asks for the mending; "thanks for sorting it" tells it.
+  const asked = text.replace(/\bin advance for \p{L}+ing\b/giu, ' ');
+  if (MENDED.test(asked) || MENDING.test(asked)) return 0;
+  // A problem denied is none: "nothing wrong with the product, just fewer people".
+  const problemTold = [...text.matchAll(PROBLEM_ALL)].some(
+    (m) => !NEGATED_BEFORE.test(text.slice(0, m.index)) && !/\b(?:nothing|none)\s+$/iu.test(text.slice(0, m.index)),
+  );
+  return toldFailure(text) || SERVICE_FAILED.test(text) || problemTold ? -1 : 0;
+}

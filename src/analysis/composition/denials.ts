@@ -1,0 +1,205 @@
+/**
+ * Denials: praise denied ("not exactly fast"), a complaint denied ("wasn't painful at all", "nobody
+ * was rude") and a "never" that compares. (The rules that use them: ../composition.ts.)
+ */
+import { wordTokens } from '../word-features.js';
+import { FAILURE } from './failures.js';
+import { CLEAR, lean, type ReaderLean, scopedWords, SHORT_WORDS, signOf, words } from './reading.js';
+import { complaint, praise } from './vocabulary.js';
+
+/** How near a negator a praise word must be to count as denied ("I wouldn't call the desktop app user friendly"). */
+const DENIAL_REACH = 6;
+
+/**
+ * Negators that do not deny what follows: "couldn't be happier", "can't recommend it enough",
+ * "never been better", "not only … but", "no doubt", "nothing but praise".
+ */
+const NOT_A_DENIAL =
+  /\b(?:(?:could(?:n'?t| not)|can'?t|cannot) (?:be|have been|ask for|recommend|say enough|thank)\b[^.!?]*\b(?:happier|better|more|enough|easier|faster|smoother)\b|never (?:been|felt|looked|worked) better|not only|no doubt|nothing but (?:good|great|praise|positive)|never (?:once )?(?:let|lets|letting) (?:us|me) down|not (?:a|one) (?:single )?(?:problem|issue|complaint|hiccup))/iu;
+
+/** "used to be great, not anymore": praise that has ended (the praise itself is outside the negator's scope). */
+const ENDED = /\b(?:not|no|\p{L}+n['’]?t) (?:any ?more|any longer|longer)\b/giu;
+
+/** Idioms of praise withheld: "could have been better", "leaves a lot to be desired", "not all that good". */
+const WITHHELD =
+  /\bcould(?:['’]ve| have) been (?:a lot |much |way )?(?:better|faster|smoother|easier|clearer|cheaper|quicker)\b|\bleaves? (?:a lot|much|something) to be desired\b|\b(?:not|isn['’]?t|wasn['’]?t|aren['’]?t|weren['’]?t) (?:all )?that (?:great|good|impressive|special|helpful|useful)\b|\bnothing (?:special|to write home about)\b/iu;
+
+/** Praise denied, nothing praised plainly and no complaint denied: -1; else 0. */
+export function deniedPraise(text: string, reader?: ReaderLean): -1 | 0 {
+  if (NOT_A_DENIAL.test(text) || words(text) > SHORT_WORDS) return 0;
+  if (WITHHELD.test(text)) return -1;
+  // "The agent was anything but helpful".
+  const butPraise = text.match(/\banything but (\p{L}+)/iu);
+  if (butPraise && praise(butPraise[1].toLowerCase())) return -1;
+  // "Would you say the onboarding is smooth? Not really, no.": praise asked about, answered no.
+  const answered = text.match(ANSWERED_NO);
+  if (answered) {
+    const asked = wordTokens(text.slice(0, answered.index));
+    if (asked.some((t) => praise(t)) && !asked.some((t) => complaint(t))) return -1;
+  }
+  let denied = 0;
+  let plain = 0;
+  for (const { word, distance } of scopedWords(text)) {
+    if (distance <= DENIAL_REACH) {
+      if (complaint(word)) denied = -Infinity; // a complaint denied: praise by understatement, not this shape
+      if (praise(word)) denied++;
+    } else if (praise(word)) plain++;
+  }
+  if (denied > 0 && plain === 0) return -1;
+  // "used to be great, not anymore": the praise sits outside the negator's scope.
+  const ended = text.replace(ENDED, '');
+  if (ended !== text && /\bused to\b/i.test(text) && lean(ended, reader) >= CLEAR) return -1;
+  return 0;
+}
+
+/**
+ * A complaint denied, nothing complained of plainly and no praise denied: "the migration wasn't
+ * painful at all", "hasn't crashed once", "the price isn't unreasonable", "no downtime all
+ * weekend", "neither the app nor the site has frozen since Tuesday", "can't remember the last time it
+ * threw an error": not a complaint (the corpus labels it praise). Not a question, and not "won't
+ * stop crashing" (a negated stop is the failure going on). Five words of reach, not three (heads
+ * v20): "not a single file went missing" and "nor the web version has frozen" put four between.
+ */
+const COMPLAINT_REACH = 5;
+
+/** "Can't remember the last time it crashed": the failure has not happened for long. */
+const NOT_SINCE_LONG =
+  /\b(?:can['’]?t|cannot|could(?:n['’]?t| not)|don['’]?t|do not) (?:remember|recall) (?:the last time|when)\b/iu;
+
+/** An answer of no after a question, at the end of the message ("Q: … problems? A: No, none."). */
+const ANSWERED_NO =
+  /\?["'”’]?\s*(?:\p{L}+\s*:\s*)?["'“‘]?\s*(?:no|nope|nah|not at all|not in my experience|not (?:really|once|for me|for us|so far|lately|anymore|this time)|none|never)\b(?!\s+(?:worries|problem|rush|hurry|thanks))[^?]{0,60}$/iu;
+
+/** A failure that has ended ("no longer happening"; not "not happening", which is the complaint). */
+const ENDED_FAILURE =
+  /\b(?:is|are|was|were|has|have|seems?|appears?)(?: been)? no longer (?:happening|occurring|an issue|a problem|there|showing up|appearing|an? thing)\b|\b(?:has|have) (?:gone away|disappeared|stopped happening)\b/iu;
+
+/** A single word FAILURE names ("delay", "missing", "lost"), tested whole. */
+const FAILURE_WORD = new RegExp(`^(?:${FAILURE.source.slice(5, -3)})$`, 'iu');
+
+/** Verbs of opinion that pass a negation on to the clause after them. */
+const RAISING = /^(?:think|thought|say|said|call|find|found|feel|felt|believe|consider|reckon|suppose|expect)$/;
+
+const TOO_MUCH = /^(?:high|steep|much|long|slow|expensive|pricey|complicated|hard|difficult|many)$/;
+const INTENTION_WORD = /^(?:refund\w*|cancel\w*|disput\w*|charge\w*|leav\w*|switch\w*)$/;
+
+/**
+ * "Nothing in the bag was leaking", "nobody at the desk was rude": the word is what the denied
+ * subject was, said by the clause's verb, with no second clause between ("nothing was done about
+ * the broken heater", "nobody answered and the order was missing" complain).
+ */
+function subjectDenied(scoped: { word: string; distance: number }[], i: number, distance: number): boolean {
+  const negator = scoped[i - distance]?.word ?? '';
+  const between = scoped.slice(i - distance + 1, i).map((s) => s.word);
+  if (
+    between.some((w) =>
+      /^(?:and|but|so|yet|or|because|while|about|done|why|what|how|when|where|who|which|that|if)$/.test(w),
+    )
+  )
+    return false;
+  // "Not a single order went missing", "not once did the app crash", "never once froze": an
+  // emphatic denial covers its clause, as "none" does.
+  if (/^(?:not|never)$/.test(negator) && /^(?:once|one|single|a single)\b/.test(between.slice(0, 2).join(' ')))
+    return true;
+  if (!/^(?:nothing|nobody)$/.test(negator)) return false;
+  return /^(?:was|were|is|are|been|got|gets|went|goes|seemed|felt|looked|arrived|came)$/.test(between.at(-1) ?? '');
+}
+
+export function deniedComplaint(message: string): 1 | 0 {
+  if (words(message) > SHORT_WORDS) return 0;
+  // "Free of the errors I feared" denies as "no" does; "rarely crowded" as "hardly" does.
+  const text = message
+    .replace(/\b(?:free (?:of|from)|devoid of)\b/giu, 'no')
+    .replace(/\b(?:rarely|seldom)\b/giu, 'hardly');
+  // "Did you have any problems with the signal? No, none whatsoever.": a complaint asked about, denied.
+  const answered = text.match(ANSWERED_NO);
+  if (answered) {
+    const asked = text.slice(0, answered.index);
+    return FAILURE.test(asked) ||
+      /\b(?:break|go wrong|problems?|issues?|trouble|surprises?|hiccups?|complaints?|delays?)\b/iu.test(asked) ||
+      wordTokens(asked).some((t) => complaint(t) && !INTENTION_WORD.test(t))
+      ? 1
+      : 0;
+  }
+  if (/\?/.test(text)) return 0;
+  const since = text.match(NOT_SINCE_LONG);
+  // What has not happened for long: the rest of its clause, a failure or a complaint.
+  const unseen = since ? text.slice(since.index! + since[0].length).split(/[,;.!]/)[0] : '';
+  if (since && (FAILURE.test(unseen) || lean(unseen) <= -CLEAR)) return 1;
+  // "the double charge is no longer happening": a failure or complaint that has ended.
+  const ended = text.match(ENDED_FAILURE);
+  if (ended) {
+    const before = text.slice(0, ended.index);
+    if (FAILURE.test(before) || wordTokens(before).some((t) => complaint(t) && !INTENTION_WORD.test(t))) return 1;
+  }
+  // "won't stop crashing", "still no way to undo": the failure goes on.
+  if (/(?:n['’]?t|\bnot|\bnever|\bno) (?:stop|stops|stopped|quit)\b|\bstill\b/iu.test(text)) return 0;
+  // "can't stand how slow it is", "couldn't believe how bad": a negator that says the complaint.
+  if (/\b(?:can['’]?t|cannot|could(?:n['’]?t| not)) (?:stand|bear|believe|handle|take)\b/iu.test(text)) return 0;
+  // "nothing was done about the broken heater": nothing done is the complaint.
+  if (/\bnothing (?:was|has been|is being|got|gets|is|will be) (?:ever )?done\b/iu.test(text)) return 0;
+  const scoped = scopedWords(text);
+  let denied = 0;
+  let plain = 0;
+  scoped.forEach(({ word: raw, distance }, i) => {
+    // The negator that opens a scope is no failure of its own: "can't" of "I can't say it was bad".
+    if (scoped[i + 1]?.distance === 1) return;
+    // "isn't too high", "not too steep": "too" and a size is a complaint.
+    const next = scoped[i + 1]?.word;
+    // "no hidden fees", "wasn't higher than expected", "didn't have to wait long": phrases of complaint.
+    const phrase =
+      (raw === 'too' && next && TOO_MUCH.test(next)) ||
+      (raw === 'hidden' && next && /^(?:fees?|charges?|costs?|extras?)$/.test(next)) ||
+      (/^(?:higher|longer|bigger|worse|steeper|slower)$/.test(raw) && next === 'than') ||
+      (/^(?:wait|waited|queue|queued)$/.test(raw) && next && /^(?:long|ages|forever)$/.test(next)) ||
+      // "didn't have to wait", "never had to queue": the waiting itself.
+      (/^(?:wait|queue|chase)$/.test(raw) &&
+        scoped[i - 1]?.word === 'to' &&
+        /^(?:have|has|had)$/.test(scoped[i - 2]?.word ?? ''));
+    const word = phrase ? 'unbearable' : raw;
+    // "I don't think the new checkout is buggy", "I'd never call it slow": a verb of opinion passes the
+    // negation to the clause it opens (negative raising), so that clause gets its own reach.
+    const opens = Number.isFinite(distance) ? scoped[i - distance + 1]?.word : undefined;
+    // "None of my parcels from QuickDrop have gone missing", "neither the food nor the service
+    // disappointed", "nothing in the bag was leaking", "nobody at the desk was rude": a negated
+    // subject denies its whole clause.
+    const negator = Number.isFinite(distance) ? scoped[i - distance]?.word : undefined;
+    const reach =
+      negator && (/^(?:none|neither|nor)$/.test(negator) || subjectDenied(scoped, i, distance))
+        ? Infinity
+        : opens && RAISING.test(opens)
+          ? COMPLAINT_REACH + 3
+          : COMPLAINT_REACH;
+    if (distance <= reach) {
+      if (praise(word)) denied = -Infinity;
+      // "no need for a refund", "not cancelling": an intention denied is no praise. A failure word
+      // the lexicons rate mildly ("no delay") is a complaint denied too.
+      if (
+        (complaint(word) ||
+          // Close to its negator only: "isn't light and it freezes" denies the lightness alone.
+          (FAILURE_WORD.test(word) &&
+            (distance <= 2 || reach === Infinity) &&
+            !/^(?:another|again|nothing|gone|cold|late|down)$/.test(word))) &&
+        !INTENTION_WORD.test(word)
+      )
+        denied++;
+    } else if (
+      complaint(word) ||
+      (distance === Infinity && FAILURE.test(word) && !/^(?:another|again|nothing)$/.test(word))
+    )
+      plain++;
+  });
+  return denied > 0 && plain === 0 ? 1 : 0;
+}
+
+/**
+ * "Never been so angry in my life", "never seen such a mess", "I have never had better service": a
+ * "never" that compares, not one that denies. The message leans as its words do without it.
+ */
+const EMPHATIC_NEVER =
+  /\bnever (?:(?:have|had|ever)\s+)?(?:been|felt|seen|had|experienced|met|dealt with|encountered|received|tasted|eaten)\s+(?:so|such|this|a (?:more|worse|better)|worse|better|more)\b/iu;
+
+export function emphaticNever(text: string, reader?: ReaderLean): -1 | 1 | 0 {
+  if (/\?/.test(text) || words(text) > SHORT_WORDS || !EMPHATIC_NEVER.test(text)) return 0;
+  return signOf(lean(text.replace(/\bnever\b/giu, ''), reader));
+}

@@ -1,0 +1,83 @@
+/**
+ * How a stretch of a message reads for the composition rules: its length in words, how it leans,
+ * and which words a negator covers. (The rules that use them: ../composition.ts.)
+ */
+import vader from 'vader-sentiment';
+import { lexiconReading } from '../lexicon.js';
+import { negationDistances, wordTokens } from '../word-features.js';
+import { MORE_COMPLAINT, MORE_PRAISE } from './vocabulary.js';
+
+/**
+ * How a stretch of text leans, in about [-3, 3]: our lexicon (the domain's phrases), VADER (the
+ * language's words, with its negation rules) and, when given, the trained word reader (which knows
+ * the corpus' words and their misspellings: P(positive) − P(negative) of the stretch alone).
+ */
+export type ReaderLean = (text: string) => number;
+
+export function lean(text: string, reader?: ReaderLean): number {
+  const own = lexiconReading(text).score;
+  const v = vader.SentimentIntensityAnalyzer.polarity_scores(text).compound;
+  const extra = (text.toLowerCase().match(/\p{L}+/gu) ?? []).reduce(
+    (sum, w) => sum + (MORE_PRAISE.has(w) ? 0.5 : MORE_COMPLAINT.has(w) ? -0.5 : 0),
+    0,
+  );
+  // The reader at half weight: on a clause alone it is less sure than on the message it learned from.
+  return own + v + extra + (reader ? 0.5 * reader(text) : 0);
+}
+
+/** A stretch leans one way when the lexicons together say so by this much. */
+export const CLEAR = 0.25;
+
+export const signOf = (x: number): -1 | 0 | 1 => (x >= CLEAR ? 1 : x <= -CLEAR ? -1 : 0);
+/**
+ * The rules are for short messages. A short two-part contrast is judged by its later part; a
+ * longer message weighs more than two clauses (the corpus' labelling rule), so the rules leave it
+ * to the stack.
+ */
+export const SHORT_WORDS = 30;
+
+export const SHORT_SENTENCES = 2;
+/**
+ * A stretch's length in words, every 20 characters counting as at least one. The rules are for
+ * short messages, and some of their patterns (the contrast markers' lookbehinds, "only N times")
+ * take time that grows with the square of the length: a single 10,000-letter "word" must not pass
+ * for a short message (it took seconds of the worker's main thread; composition.test.ts bounds it).
+ */
+const CHARS_A_WORD = 20;
+
+export const words = (s: string) => Math.max((s.match(/\p{L}+/gu) ?? []).length, Math.ceil(s.length / CHARS_A_WORD));
+const CONTRAST_WORD = new Set(['but', 'yet', 'though', 'although', 'however', 'just', 'only']);
+
+/**
+ * wordTokens' words, each with how far after the negator that opened its scope it stands (1 for
+ * the word right after "not"), or Infinity outside a negation. A contrast word ends a scope
+ * ("nothing fancy but reliable"), which wordTokens, ending scopes at punctuation only, does not.
+ */
+export function scopedWords(text: string): { word: string; distance: number }[] {
+  const tokens = wordTokens(text);
+  const distances = negationDistances(tokens);
+  let cut = false;
+  return tokens.map((tok, i) => {
+    const marked = tok.startsWith('NOT_');
+    const word = marked ? tok.slice(4) : tok;
+    // An unmarked word is a negator or outside any scope: a new scope starts uncut.
+    if (!marked) cut = false;
+    if (CONTRAST_WORD.has(word)) cut = true;
+    return { word, distance: marked && !cut ? distances[i] : Infinity };
+  });
+}
+
+/**
+ * A negator one or two words before what follows ("not a single outage", "never once crashed"):
+ * "n't" with its apostrophe, or a known contraction typed without it ("dont", "wasnt"), never any
+ * word that ends in "nt" ("restaurant", "urgent").
+ */
+export const NEGATED_BEFORE =
+  /\b(?:no|not|never|zero|without|\w+n['’]t|(?:do|does|did|is|are|was|were|has|have|had|could|would|should|wo|ca|must|need|ai)nt)\s+(?:\S+\s+)?$/iu;
+
+/** The same, or a failure said to be smaller ("fewer crashes"). */
+export const DENIED_BEFORE = new RegExp(NEGATED_BEFORE.source.replace(')nt)', ')nt|less|fewer)'), 'iu');
+
+/** Any negator in a stretch. */
+export const NEGATED =
+  /\b(?:no|not|never|nothing|none|nobody|without|\w+n['’]t|(?:do|does|did|is|are|was|were|has|have|had|could|would|should|wo|ca|must|need|ai)nt)\b/iu;
