@@ -65,10 +65,13 @@ describe('analysis with the local Universal Sentence Encoder', () => {
     const texts = [
       "I've decided to renew my gym membership.",
       "Thanks for the upgrade offer, but we'll remain on our current plan.",
+      // A form only the veto reads (intent-scope.ts `wide`): fails if the veto reads the heads' counts.
+      'I refuse to upgrade to the Max plan.',
     ];
     const on = await analyzer.analyzeBatch(texts);
     expect(on[0].intentions).not.toContain('churn');
     expect(on[1].intentions).not.toContain('upgrade');
+    expect(on[2].intentions).not.toContain('upgrade');
     // Without the vetoes the heads flag both (measured): the test would fail if the wiring went.
     const options = analyzer.heads.options;
     analyzer.heads.options = { ...options, denialVeto: false };
@@ -76,5 +79,6 @@ describe('analysis with the local Universal Sentence Encoder', () => {
     analyzer.heads.options = options;
     expect(off[0].intentions).toContain('churn');
     expect(off[1].intentions).toContain('upgrade');
+    expect(off[2].intentions).toContain('upgrade');
   });
 });

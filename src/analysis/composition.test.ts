@@ -4,6 +4,8 @@ import { contrastParts } from './composition/contrast.js';
 import { helpWithProblem, politeComplaint } from './composition/courtesy.js';
 import { deniedComplaint, deniedPraise } from './composition/denials.js';
 import { core } from './composition/envelope.js';
+import { lean } from './composition/reading.js';
+import { resolvedStory } from './composition/story.js';
 import { mismatch, plainFailure } from './composition/failures.js';
 import { clearPraise, plainPraise } from './composition/praise.js';
 import { sarcasm } from './composition/sarcasm.js';
@@ -618,4 +620,95 @@ describe('clear praise', () => {
     'Amazing service, please fix the login.',
     'Wonderful. Just wonderful.',
   ])('hears no plain praise in: %s', (text) => expect(clearPraise(text)).toBe(0));
+});
+
+describe('after the read sets dev16 and dev17', () => {
+  it.each([
+    "Don't waste your money on this gym.",
+    "My advice: don't bother.",
+    'Steer clear of this courier.',
+    'The rooms look nice in the photos. Verdict: avoid.',
+    'Do yourself a favour and pick another bank.',
+    'Never again.',
+    "I'd stay away from their premium plan.",
+  ])('hears advice to others against the company as a complaint: %s', (text) =>
+    expect(compositionVerdict(text)).toEqual({ sign: -1, rule: 'warning' }),
+  );
+
+  it.each([
+    "Don't bother printing the ticket, the app shows it at the gate.",
+    'I avoid the rush hour by booking early.',
+    'Never again will I queue for a coffee, the app is brilliant.',
+    'Is it worth it or should I steer clear?',
+  ])('hears no warning in: %s', (text) => expect(compositionVerdict(text)?.rule).not.toBe('warning'));
+
+  it('does not take "don\'t waste your time" for a complaint denied', () => {
+    expect(deniedComplaint("Don't waste your time on the manual.")).toBe(0);
+  });
+
+  it.each([
+    "My parcel went missing last week. The courier found it and apologised the next day. Now I'm a very happy customer.",
+    'First month: the app crashed daily. Three months in: rock solid and I love it.',
+    'The booking page kept timing out and I was fuming, but the manager sorted it on the phone. Genuinely brilliant service, five stars.',
+  ])('hears a complaint put right, told as a story that ends in praise: %s', (text) =>
+    expect(resolvedStory(text)).toBe(1),
+  );
+
+  it.each([
+    'Lost my luggage. Great job.',
+    "The flight was delayed, but hey, couldn't be happier.",
+    'My order arrived late. Now I am waiting for a refund, please help.',
+    'The app crashed again and now I have lost my notes.',
+    'The staff were lovely and the room was spotless.',
+  ])('hears no resolved story in: %s', (text) => expect(resolvedStory(text)).toBe(0));
+
+  it('reads praise said through a negator as praise, in a contrast too', () => {
+    expect(lean("I couldn't be happier")).toBeGreaterThan(0.5);
+    expect(lean("can't recommend them enough")).toBeGreaterThan(0);
+    expect(
+      compositionVerdict(
+        'Though the checkout kept asking me to log in, I buy everything there and could not be happier.',
+      ),
+    ).toEqual({ sign: 1, rule: 'contrast' });
+    expect(compositionVerdict('After a rocky start with billing, the hotel has completely won us over.')).toEqual({
+      sign: 1,
+      rule: 'contrast',
+    });
+  });
+
+  it.each([
+    'Nothing about the checkout felt intrusive.',
+    'There were no long queues at the gate.',
+    'Hardly any cancelled trains this month.',
+    'We no longer get any random app-killing glitches.',
+    'Expected problems with the install, could not find anything wrong.',
+    "tbh the engineer wasn't late at all, no idea why people complain about them",
+  ])('hears a complaint denied (dev17): %s', (text) => expect(deniedComplaint(text)).toBe(1));
+
+  it.each([
+    'Nobody cares about the fact the delivery was late.',
+    "We didn't get any refund for the cancelled flights.",
+    'Expecting problems? I found three.',
+  ])('hears no complaint denied in: %s', (text) => expect(deniedComplaint(text)).toBe(0));
+
+  it('takes a failure turned round by time for a story, not sarcasm', () => {
+    expect(
+      sarcasm("Half my order never turned up. Two months later everything arrives on time and I couldn't be happier."),
+    ).toBe(0);
+    expect(sarcasm("Half my order never turned up. Couldn't be happier.")).toBe(-1);
+  });
+
+  it.each([
+    'Honestly I am a total convert.',
+    'They treat us like royalty.',
+    'The app is miles ahead of the old one.',
+    'I really rate this garage.',
+  ])('knows more idioms of praise: %s', (text) =>
+    expect(compositionVerdict(text)).toEqual({ sign: 1, rule: 'praise idiom' }),
+  );
+
+  it('hears no clear praise after a turn in time or a goodbye', () => {
+    expect(clearPraise('was realy good untill recently, now they keep billing me twice')).toBe(0);
+    expect(clearPraise('Lovely people, great food, im out')).toBe(0);
+  });
 });

@@ -39,6 +39,8 @@ import { failureTold, mismatch, plainFailure } from './composition/failures.js';
 import { clearPraise, plainPraise, praiseIdiom } from './composition/praise.js';
 import { CLEAR, lean, type ReaderLean, signOf } from './composition/reading.js';
 import { sarcasm } from './composition/sarcasm.js';
+import { resolvedStory } from './composition/story.js';
+import { warning } from './composition/warning.js';
 
 export type Verdict = {
   sign: -1 | 1;
@@ -55,7 +57,9 @@ export type Verdict = {
     | 'praise idiom'
     | 'plain praise'
     | 'clear praise'
-    | 'expectation denied';
+    | 'expectation denied'
+    | 'warning'
+    | 'resolved story';
 };
 
 /** The composition verdict of a (normalised) message, or undefined when no rule applies. */
@@ -71,6 +75,7 @@ export function compositionVerdict(message: string, reader?: ReaderLean): Verdic
     const badNews = BAD_NEWS.test(marker) ? -2 * CLEAR : 0;
     // A denial first: the lexicons misread "there was no hassle" as a hassle.
     const after =
+      warning(parts[1]) ||
       deniedPraise(parts[1], reader) ||
       deniedComplaint(parts[1]) ||
       signOf(lean(parts[1].replace(SIGN_OFF_COURTESY, ' '), reader) + badNews) ||
@@ -92,10 +97,12 @@ export function compositionVerdict(message: string, reader?: ReaderLean): Verdic
   // (Not "I used to recommend it, but I don't anymore", whose denial is after the turn.)
   const turned = parts && /\b(?:at first|initially|in the beginning|originally|to begin with)\b/iu.test(parts[0]);
   if (deniedPraise(turned ? parts[1] : text, reader) < 0) return { sign: -1, rule: 'denied praise' };
+  if (warning(text) < 0) return { sign: -1, rule: 'warning' };
   if (sarcasm(text) < 0) return { sign: -1, rule: 'sarcasm' };
   if (politeComplaint(text, reader) < 0) return { sign: -1, rule: 'polite complaint' };
   if (mismatch(text, reader) < 0) return { sign: -1, rule: 'mismatch' };
   if (plainFailure(text) < 0) return { sign: -1, rule: 'plain failure' };
+  if (resolvedStory(text, reader) > 0) return { sign: 1, rule: 'resolved story' };
   if (deniedComplaint(text) > 0) return { sign: 1, rule: 'denied complaint' };
   if (praiseIdiom(text, reader) > 0) return { sign: 1, rule: 'praise idiom' };
   if (plainPraise(text, reader) > 0) return { sign: 1, rule: 'plain praise' };

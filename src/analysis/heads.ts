@@ -391,9 +391,10 @@ export function polarityProbs(
  * class), while the expectation keeps what the readers heard (the value's size). A failure told
  * plainly (a plain failure, a mismatch) also moves a neutral reading: the labelling rule makes a
  * failure the customer suffers a mild complaint however calmly it is told, and calm words are
- * exactly what leaves the stack at neutral ("the air conditioning in our room did not work").
+ * exactly what leaves the stack at neutral ("the air conditioning in our room did not work"). So
+ * does advice to others against the company ("don't bother", "steer clear"): it is never neutral.
  */
-const FACTUAL_RULES: readonly Verdict['rule'][] = ['plain failure', 'mismatch'];
+const FACTUAL_RULES: readonly Verdict['rule'][] = ['plain failure', 'mismatch', 'warning'];
 export function composePolarity(p: number[], verdict: Verdict | undefined): number[] {
   if (!verdict) return p;
   const against = verdict.sign > 0 ? 0 : 2;
@@ -484,24 +485,26 @@ export function applyHeads(heads: Heads, enc: Encoded, raw: string, row?: Sparse
   let verdict = o.composition ? compositionVerdict(text, readerLean) : undefined;
   // Praise with no mark of sarcasm (composition.ts clearPraise) may still be sarcasm: the detector,
   // which judges messages the stack reads positive, has the last word on it.
-  if (verdict?.rule === 'clear praise' && sarcastic(heads, x, lexPriors, row)) verdict = undefined;
+  if ((verdict?.rule === 'clear praise' || verdict?.rule === 'resolved story') && sarcastic(heads, x, lexPriors, row))
+    verdict = undefined;
   const polarity = composePolarity(stacked, verdict ?? learnedSarcasm(heads, stacked, x, lexPriors, row));
   const positive = polarityClass(heads, polarity) === 'positive';
   const scope = o.scope ? scopeCounts(text) : undefined;
+  // The veto reads more forms of denial than the heads were trained with (intent-scope.ts `wide`).
+  const vetoScope = o.scope && o.denialVeto ? scopeCounts(text, { wide: true }) : undefined;
   const topics = pickLabels(heads.topics, labelProbs(heads.topics, o, x, pieces, words?.topics, scope));
   const intentions = pickLabels(
     heads.intentions,
     labelProbs(heads.intentions, o, x, pieces, words?.intentions, scope),
     (label) =>
-      !(label === 'recommend' && o.recommendNeedsPositive && !positive) &&
-      !(o.denialVeto && scope && deniedOnly(label, scope)),
+      !(label === 'recommend' && o.recommendNeedsPositive && !positive) && !(vetoScope && deniedOnly(label, vetoScope)),
   );
   // A plain statement of leaving in any trade's words (intent-scope.ts saysLeaving) is churn even
   // when the heads, which learned software customers' words, did not hear it.
   const churn =
     (pickLabels(heads.churn, labelProbs(heads.churn, o, x, pieces, words?.churn, scope)).length > 0 ||
       (o.scope && saysLeaving(text))) &&
-    !(o.denialVeto && scope && (deniedOnly('churn', scope) || saysStaying(text, scope)));
+    !(vetoScope && (deniedOnly('churn', vetoScope) || saysStaying(text, vetoScope)));
   if (churn) intentions.unshift('churn');
   return {
     sentiment: sentimentValue(heads, polarity, text),

@@ -298,4 +298,23 @@ describe('intention scope', () => {
   ])('keeps upgrade when it is said beside what is declined: %s', (text) =>
     expect(deniedOnly('upgrade', scopeCounts(text))).toBe(false),
   );
+  it.each([
+    ['upgrade', 'I refuse to upgrade to the Max plan.'],
+    ['upgrade', 'A move up to the Platinum business tier is not something we will consider.'],
+    ['upgrade', 'Upgrade to Premium? What for, a badge? Hard pass.'],
+    ['refund', "I'd rather keep the store credit than take a refund."],
+  ])('the veto reads more forms of denial (dev16): %s %s', (label, text) => {
+    expect(deniedOnly(label, scopeCounts(text, { wide: true }))).toBe(true);
+    // The heads' inputs stay as trained: without `wide` the words are said.
+    expect(deniedOnly(label, scopeCounts(text))).toBe(false);
+  });
+
+  it.each([
+    "There's no reason not to upgrade to the Pro plan.",
+    "I never thought I'd upgrade, but the Team plan is worth it.",
+    'Upgrade to Premium? Yes please, sign me up.',
+    'I would rather upgrade than keep paying for add-ons one by one.',
+  ])('the wider veto keeps an upgrade said: %s', (text) =>
+    expect(deniedOnly('upgrade', scopeCounts(text, { wide: true }))).toBe(false),
+  );
 });

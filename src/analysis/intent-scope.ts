@@ -113,6 +113,25 @@ const DENIED_ONE =
 const DENIED_BY_ONE = new Set(['refund', 'upgrade', 'downgrade']);
 
 /**
+ * More forms of denial, read only for the denial veto (deniedOnly, with `wide`): the heads were
+ * trained on the counts without them, so their inputs stay as trained. After the dev16 read set:
+ * - a refusal or a preference said before it ("I refuse to upgrade", "I'd rather keep my account
+ *   than get a refund");
+ * - a plan set aside after it, with a wider reach back ("an upgrade to the 900Mb Ultra plan is not
+ *   on the cards", "upgrading is not something I will do");
+ * - a question answered no after a rhetorical one ("Upgrade? For what, a shinier badge? Hard pass");
+ * - a double negative that says the act ("there's no reason not to upgrade") or an expectation
+ *   reversed ("I never thought I'd upgrade, but …"): nothing denied in that clause.
+ */
+const WIDE_DENIED_AFTER = /\brefus(?:e|es|ed|ing) to\b|(?<=\b(?:rather|sooner)\b[^.!?;]{1,60})\bthan\b/i;
+const WIDE_DENIED_BEFORE =
+  /\b(?:is|are|was|were)(?:n['’]?t| not| never) (?:something|anything|a thing) (?:(?:i|we)(?:['’]ll|['’]d| will| would| plan to| intend to| am going to| are going to|['’]m going to|['’]re going to)? )?(?:do|consider|entertain|need|want|pursue)\b/i;
+const WIDE_REACH_BACK = 8;
+const WIDE_ANSWER_NO = /^\s*(?:(?:a\s+)?hard pass|thanks,? but no|no,? thanks?|not for (?:me|us)|pass)\b/i;
+const WIDE_NOT_A_DENIAL =
+  /\bno reason not to\b|\bnever (?:thought|expected|imagined|believed|dreamed|dreamt)(?: that)? (?:i|we)(?:['’]d| would| will| might| could)\b/i;
+
+/**
  * Leaving weighed, then staying decided: "thought about leaving, decided to stay", "was about to
  * cancel but changed my mind", "nearly switched, sticking with you". Its leaving words are denied.
  */
@@ -128,16 +147,19 @@ const ENDED = /\bused to\b[^.!?;]*\b(?:not|no) (?:any ?more|longer)\b|\bstopped 
  * one, back to the last comma, at most DENIAL_REACH). Every match counts: "stay on the Basic plan
  * and keep our seats" has two.
  */
-function deniedRanges(clause: string): [number, number][] {
+function deniedRanges(clause: string, wide: boolean): [number, number][] {
   const ranges: [number, number][] = [];
-  for (const m of clause.matchAll(new RegExp(DENIED_AFTER.source, 'gi'))) {
+  const after = wide ? [DENIED_AFTER, WIDE_DENIED_AFTER] : [DENIED_AFTER];
+  const before = wide ? [DENIED_BEFORE, WIDE_DENIED_BEFORE] : [DENIED_BEFORE];
+  for (const m of after.flatMap((re) => [...clause.matchAll(new RegExp(re.source, 'gi'))])) {
     const from = wordTokens(clause.slice(0, m.index + m[0].length)).length;
     const reach = Math.min(DENIAL_REACH, wordTokens(clause.slice(m.index + m[0].length).split(',')[0]).length);
     ranges.push([from, from + reach]);
   }
-  for (const m of clause.matchAll(new RegExp(DENIED_BEFORE.source, 'gi'))) {
+  for (const m of before.flatMap((re) => [...clause.matchAll(new RegExp(re.source, 'gi'))])) {
     const upTo = wordTokens(clause.slice(0, m.index)).length;
-    const back = Math.min(DENIAL_REACH, wordTokens(clause.slice(0, m.index).split(',').pop()!).length);
+    const reach = wide ? WIDE_REACH_BACK : DENIAL_REACH;
+    const back = Math.min(reach, wordTokens(clause.slice(0, m.index).split(',').pop()!).length);
     ranges.push([upTo - back, upTo]);
   }
   return ranges;
@@ -157,7 +179,12 @@ const UPGRADE_DECLINED =
 const UPGRADE_DECLINED_ALL = new RegExp(UPGRADE_DECLINED.source, 'gi');
 
 /** Per group: [said, denied], each 0, 1 or 2 (counts capped, as log-ish evidence). */
-export function scopeCounts(text: string): ScopeCounts {
+/**
+ * `wide`: with the forms of denial only the veto reads (WIDE_DENIED_AFTER and the rest); the heads'
+ * inputs are always the counts without them.
+ */
+export function scopeCounts(text: string, opts: { wide?: boolean } = {}): ScopeCounts {
+  const wide = opts.wide ?? false;
   const out: ScopeCounts = {};
   for (const g of Object.keys(GROUPS)) out[g] = [0, 0];
   // [declined, upgrade words said outside what was declined]: "we won't be buying any extra seats"
@@ -167,17 +194,24 @@ export function scopeCounts(text: string): ScopeCounts {
   );
   out.upgrade_declined = [
     declined ? 1 : 0,
-    declined ? scopeCounts(text.replace(UPGRADE_DECLINED_ALL, ' , ')).upgrade[0] : 0,
+    declined ? scopeCounts(text.replace(UPGRADE_DECLINED_ALL, ' , '), opts).upgrade[0] : 0,
   ];
   // Clause by clause, so that a clause's own question mark or condition decides whether it denies.
   const clauses = text.match(/[^.!?;\n]+[.!?;]*/g) ?? [];
   clauses.forEach((clause, k) => {
     // A question answered no at once denies what it asks: "Upgrade? Not this year."
-    const answeredNo = ASKING.test(clause) && ANSWER_NO.test(clauses[k + 1] ?? '');
+    // (Wide: the first answer after any rhetorical questions that follow it, in any of the forms.)
+    const answer = wide ? clauses.slice(k + 1).find((c) => !ASKING.test(c)) : clauses[k + 1];
+    const answeredNo =
+      ASKING.test(clause) && (ANSWER_NO.test(answer ?? '') || (wide && WIDE_ANSWER_NO.test(answer ?? '')));
     // A question, an idiom or a condition: its negator denies no intention.
-    const noDenial = ASKING.test(clause) || NOT_A_DENIAL.test(clause) || CONDITIONAL.test(clause);
+    const noDenial =
+      ASKING.test(clause) ||
+      NOT_A_DENIAL.test(clause) ||
+      CONDITIONAL.test(clause) ||
+      (wide && WIDE_NOT_A_DENIAL.test(clause));
     // The words each decision against or setting-aside predicate denies, as token ranges.
-    const ranges = noDenial ? [] : deniedRanges(clause);
+    const ranges = noDenial ? [] : deniedRanges(clause, wide);
     const ended = !noDenial && ENDED.test(clause);
     // "Thought about leaving, decided to stay": the leaving was only weighed.
     const stayed = !ASKING.test(clause) && WEIGHED_THEN_STAYED.test(clause);

@@ -52,12 +52,16 @@ describe('the learned sarcasm detector', () => {
       expect(figures.sincereMissedAfter - figures.sincereMissedBefore).toBeLessThanOrEqual(SINCERE_TURNED + 3);
     },
   );
-  it('has the last word on clear praise: a message it finds sarcastic is not turned positive', async () => {
+  it.each([
+    // clearPraise (composition/praise.ts); the detector measured 0.52 on it.
+    'My favourite part of using the app is definitely hunting for buttons after every update.',
+    // resolvedStory (composition/story.ts).
+    'Our claim was rejected twice over a typo. A senior handler reviewed it and paid out in full. We are delighted.',
+  ])('has the last word on clear praise and a resolved story: %s', async (text) => {
     const analyzer = await createAnalyzer(createLocalEmbedder(), { cacheDir: defaultHeadsCacheDir() });
-    // The stack reads it negative and clearPraise (composition.ts) judges it praise; the detector,
-    // measured at 0.52 on it, decides. At a threshold it passes the verdict is dropped and the
-    // negative reading stays; at one it does not pass the praise turns it.
-    const text = 'My favourite part of using the app is definitely hunting for buttons after every update.';
+    // The stack reads it negative and a rule of praise judges it praise; the detector decides. At a
+    // threshold it passes the verdict is dropped and the negative reading stays; at one it does not
+    // pass the praise turns it.
     const detector = analyzer.heads.sarcasm!;
     const readAt = async (threshold: number) => {
       analyzer.heads.sarcasm = { ...detector, threshold };

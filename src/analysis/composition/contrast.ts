@@ -9,7 +9,8 @@ import { CLEAR, lean, NEGATED, type ReaderLean, SHORT_SENTENCES, SHORT_WORDS, si
 import { complaint, praise } from './vocabulary.js';
 
 /** "Although X, Y": a fronted concession whose main clause follows the first comma. */
-const CONCESSION = /^\W*(?:even though|although|though|while|whilst|despite|in spite of)\b([^,;]+)[,;]\s*(.+)$/iu;
+const CONCESSION =
+  /^\W*(?:even though|although|though|while|whilst|despite|in spite of|after (?:a|an|the|some) (?:rocky|rough|bumpy|shaky|slow|difficult|poor|bad|frustrating|messy|clunky|wobbly|awkward|painful|terrible|disappointing) (?:start|beginning|first (?:week|month|day|few (?:days|weeks)))\b)([^,;]*)[,;]\s*(.+)$/iu;
 
 /**
  * Markers after which the later part carries the verdict. "not only … but" and "nothing but" are
@@ -20,6 +21,13 @@ export const MARKER =
   /(?<!\bnot only\b[^,.;]*)(?<!\b(?:nothing|all|anything)\s)\b(?:bu+t|however|yet|until|whereas|except that|that said|unfortunately|sadly|these days|lately|nowadays|since then|turn(?:s|ed) out|on the other hand)\b|(?<=\b(?:at first|initially|originally|used to|in the beginning|before)\b.*)\b(?:now|then)\b|(?<=(?:^|[.!?;,—–-])\s*)\b(?:still|even so|nonetheless|nevertheless|all the same|regardless|in the end|overall)(?=\s*,)|\beven so\b/giu;
 
 /** The two parts of a short contrast, or undefined when the message has none (or its later part is under two words). */
+/**
+ * Time that has turned a story ("two months in", "weeks later", "since then", "these days") or a
+ * complaint taken back ("forget that", "I stand corrected"): what follows is how things are now.
+ */
+export const TIME_TURN =
+  /\b(?:(?:\p{L}+ )?(?:days?|weeks?|months?|years?) (?:later|in|on)|since then|these days|nowadays|forget (?:that|it)|scratch that|i stand corrected|i take (?:it|that) back)\b/giu;
+
 export function contrastParts(text: string): [string, string] | undefined {
   if (words(text) > SHORT_WORDS || (text.match(/[.!?]+(?:\s|$)/g) ?? []).length > SHORT_SENTENCES) return undefined;
   const c = text.match(CONCESSION);

@@ -4,6 +4,7 @@
  */
 import { wordTokens } from '../word-features.js';
 import { FAILURE } from './failures.js';
+import { WARNING } from './warning.js';
 import { CLEAR, lean, type ReaderLean, scopedWords, SHORT_WORDS, signOf, words } from './reading.js';
 import { complaint, praise } from './vocabulary.js';
 
@@ -91,9 +92,12 @@ const INTENTION_WORD = /^(?:refund\w*|cancel\w*|disput\w*|charge\w*|leav\w*|swit
 function subjectDenied(scoped: { word: string; distance: number }[], i: number, distance: number): boolean {
   const negator = scoped[i - distance]?.word ?? '';
   const between = scoped.slice(i - distance + 1, i).map((s) => s.word);
+  // "Nothing about the ID check was intrusive": "about" right after the negator names the subject.
   if (
-    between.some((w) =>
-      /^(?:and|but|so|yet|or|because|while|about|done|why|what|how|when|where|who|which|that|if)$/.test(w),
+    between.some(
+      (w, k) =>
+        /^(?:and|but|so|yet|or|because|while|about|done|why|what|how|when|where|who|which|that|if)$/.test(w) &&
+        !(w === 'about' && k === 0),
     )
   )
     return false;
@@ -105,12 +109,27 @@ function subjectDenied(scoped: { word: string; distance: number }[], i: number, 
   return /^(?:was|were|is|are|been|got|gets|went|goes|seemed|felt|looked|arrived|came)$/.test(between.at(-1) ?? '');
 }
 
+/**
+ * Trouble expected ("went in expecting problems", "braced myself for chaos"): named, not had. The
+ * denial that follows is what happened ("… couldn't find anything wrong").
+ */
+const TROUBLE_EXPECTED =
+  /\b(?:expect(?:ing|ed)|fear(?:ing|ed)|brac(?:ing|ed) (?:myself |ourselves )?for|worried about|prepared for|dread(?:ing|ed))\s+(?:(?:a|an|the|some|lots of|loads of|more|the usual|all sorts of)\s+)?(?:[\p{L}-]+\s+){0,2}?(?:problems?|issues?|trouble|worst|nightmare|chaos|delays?|hassle|headaches?|disaster|glitches|bugs|drama|mess|queues?|fuss)\b/giu;
+
+/** Other people's complaints ("dunno why people moan about it"): not what the writer complains of. */
+const OTHERS_COMPLAIN =
+  /\b(?:people|others|everyone|everybody|folks|reviewers|some(?: people)?|they) (?:\p{L}+ )?(?:moan|complain|grumble|whinge|whine)\w*\b/giu;
+
 export function deniedComplaint(message: string): 1 | 0 {
   if (words(message) > SHORT_WORDS) return 0;
+  // "Don't waste your time", "don't bother": advice against, not a complaint denied.
+  if (WARNING.test(message)) return 0;
   // "Free of the errors I feared" denies as "no" does; "rarely crowded" as "hardly" does.
   const text = message
     .replace(/\b(?:free (?:of|from)|devoid of)\b/giu, 'no')
-    .replace(/\b(?:rarely|seldom)\b/giu, 'hardly');
+    .replace(/\b(?:rarely|seldom)\b/giu, 'hardly')
+    .replace(TROUBLE_EXPECTED, ' ')
+    .replace(OTHERS_COMPLAIN, ' ');
   // "Did you have any problems with the signal? No, none whatsoever.": a complaint asked about, denied.
   const answered = text.match(ANSWERED_NO);
   if (answered) {
@@ -152,6 +171,9 @@ export function deniedComplaint(message: string): 1 | 0 {
       (raw === 'hidden' && next && /^(?:fees?|charges?|costs?|extras?)$/.test(next)) ||
       (/^(?:higher|longer|bigger|worse|steeper|slower)$/.test(raw) && next === 'than') ||
       (/^(?:wait|waited|queue|queued)$/.test(raw) && next && /^(?:long|ages|forever)$/.test(next)) ||
+      // "no long waits", "hardly any cancelled classes": a wait that was long, a thing cancelled.
+      (raw === 'long' && next && /^(?:waits?|queues?|delays?|lines|holds?)$/.test(next)) ||
+      (/^cancell?ed$/.test(raw) && next && /\p{L}s$/u.test(next) && !/^(?:us|was|has|its|his|this)$/.test(next)) ||
       // "didn't have to wait", "never had to queue": the waiting itself.
       (/^(?:wait|queue|chase)$/.test(raw) &&
         scoped[i - 1]?.word === 'to' &&
@@ -164,8 +186,18 @@ export function deniedComplaint(message: string): 1 | 0 {
     // disappointed", "nothing in the bag was leaking", "nobody at the desk was rude": a negated
     // subject denies its whole clause.
     const negator = Number.isFinite(distance) ? scoped[i - distance]?.word : undefined;
+    // "I no longer have any game-breaking bugs", "hardly any dropped calls": what "any" opens, up
+    // to four words on, is what the negator denies, however far from it.
+    // Only the words of its noun phrase: "didn't get any refund for the cancelled flights" ends at "for".
+    const opened = scoped.slice(Math.max(i - 4, i - distance + 1), i).map((s) => s.word);
+    const afterAny =
+      Number.isFinite(distance) &&
+      opened.includes('any') &&
+      !opened
+        .slice(opened.lastIndexOf('any') + 1)
+        .some((w) => /^(?:for|on|in|at|with|about|from|of|to|the|a|an|my|our|their|and|or|but)$/.test(w));
     const reach =
-      negator && (/^(?:none|neither|nor)$/.test(negator) || subjectDenied(scoped, i, distance))
+      negator && (/^(?:none|neither|nor)$/.test(negator) || subjectDenied(scoped, i, distance) || afterAny)
         ? Infinity
         : opens && RAISING.test(opens)
           ? COMPLAINT_REACH + 3

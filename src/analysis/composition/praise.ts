@@ -17,7 +17,7 @@ import { complaint, praise } from './vocabulary.js';
  */
 const GRATITUDE = /\b(?:thanks?|thank you|thx|ty|cheers|grateful|kudos|props|shout ?out|lifesavers?|hats off)\b/iu;
 
-const REQUEST =
+export const REQUEST =
   /\b(?:please|pls|plz|kindly|could you|can you|would you|can someone|could someone|fix this|in advance)\b/iu;
 
 /** Every mending of a message, compiled once (matchAll copies it). */
@@ -87,6 +87,8 @@ export function clearPraise(text: string, reader?: ReaderLean): 1 | 0 {
   if (undeniedFailures(text).length > 0 || SERVICE_FAILED.test(text) || PLAIN_FAILURE.test(text)) return 0;
   if (SARCASM_CUE.test(text) || IRONIC.test(text) || SCARE_QUOTES.test(text) || REQUEST.test(text)) return 0;
   if (/\b(?:clos(?:e|ing)|cancel\w*|leaving|switch\w*|refund\w*)\b/iu.test(text)) return 0;
+  // A turn misspelt or in time ("was realy good untill recently, now they …"), or a goodbye ("im out").
+  if (/\b(?:untill?|till?|recently|lately|now|(?:i['’]?m|we['’]?re) out)\b/iu.test(text)) return 0;
   if (scopedWords(text).some(({ word }) => complaint(word))) return 0;
   return lean(text, reader) >= CLEAR_PRAISE_LEAN ? 1 : 0;
 }
@@ -96,7 +98,7 @@ export function clearPraise(text: string, reader?: ReaderLean): 1 | 0 {
  * beyond", "an absolute star"): positive when nothing in the message complains.
  */
 const PRAISE_IDIOM =
-  /\b(?:nothing (?:beats|compares to|comes close to|tops)|blown away|without (?:a|any) (?:hitch|hiccup|glitch|fuss|hassle)|(?:is|are|was|were) (?:now )?a thing of the past|went above and beyond|goes above and beyond|above and beyond|an? absolute (?:star|legend|gem|hero|lifesaver|joy|delight|treat|pleasure)|thumbs up|hats off|spot on|game[- ]?changer|exceeded (?:all |every |my |our )?(?:\p{L}+ )?expectations?|unbelievably (?:good|kind|helpful|fast|friendly|easy|smooth|quick|tasty|comfortable)|(?:my|our) (?:new )?go-?to\b|won (?:me |us )?over|the only (?:\p{L}+ ){0,2}(?:i|we)(?:['’]d|['’]ll| would| will)? (?:ever )?(?:use|trust|recommend|go to|buy from|fly with|bank with|shop (?:at|with)|order from))\b/iu;
+  /\b(?:nothing (?:beats|compares to|comes close to|tops)|blown away|without (?:a|any) (?:hitch|hiccup|glitch|fuss|hassle)|(?:is|are|was|were) (?:now )?a thing of the past|went above and beyond|goes above and beyond|above and beyond|an? absolute (?:star|legend|gem|hero|lifesaver|joy|delight|treat|pleasure)|thumbs up|hats off|spot on|game[- ]?changer|exceeded (?:all |every |my |our )?(?:\p{L}+ )?expectations?|unbelievably (?:good|kind|helpful|fast|friendly|easy|smooth|quick|tasty|comfortable)|(?:my|our) (?:new )?go-?to\b|won (?:me |us )?over|an? (?:total|complete|real|true|firm|full) convert|(?:really|highly|genuinely|honestly) rate\b|(?:a )?(?:fan|customer)s? for life|miles (?:ahead|better)|(?:become|becoming|is|are) (?:a|my|our) (?:real |firm |new |definite )?favou?rite|keeps? impressing|(?:treat|treated|treats) (?:us|me) like (?:royalty|family|kings|queens)|(?:so |really |very )?glad (?:i|we) (?:did|waited|stuck|stayed|persevered|kept going|gave (?:it|them))|the only (?:\p{L}+ ){0,2}(?:i|we)(?:['’]d|['’]ll| would| will)? (?:ever )?(?:use|trust|recommend|go to|buy from|fly with|bank with|shop (?:at|with)|order from))\b/iu;
 
 /** Praise by idiom is short; a long message around one is as often sarcasm ("Truly above and beyond. Refund me."). */
 const IDIOM_WORDS = 15;

@@ -14,7 +14,15 @@ import { MORE_COMPLAINT, MORE_PRAISE } from './vocabulary.js';
  */
 export type ReaderLean = (text: string) => number;
 
+/**
+ * Praise said through a negator, which VADER reads as its negation ("I couldn't be happier" −0.42,
+ * "can't recommend it enough" −0.28, "never been better" −0.34): read as the praise it is.
+ */
+const NEGATED_PRAISE_IDIOM =
+  /\b(?:(?:could(?:n['’]?t| not)|can['’]?t|cannot) (?:be|have been) (?:any )?(?:happier|more (?:pleased|satisfied|impressed|delighted|thrilled))|(?:can['’]?t|cannot|could(?:n['’]?t| not)) (?:recommend|praise|thank) (?:\p{L}+ ){0,3}(?:enough|highly enough|more)|never (?:been|felt|looked|worked|run|ran) better)\b/giu;
+
 export function lean(text: string, reader?: ReaderLean): number {
+  text = text.replace(NEGATED_PRAISE_IDIOM, 'delighted');
   const own = lexiconReading(text).score;
   const v = vader.SentimentIntensityAnalyzer.polarity_scores(text).compound;
   const extra = (text.toLowerCase().match(/\p{L}+/gu) ?? []).reduce(

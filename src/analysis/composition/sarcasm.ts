@@ -3,7 +3,7 @@
  * rules that use them: ../composition.ts.)
  */
 import { wordTokens } from '../word-features.js';
-import { MARKER } from './contrast.js';
+import { MARKER, TIME_TURN } from './contrast.js';
 import { FAILURE, MENDED, MENDING, SERVICE_FAILED, toldFailure } from './failures.js';
 import { lean, scopedWords, signOf, words } from './reading.js';
 import { complaint, praise } from './vocabulary.js';
@@ -29,7 +29,7 @@ const SARCASM_WORDS = 25;
  * A closing of bare praise after what happened: "A three-hour delay. Fantastic service.", "The app
  * ate my notes again. Great job!" The praise is the whole last sentence, at most four words.
  */
-const PRAISE_CLOSING =
+export const PRAISE_CLOSING =
   /(?:^|[.!?…]\s+|\s[—–-]\s*)(?:(?:oh|just|really|so|simply|absolutely|truly)\s+)?(?:great|fantastic|brilliant|wonderful|perfect|amazing|excellent|superb|lovely|awesome|stellar|outstanding|marvell?ous|terrific|fabulous|well done|good job|great job|nice one|nice|love it|thanks a lot|thanks|bravo|kudos|top notch|five stars|5 stars|impressive|genius|classy|marvellous)(?:\s+(?:service|job|work|stuff|experience|support|team|company|airline|app))?(?:,?\s+(?:as always|as usual|as ever|once again|yet again|again|today|guys|team|truly|really|indeed|honestly))?\W*$/iu;
 
 /** Praise that means its opposite beside a failure: closers, thanks, "the part where", "amazing at". */
@@ -109,9 +109,10 @@ export function sarcasm(text: string): -1 | 0 {
   const ironic = text.match(IRONIC);
   if (ironic) {
     const rest = text.replace(ironic[0], ' ');
-    // A failure turned round after a marker is a story that ends well: "the first delivery was
-    // missing the remote, but it turned up the next morning. Exactly what I wanted!"
-    const turn = [...rest.matchAll(MARKER)].at(-1);
+    // A failure turned round after a marker or by time is a story that ends well: "the first
+    // delivery was missing the remote, but it turned up the next morning. Exactly what I wanted!",
+    // "half my order never turned up. Two months later: everything arrives. I couldn't be happier."
+    const turn = [...rest.matchAll(MARKER), ...rest.matchAll(TIME_TURN)].sort((a, b) => a.index - b.index).at(-1);
     const told = (stretch: string) => toldFailure(stretch) || SERVICE_FAILED.test(stretch);
     if (told(rest) && (!turn || told(rest.slice(turn.index! + turn[0].length)))) return -1;
   }

@@ -63,6 +63,9 @@ const NOT_PRAISE = new Set([
 export const MORE_PRAISE = new Set([
   // Won over (after the dev15 read set).
   'hooked',
+  // A find (after the dev17 read set).
+  'gem',
+  'gems',
   'dependable',
   'accurate',
   'consistent',
@@ -204,6 +207,17 @@ export const MORE_COMPLAINT = new Set([
   'spotty',
   'flaky',
   'steep',
+  // Intrusion, quibbling and moaning (after the dev17 read set).
+  'dealbreaker',
+  'moan',
+  'moaning',
+  'moaned',
+  'grumble',
+  'grumbling',
+  'intrusive',
+  'quibble',
+  'quibbled',
+  'quibbling',
   // Having to chase a company is a complaint ("didn't have to chase them once" denies one).
   'chase',
   'chasing',

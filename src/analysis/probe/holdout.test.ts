@@ -141,6 +141,38 @@ describe('the held-out sentences', () => {
     expect(new Set(texts).size).toBe(texts.length);
   });
 
+  it('hold dev16 and dev17 (read): 240 template-made cases each, and test11 (never read): 380 over seven capabilities', () => {
+    const counts = (half: 'dev16' | 'dev17' | 'test11') =>
+      Object.fromEntries(
+        [...new Set(loadHoldout(half).map((c) => c.capability))].map((k) => [
+          k,
+          loadHoldout(half).filter((c) => c.capability === k).length,
+        ]),
+      );
+    expect(counts('dev16')).toEqual({
+      'negated upgrade': 100,
+      'upgrade statement': 50,
+      'negated refund': 50,
+      'negated recommend': 40,
+    });
+    expect(counts('dev17')).toEqual({
+      'contrast ending positive': 120,
+      'contrast ending negative': 60,
+      'negated negative': 60,
+    });
+    expect(counts('test11')).toEqual({
+      'negated negative': 80,
+      'contrast ending positive': 80,
+      'negated upgrade': 60,
+      'negated churn': 40,
+      sarcasm: 40,
+      'clear positive': 40,
+      'clear negative': 40,
+    });
+    const texts = (['dev16', 'dev17', 'test11'] as const).flatMap((h) => loadHoldout(h).map((c) => c.text));
+    expect(new Set(texts).size).toBe(texts.length);
+  });
+
   it('hold the customer posts: 225 read and 225 never read, 75 of each polarity, no post twice', () => {
     for (const half of ['dev-posts', 'test-posts'] as const) {
       const cases = loadHoldout(half);

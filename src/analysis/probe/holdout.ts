@@ -34,7 +34,10 @@ import type { CapabilityResult, Predict, ProbeReport } from './runner.js';
  * 75 of each polarity (expect `neutral` too), a stand-in for the real posts of the hidden check.
  * `dev10` (200 sarcasm), `dev11` (negated negatives, contrasts ending positive, negated positives)
  * and `dev12` (sincere praise that mentions a problem, and neutral requests: a guard against false
- * alarms of the sarcasm and polite-complaint rules), all read.
+ * alarms of the sarcasm and polite-complaint rules), all read. `dev14`, `test10` and `dev15`, and
+ * `dev16` (denied upgrades, refunds and recommendations, and upgrade statements), `dev17` (contrasts
+ * both ways and negated negatives, many long) and `test11` (never read: seven capabilities): more
+ * helpers' own templates (data/probe-holdout/README.md).
  */
 export type HoldoutHalf =
   | 'dev'
@@ -62,6 +65,9 @@ export type HoldoutHalf =
   | 'dev14'
   | 'dev15'
   | 'test10'
+  | 'dev16'
+  | 'dev17'
+  | 'test11'
   | 'dev-posts'
   | 'test-posts';
 /** Every half, for the command line. */
@@ -91,6 +97,9 @@ export const HOLDOUT_HALVES: readonly HoldoutHalf[] = [
   'dev14',
   'dev15',
   'test10',
+  'dev16',
+  'dev17',
+  'test11',
   'dev-posts',
   'test-posts',
 ];
@@ -106,6 +115,7 @@ export const UNREAD_HALVES: readonly HoldoutHalf[] = [
   'test8',
   'test9',
   'test10',
+  'test11',
   'test-posts',
 ];
 

@@ -297,6 +297,24 @@ const HOLDOUT10_FAILURES: Record<string, number> = {
 };
 
 /**
+ * Failures allowed on the eleventh never-read set (test11: 380 cases over seven capabilities, a
+ * helper's own templates, 16 to 26 a capability, half plain and half natural), written with the read
+ * sets dev16 and dev17 by helpers who saw nothing of this repository nor each other's sets. It
+ * failed 31 before the rules written from dev16 and dev17, measured first; plus one a capability
+ * and three overall on the count after them.
+ */
+const HOLDOUT11_FAILURES: Record<string, number> = {
+  'negated negative': 12 + 1,
+  'contrast ending positive': 3 + 1,
+  'negated upgrade': 3 + 1,
+  'negated churn': 5 + 1,
+  sarcasm: 3 + 1,
+  'clear positive': 2 + 1,
+  'clear negative': 2 + 1,
+  overall: 30 + 3,
+};
+
+/**
  * Failures allowed on the never-read half of the hand-written customer posts (test-posts: 75
  * negative, 75 neutral and 75 positive posts a helper wrote in the manner of public posts to
  * companies): plus three a class and five overall, as a class of 75 moves more between trainings
@@ -343,6 +361,7 @@ describe('the behavioural probe on the local model', () => {
         ['test8', HOLDOUT8_FAILURES],
         ['test9', HOLDOUT9_FAILURES],
         ['test10', HOLDOUT10_FAILURES],
+        ['test11', HOLDOUT11_FAILURES],
         ['test-posts', POSTS_FAILURES],
       ];
       for (const [set, floors] of sets) {
