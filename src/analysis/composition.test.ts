@@ -712,3 +712,29 @@ describe('after the read sets dev16 and dev17', () => {
     expect(clearPraise('Lovely people, great food, im out')).toBe(0);
   });
 });
+
+describe('after the read sets dev15 and older, again', () => {
+  it.each([
+    "My broadband doesn't drop out.",
+    'Not once did the wifi drop.',
+    'Tried hard to find a fault with the hotel. Couldn’t.',
+    'The line at the bakery is rarely long.',
+    'Hardly any wait at the clinic today.',
+    "The parcel didn't arrive damaged like I feared.",
+  ])('hears a complaint denied: %s', (text) => expect(deniedComplaint(text)).toBe(1));
+
+  it('takes "didn\'t arrive damaged" for a state denied, not a failure', () => {
+    expect(plainFailure("The parcel didn't arrive damaged like I feared.")).toBe(0);
+    expect(plainFailure("The parcel didn't arrive.")).toBe(-1);
+  });
+
+  it('hears "never … anything but friendly" as no denied praise', () => {
+    expect(deniedPraise('The staff have never been anything but helpful.')).toBe(0);
+    expect(deniedPraise('The staff were not helpful.')).toBe(-1);
+  });
+
+  it('does not take a problem that has not come back for a service that never came', () => {
+    expect(sarcasm("Just a note to say the leak you fixed hasn't come back since. Thanks again!")).toBe(0);
+    expect(sarcasm('The engineer never came back. Thanks again!')).toBe(-1);
+  });
+});

@@ -16,7 +16,7 @@ const DENIAL_REACH = 6;
  * "never been better", "not only … but", "no doubt", "nothing but praise".
  */
 const NOT_A_DENIAL =
-  /\b(?:(?:could(?:n'?t| not)|can'?t|cannot) (?:be|have been|ask for|recommend|say enough|thank)\b[^.!?]*\b(?:happier|better|more|enough|easier|faster|smoother)\b|never (?:been|felt|looked|worked) better|not only|no doubt|nothing but (?:good|great|praise|positive)|never (?:once )?(?:let|lets|letting) (?:us|me) down|not (?:a|one) (?:single )?(?:problem|issue|complaint|hiccup))/iu;
+  /\b(?:(?:never|not|\p{L}+n['’]t)(?: \p{L}+){0,3} anything (?:but|other than|less than)|(?:could(?:n'?t| not)|can'?t|cannot) (?:be|have been|ask for|recommend|say enough|thank)\b[^.!?]*\b(?:happier|better|more|enough|easier|faster|smoother)\b|never (?:been|felt|looked|worked) better|not only|no doubt|nothing but (?:good|great|praise|positive)|never (?:once )?(?:let|lets|letting) (?:us|me) down|not (?:a|one) (?:single )?(?:problem|issue|complaint|hiccup))/iu;
 
 /** "used to be great, not anymore": praise that has ended (the praise itself is outside the negator's scope). */
 const ENDED = /\b(?:not|no|\p{L}+n['’]?t) (?:any ?more|any longer|longer)\b/giu;
@@ -116,6 +116,11 @@ function subjectDenied(scoped: { word: string; distance: number }[], i: number, 
 const TROUBLE_EXPECTED =
   /\b(?:expect(?:ing|ed)|fear(?:ing|ed)|brac(?:ing|ed) (?:myself |ourselves )?for|worried about|prepared for|dread(?:ing|ed))\s+(?:(?:a|an|the|some|lots of|loads of|more|the usual|all sorts of)\s+)?(?:[\p{L}-]+\s+){0,2}?(?:problems?|issues?|trouble|worst|nightmare|chaos|delays?|hassle|headaches?|disaster|glitches|bugs|drama|mess|queues?|fuss)\b/giu;
 
+const FAULT_NOT_FOUND =
+  /\b(?:tried|try|trying|looked|looking|searched|searching)\b[^.!?]{0,30}\bto find (?:something|anything|a (?:single )?(?:fault|flaw|problem|thing|complaint)|fault)\b[^.!?]{0,40}[.!?,…—-]+\s*(?:but\s+)?(?:i\s+)?(?:couldn['’]?t|can['’]?t|could not|cannot|nope|nothing|failed)\b/iu;
+/** What names a wait, before "long" ("the queue at the pharmacy is rarely long"). */
+const WAITING = /^(?:queues?|waits?|lines?|delays?|hold|waiting)$/;
+
 /** Other people's complaints ("dunno why people moan about it"): not what the writer complains of. */
 const OTHERS_COMPLAIN =
   /\b(?:people|others|everyone|everybody|folks|reviewers|some(?: people)?|they) (?:\p{L}+ )?(?:moan|complain|grumble|whinge|whine)\w*\b/giu;
@@ -129,7 +134,11 @@ export function deniedComplaint(message: string): 1 | 0 {
     .replace(/\b(?:free (?:of|from)|devoid of)\b/giu, 'no')
     .replace(/\b(?:rarely|seldom)\b/giu, 'hardly')
     .replace(TROUBLE_EXPECTED, ' ')
-    .replace(OTHERS_COMPLAIN, ' ');
+    .replace(OTHERS_COMPLAIN, ' ')
+    // "didn't arrive scratched like I feared": the fear is no complaint of its own.
+    .replace(/\b(?:like|as) (?:i|we) (?:had )?(?:feared|expected|worried|thought)\b/giu, ' ');
+  // "Tried really hard to find something to moan about. Couldn't.": a fault looked for, not found.
+  if (FAULT_NOT_FOUND.test(text)) return 1;
   // "Did you have any problems with the signal? No, none whatsoever.": a complaint asked about, denied.
   const answered = text.match(ANSWERED_NO);
   if (answered) {
@@ -171,6 +180,11 @@ export function deniedComplaint(message: string): 1 | 0 {
       (raw === 'hidden' && next && /^(?:fees?|charges?|costs?|extras?)$/.test(next)) ||
       (/^(?:higher|longer|bigger|worse|steeper|slower)$/.test(raw) && next === 'than') ||
       (/^(?:wait|waited|queue|queued)$/.test(raw) && next && /^(?:long|ages|forever)$/.test(next)) ||
+      // "doesn't drop out", "not once did my signal drop": a connection dropping.
+      (/^drops?$/.test(raw) && (next === 'out' || next === undefined)) ||
+      // "the queue is rarely long", "hardly any wait": a wait that is long, or any wait at all.
+      (raw === 'long' && scoped.slice(Math.max(0, i - 6), i).some((s) => WAITING.test(s.word))) ||
+      (/^(?:wait|waits|queue|queues)$/.test(raw) && /^(?:any|no|zero)$/.test(scoped[i - 1]?.word ?? '')) ||
       // "no long waits", "hardly any cancelled classes": a wait that was long, a thing cancelled.
       (raw === 'long' && next && /^(?:waits?|queues?|delays?|lines|holds?)$/.test(next)) ||
       (/^cancell?ed$/.test(raw) && next && /\p{L}s$/u.test(next) && !/^(?:us|was|has|its|his|this)$/.test(next)) ||

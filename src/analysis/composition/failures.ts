@@ -26,7 +26,7 @@ export const FAILURE =
  * because its negator is part of it: the denial checks of toldFailure would take it as denied.
  */
 export const SERVICE_FAILED =
-  /\b(?:(?:no longer|not|never|\w+n['’]t|(?:do|does|did|is|are|was|were|has|have|wo|ca)nt)(?: been| be| yet| even| properly| correctly)? (?:answer\w*|arriv\w*|deliver\w*|load\w*|work\w*|open\w*|show\w* up|appear\w*|available|updat\w*|reflect\w*|processed|come|came|received?|refund\w*|credit\w*|connect\w*|sync\w*|start\w*|turn\w* up|respond\w*|repl\w*|call\w* back|went through|go(?:ne)? through|at my door|download\w*|install\w*|print\w*|send\w*|sent|pick\w* up|charg\w*|boot\w*|play\w*|stream\w*|lock\w*|clos\w*|turn\w* on|switch\w* on|accept\w*|scan\w*|log (?:me |us )?in|sign (?:me |us )?in)|(?:had |has |have |was |were |is |got )?no (?:hot )?(?:water|heating|power|signal|wi-?fi|internet|service|electricity|connection|aircon|air conditioning|phone line|tv) (?:for|since|all)|(?:fee|charge|penalty|fine|surcharge)s? (?:i|we) (?:never|didn['’]?t|did not) \p{L}+)\b|['‘"“]\p{L}+(?: \p{L}+)?['’"”] (?:for|since) (?:a|an|\d+|two|three|four|five|six|several|many) (?:hours?|days?|weeks?|months?)/iu;
+  /\b(?:(?:no longer|not|never|\w+n['’]t|(?:do|does|did|is|are|was|were|has|have|wo|ca)nt)(?: been| be| yet| even| properly| correctly)? (?:answer\w*|arriv\w*|deliver\w*|load\w*|work\w*|open\w*|show\w* up|appear\w*|available|updat\w*|reflect\w*|processed|come(?! back since)|came(?! back since)|received?|refund\w*|credit\w*|connect\w*|sync\w*|start\w*|turn\w* up|respond\w*|repl\w*|call\w* back|went through|go(?:ne)? through|at my door|download\w*|install\w*|print\w*|send\w*|sent|pick\w* up|charg\w*|boot\w*|play\w*|stream\w*|lock\w*|clos\w*|turn\w* on|switch\w* on|accept\w*|scan\w*|log (?:me |us )?in|sign (?:me |us )?in)|(?:had |has |have |was |were |is |got )?no (?:hot )?(?:water|heating|power|signal|wi-?fi|internet|service|electricity|connection|aircon|air conditioning|phone line|tv) (?:for|since|all)|(?:fee|charge|penalty|fine|surcharge)s? (?:i|we) (?:never|didn['’]?t|did not) \p{L}+)\b|['‘"“]\p{L}+(?: \p{L}+)?['’"”] (?:for|since) (?:a|an|\d+|two|three|four|five|six|several|many) (?:hours?|days?|weeks?|months?)/iu;
 
 /** Every failure of a stretch, compiled once (matchAll copies it, so its lastIndex is never shared). */
 const FAILURE_ALL = new RegExp(FAILURE.source, 'giu');
@@ -93,6 +93,14 @@ export function plainFailure(text: string): -1 | 0 {
   if (/\?/.test(text) || words(text) > SHORT_WORDS) return 0;
   const m = text.match(PLAIN_FAILURE);
   if (!m || MENDED.test(text)) return 0;
+  // "The sofa didn't arrive scratched": the state is denied, not the arrival.
+  if (
+    /^(?:didn|did not|doesn|does not)/iu.test(m[0]) &&
+    /^\s+(?:\p{L}+ly\s+)?(?:scratched|damaged|broken|late|cold|dented|cracked|torn|wet|crushed|dirty|stained|faulty|opened|missing)\b/iu.test(
+      text.slice(m.index! + m[0].length),
+    )
+  )
+    return 0;
   // Denied ("never crashed", "no outage") or praise said plainly ("crashes less than the old one, love it").
   const before = text.slice(0, m.index);
   if (/\b(?:less|fewer|even with|despite|in spite of)\s+(?:\S+\s+)?$/i.test(before)) return 0;

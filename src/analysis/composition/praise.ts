@@ -98,7 +98,7 @@ export function clearPraise(text: string, reader?: ReaderLean): 1 | 0 {
  * beyond", "an absolute star"): positive when nothing in the message complains.
  */
 const PRAISE_IDIOM =
-  /\b(?:nothing (?:beats|compares to|comes close to|tops)|blown away|without (?:a|any) (?:hitch|hiccup|glitch|fuss|hassle)|(?:is|are|was|were) (?:now )?a thing of the past|went above and beyond|goes above and beyond|above and beyond|an? absolute (?:star|legend|gem|hero|lifesaver|joy|delight|treat|pleasure)|thumbs up|hats off|spot on|game[- ]?changer|exceeded (?:all |every |my |our )?(?:\p{L}+ )?expectations?|unbelievably (?:good|kind|helpful|fast|friendly|easy|smooth|quick|tasty|comfortable)|(?:my|our) (?:new )?go-?to\b|won (?:me |us )?over|an? (?:total|complete|real|true|firm|full) convert|(?:really|highly|genuinely|honestly) rate\b|(?:a )?(?:fan|customer)s? for life|miles (?:ahead|better)|(?:become|becoming|is|are) (?:a|my|our) (?:real |firm |new |definite )?favou?rite|keeps? impressing|(?:treat|treated|treats) (?:us|me) like (?:royalty|family|kings|queens)|(?:so |really |very )?glad (?:i|we) (?:did|waited|stuck|stayed|persevered|kept going|gave (?:it|them))|the only (?:\p{L}+ ){0,2}(?:i|we)(?:['’]d|['’]ll| would| will)? (?:ever )?(?:use|trust|recommend|go to|buy from|fly with|bank with|shop (?:at|with)|order from))\b/iu;
+  /\b(?:nothing (?:beats|compares to|comes close to|tops)|blown away|without (?:a|any) (?:hitch|hiccup|glitch|fuss|hassle)|(?:is|are|was|were) (?:now )?a thing of the past|went above and beyond|goes above and beyond|above and beyond|an? absolute (?:star|legend|gem|hero|lifesaver|joy|delight|treat|pleasure)|thumbs up|hats off|spot on|game[- ]?changer|exceeded (?:all |every |my |our )?(?:\p{L}+ )?expectations?|unbelievably (?:good|kind|helpful|fast|friendly|easy|smooth|quick|tasty|comfortable)|(?:my|our) (?:new )?go-?to\b|won (?:me |us )?over|an? (?:total|complete|real|true|firm|full) convert|(?:never|\p{L}*n['’]t|not)(?: \p{L}+){0,3} anything (?:but|other than|less than) (?:friendly|helpful|polite|great|excellent|brilliant|perfect|professional|kind|lovely|fantastic|superb|reliable|fast|quick|prompt|spot on|courteous|welcoming|efficient)|(?:really|highly|genuinely|honestly) rate\b|(?:a )?(?:fan|customer)s? for life|miles (?:ahead|better)|(?:become|becoming|is|are) (?:a|my|our) (?:real |firm |new |definite )?favou?rite|keeps? impressing|(?:treat|treated|treats) (?:us|me) like (?:royalty|family|kings|queens)|(?:so |really |very )?glad (?:i|we) (?:did|waited|stuck|stayed|persevered|kept going|gave (?:it|them))|the only (?:\p{L}+ ){0,2}(?:i|we)(?:['’]d|['’]ll| would| will)? (?:ever )?(?:use|trust|recommend|go to|buy from|fly with|bank with|shop (?:at|with)|order from))\b/iu;
 
 /** Praise by idiom is short; a long message around one is as often sarcasm ("Truly above and beyond. Refund me."). */
 const IDIOM_WORDS = 15;
@@ -107,5 +107,7 @@ export function praiseIdiom(text: string, reader?: ReaderLean): 1 | 0 {
   if (!PRAISE_IDIOM.test(text) || /\?/.test(text) || words(text) > IDIOM_WORDS) return 0;
   // "nothing" of "nothing beats" is no failure: the rest of the message is judged without the idiom.
   const rest = text.replace(PRAISE_IDIOM, ' ');
-  return !FAILURE.test(rest) && lean(rest, reader) > -CLEAR ? 1 : 0;
+  // The word reader at twice the margin: on a remainder of plain facts ("installed the printer driver on
+  // both laptops") it leans on what such words complain of in the corpus.
+  return !FAILURE.test(rest) && lean(rest, reader) > -2 * CLEAR ? 1 : 0;
 }
