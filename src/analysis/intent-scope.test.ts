@@ -317,4 +317,50 @@ describe('intention scope', () => {
   ])('the wider veto keeps an upgrade said: %s', (text) =>
     expect(deniedOnly('upgrade', scopeCounts(text, { wide: true }))).toBe(false),
   );
+  it.each([
+    ['churn', 'We have no plans to delete our account.'],
+    ['churn', "My brother reckons I'm going to switch to another bank. Nope, not leaving."],
+    ['churn', 'The rumours that we are cancelling are false.'],
+    ['churn', "Our rep asked if we're planning to move to a rival. We're not - we're renewing."],
+    ['churn', 'Cancelling has never crossed my mind.'],
+    ['churn', 'Leaving is not something our team is considering.'],
+    ['refund', "You don't have to give me my money back."],
+    ['refund', 'Your agent offered me a refund, but I declined.'],
+    ['refund', "I was going to ask for a refund, but it's fine now."],
+    ['refund', "I'd rather keep the £9.99 credit than take a refund."],
+  ])('the veto reads more forms of denial (dev19): %s %s', (label, text) =>
+    expect(deniedOnly(label, scopeCounts(text, { wide: true }))).toBe(true),
+  );
+
+  it.each([
+    ['churn', 'My boss thinks we should switch to a rival.'],
+    ['churn', "I'm considering cancelling."],
+    ['refund', 'I was going to wait, but now I want a refund.'],
+    ['refund', 'They offered a voucher but I want a full refund instead.'],
+  ])('the wider veto keeps what is said (dev19): %s %s', (label, text) =>
+    expect(deniedOnly(label, scopeCounts(text, { wide: true }))).toBe(false),
+  );
+
+  it.each([
+    "I won't be staying with Brightnet.",
+    'The whole team is moving to Skyrail from next month.',
+    "I'm giving up my gym membership.",
+    "I never thought I'd leave, but I'm ending my contract tomorrow.",
+  ])('says leaving (dev19): %s', (text) => expect(saysLeaving(text)).toBe(true));
+
+  it.each(["I won't be staying on hold again.", 'The whole team is moving to the new office.'])(
+    'does not say leaving: %s',
+    (text) => expect(saysLeaving(text)).toBe(false),
+  );
+
+  it.each([
+    'We looked at other networks, but after comparing we decided to stay.',
+    "Good news: the board signed off, so we're staying for another year.",
+    'My family is renewing it.',
+  ])('says staying (dev19): %s', (text) => expect(saysStaying(text, scopeCounts(text, { wide: true }))).toBe(true));
+
+  it('does not say staying under a condition', () =>
+    expect(saysStaying("We'll stay if they fix it.", scopeCounts("We'll stay if they fix it.", { wide: true }))).toBe(
+      false,
+    ));
 });

@@ -123,11 +123,41 @@ const DENIED_BY_ONE = new Set(['refund', 'upgrade', 'downgrade']);
  * - a double negative that says the act ("there's no reason not to upgrade") or an expectation
  *   reversed ("I never thought I'd upgrade, but …"): nothing denied in that clause.
  */
-const WIDE_DENIED_AFTER = /\brefus(?:e|es|ed|ing) to\b|(?<=\b(?:rather|sooner)\b[^.!?;]{1,60})\bthan\b/i;
+const WIDE_DENIED_AFTER = new RegExp(
+  [
+    String.raw`\brefus(?:e|es|ed|ing) to\b`,
+    // "I'd rather keep the £12.99 as credit than get a refund" (a decimal point is no sentence end).
+    String.raw`(?<=\b(?:rather|sooner)\b(?:(?!\.\s)[^!?;]){1,60})\bthan\b`,
+    // "please remove the cancellation flag": a cancellation undone (dev19).
+    String.raw`\b(?:remov|withdraw|undo|undid|revers|revok|retract|scrap|ignor|drop)\w* (?:the|my|our|that|this|any)(?= (?:\w+ )?cancell?ation)`,
+    // "you don't have to give me my money back" (dev19).
+    String.raw`\b(?:do|does)(?:n['’]?t| not) (?:have|need) to (?:give|send|pay|transfer|process|issue)\b`,
+    // "your agent offered to refund £5": the vendor's offer, not the customer's asking (dev19).
+    String.raw`\b(?:offered|offering|offers) (?:me |us )?(?:to |a |an )?(?=(?:[\w£$€.]+ )?refund)`,
+  ].join('|'),
+  'iu',
+);
+/** A plan weighed and not carried out ("I was going to ask for my money back, but …"): refund and upgrade words after it are not said. */
+const WIDE_WEIGHED = /\b(?:(?:was|were) (?:going|about|planning) to|thought (?:about|of)|considered|almost|nearly)\b/gi;
+const WEIGHED_GROUPS = new Set(['refund', 'upgrade', 'downgrade']);
+/**
+ * Someone else's claim or question about the writer's leaving ("my mate thinks I'm gonna switch",
+ * "the rumours that we're leaving", "our account manager asked if we're planning to move"): its
+ * words are denied when the message contradicts it ("nope", "are false", "we're not").
+ */
+const WIDE_REPORTED =
+  /\b(?:thinks?|thought|reckons?|assum(?:es|ed)|asked (?:me |us )?(?:if|whether)|wonder(?:s|ed|ing) (?:if|whether)|rumou?rs?(?: that)?|claims?(?: that)?|heard (?:that )?)\b/i;
+const WIDE_CONTRADICTED =
+  /\b(?:false|untrue|not true|nonsense|rubbish|nope|no way|not happening|wrong|(?:we['’]re|i['’]m|we are|i am) not\b|not going anywhere|not (?:cancell?ing|leaving|switching|moving))/i;
 const WIDE_DENIED_BEFORE =
-  /\b(?:is|are|was|were)(?:n['’]?t| not| never) (?:something|anything|a thing) (?:(?:i|we)(?:['’]ll|['’]d| will| would| plan to| intend to| am going to| are going to|['’]m going to|['’]re going to)? )?(?:do|consider|entertain|need|want|pursue)\b/i;
+  /\b(?:is|are|was|were)(?:n['’]?t| not| never) (?:something|anything|a thing) (?:[\p{L}'’]+ ){0,4}?(?:do|doing|consider\w*|entertain\w*|need\w*|want\w*|pursu\w*|plan\w*)\b|\b(?:(?:has|have|had)(?:n['’]?t| not)|(?:has|have|had) never|never) (?:even |once )?crossed (?:my|our|anyone['’]s) minds?\b/iu;
 const WIDE_REACH_BACK = 8;
 const WIDE_ANSWER_NO = /^\s*(?:(?:a\s+)?hard pass|thanks,? but no|no,? thanks?|not for (?:me|us)|pass)\b/i;
+/** In the veto's reading, deleting an account is leaving too ("no plans to delete our account"). */
+const WIDE_GROUPS: Record<string, RegExp> = {
+  ...GROUPS,
+  churn: new RegExp(`${GROUPS.churn.source.slice(0, -1)}|delet)`),
+};
 const WIDE_NOT_A_DENIAL =
   /\bno reason not to\b|\bnever (?:thought|expected|imagined|believed|dreamed|dreamt)(?: that)? (?:i|we)(?:['’]d| would| will| might| could)\b/i;
 
@@ -136,7 +166,7 @@ const WIDE_NOT_A_DENIAL =
  * cancel but changed my mind", "nearly switched, sticking with you". Its leaving words are denied.
  */
 const WEIGHED_THEN_STAYED =
-  /\b(?:thought (?:about|of)|consider(?:ed|ing)|was (?:going|about) to|were (?:going|about) to|almost|nearly|tempted to|on the verge of|close to)\b[^.!?;]*\b(?:(?:decided|chose|choosing|opted|going|gonna|plan(?:ning)?) to (?:stay|keep|remain|stick)|(?:i['’]m|we['’]re|i am|we are) (?:staying|sticking)|sticking (?:with|around)|stay(?:ing)? (?:put|after all)|changed (?:my|our) minds?)\b/i;
+  /\b(?:thought (?:about|of)|consider(?:ed|ing)|was (?:going|about) to|were (?:going|about) to|almost|nearly|tempted to|on the verge of|close to|look(?:ed|ing) (?:at|around at) (?:other|another|alternative|competitor)|compar(?:ed|ing))\b[^.!?;]*\b(?:(?:decided|chose|choosing|opted|going|gonna|plan(?:ning)?) to (?:stay|keep|remain|stick)|(?:i['’]m|we['’]re|i am|we are) (?:staying|sticking)|sticking (?:with|around)|stay(?:ing)? (?:put|after all)|changed (?:my|our) minds?)\b/i;
 
 /** "I used to recommend it, not anymore", "we stopped recommending it": the praise has ended. */
 const ENDED = /\bused to\b[^.!?;]*\b(?:not|no) (?:any ?more|longer)\b|\bstopped recommending\b/i;
@@ -151,12 +181,13 @@ function deniedRanges(clause: string, wide: boolean): [number, number][] {
   const ranges: [number, number][] = [];
   const after = wide ? [DENIED_AFTER, WIDE_DENIED_AFTER] : [DENIED_AFTER];
   const before = wide ? [DENIED_BEFORE, WIDE_DENIED_BEFORE] : [DENIED_BEFORE];
-  for (const m of after.flatMap((re) => [...clause.matchAll(new RegExp(re.source, 'gi'))])) {
+  const global = (re: RegExp) => new RegExp(re.source, re.flags.includes('u') ? 'giu' : 'gi');
+  for (const m of after.flatMap((re) => [...clause.matchAll(global(re))])) {
     const from = wordTokens(clause.slice(0, m.index + m[0].length)).length;
     const reach = Math.min(DENIAL_REACH, wordTokens(clause.slice(m.index + m[0].length).split(',')[0]).length);
     ranges.push([from, from + reach]);
   }
-  for (const m of before.flatMap((re) => [...clause.matchAll(new RegExp(re.source, 'gi'))])) {
+  for (const m of before.flatMap((re) => [...clause.matchAll(global(re))])) {
     const upTo = wordTokens(clause.slice(0, m.index)).length;
     const reach = wide ? WIDE_REACH_BACK : DENIAL_REACH;
     const back = Math.min(reach, wordTokens(clause.slice(0, m.index).split(',').pop()!).length);
@@ -183,8 +214,11 @@ const UPGRADE_DECLINED_ALL = new RegExp(UPGRADE_DECLINED.source, 'gi');
  * `wide`: with the forms of denial only the veto reads (WIDE_DENIED_AFTER and the rest); the heads'
  * inputs are always the counts without them.
  */
-export function scopeCounts(text: string, opts: { wide?: boolean } = {}): ScopeCounts {
+export function scopeCounts(raw: string, opts: { wide?: boolean } = {}): ScopeCounts {
   const wide = opts.wide ?? false;
+  // (Wide: a dash between words ends a clause: "We're not - we're renewing"; a decimal point does
+  // not: "keep the £12.99 as credit".)
+  const text = wide ? raw.replace(/\s[-–—]+\s/g, '; ').replace(/(\d)\.(\d)/g, '$1$2') : raw;
   const out: ScopeCounts = {};
   for (const g of Object.keys(GROUPS)) out[g] = [0, 0];
   // [declined, upgrade words said outside what was declined]: "we won't be buying any extra seats"
@@ -196,6 +230,8 @@ export function scopeCounts(text: string, opts: { wide?: boolean } = {}): ScopeC
     declined ? 1 : 0,
     declined ? scopeCounts(text.replace(UPGRADE_DECLINED_ALL, ' , '), opts).upgrade[0] : 0,
   ];
+  const groups = wide ? WIDE_GROUPS : GROUPS;
+  const contradicted = wide && WIDE_CONTRADICTED.test(text);
   // Clause by clause, so that a clause's own question mark or condition decides whether it denies.
   const clauses = text.match(/[^.!?;\n]+[.!?;]*/g) ?? [];
   clauses.forEach((clause, k) => {
@@ -212,9 +248,20 @@ export function scopeCounts(text: string, opts: { wide?: boolean } = {}): ScopeC
       (wide && WIDE_NOT_A_DENIAL.test(clause));
     // The words each decision against or setting-aside predicate denies, as token ranges.
     const ranges = noDenial ? [] : deniedRanges(clause, wide);
+    // (Wide: a claim about the writer that the message contradicts, to the clause's end.)
+    const reported = contradicted ? clause.match(WIDE_REPORTED) : null;
+    if (reported) ranges.push([wordTokens(clause.slice(0, reported.index! + reported[0].length)).length, Infinity]);
+    // (Wide: the words up to five after a plan weighed, for refunds and upgrades.)
+    const weighed = wide
+      ? [...clause.matchAll(WIDE_WEIGHED)].map((m) => {
+          const from = wordTokens(clause.slice(0, m.index + m[0].length)).length;
+          return [from, from + DENIAL_REACH];
+        })
+      : [];
     const ended = !noDenial && ENDED.test(clause);
     // "Thought about leaving, decided to stay": the leaving was only weighed.
     const stayed = !ASKING.test(clause) && WEIGHED_THEN_STAYED.test(clause);
+    const isWeighed = (i: number) => weighed.some(([start, end]) => i >= start && i < end);
     const one = noDenial ? null : clause.match(DENIED_ONE);
     // The tokens before "…never wanted one": what it denies.
     const beforeOne = one ? wordTokens(clause.slice(0, one.index)).length : 0;
@@ -233,23 +280,23 @@ export function scopeCounts(text: string, opts: { wide?: boolean } = {}): ScopeC
       // Not for leaving and staying, whose complements firstDenied sorts out below.
       const complement = marked && !noDenial && !byNegator && (deniedBy.get(negator)?.size ?? 0) > 0;
       if (byNegator)
-        for (const [g, re] of Object.entries(GROUPS))
+        for (const [g, re] of Object.entries(groups))
           if (re.test(word)) deniedBy.set(negator, (deniedBy.get(negator) ?? new Set()).add(g));
       const denied =
         answeredNo ||
         byNegator ||
-        (stayed && GROUPS.churn.test(word)) ||
+        (stayed && groups.churn.test(word)) ||
         ranges.some(([start, end]) => i >= start && i < end) ||
         (ended && GROUPS.recommend.test(word)) ||
         (i < beforeOne && [...DENIED_BY_ONE].some((g) => GROUPS[g].test(word)));
       // "thanks for the upgrade offer", "upsell emails": the vendor's offer named, no intention
       // said ("stop sending upgrade offers" still denies one).
-      if (!denied && GROUPS.upgrade.test(word) && OFFER.test(tokens[i + 1]?.replace(/^NOT_/, '') ?? '')) return;
+      if (!denied && groups.upgrade.test(word) && OFFER.test(tokens[i + 1]?.replace(/^NOT_/, '') ?? '')) return;
       // "the Pro add-on": a thing the vendor sells, not a wish to add.
       if (!denied && word === 'add' && tokens[i + 1]?.replace(/^NOT_/, '') === 'on') return;
       // "cancel the refund", "cancel my order": what is cancelled is not the service.
       if (
-        GROUPS.churn.test(word) &&
+        groups.churn.test(word) &&
         /^cancel/.test(word) &&
         CANCELLED_THING.test(
           tokens
@@ -260,8 +307,8 @@ export function scopeCounts(text: string, opts: { wide?: boolean } = {}): ScopeC
       )
         return;
       // "moving our seats elsewhere": the leaving word's complement, not a second leaving.
-      if (word === 'elsewhere' && tokens.slice(0, i).some((t) => GROUPS.churn.test(t.replace(/^NOT_/, '')))) return;
-      for (const [g, re] of Object.entries(GROUPS)) {
+      if (word === 'elsewhere' && tokens.slice(0, i).some((t) => groups.churn.test(t.replace(/^NOT_/, '')))) return;
+      for (const [g, re] of Object.entries(groups)) {
         if (!re.test(word)) continue;
         // A negator denies the first leaving or staying word in its scope; a word of the other
         // group after it is that word's complement, neither said nor denied: "we will not be
@@ -273,7 +320,7 @@ export function scopeCounts(text: string, opts: { wide?: boolean } = {}): ScopeC
           firstDenied.set(negator, first);
           if (first !== g) continue;
         }
-        const d = denied || (complement && !CHURN_GROUPS.has(g));
+        const d = denied || (complement && !CHURN_GROUPS.has(g)) || (WEIGHED_GROUPS.has(g) && isWeighed(i));
         out[g][d ? 1 : 0] = Math.min(2, out[g][d ? 1 : 0] + 1);
       }
     });
@@ -361,6 +408,8 @@ const LEAVING = new RegExp(
     // Out for good, a better deal found elsewhere (dev14).
     "(?:i['’]?m|i am|we['’]?re|we are) (?:so |officially )?out\\s*(?:[.!]|$)",
     '(?:found|got|getting|signed up for) (?:a )?(?:much )?(?:better|cheaper) (?:deal|price|offer|rate|option|plan|provider) (?:at|with|elsewhere|from)\\b',
+    // Given up (dev19).
+    'giv(?:e|ing|en) up (?:my|our) (?:[\\w-]+\\s+)?(?:membership|subscription|account|contract|plan|policy|line|pass|licen[cs]e)',
   ].join('|'),
   'i',
 );
@@ -375,13 +424,13 @@ const REASON_FOR_LEAVING =
  * new plan" is no leaving.
  */
 const SWITCHING_TO_NAME =
-  /(?:\b(?:I['’]?m|[Ww]e['’]?re|I am|[Ww]e are|I['’]?ve|[Ww]e['’]?ve|I have|[Ww]e have|I['’]ll|[Ww]e['’]ll|I|[Ww]e)\s+(?:now\s+|officially\s+|just\s+|already\s+|finally\s+|will\s+|are going to\s+|am going to\s+)?|^\W*)(?:switch(?:ing|ed)?|defect(?:ing|ed)?|mov(?:e|ing|ed)(?: over| across)?|migrat(?:e|ing|ed))\s+(?:over\s+)?to\s+(?:@user\b|(?:[Tt]he\s+)?\p{Lu}[\p{L}&'’]*(?![\p{L}&'’])(?!\s+(?:plans?|tiers?|package|version|edition|subscription|account|licen[cs]e|bundle|mode|model|option|membership|app)\b))|\b(?:I['’]?m|I am|[Ww]e['’]?re|[Ww]e are|I['’]?ll|[Ww]e['’]?ll|I will|[Ww]e will) (?:now |be )?(?:using|going with|shopping (?:at|with)|flying(?: with)?|banking with|booking (?:with|through)|ordering from|streaming on|with) (?:@user\b|\p{Lu})[^.,;!?]{0,40} instead of (?:@user\b|\p{Lu})/u;
+  /(?:\b(?:[Tt]he|[Oo]ur|[Mm]y) (?:whole |entire )?(?:team|family|company|office|household|firm|business|department|staff) (?:is|are|has|have|will)\s+(?:now\s+|officially\s+|already\s+|finally\s+|all\s+)?|\b(?:I['’]?m|[Ww]e['’]?re|I am|[Ww]e are|I['’]?ve|[Ww]e['’]?ve|I have|[Ww]e have|I['’]ll|[Ww]e['’]ll|I|[Ww]e)\s+(?:now\s+|officially\s+|just\s+|already\s+|finally\s+|will\s+|are going to\s+|am going to\s+)?|^\W*)(?:switch(?:ing|ed)?|defect(?:ing|ed)?|mov(?:e|ing|ed)(?: over| across)?|migrat(?:e|ing|ed))\s+(?:over\s+)?to\s+(?:@user\b|(?:[Tt]he\s+)?\p{Lu}[\p{L}&'’]*(?![\p{L}&'’])(?!\s+(?:plans?|tiers?|package|version|edition|subscription|account|licen[cs]e|bundle|mode|model|option|membership|app)\b))|\b(?:I['’]?m|I am|[Ww]e['’]?re|[Ww]e are|I['’]?ll|[Ww]e['’]?ll|I will|[Ww]e will) (?:now |be )?(?:using|going with|shopping (?:at|with)|flying(?: with)?|banking with|booking (?:with|through)|ordering from|streaming on|with) (?:@user\b|\p{Lu})[^.,;!?]{0,40} instead of (?:@user\b|\p{Lu})/u;
 /**
  * A renewal refused: "we won't be renewing", "I will not renew my contract". Its own negator is the
  * leaving, so only a negator before it denies it ("I never said we won't renew").
  */
 const NOT_RENEWING =
-  /\b(?:won['’]?t|will not|(?:are|am|['’]re|['’]m) not going to|(?:do|does)(?:n['’]?t| not) plan to|(?:have|has) decided not to|(?:are|am|['’]re|['’]m) not) (?:be )?renew(?:ing)?\b/i;
+  /\b(?:won['’]?t|will not|(?:are|am|['’]re|['’]m) not going to|(?:do|does)(?:n['’]?t| not) plan to|(?:have|has) decided not to|(?:are|am|['’]re|['’]m) not) (?:be )?(?:renew(?:ing)?\b|stay(?:ing)? (?:with|at)\b)/i;
 /** The end of a term is when the leaving happens, not a condition on it: "when the contract ends". */
 const AT_TERM_END =
   /\b(?:when|once|after) (?:the|our|my|this) (?:current )?(?:contract|subscription|plan|term|lease|policy|agreement|membership|billing period|year) (?:ends|expires|is up|runs out|comes up|finishes)\b/gi;
@@ -393,9 +442,11 @@ export function saysLeaving(text: string): boolean {
     const m = refused ?? clause.match(LEAVING) ?? clause.match(SWITCHING_TO_NAME);
     // "may" in lower case only: "in May" is a date.
     if (!m || MAYBE.test(clause) || /\bmay\b|^\W*May\b/.test(clause)) return false;
-    // No negator before the phrase in its clause: "never thought of switching to a new bank".
+    // No negator before the phrase in its clause: "never thought of switching to a new bank"; one
+    // before a "but" is another clause's ("I never thought I'd leave, but I'm ending my contract").
     const upTo = refused ? m.index! : m.index! + m[0].length;
-    return !wordTokens(clause.slice(0, upTo)).some((t) => t.startsWith('NOT_') || /^(?:not|never|no)$/.test(t));
+    const from = Math.max(0, ...[...clause.slice(0, m.index).matchAll(/\bbut\b/gi)].map((b) => b.index + b[0].length));
+    return !wordTokens(clause.slice(from, upTo)).some((t) => t.startsWith('NOT_') || /^(?:not|never|no)$/.test(t));
   });
 }
 
@@ -406,12 +457,14 @@ export function saysLeaving(text: string): boolean {
  * maybe, no negator before it and no leaving word said anywhere in the message, is no churn.
  */
 const STAYING =
-  /\b(?:(?:(?:i|we)(?:['’]ve| have)? (?:just |happily |gladly |already )?(?:decided to|chose to|choose to|will|['’]ll|am going to|are going to|want to|plan to) (?:happily |gladly |definitely )?(?:renew|stay|stick (?:with|around)|keep (?:my|our) )|(?:i['’]?m|we['’]?re|i am|we are) (?:happily |gladly |definitely )?(?:renewing|staying (?:with|put|on)|sticking (?:with|around)|keeping (?:my|our) ))|(?:^\W*|\b(?:i|we)(?:['’]ve| have)? )(?:just |happily |gladly |already )?(?:renewed|extended) (?:my|our))\b/i;
+  /\b(?:(?:(?:i|we)(?:['’]ve| have)? (?:just |happily |gladly |already )?(?:decided to|chose to|choose to|will|['’]ll|am going to|are going to|want to|plan to) (?:happily |gladly |definitely )?(?:renew|stay|stick (?:with|around)|keep (?:my|our) )|(?:i['’]?m|we['’]?re|i am|we are|(?:my|our|the) (?:\w+ )?\w+ (?:is|are)) (?:happily |gladly |definitely )?(?:renewing|staying (?:with|put|on|for)|sticking (?:with|around)|keeping (?:my|our) ))|(?:^\W*|\b(?:i|we)(?:['’]ve| have)? )(?:just |happily |gladly |already )?(?:renewed|extended) (?:my|our))\b/i;
 export function saysStaying(text: string, counts: ScopeCounts): boolean {
   if (counts.churn[0] > 0 || counts.churn_stay[1] > 0) return false;
   return (text.match(/[^.!?;\n]+[.!?;]*/g) ?? []).some((clause) => {
     const m = clause.match(STAYING);
-    if (!m || MAYBE.test(clause) || /\bonly\b/i.test(clause)) return false;
+    // A decision taken ("after comparing we decided to stay") is no maybe, whatever its time words.
+    const decided = m && /\b(?:decided|chose|renewed|extended)\b/i.test(m[0]);
+    if (!m || (MAYBE.test(clause) && !decided) || /\bonly\b/i.test(clause)) return false;
     return !wordTokens(clause.slice(0, m.index! + m[0].length)).some((t) => t.startsWith('NOT_'));
   });
 }
