@@ -738,3 +738,47 @@ describe('after the read sets dev15 and older, again', () => {
     expect(sarcasm('The engineer never came back. Thanks again!')).toBe(-1);
   });
 });
+
+describe('after the read set dev18 (negated negatives)', () => {
+  it.each([
+    'Nobody at the front desk was curt.',
+    'No one at the clinic made me feel rushed.',
+    'The parking fees are not unreasonable.',
+    "I don't think the hotel's weekend room rates are unfair.",
+    'Was the waiter snooty? Not at all.',
+    'My bank seldom blocks my card.',
+    'The quarterly bill was far from inflated.',
+    "I've yet to come across a single cold meal there.",
+    'The energy bill was anything but inflated.',
+    "I didn't get any surprise charges this month.",
+    'Not once in a year has the airline cancelled a flight on me.',
+    "I haven't had any more cancellations since Tuesday.",
+    "It's not like the old days when it kept overcharging me.",
+    'Any outages? None. Would I use it again? Definitely.',
+    "I don't believe the garage overcharged me anywhere.",
+    'Rang them this morning, no one kept me on hold.',
+    'The account has been free of card declines since March.',
+  ])('hears a complaint denied: %s', (text) => expect(deniedComplaint(text)).toBe(1));
+
+  it.each([
+    "I can't get an appointment at the clinic.",
+    "I haven't cancelled my subscription.",
+    'The overdraft charges are steep.',
+    'Nobody at the desk helped, and the room was dirty.',
+  ])('hears no complaint denied in: %s', (text) => expect(deniedComplaint(text)).toBe(0));
+
+  it.each(["The clinic didn't call back with the test results.", "There's no way to book a service online."])(
+    'hears a plain failure: %s',
+    (text) => expect(plainFailure(text)).toBe(-1),
+  );
+
+  it('hears a closing "never again," as a warning, and no contrast in "yet to" or "yet again"', () => {
+    expect(compositionVerdict('Never again, Burger Barn. Two hours for cold food.')).toEqual({
+      sign: -1,
+      rule: 'warning',
+    });
+    expect(contrastParts("I've yet to find a single fault with the app.")).toBeUndefined();
+    expect(contrastParts('The app crashed yet again this morning.')).toBeUndefined();
+    expect(contrastParts('The room was small, yet the staff made up for it.')).toBeDefined();
+  });
+});

@@ -68,6 +68,8 @@ const NOT_SINCE_LONG =
   /\b(?:can['’]?t|cannot|could(?:n['’]?t| not)|don['’]?t|do not) (?:remember|recall) (?:the last time|when)\b/iu;
 
 /** An answer of no after a question, at the end of the message ("Q: … problems? A: No, none."). */
+const ANSWERED_NO_SHORT =
+  /\?\s*(?:no|nope|nah|none|never|not (?:once|at all|one|a single (?:one|time)))(?:\s+(?:whatsoever|at all))?\s*[.!]/iu;
 const ANSWERED_NO =
   /\?["'”’]?\s*(?:\p{L}+\s*:\s*)?["'“‘]?\s*(?:no|nope|nah|not at all|not in my experience|not (?:really|once|for me|for us|so far|lately|anymore|this time)|none|never)\b(?!\s+(?:worries|problem|rush|hurry|thanks))[^?]{0,60}$/iu;
 
@@ -82,7 +84,10 @@ const FAILURE_WORD = new RegExp(`^(?:${FAILURE.source.slice(5, -3)})$`, 'iu');
 const RAISING = /^(?:think|thought|say|said|call|find|found|feel|felt|believe|consider|reckon|suppose|expect)$/;
 
 const TOO_MUCH = /^(?:high|steep|much|long|slow|expensive|pricey|complicated|hard|difficult|many)$/;
-const INTENTION_WORD = /^(?:refund\w*|cancel\w*|disput\w*|charge\w*|leav\w*|switch\w*)$/;
+// ("cancellations", a vendor's, are failures: "I haven't had any more cancellations".)
+const INTENTION_WORD = /^(?:refund\w*|cancel(?!lations$)\w*|disput\w*|charge\w*|leav\w*|switch\w*)$/;
+/** Price words that name what a denial is about, not a failure ("the overdraft charges are not unreasonable"). */
+const PRICE_NOUN = /^(?:charges|fees|bills|prices|rates|costs)$/;
 
 /**
  * "Nothing in the bag was leaking", "nobody at the desk was rude": the word is what the denied
@@ -106,7 +111,9 @@ function subjectDenied(scoped: { word: string; distance: number }[], i: number, 
   if (/^(?:not|never)$/.test(negator) && /^(?:once|one|single|a single)\b/.test(between.slice(0, 2).join(' ')))
     return true;
   if (!/^(?:nothing|nobody)$/.test(negator)) return false;
-  return /^(?:was|were|is|are|been|got|gets|went|goes|seemed|felt|looked|arrived|came)$/.test(between.at(-1) ?? '');
+  return /^(?:was|were|is|are|been|got|gets|went|goes|seemed|felt|feel|looked|arrived|came)$/.test(
+    between.at(-1) ?? '',
+  );
 }
 
 /**
@@ -133,6 +140,11 @@ export function deniedComplaint(message: string): 1 | 0 {
   const text = message
     .replace(/\b(?:free (?:of|from)|devoid of)\b/giu, 'no')
     .replace(/\b(?:rarely|seldom)\b/giu, 'hardly')
+    // "No one at the desk was rude" as "nobody"; "I've yet to see a cold meal" as "never"; "it's not
+    // like the old days when it kept overcharging me" as "no longer".
+    .replace(/\bno[- ]one\b/giu, 'nobody')
+    .replace(/\b(?:(?:have|has|had|am|are|is)\s+|(?<=\p{L})['’](?:ve|s)\s+)?yet to\b/giu, ' never')
+    .replace(/\bnot like (?:the old days|before|it used to be|last (?:year|time))\b(?:\s+when)?/giu, 'no longer')
     .replace(TROUBLE_EXPECTED, ' ')
     .replace(OTHERS_COMPLAIN, ' ')
     // "didn't arrive scratched like I feared": the fear is no complaint of its own.
@@ -140,7 +152,8 @@ export function deniedComplaint(message: string): 1 | 0 {
   // "Tried really hard to find something to moan about. Couldn't.": a fault looked for, not found.
   if (FAULT_NOT_FOUND.test(text)) return 1;
   // "Did you have any problems with the signal? No, none whatsoever.": a complaint asked about, denied.
-  const answered = text.match(ANSWERED_NO);
+  // (Or a short answer of no between questions: "Any outages? None. Would I use it again? Definitely.")
+  const answered = text.match(ANSWERED_NO) ?? text.match(ANSWERED_NO_SHORT);
   if (answered) {
     const asked = text.slice(0, answered.index);
     return FAILURE.test(asked) ||
@@ -163,7 +176,16 @@ export function deniedComplaint(message: string): 1 | 0 {
   // "won't stop crashing", "still no way to undo": the failure goes on.
   if (/(?:n['’]?t|\bnot|\bnever|\bno) (?:stop|stops|stopped|quit)\b|\bstill\b/iu.test(text)) return 0;
   // "can't stand how slow it is", "couldn't believe how bad": a negator that says the complaint.
-  if (/\b(?:can['’]?t|cannot|could(?:n['’]?t| not)) (?:stand|bear|believe|handle|take)\b/iu.test(text)) return 0;
+  // "can't get an appointment", "couldn't reach anyone": a negator that says the failure.
+  if (
+    /\b(?:can['’]?t|cannot|could(?:n['’]?t| not)) (?:stand|bear|believe|handle|take|get|find(?!\s+(?:anything|any|a (?:single )?(?:fault|flaw|problem|thing|complaint)|fault))|reach|book|access)\b/iu.test(
+      text,
+    )
+  )
+    return 0;
+  // "The bill was anything but inflated": the complaint denied.
+  const butComplaint = text.match(/\banything but (\p{L}+)/iu);
+  if (butComplaint && complaint(butComplaint[1].toLowerCase())) return 1;
   // "nothing was done about the broken heater": nothing done is the complaint.
   if (/\bnothing (?:was|has been|is being|got|gets|is|will be) (?:ever )?done\b/iu.test(text)) return 0;
   const scoped = scopedWords(text);
@@ -192,7 +214,21 @@ export function deniedComplaint(message: string): 1 | 0 {
       (/^(?:wait|queue|chase)$/.test(raw) &&
         scoped[i - 1]?.word === 'to' &&
         /^(?:have|has|had)$/.test(scoped[i - 2]?.word ?? ''));
-    const word = phrase ? 'unbearable' : raw;
+    const word =
+      phrase ||
+      // "no surprise charges", "kept me on hold", "not a single cold meal", "not once has it cancelled a flight".
+      (raw === 'surprise' && next && /^(?:charges?|bills?|fees?|costs?|hikes?|increases?|extras?)$/.test(next)) ||
+      (raw === 'hold' && scoped[i - 1]?.word === 'on') ||
+      (raw === 'cold' &&
+        next &&
+        /^(?:meals?|food|dish(?:es)?|coffee|tea|rooms?|showers?|water|pizza|chips|fries)$/.test(next)) ||
+      (/^cancell?ed$/.test(raw) &&
+        /^(?:a|an|the|my|our|any)$/.test(next ?? '') &&
+        /^(?:flights?|trains?|class(?:es)?|appointments?|orders?|bookings?|reservations?|deliver(?:y|ies)|sessions?|lessons?)$/.test(
+          scoped[i + 2]?.word ?? '',
+        ))
+        ? 'unbearable'
+        : raw;
     // "I don't think the new checkout is buggy", "I'd never call it slow": a verb of opinion passes the
     // negation to the clause it opens (negative raising), so that clause gets its own reach.
     const opens = Number.isFinite(distance) ? scoped[i - distance + 1]?.word : undefined;
@@ -206,15 +242,15 @@ export function deniedComplaint(message: string): 1 | 0 {
     const opened = scoped.slice(Math.max(i - 4, i - distance + 1), i).map((s) => s.word);
     const afterAny =
       Number.isFinite(distance) &&
-      opened.includes('any') &&
+      (opened.includes('any') || opened.includes('single')) &&
       !opened
-        .slice(opened.lastIndexOf('any') + 1)
+        .slice(Math.max(opened.lastIndexOf('any'), opened.lastIndexOf('single')) + 1)
         .some((w) => /^(?:for|on|in|at|with|about|from|of|to|the|a|an|my|our|their|and|or|but)$/.test(w));
     const reach =
       negator && (/^(?:none|neither|nor)$/.test(negator) || subjectDenied(scoped, i, distance) || afterAny)
         ? Infinity
         : opens && RAISING.test(opens)
-          ? COMPLAINT_REACH + 3
+          ? COMPLAINT_REACH + 5
           : COMPLAINT_REACH;
     if (distance <= reach) {
       if (praise(word)) denied = -Infinity;
@@ -231,7 +267,10 @@ export function deniedComplaint(message: string): 1 | 0 {
         denied++;
     } else if (
       complaint(word) ||
-      (distance === Infinity && FAILURE.test(word) && !/^(?:another|again|nothing)$/.test(word))
+      (distance === Infinity &&
+        FAILURE.test(word) &&
+        !/^(?:another|again|nothing)$/.test(word) &&
+        !PRICE_NOUN.test(word))
     )
       plain++;
   });

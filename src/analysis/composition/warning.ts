@@ -25,7 +25,7 @@ export const WARNING = new RegExp(
     String.raw`\bdo yourself a favou?r\b`,
     String.raw`\byou(?:['’]ve| have) been warned\b`,
     String.raw`\bbuyer beware\b`,
-    String.raw`(?:^|[.!?:]\s*)never again\s*(?:[.!]|$)`,
+    String.raw`(?:^|[.!?:]\s*)never again\s*(?:[.!,]|$)`,
   ].join('|'),
   'iu',
 );

@@ -141,8 +141,8 @@ describe('the held-out sentences', () => {
     expect(new Set(texts).size).toBe(texts.length);
   });
 
-  it('hold dev16, dev17 and dev19 (read): 240 template-made cases each, and test11 (never read): 380 over seven capabilities', () => {
-    const counts = (half: 'dev16' | 'dev17' | 'dev19' | 'test11') =>
+  it('hold dev16 to dev19 (read): 240 or 260 template-made cases each, and test11 (never read): 380 over seven capabilities', () => {
+    const counts = (half: 'dev16' | 'dev17' | 'dev18' | 'dev19' | 'test11') =>
       Object.fromEntries(
         [...new Set(loadHoldout(half).map((c) => c.capability))].map((k) => [
           k,
@@ -169,8 +169,11 @@ describe('the held-out sentences', () => {
       'clear positive': 40,
       'clear negative': 40,
     });
+    expect(counts('dev18')).toEqual({ 'negated negative': 200, 'clear negative with a negator': 60 });
     expect(counts('dev19')).toEqual({ 'negated churn': 140, 'churn statement': 60, 'negated refund': 40 });
-    const texts = (['dev16', 'dev17', 'dev19', 'test11'] as const).flatMap((h) => loadHoldout(h).map((c) => c.text));
+    const texts = (['dev16', 'dev17', 'dev18', 'dev19', 'test11'] as const).flatMap((h) =>
+      loadHoldout(h).map((c) => c.text),
+    );
     expect(new Set(texts).size).toBe(texts.length);
   });
 

@@ -36,7 +36,8 @@ import type { CapabilityResult, Predict, ProbeReport } from './runner.js';
  * and `dev12` (sincere praise that mentions a problem, and neutral requests: a guard against false
  * alarms of the sarcasm and polite-complaint rules), all read. `dev14`, `test10` and `dev15`, and
  * `dev16` (denied upgrades, refunds and recommendations, and upgrade statements), `dev17` (contrasts
- * both ways and negated negatives, many long), `dev19` (denied churn and refunds, churn statements)
+ * both ways and negated negatives, many long), `dev18` (negated negatives in many forms, and
+ * complaints that use a negator), `dev19` (denied churn and refunds, churn statements)
  * and `test11` (never read: seven capabilities): more
  * helpers' own templates (data/probe-holdout/README.md).
  */
@@ -68,6 +69,7 @@ export type HoldoutHalf =
   | 'test10'
   | 'dev16'
   | 'dev17'
+  | 'dev18'
   | 'dev19'
   | 'test11'
   | 'dev-posts'
@@ -101,6 +103,7 @@ export const HOLDOUT_HALVES: readonly HoldoutHalf[] = [
   'test10',
   'dev16',
   'dev17',
+  'dev18',
   'dev19',
   'test11',
   'dev-posts',
