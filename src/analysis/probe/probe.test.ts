@@ -71,21 +71,26 @@ const PROBE_FLOORS: Record<string, number> = {
  * (2026-12-03, third stop): the same 19.
  * The rules written from dev9 to dev12 (a later stop of 2026-12-03): 19 → 15. Heads v21 with the
  * learned sarcasm detector: 15 (the same counts).
+ *
+ * Every never-read floor below was set again on 2026-12-04 at the counts after the rules written
+ * from the read sets dev16 to dev19 (docs/analysis.md, "Five more read sets"): test 14 → 12, test2
+ * 15 → 14, test3 13 → 11, test6 24 → 22, test7 25 → 17, test8 20 → 19, test10 30 → 29, test11
+ * 31 (before, measured first) → 26; the others unchanged.
  */
 const HOLDOUT_FAILURES: Record<string, number> = {
   'negated positive': 1 + 1,
-  'negated negative': 1 + 1,
+  'negated negative': 0 + 1,
   'contrast ending negative': 1 + 1,
   'contrast ending positive': 0 + 1,
   sarcasm: 1 + 1,
   'polite complaint': 0 + 1,
   'factual complaint': 3 + 1,
-  'negated churn': 3 + 1,
+  'negated churn': 2 + 1,
   'negated refund': 0 + 1,
   'negated upgrade': 2 + 1,
   'negated recommend': 1 + 1,
   'churn statement': 1 + 1,
-  overall: 14 + 3,
+  overall: 12 + 3,
 };
 
 /**
@@ -102,8 +107,8 @@ const HOLDOUT2_FAILURES: Record<string, number> = {
   'factual complaint': 1 + 1,
   'negated churn': 3 + 1,
   'negated refund': 3 + 1,
-  'negated upgrade': 5 + 1,
-  overall: 15 + 3,
+  'negated upgrade': 4 + 1,
+  overall: 14 + 3,
 };
 
 /**
@@ -116,18 +121,18 @@ const HOLDOUT2_FAILURES: Record<string, number> = {
  */
 const HOLDOUT3_FAILURES: Record<string, number> = {
   'negated positive': 2 + 1,
-  'negated negative': 3 + 1,
+  'negated negative': 2 + 1,
   'contrast ending negative': 2 + 1,
   'contrast ending positive': 1 + 1,
   sarcasm: 1 + 1,
   'polite complaint': 1 + 1,
   'factual complaint': 0 + 1,
   'negated churn': 1 + 1,
-  'negated refund': 1 + 1,
+  'negated refund': 0 + 1,
   'negated upgrade': 0 + 1,
   'negated recommend': 0 + 1,
   'churn statement': 1 + 1,
-  overall: 13 + 3,
+  overall: 11 + 3,
 };
 
 /**
@@ -204,13 +209,13 @@ const HOLDOUT6_FAILURES: Record<string, number> = {
   'factual complaint': 1 + 1,
   'negated churn': 2 + 1,
   'churn statement': 1 + 1,
-  'negated refund': 3 + 1,
+  'negated refund': 1 + 1,
   'negated upgrade': 2 + 1,
   'negated recommend': 0 + 1,
   'intensified negative': 1 + 1,
   'intensified positive': 1 + 1,
   'noisy negative': 1 + 1,
-  overall: 24 + 3,
+  overall: 22 + 3,
 };
 
 /**
@@ -225,19 +230,19 @@ const HOLDOUT7_FAILURES: Record<string, number> = {
   'negated negative': 2 + 1,
   'negated positive': 2 + 1,
   'contrast ending negative': 0 + 1,
-  'contrast ending positive': 5 + 1,
-  sarcasm: 3 + 1,
+  'contrast ending positive': 3 + 1,
+  sarcasm: 1 + 1,
   'polite complaint': 2 + 1,
   'factual complaint': 1 + 1,
   'negated churn': 0 + 1,
   'churn statement': 2 + 1,
-  'negated refund': 1 + 1,
+  'negated refund': 0 + 1,
   'negated upgrade': 1 + 1,
   'negated recommend': 1 + 1,
-  'intensified negative': 2 + 1,
+  'intensified negative': 0 + 1,
   'intensified positive': 1 + 1,
-  'noisy negative': 2 + 1,
-  overall: 25 + 3,
+  'noisy negative': 1 + 1,
+  overall: 17 + 3,
 };
 
 /**
@@ -249,7 +254,7 @@ const HOLDOUT7_FAILURES: Record<string, number> = {
  * a false alarm of the detector; intensified negative 1 → 0).
  */
 const HOLDOUT8_FAILURES: Record<string, number> = {
-  'negated negative': 4 + 1,
+  'negated negative': 3 + 1,
   'negated positive': 0 + 1,
   'contrast ending negative': 1 + 1,
   'contrast ending positive': 1 + 1,
@@ -264,7 +269,7 @@ const HOLDOUT8_FAILURES: Record<string, number> = {
   'intensified negative': 0 + 1,
   'intensified positive': 1 + 1,
   'noisy negative': 1 + 1,
-  overall: 20 + 3,
+  overall: 19 + 3,
 };
 
 /**
@@ -286,32 +291,32 @@ const HOLDOUT9_FAILURES: Record<string, number> = {
  * dev15 (data/probe-holdout/README.md), 30 after; plus one a capability and three overall.
  */
 const HOLDOUT10_FAILURES: Record<string, number> = {
-  'negated negative': 11 + 1,
+  'negated negative': 10 + 1,
   'contrast ending positive': 7 + 1,
   'negated upgrade': 2 + 1,
   'negated churn': 1 + 1,
   'contrast ending negative': 5 + 1,
   'factual complaint': 0 + 1,
   'churn statement': 4 + 1,
-  overall: 30 + 3,
+  overall: 29 + 3,
 };
 
 /**
  * Failures allowed on the eleventh never-read set (test11: 380 cases over seven capabilities, a
  * helper's own templates, 16 to 26 a capability, half plain and half natural), written with the read
  * sets dev16 and dev17 by helpers who saw nothing of this repository nor each other's sets. It
- * failed 31 before the rules written from dev16 and dev17, measured first; plus one a capability
- * and three overall on the count after them.
+ * failed 31 before the rules written from dev16 to dev19, measured first, and 26 after; plus one a
+ * capability and three overall.
  */
 const HOLDOUT11_FAILURES: Record<string, number> = {
-  'negated negative': 12 + 1,
+  'negated negative': 11 + 1,
   'contrast ending positive': 3 + 1,
   'negated upgrade': 3 + 1,
-  'negated churn': 5 + 1,
+  'negated churn': 2 + 1,
   sarcasm: 3 + 1,
   'clear positive': 2 + 1,
   'clear negative': 2 + 1,
-  overall: 30 + 3,
+  overall: 26 + 3,
 };
 
 /**
