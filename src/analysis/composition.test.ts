@@ -782,3 +782,24 @@ describe('after the read set dev18 (negated negatives)', () => {
     expect(contrastParts('The room was small, yet the staff made up for it.')).toBeDefined();
   });
 });
+
+describe('contrasts ending negative, from the read sets again', () => {
+  it.each([
+    'The booking page is easy to set up; however, the double bookings are driving our clients away.',
+    'Initially the service was good, then it went downhill fast.',
+    'The teachers seem nice. But nobody answers my emails about the fees.',
+    'The engineer was great, though that hardly matters now that they raised my bill without warning.',
+    "Can't fault the view. Everything else was a mess: the room flooded on night one.",
+    'Although the interface looked clean, support has not answered a single ticket in a month.',
+    "The app looks lovely, but it just isn't worth the money.",
+  ])('judges it by its later part: %s', (text) =>
+    expect(compositionVerdict(text)).toEqual({ sign: -1, rule: 'contrast' }),
+  );
+
+  it('leaves a later part that mends or praises', () => {
+    expect(compositionVerdict('The start was slow, but nobody minded and the staff were lovely.')?.sign).not.toBe(-1);
+    expect(
+      compositionVerdict('The first week was rough, but support answered within minutes and sorted it.')?.sign,
+    ).not.toBe(-1);
+  });
+});

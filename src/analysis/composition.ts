@@ -35,7 +35,7 @@ import { BAD_NEWS, contrastParts, expectationDenied, juxtaposed } from './compos
 import { COURTESY, helpWithProblem, politeComplaint } from './composition/courtesy.js';
 import { deniedComplaint, deniedPraise, emphaticNever } from './composition/denials.js';
 import { core, SIGN_OFF_COURTESY } from './composition/envelope.js';
-import { failureTold, mismatch, plainFailure } from './composition/failures.js';
+import { failureTold, MENDED, mismatch, plainFailure, SERVICE_FAILED } from './composition/failures.js';
 import { clearPraise, plainPraise, praiseIdiom } from './composition/praise.js';
 import { CLEAR, lean, type ReaderLean, signOf } from './composition/reading.js';
 import { sarcasm } from './composition/sarcasm.js';
@@ -78,6 +78,9 @@ export function compositionVerdict(message: string, reader?: ReaderLean): Verdic
       warning(parts[1]) ||
       deniedPraise(parts[1], reader) ||
       deniedComplaint(parts[1]) ||
+      // A service failing by a negated verb ("support hasn't answered a single ticket") before the
+      // lexicons, which read such a part as nothing or as praise.
+      (SERVICE_FAILED.test(parts[1]) && !MENDED.test(parts[1]) ? -1 : 0) ||
       signOf(lean(parts[1].replace(SIGN_OFF_COURTESY, ' '), reader) + badNews) ||
       // "…, but the car smelled of smoke and had a flat tyre", "…. The soup was cold though.": a failure told calmly.
       plainFailure(parts[1]) ||

@@ -408,6 +408,8 @@ const LEAVING = new RegExp(
     // Out for good, a better deal found elsewhere (dev14).
     "(?:i['’]?m|i am|we['’]?re|we are) (?:so |officially )?out\\s*(?:[.!]|$)",
     '(?:found|got|getting|signed up for) (?:a )?(?:much )?(?:better|cheaper) (?:deal|price|offer|rate|option|plan|provider) (?:at|with|elsewhere|from)\\b',
+    // Closure asked for: "customer requests account closure" (dev19).
+    '(?:request\\w*|asks? for|asked for|wants?) (?:\\w+ ){0,2}?(?:account closure|(?:closure|cancell?ation|termination) of (?:my|our|the|his|her|their) (?:account|subscription|contract|membership|policy))',
     // Given up (dev19).
     'giv(?:e|ing|en) up (?:my|our) (?:[\\w-]+\\s+)?(?:membership|subscription|account|contract|plan|policy|line|pass|licen[cs]e)',
   ].join('|'),
@@ -445,7 +447,10 @@ export function saysLeaving(text: string): boolean {
     // No negator before the phrase in its clause: "never thought of switching to a new bank"; one
     // before a "but" is another clause's ("I never thought I'd leave, but I'm ending my contract").
     const upTo = refused ? m.index! : m.index! + m[0].length;
-    const from = Math.max(0, ...[...clause.slice(0, m.index).matchAll(/\bbut\b/gi)].map((b) => b.index + b[0].length));
+    const from = Math.max(
+      0,
+      ...[...clause.slice(0, m.index).matchAll(/\bbut\b|\s[-–—]+\s|[,:]/gi)].map((b) => b.index + b[0].length),
+    );
     return !wordTokens(clause.slice(from, upTo)).some((t) => t.startsWith('NOT_') || /^(?:not|never|no)$/.test(t));
   });
 }

@@ -18,7 +18,7 @@ const CONCESSION =
  * turn only where a sentence or clause opens with them ("it still crashes" is no turn).
  */
 export const MARKER =
-  /(?<!\bnot only\b[^,.;]*)(?<!\b(?:nothing|all|anything)\s)\b(?:bu+t|however|(?<!\b(?:not|as)\s)yet(?!\s+(?:to|again|another)\b)|until|whereas|except that|that said|unfortunately|sadly|these days|lately|nowadays|since then|turn(?:s|ed) out|on the other hand)\b|(?<=\b(?:at first|initially|originally|used to|in the beginning|before)\b.*)\b(?:now|then)\b|(?<=(?:^|[.!?;,—–-])\s*)\b(?:still|even so|nonetheless|nevertheless|all the same|regardless|in the end|overall)(?=\s*,)|\beven so\b/giu;
+  /(?<!\bnot only\b[^,.;]*)(?<!\b(?:nothing|all|anything)\s)\b(?:(?:that|which|it|none of (?:that|this|it)) (?:hardly|barely|doesn['’]?t|does not|no longer) matters?|(?:everything|all) else(?= (?:is|was|has been|about))|bu+t|however|(?<!\b(?:not|as)\s)yet(?!\s+(?:to|again|another)\b)|until|whereas|except that|that said|unfortunately|sadly|these days|lately|nowadays|since then|turn(?:s|ed) out|on the other hand)\b|(?<=\b(?:at first|initially|originally|used to|in the beginning|before)\b.*)\b(?:now|then)\b|(?<=(?:^|[.!?;,—–-])\s*)\b(?:still|even so|nonetheless|nevertheless|all the same|regardless|in the end|overall)(?=\s*,)|\beven so\b/giu;
 
 /** The two parts of a short contrast, or undefined when the message has none (or its later part is under two words). */
 /**
@@ -53,8 +53,9 @@ export function contrastParts(text: string): [string, string] | undefined {
 const SOFTENED = /\b(?:a (?:bit|little|tad|touch)|bit|slightly|somewhat|mildly|kinda|kind of|sort of|a few|minor)\b/iu;
 
 const CLOSING_THOUGH = /^(.+?)[,;.!]\s*([^,;.!?]+?)\s*,?\s+though\W*$/iu;
-/** Markers that say the later part is bad news whatever its words: "Unfortunately it …". */
-export const BAD_NEWS = /\b(?:unfortunately|sadly|regrettably)\b/iu;
+/** Markers that say the later part is bad news whatever its words: "Unfortunately it …", "… that hardly matters now that …", "Everything else was …". */
+export const BAD_NEWS =
+  /\b(?:unfortunately|sadly|regrettably|(?:hardly|barely|doesn['’]?t|does not|no longer) matters?|everything else|all else)\b/iu;
 
 /**
  * An expectation and its denial: "I thought the update would be slow, but it wasn't", "we were told

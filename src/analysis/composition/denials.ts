@@ -23,7 +23,7 @@ const ENDED = /\b(?:not|no|\p{L}+n['’]?t) (?:any ?more|any longer|longer)\b/gi
 
 /** Idioms of praise withheld: "could have been better", "leaves a lot to be desired", "not all that good". */
 const WITHHELD =
-  /\bcould(?:['’]ve| have) been (?:a lot |much |way )?(?:better|faster|smoother|easier|clearer|cheaper|quicker)\b|\bleaves? (?:a lot|much|something) to be desired\b|\b(?:not|isn['’]?t|wasn['’]?t|aren['’]?t|weren['’]?t) (?:all )?that (?:great|good|impressive|special|helpful|useful)\b|\bnothing (?:special|to write home about)\b/iu;
+  /\b(?:(?:is|was|are|were)(?:n['’]?t| not)|not) (?:really |even )?worth (?:it|the (?:money|price|cost|hassle|fee|wait))\b|\bcould(?:['’]ve| have) been (?:a lot |much |way )?(?:better|faster|smoother|easier|clearer|cheaper|quicker)\b|\bleaves? (?:a lot|much|something) to be desired\b|\b(?:not|isn['’]?t|wasn['’]?t|aren['’]?t|weren['’]?t) (?:all )?that (?:great|good|impressive|special|helpful|useful)\b|\bnothing (?:special|to write home about)\b/iu;
 
 /** Praise denied, nothing praised plainly and no complaint denied: -1; else 0. */
 export function deniedPraise(text: string, reader?: ReaderLean): -1 | 0 {
