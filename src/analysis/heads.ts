@@ -490,21 +490,24 @@ export function applyHeads(heads: Heads, enc: Encoded, raw: string, row?: Sparse
   const polarity = composePolarity(stacked, verdict ?? learnedSarcasm(heads, stacked, x, lexPriors, row));
   const positive = polarityClass(heads, polarity) === 'positive';
   const scope = o.scope ? scopeCounts(text) : undefined;
-  // The veto reads more forms of denial than the heads were trained with (intent-scope.ts `wide`).
-  const vetoScope = o.scope && o.denialVeto ? scopeCounts(text, { wide: true }) : undefined;
+  // The veto reads more forms of denial than the heads were trained with (intent-scope.ts `wide`),
+  // counted only for a message that has a label to veto (most messages have none).
+  let wideScope: ScopeCounts | undefined;
+  const vetoed = (label: string) =>
+    o.scope && o.denialVeto && deniedOnly(label, (wideScope ??= scopeCounts(text, { wide: true })));
+  const stays = () => o.scope && o.denialVeto && saysStaying(text, (wideScope ??= scopeCounts(text, { wide: true })));
   const topics = pickLabels(heads.topics, labelProbs(heads.topics, o, x, pieces, words?.topics, scope));
   const intentions = pickLabels(
     heads.intentions,
     labelProbs(heads.intentions, o, x, pieces, words?.intentions, scope),
-    (label) =>
-      !(label === 'recommend' && o.recommendNeedsPositive && !positive) && !(vetoScope && deniedOnly(label, vetoScope)),
+    (label) => !(label === 'recommend' && o.recommendNeedsPositive && !positive) && !vetoed(label),
   );
   // A plain statement of leaving in any trade's words (intent-scope.ts saysLeaving) is churn even
   // when the heads, which learned software customers' words, did not hear it.
   const churn =
     (pickLabels(heads.churn, labelProbs(heads.churn, o, x, pieces, words?.churn, scope)).length > 0 ||
       (o.scope && saysLeaving(text))) &&
-    !(vetoScope && (deniedOnly('churn', vetoScope) || saysStaying(text, vetoScope)));
+    !(vetoed('churn') || stays());
   if (churn) intentions.unshift('churn');
   return {
     sentiment: sentimentValue(heads, polarity, text),
