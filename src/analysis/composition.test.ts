@@ -555,6 +555,10 @@ describe('composePolarity', () => {
     expect(p.indexOf(Math.max(...p))).toBe(0);
     expect(composePolarity([0.2, 0.6, 0.2], { sign: -1, rule: 'mismatch' })[0]).toBeCloseTo(0.6);
   });
+  it("moves a neutral reading of advice against the company toward negative too, and no other rule's", () => {
+    expect(composePolarity([0.2, 0.6, 0.2], { sign: -1, rule: 'warning' })[0]).toBeCloseTo(0.6);
+    expect(composePolarity([0.2, 0.6, 0.2], { sign: 1, rule: 'resolved story' })).toEqual([0.2, 0.6, 0.2]);
+  });
 });
 
 describe('after the read set dev14', () => {
@@ -801,5 +805,43 @@ describe('contrasts ending negative, from the read sets again', () => {
     expect(
       compositionVerdict('The first week was rough, but support answered within minutes and sorted it.')?.sign,
     ).not.toBe(-1);
+  });
+});
+
+describe('what the review of these rules found misread (each was seen failing)', () => {
+  it.each([
+    "Brilliant garage, I wouldn't go anywhere else.",
+    'Best prices in town, no need to look elsewhere.',
+    'Do yourself a favour and book this hotel!',
+    'The new route planner helps me steer clear of traffic jams.',
+    'Book early to save yourself a fortune.',
+    'Never fly with anyone else, this airline is the best.',
+    "Don't trust their competitors, this shop is the real deal.",
+    "I'd avoid the weekend crowds, otherwise a lovely gym.",
+  ])('hears no warning in: %s', (text) => expect(compositionVerdict(text)?.rule).not.toBe('warning'));
+
+  it('reads "can\'t recommend them any more" as no praise', () => {
+    expect(lean("I can't recommend them any more.")).toBeLessThan(0);
+    expect(compositionVerdict("The room was dirty. Sadly, I can't recommend them any more.")?.sign).not.toBe(1);
+    expect(compositionVerdict("Lovely place once, but now I can't recommend them any more.")).toEqual({
+      sign: -1,
+      rule: 'contrast',
+    });
+  });
+
+  it.each([
+    "I've yet to hear back about the rude driver.",
+    'Support is yet to reply about the overcharge.',
+    "Prices didn't drop.",
+    'Their prices never drop.',
+  ])('hears no complaint denied in: %s', (text) => expect(deniedComplaint(text)).toBe(0));
+
+  it('takes neither a negated apology nor "weeks in advance" for a turn, nor "everything else was fine" for bad news', () => {
+    expect(
+      resolvedStory('My bag was lost and nobody ever apologised. The crew on my other airline were wonderful.'),
+    ).toBe(0);
+    expect(sarcasm("The driver was rude even though I booked weeks in advance. Couldn't be happier.")).toBe(-1);
+    expect(compositionVerdict('The pool was closed for a day but everything else was fine.')?.sign).not.toBe(-1);
+    expect(contrastParts('Though, the staff were rude.')).toBeUndefined();
   });
 });

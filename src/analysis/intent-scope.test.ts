@@ -318,7 +318,6 @@ describe('intention scope', () => {
     expect(deniedOnly('upgrade', scopeCounts(text, { wide: true }))).toBe(false),
   );
   it.each([
-    ['churn', 'We have no plans to delete our account.'],
     ['churn', "My brother reckons I'm going to switch to another bank. Nope, not leaving."],
     ['churn', 'The rumours that we are cancelling are false.'],
     ['churn', "Our rep asked if we're planning to move to a rival. We're not - we're renewing."],
@@ -337,6 +336,11 @@ describe('intention scope', () => {
     ['churn', "I'm considering cancelling."],
     ['refund', 'I was going to wait, but now I want a refund.'],
     ['refund', 'They offered a voucher but I want a full refund instead.'],
+    // From the review: a vendor's refusal, a wait, an offer not declined, a claim of one's own.
+    ['refund', 'They refused to refund me.'],
+    ['refund', "I've been waiting nearly a month for my refund."],
+    ['refund', 'They offered a refund but it never arrived.'],
+    ['churn', "Two of my claims were rejected and I'm not happy, I'm cancelling my policy."],
   ])('the wider veto keeps what is said (dev19): %s %s', (label, text) =>
     expect(deniedOnly(label, scopeCounts(text, { wide: true }))).toBe(false),
   );

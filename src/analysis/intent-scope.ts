@@ -125,20 +125,27 @@ const DENIED_BY_ONE = new Set(['refund', 'upgrade', 'downgrade']);
  */
 const WIDE_DENIED_AFTER = new RegExp(
   [
-    String.raw`\brefus(?:e|es|ed|ing) to\b`,
+    // The writer's own refusal only: "they refused to refund me" asks for one.
+    String.raw`\b(?:i|we)(?:['’]d| would| will|['’]ll)? (?:\w+ )?refus(?:e|es|ed|ing) to\b`,
     // "I'd rather keep the £12.99 as credit than get a refund" (a decimal point is no sentence end).
     String.raw`(?<=\b(?:rather|sooner)\b(?:(?!\.\s)[^!?;]){1,60})\bthan\b`,
     // "please remove the cancellation flag": a cancellation undone (dev19).
     String.raw`\b(?:remov|withdraw|undo|undid|revers|revok|retract|scrap|ignor|drop)\w* (?:the|my|our|that|this|any)(?= (?:\w+ )?cancell?ation)`,
     // "you don't have to give me my money back" (dev19).
     String.raw`\b(?:do|does)(?:n['’]?t| not) (?:have|need) to (?:give|send|pay|transfer|process|issue)\b`,
-    // "your agent offered to refund £5": the vendor's offer, not the customer's asking (dev19).
-    String.raw`\b(?:offered|offering|offers) (?:me |us )?(?:to |a |an )?(?=(?:[\w£$€.]+ )?refund)`,
   ].join('|'),
   'iu',
 );
+/**
+ * "your agent offered to refund £5 … I'd like to decline that": the vendor's offer, declined, is not
+ * the customer's asking (dev19). Only when the message declines ("they offered a refund but it never
+ * arrived" still wants it).
+ */
+const WIDE_OFFERED = /\b(?:offered|offering|offers) (?:me |us )?(?:to |a |an )?(?=(?:[\w£$€.]+ )?refund)/giu;
+const WIDE_DECLINED =
+  /\b(?:declin\w*|no thanks|turned (?:it |that )?down|said no|don['’]?t (?:want|need) (?:it|one|a refund)|not necessary|keep (?:it|the money)|leave the charge)\b/i;
 /** A plan weighed and not carried out ("I was going to ask for my money back, but …"): refund and upgrade words after it are not said. */
-const WIDE_WEIGHED = /\b(?:(?:was|were) (?:going|about|planning) to|thought (?:about|of)|considered|almost|nearly)\b/gi;
+const WIDE_WEIGHED = /\b(?:(?:was|were) (?:going|about|planning) to|thought (?:about|of)|considered)\b/gi;
 const WEIGHED_GROUPS = new Set(['refund', 'upgrade', 'downgrade']);
 /**
  * Someone else's claim or question about the writer's leaving ("my mate thinks I'm gonna switch",
@@ -146,18 +153,14 @@ const WEIGHED_GROUPS = new Set(['refund', 'upgrade', 'downgrade']);
  * words are denied when the message contradicts it ("nope", "are false", "we're not").
  */
 const WIDE_REPORTED =
-  /\b(?:thinks?|thought|reckons?|assum(?:es|ed)|asked (?:me |us )?(?:if|whether)|wonder(?:s|ed|ing) (?:if|whether)|rumou?rs?(?: that)?|claims?(?: that)?|heard (?:that )?)\b/i;
+  /\b(?:thinks?|reckons?|assum(?:es|ed)|asked (?:me |us )?(?:if|whether)|wonder(?:s|ed|ing) (?:if|whether)|rumou?rs? (?:that|about|of)|claims? that|heard that)\b/i;
+/** A contradiction, said after the claim: "nope", "are false", "We're not." (not "I'm not happy"). */
 const WIDE_CONTRADICTED =
-  /\b(?:false|untrue|not true|nonsense|rubbish|nope|no way|not happening|wrong|(?:we['’]re|i['’]m|we are|i am) not\b|not going anywhere|not (?:cancell?ing|leaving|switching|moving))/i;
+  /\b(?:false|untrue|not true|nonsense|rubbish|nope|no way|not happening|not going anywhere|not (?:cancell?ing|leaving|switching|moving|going to))\b|\b(?:we['’]re|i['’]m|we are|i am) not(?=\s*(?:[.!,;:–—-]|$))/i;
 const WIDE_DENIED_BEFORE =
   /\b(?:is|are|was|were)(?:n['’]?t| not| never) (?:something|anything|a thing) (?:[\p{L}'’]+ ){0,4}?(?:do|doing|consider\w*|entertain\w*|need\w*|want\w*|pursu\w*|plan\w*)\b|\b(?:(?:has|have|had)(?:n['’]?t| not)|(?:has|have|had) never|never) (?:even |once )?crossed (?:my|our|anyone['’]s) minds?\b/iu;
 const WIDE_REACH_BACK = 8;
 const WIDE_ANSWER_NO = /^\s*(?:(?:a\s+)?hard pass|thanks,? but no|no,? thanks?|not for (?:me|us)|pass)\b/i;
-/** In the veto's reading, deleting an account is leaving too ("no plans to delete our account"). */
-const WIDE_GROUPS: Record<string, RegExp> = {
-  ...GROUPS,
-  churn: new RegExp(`${GROUPS.churn.source.slice(0, -1)}|delet)`),
-};
 const WIDE_NOT_A_DENIAL =
   /\bno reason not to\b|\bnever (?:thought|expected|imagined|believed|dreamed|dreamt)(?: that)? (?:i|we)(?:['’]d| would| will| might| could)\b/i;
 
@@ -209,10 +212,10 @@ const UPGRADE_DECLINED =
 /** Every declined upgrade of a message, compiled once (replace resets its lastIndex). */
 const UPGRADE_DECLINED_ALL = new RegExp(UPGRADE_DECLINED.source, 'gi');
 
-/** Per group: [said, denied], each 0, 1 or 2 (counts capped, as log-ish evidence). */
 /**
- * `wide`: with the forms of denial only the veto reads (WIDE_DENIED_AFTER and the rest); the heads'
- * inputs are always the counts without them.
+ * Per group: [said, denied], each 0, 1 or 2 (counts capped, as log-ish evidence). `wide`: with the
+ * forms of denial only the veto reads (WIDE_DENIED_AFTER and the rest); the heads' inputs are always
+ * the counts without them.
  */
 export function scopeCounts(raw: string, opts: { wide?: boolean } = {}): ScopeCounts {
   const wide = opts.wide ?? false;
@@ -230,14 +233,24 @@ export function scopeCounts(raw: string, opts: { wide?: boolean } = {}): ScopeCo
     declined ? 1 : 0,
     declined ? scopeCounts(text.replace(UPGRADE_DECLINED_ALL, ' , '), opts).upgrade[0] : 0,
   ];
-  const groups = wide ? WIDE_GROUPS : GROUPS;
-  const contradicted = wide && WIDE_CONTRADICTED.test(text);
+  const declinedOffer = wide && WIDE_DECLINED.test(text);
   // Clause by clause, so that a clause's own question mark or condition decides whether it denies.
   const clauses = text.match(/[^.!?;\n]+[.!?;]*/g) ?? [];
+  // The first clause after each that is not a question, in one pass from the end (a message of
+  // thousands of questions must not cost their square).
+  // And whether a clause after each contradicts a claim about the writer (wide).
+  const nextStatement: (string | undefined)[] = [];
+  const contradictedLater: boolean[] = [];
+  for (let k = clauses.length - 1, next: string | undefined, later = false; k >= 0; k--) {
+    nextStatement[k] = next;
+    contradictedLater[k] = later;
+    if (!ASKING.test(clauses[k])) next = clauses[k];
+    later ||= wide && WIDE_CONTRADICTED.test(clauses[k]);
+  }
   clauses.forEach((clause, k) => {
     // A question answered no at once denies what it asks: "Upgrade? Not this year."
     // (Wide: the first answer after any rhetorical questions that follow it, in any of the forms.)
-    const answer = wide ? clauses.slice(k + 1).find((c) => !ASKING.test(c)) : clauses[k + 1];
+    const answer = wide ? nextStatement[k] : clauses[k + 1];
     const answeredNo =
       ASKING.test(clause) && (ANSWER_NO.test(answer ?? '') || (wide && WIDE_ANSWER_NO.test(answer ?? '')));
     // A question, an idiom or a condition: its negator denies no intention.
@@ -248,16 +261,26 @@ export function scopeCounts(raw: string, opts: { wide?: boolean } = {}): ScopeCo
       (wide && WIDE_NOT_A_DENIAL.test(clause));
     // The words each decision against or setting-aside predicate denies, as token ranges.
     const ranges = noDenial ? [] : deniedRanges(clause, wide);
-    // (Wide: a claim about the writer that the message contradicts, to the clause's end.)
-    const reported = contradicted ? clause.match(WIDE_REPORTED) : null;
-    if (reported) ranges.push([wordTokens(clause.slice(0, reported.index! + reported[0].length)).length, Infinity]);
+    // (Wide: a claim about the writer that the rest of its clause or a later one contradicts, to the
+    // clause's end. A question's "if" is the claim's own: "our rep asked if we're planning to move".)
+    const claim = wide ? clause.match(WIDE_REPORTED) : null;
+    const claimEnd = claim ? claim.index! + claim[0].length : 0;
+    if (claim && (contradictedLater[k] || WIDE_CONTRADICTED.test(clause.slice(claimEnd))))
+      ranges.push([wordTokens(clause.slice(0, claimEnd)).length, Infinity]);
+    // (Wide: a refund the vendor offered, when the message declines it.)
+    if (declinedOffer && !noDenial)
+      for (const m of clause.matchAll(WIDE_OFFERED)) {
+        const from = wordTokens(clause.slice(0, m.index + m[0].length)).length;
+        ranges.push([from, from + DENIAL_REACH]);
+      }
     // (Wide: the words up to five after a plan weighed, for refunds and upgrades.)
-    const weighed = wide
-      ? [...clause.matchAll(WIDE_WEIGHED)].map((m) => {
-          const from = wordTokens(clause.slice(0, m.index + m[0].length)).length;
-          return [from, from + DENIAL_REACH];
-        })
-      : [];
+    const weighed =
+      wide && !noDenial
+        ? [...clause.matchAll(WIDE_WEIGHED)].map((m) => {
+            const from = wordTokens(clause.slice(0, m.index + m[0].length)).length;
+            return [from, from + DENIAL_REACH];
+          })
+        : [];
     const ended = !noDenial && ENDED.test(clause);
     // "Thought about leaving, decided to stay": the leaving was only weighed.
     const stayed = !ASKING.test(clause) && WEIGHED_THEN_STAYED.test(clause);
@@ -280,23 +303,23 @@ export function scopeCounts(raw: string, opts: { wide?: boolean } = {}): ScopeCo
       // Not for leaving and staying, whose complements firstDenied sorts out below.
       const complement = marked && !noDenial && !byNegator && (deniedBy.get(negator)?.size ?? 0) > 0;
       if (byNegator)
-        for (const [g, re] of Object.entries(groups))
+        for (const [g, re] of Object.entries(GROUPS))
           if (re.test(word)) deniedBy.set(negator, (deniedBy.get(negator) ?? new Set()).add(g));
       const denied =
         answeredNo ||
         byNegator ||
-        (stayed && groups.churn.test(word)) ||
+        (stayed && GROUPS.churn.test(word)) ||
         ranges.some(([start, end]) => i >= start && i < end) ||
         (ended && GROUPS.recommend.test(word)) ||
         (i < beforeOne && [...DENIED_BY_ONE].some((g) => GROUPS[g].test(word)));
       // "thanks for the upgrade offer", "upsell emails": the vendor's offer named, no intention
       // said ("stop sending upgrade offers" still denies one).
-      if (!denied && groups.upgrade.test(word) && OFFER.test(tokens[i + 1]?.replace(/^NOT_/, '') ?? '')) return;
+      if (!denied && GROUPS.upgrade.test(word) && OFFER.test(tokens[i + 1]?.replace(/^NOT_/, '') ?? '')) return;
       // "the Pro add-on": a thing the vendor sells, not a wish to add.
       if (!denied && word === 'add' && tokens[i + 1]?.replace(/^NOT_/, '') === 'on') return;
       // "cancel the refund", "cancel my order": what is cancelled is not the service.
       if (
-        groups.churn.test(word) &&
+        GROUPS.churn.test(word) &&
         /^cancel/.test(word) &&
         CANCELLED_THING.test(
           tokens
@@ -307,8 +330,8 @@ export function scopeCounts(raw: string, opts: { wide?: boolean } = {}): ScopeCo
       )
         return;
       // "moving our seats elsewhere": the leaving word's complement, not a second leaving.
-      if (word === 'elsewhere' && tokens.slice(0, i).some((t) => groups.churn.test(t.replace(/^NOT_/, '')))) return;
-      for (const [g, re] of Object.entries(groups)) {
+      if (word === 'elsewhere' && tokens.slice(0, i).some((t) => GROUPS.churn.test(t.replace(/^NOT_/, '')))) return;
+      for (const [g, re] of Object.entries(GROUPS)) {
         if (!re.test(word)) continue;
         // A negator denies the first leaving or staying word in its scope; a word of the other
         // group after it is that word's complement, neither said nor denied: "we will not be

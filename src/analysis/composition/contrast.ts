@@ -10,7 +10,7 @@ import { complaint, praise } from './vocabulary.js';
 
 /** "Although X, Y": a fronted concession whose main clause follows the first comma. */
 const CONCESSION =
-  /^\W*(?:even though|although|though|while|whilst|despite|in spite of|after (?:a|an|the|some) (?:rocky|rough|bumpy|shaky|slow|difficult|poor|bad|frustrating|messy|clunky|wobbly|awkward|painful|terrible|disappointing) (?:start|beginning|first (?:week|month|day|few (?:days|weeks)))\b)([^,;]*)[,;]\s*(.+)$/iu;
+  /^\W*(?:(?:even though|although|though|while|whilst|despite|in spite of)\b(?=[^,;]*\p{L})|after (?:a|an|the|some) (?:rocky|rough|bumpy|shaky|slow|difficult|poor|bad|frustrating|messy|clunky|wobbly|awkward|painful|terrible|disappointing) (?:start|beginning|first (?:week|month|day|few (?:days|weeks)))\b)([^,;]*)[,;]\s*(.+)$/iu;
 
 /**
  * Markers after which the later part carries the verdict. "not only … but" and "nothing but" are
@@ -20,14 +20,14 @@ const CONCESSION =
 export const MARKER =
   /(?<!\bnot only\b[^,.;]*)(?<!\b(?:nothing|all|anything)\s)\b(?:(?:that|which|it|none of (?:that|this|it)) (?:hardly|barely|doesn['’]?t|does not|no longer) matters?|(?:everything|all) else(?= (?:is|was|has been|about))|bu+t|however|(?<!\b(?:not|as)\s)yet(?!\s+(?:to|again|another)\b)|until|whereas|except that|that said|unfortunately|sadly|these days|lately|nowadays|since then|turn(?:s|ed) out|on the other hand)\b|(?<=\b(?:at first|initially|originally|used to|in the beginning|before)\b.*)\b(?:now|then)\b|(?<=(?:^|[.!?;,—–-])\s*)\b(?:still|even so|nonetheless|nevertheless|all the same|regardless|in the end|overall)(?=\s*,)|\beven so\b/giu;
 
-/** The two parts of a short contrast, or undefined when the message has none (or its later part is under two words). */
 /**
  * Time that has turned a story ("two months in", "weeks later", "since then", "these days") or a
  * complaint taken back ("forget that", "I stand corrected"): what follows is how things are now.
  */
 export const TIME_TURN =
-  /\b(?:(?:\p{L}+ )?(?:days?|weeks?|months?|years?) (?:later|in|on)|since then|these days|nowadays|forget (?:that|it)|scratch that|i stand corrected|i take (?:it|that) back)\b/giu;
+  /\b(?:(?:\p{L}+ )?(?:days?|weeks?|months?|years?) (?:later|in(?!\s+(?:advance|a row|total|the (?:past|last)))|on(?!\s+(?:end|hold)))|since then|these days|nowadays|forget (?:that|it)|scratch that|i stand corrected|i take (?:it|that) back)\b/giu;
 
+/** The two parts of a short contrast, or undefined when the message has none (or its later part is under two words). */
 export function contrastParts(text: string): [string, string] | undefined {
   if (words(text) > SHORT_WORDS || (text.match(/[.!?]+(?:\s|$)/g) ?? []).length > SHORT_SENTENCES) return undefined;
   const c = text.match(CONCESSION);
@@ -53,9 +53,9 @@ export function contrastParts(text: string): [string, string] | undefined {
 const SOFTENED = /\b(?:a (?:bit|little|tad|touch)|bit|slightly|somewhat|mildly|kinda|kind of|sort of|a few|minor)\b/iu;
 
 const CLOSING_THOUGH = /^(.+?)[,;.!]\s*([^,;.!?]+?)\s*,?\s+though\W*$/iu;
-/** Markers that say the later part is bad news whatever its words: "Unfortunately it …", "… that hardly matters now that …", "Everything else was …". */
+/** Markers that say the later part is bad news whatever its words: "Unfortunately it …", "… that hardly matters now that …". */
 export const BAD_NEWS =
-  /\b(?:unfortunately|sadly|regrettably|(?:hardly|barely|doesn['’]?t|does not|no longer) matters?|everything else|all else)\b/iu;
+  /\b(?:unfortunately|sadly|regrettably|(?:hardly|barely|doesn['’]?t|does not|no longer) matters?)\b/iu;
 
 /**
  * An expectation and its denial: "I thought the update would be slow, but it wasn't", "we were told

@@ -16,7 +16,7 @@ const DENIAL_REACH = 6;
  * "never been better", "not only … but", "no doubt", "nothing but praise".
  */
 const NOT_A_DENIAL =
-  /\b(?:(?:never|not|\p{L}+n['’]t)(?: \p{L}+){0,3} anything (?:but|other than|less than)|(?:could(?:n'?t| not)|can'?t|cannot) (?:be|have been|ask for|recommend|say enough|thank)\b[^.!?]*\b(?:happier|better|more|enough|easier|faster|smoother)\b|never (?:been|felt|looked|worked) better|not only|no doubt|nothing but (?:good|great|praise|positive)|never (?:once )?(?:let|lets|letting) (?:us|me) down|not (?:a|one) (?:single )?(?:problem|issue|complaint|hiccup))/iu;
+  /\b(?:(?:never|not|\p{L}+n['’]t)(?: \p{L}+){0,3} anything (?:but|other than|less than)|(?:could(?:n'?t| not)|can'?t|cannot) (?:be|have been|ask for|recommend|say enough|thank)\b[^.!?]*\b(?:happier|better|(?<!\bany )more|enough|easier|faster|smoother)\b|never (?:been|felt|looked|worked) better|not only|no doubt|nothing but (?:good|great|praise|positive)|never (?:once )?(?:let|lets|letting) (?:us|me) down|not (?:a|one) (?:single )?(?:problem|issue|complaint|hiccup))/iu;
 
 /** "used to be great, not anymore": praise that has ended (the praise itself is outside the negator's scope). */
 const ENDED = /\b(?:not|no|\p{L}+n['’]?t) (?:any ?more|any longer|longer)\b/giu;
@@ -143,7 +143,10 @@ export function deniedComplaint(message: string): 1 | 0 {
     // "No one at the desk was rude" as "nobody"; "I've yet to see a cold meal" as "never"; "it's not
     // like the old days when it kept overcharging me" as "no longer".
     .replace(/\bno[- ]one\b/giu, 'nobody')
-    .replace(/\b(?:(?:have|has|had|am|are|is)\s+|(?<=\p{L})['’](?:ve|s)\s+)?yet to\b/giu, ' never')
+    .replace(
+      /\b(?:(?:have|has|had|am|are|is)\s+|(?<=\p{L})['’](?:ve|s)\s+)?yet to(?=\s+(?:come across|see|find|experience|encounter|have|meet|notice|run into|hit|suffer|face|spot)\b)/giu,
+      ' never',
+    )
     .replace(/\bnot like (?:the old days|before|it used to be|last (?:year|time))\b(?:\s+when)?/giu, 'no longer')
     .replace(TROUBLE_EXPECTED, ' ')
     .replace(OTHERS_COMPLAIN, ' ')
@@ -203,7 +206,14 @@ export function deniedComplaint(message: string): 1 | 0 {
       (/^(?:higher|longer|bigger|worse|steeper|slower)$/.test(raw) && next === 'than') ||
       (/^(?:wait|waited|queue|queued)$/.test(raw) && next && /^(?:long|ages|forever)$/.test(next)) ||
       // "doesn't drop out", "not once did my signal drop": a connection dropping.
-      (/^drops?$/.test(raw) && (next === 'out' || next === undefined)) ||
+      (/^drops?$/.test(raw) &&
+        (next === 'out' ||
+          (next === undefined &&
+            scoped
+              .slice(Math.max(0, i - 3), i)
+              .some((s) =>
+                /^(?:signal|connection|calls?|wifi|line|internet|stream|broadband|network|service)$/.test(s.word),
+              )))) ||
       // "the queue is rarely long", "hardly any wait": a wait that is long, or any wait at all.
       (raw === 'long' && scoped.slice(Math.max(0, i - 6), i).some((s) => WAITING.test(s.word))) ||
       (/^(?:wait|waits|queue|queues)$/.test(raw) && /^(?:any|no|zero)$/.test(scoped[i - 1]?.word ?? '')) ||

@@ -16,10 +16,11 @@ export type ReaderLean = (text: string) => number;
 
 /**
  * Praise said through a negator, which VADER reads as its negation ("I couldn't be happier" −0.42,
- * "can't recommend it enough" −0.28, "never been better" −0.34): read as the praise it is.
+ * "can't recommend it enough" −0.28, "never been better" −0.34): read as the praise it is. ("I
+ * can't recommend them any more" is no praise.)
  */
 const NEGATED_PRAISE_IDIOM =
-  /\b(?:(?:could(?:n['’]?t| not)|can['’]?t|cannot) (?:be|have been) (?:any )?(?:happier|more (?:pleased|satisfied|impressed|delighted|thrilled))|(?:can['’]?t|cannot|could(?:n['’]?t| not)) (?:recommend|praise|thank) (?:\p{L}+ ){0,3}(?:enough|highly enough|more)|never (?:been|felt|looked|worked|run|ran) better)\b/giu;
+  /\b(?:(?:could(?:n['’]?t| not)|can['’]?t|cannot) (?:be|have been) (?:any )?(?:happier|more (?:pleased|satisfied|impressed|delighted|thrilled))|(?:can['’]?t|cannot|could(?:n['’]?t| not)) (?:recommend|praise|thank) (?:\p{L}+ ){0,3}(?:enough|highly enough|(?<!\bany )more)|never (?:been|felt|looked|worked|run|ran) better)\b/giu;
 
 export function lean(text: string, reader?: ReaderLean): number {
   text = text.replace(NEGATED_PRAISE_IDIOM, 'delighted');

@@ -18,8 +18,10 @@ import { complaint, praise } from './vocabulary.js';
 /** Longer than the contrast rule's reach (30 words), shorter than a letter. */
 const STORY_WORDS = 60;
 /** The failure has passed: time has turned, or someone put it right. */
-const TURNED =
-  /\b(?:now|these days|nowadays|since then|later|turned out|anyway|in the end|eventually|second chance|after (?:a few|a couple of|some|two|three) (?:days|weeks|months)|(?:\p{L}+ )?(?:weeks?|months?|years?) (?:in|later|on)|apologi[sz]\w*|paid out|made (?:it|things) right|put (?:it|things) right|made up for)\b/iu;
+const TURNED = new RegExp(
+  String.raw`${TIME_TURN.source}|\b(?:now|later|turned out|anyway|in the end|eventually|second chance|after (?:a few|a couple of|some|two|three) (?:days|weeks|months)|(?<!(?:\bno(?:body| one)?|\bnever|\bnot|n['’]t)(?:\s+\p{L}+){0,2}\s+)apologi[sz]\w*|paid out|made (?:it|things) right|put (?:it|things) right|made up for)\b`,
+  'iu',
+);
 /** A sentence of thanks alone ("Thanks so much!"), which closes a story without judging it. */
 const THANKS_ONLY =
   /^\W*(?:(?:thanks?|thank you|thx|ty|cheers|many thanks)(?: (?:so|very) much| a lot| again| guys| team)?\W*)+$/iu;
