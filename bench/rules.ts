@@ -1,6 +1,6 @@
 import { compositionVerdict } from '../src/analysis/composition.js';
 import { loadCorpus } from '../src/analysis/corpus.js';
-import { saysLeaving, scopeCounts } from '../src/analysis/intent-scope.js';
+import { saysLeaving, saysStaying, scopeCounts } from '../src/analysis/intent-scope.js';
 import { MAX_TEXT_LENGTH } from '../src/ingest/validate-batch.js';
 import { createLocalEmbedder } from '../src/analysis/embedder.js';
 import { readEntryFile, shippedHeadsFile } from '../src/analysis/heads-store.js';
@@ -23,11 +23,15 @@ const HOSTILE: [string, string][] = [
   ['"great, " repeated', 'great, '.repeat(MAX_TEXT_LENGTH / 7)],
   ['"we never ordered " repeated', 'we never ordered '.repeat(MAX_TEXT_LENGTH / 17)],
   ['"bye bye " repeated', 'bye bye '.repeat(MAX_TEXT_LENGTH / 8)],
+  ['questions repeated', 'a? '.repeat(MAX_TEXT_LENGTH / 3)],
 ];
+// The veto's wide count runs only for a message with a label to veto; here for every message, as
+// the worst case. The question marks repeated stress its search for the answer after a question.
 const read = (text: string) => {
   compositionVerdict(text);
   scopeCounts(text);
   saysLeaving(text);
+  saysStaying(text, scopeCounts(text, { wide: true }));
 };
 
 export function benchRules(opts: { quick: boolean; log: (m: string) => void }) {
