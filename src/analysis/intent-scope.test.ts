@@ -322,6 +322,7 @@ describe('intention scope', () => {
     ['churn', 'The rumours that we are cancelling are false.'],
     ['churn', "Our rep asked if we're planning to move to a rival. We're not - we're renewing."],
     ['churn', 'Cancelling has never crossed my mind.'],
+    ['churn', 'I have no intention of cancelling. Please remove the cancellation flag from my file.'],
     ['churn', 'Leaving is not something our team is considering.'],
     ['refund', "You don't have to give me my money back."],
     ['refund', 'Your agent offered me a refund, but I declined.'],
