@@ -419,7 +419,12 @@ describe('denied praise', () => {
     "The app isn't slow like the old one, it's great",
     "I don't want to switch, the planner is great",
     'By far the smoothest checkout we have used',
+    // "and" before a new subject ends the negator's scope; between two complements it does not.
+    'Nobody minded and the staff were lovely',
   ])('%s is not', (text) => expect(deniedPraise(text)).toBe(0));
+
+  it('keeps a negator\'s scope across "and" between two complements', () =>
+    expect(deniedPraise("The room wasn't clean and tidy")).toBe(-1));
 });
 
 describe('sarcasm', () => {

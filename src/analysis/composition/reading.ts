@@ -56,6 +56,25 @@ const CHARS_A_WORD = 20;
 
 export const words = (s: string) => Math.max((s.match(/\p{L}+/gu) ?? []).length, Math.ceil(s.length / CHARS_A_WORD));
 const CONTRAST_WORD = new Set(['but', 'yet', 'though', 'although', 'however', 'just', 'only']);
+const NEW_SUBJECT = new Set([
+  'the',
+  'i',
+  'we',
+  'they',
+  'it',
+  'he',
+  'she',
+  'you',
+  'my',
+  'our',
+  'their',
+  'his',
+  'her',
+  'everyone',
+  'everything',
+  'this',
+  'that',
+]);
 
 /**
  * wordTokens' words, each with how far after the negator that opened its scope it stands (1 for
@@ -66,12 +85,16 @@ export function scopedWords(text: string): { word: string; distance: number }[] 
   const tokens = wordTokens(text);
   const distances = negationDistances(tokens);
   let cut = false;
+  const bare = (tok: string | undefined) => tok?.replace(/^NOT_/, '');
   return tokens.map((tok, i) => {
     const marked = tok.startsWith('NOT_');
     const word = marked ? tok.slice(4) : tok;
     // An unmarked word is a negator or outside any scope: a new scope starts uncut.
     if (!marked) cut = false;
     if (CONTRAST_WORD.has(word)) cut = true;
+    // "and" before a new subject starts a new clause ("nobody minded and the staff were lovely"),
+    // "and" between two complements does not ("wasn't clean and tidy").
+    if (word === 'and' && NEW_SUBJECT.has(bare(tokens[i + 1]) ?? '')) cut = true;
     return { word, distance: marked && !cut ? distances[i] : Infinity };
   });
 }
