@@ -157,6 +157,7 @@ describe('intention scope', () => {
     expect(scopeCounts("Can't recommend it enough to other teams").recommend).toEqual([1, 0]);
     expect(scopeCounts("I couldn't recommend it more").recommend).toEqual([1, 0]);
     expect(scopeCounts("Can't recommend it, the sync loses data").recommend).toEqual([0, 1]);
+    expect(scopeCounts("I can't recommend them any more").recommend).toEqual([0, 1]);
   });
 
   it('takes a label away only when its words are denied and never said', () => {

@@ -76,10 +76,11 @@ const ANSWER_NO =
 /** A question asks rather than denies: "why can't I cancel?" wants to cancel. */
 const ASKING = /\?\s*$|\b(why|how come)\b/i;
 /**
- * Idioms whose negator says the opposite: "can't wait to leave", "can't recommend it enough".
+ * Idioms whose negator says the opposite: "can't wait to leave", "can't recommend it enough",
+ * "couldn't recommend them more" (but "can't recommend them any more" is a denial).
  */
 const NOT_A_DENIAL =
-  /\b(can['’]?t|cannot) wait\b|\b(can['’]?t|cannot|couldn['’]?t) recommend\b[^.!?;]*\b(enough|more)\b/i;
+  /\b(can['’]?t|cannot) wait\b|\b(can['’]?t|cannot|couldn['’]?t) recommend\b[^.!?;]*\b(enough|(?<!\bany\s)more)\b/i;
 /**
  * A condition or a lack puts the negator on the cause, not on the intention: "if the price doesn't
  * come down we'll switch", "without it we'll migrate" are churn. Portuguese, Spanish, French and
