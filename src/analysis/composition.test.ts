@@ -853,3 +853,36 @@ describe('what the review of these rules found misread (each was seen failing)',
     expect(contrastParts('Though, the staff were rude.')).toBeUndefined();
   });
 });
+
+describe('after the read sets dev20 and dev21 (negated negatives)', () => {
+  it.each([
+    "The booking fees at the lodge aren't hidden.",
+    'At no point did the nurses make me feel rushed.',
+    'Nobody could call the new menu overpriced.',
+    'No one at the dealership tried to upsell me.',
+    "The weekend away didn't break the bank.",
+    "The waiting room wasn't crowded.",
+    'Fourth delivery from them and still no reason to complain.',
+    "Nothing's gone wrong with my phone plan in months.",
+    'Asked my brother if he ever had trouble with the bank. His answer: no, never.',
+    "I was bracing for the train to be late and that just didn't happen.",
+    'The problem I was afraid of never happened.',
+    'People only post the bad stuff, so: the check-in was NOT slow.',
+    "The wardrobe isn't flimsy at all.",
+    'Our shared drive has been free of outages all year.',
+  ])('hears a complaint denied: %s', (text) => expect(deniedComplaint(text)).toBe(1));
+
+  it.each([
+    'Never did get my refund for the broken kettle.',
+    'Nobody bothered to help and the room was filthy.',
+    'The hidden charges on my bill are a joke.',
+    'Still no way to change my seat online.',
+  ])('hears no complaint denied in: %s', (text) => expect(deniedComplaint(text)).toBe(0));
+
+  it('reads courtesy around a denied complaint as no polite complaint, and a failure free of as no failure', () => {
+    expect(politeComplaint('I appreciate the lack of outages with my provider.')).toBe(0);
+    expect(politeComplaint('I appreciate the help, but the outage lasted all day.')).toBe(-1);
+    expect(plainFailure('My account has been free of outages.')).toBe(0);
+    expect(plainFailure('I was dreading the flight being delayed and it never happened.')).toBe(0);
+  });
+});

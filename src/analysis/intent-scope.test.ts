@@ -373,3 +373,39 @@ describe('intention scope', () => {
       false,
     ));
 });
+
+describe('statements of leaving from the read sets dev20 and dev21', () => {
+  it.each([
+    'I cancelled my Harbour Home insurance policy yesterday.',
+    'Ended my furniture rental plan this morning.',
+    'Please close my Gas & Power Direct account.',
+    'My dad has asked me to close his contract with you.',
+    'As of today I am no longer a Brightline Hotels customer.',
+    'Left Harbour Bank in March, best decision all year.',
+    "Used to love the gym but I've finally left.",
+    'mate I left in April, stop emailing me',
+    "We're switching everything from Acme Energy to Volt Power next month.",
+    'My wife and I are switching to Streamly.',
+    'We moved our whole household over to Fernway Pharmacy.',
+    'Moved every penny out of Old Town Bank today.',
+    'I want out of my gym contract.',
+    'Please remove me as a Fernway customer.',
+    'PAC code in hand, my number gets ported to Nexa tomorrow.',
+    "I'll be letting the newspaper subscription lapse.",
+    'Done with you, Acme.',
+    "I've decided to leave Riverside Dental for good.",
+    "Just hit 'close account' and it felt great.",
+    'unsubscribed from Drivora and never looking back',
+    'bye @user, switched to @user and already saving',
+    "me: I want to leave. them: can I offer you a discount? me: no thanks, I've already signed with Volt Power.",
+  ])('says leaving: %s', (text) => expect(saysLeaving(text)).toBe(true));
+
+  it.each([
+    'They closed my account without any warning.',
+    'I left a review last week.',
+    'I decided to leave a review for the driver.',
+    "I'm done with you guys for today, thanks for the help!",
+    'I left the charger at the hotel, could you post it?',
+    'We are no longer having any problems with the app.',
+  ])('does not say leaving: %s', (text) => expect(saysLeaving(text)).toBe(false));
+});

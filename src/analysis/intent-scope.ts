@@ -407,7 +407,24 @@ const PROVIDER =
   '(?:provider|network|carrier|operator|bank|airline|company|vendor|supplier|service|tool|app|platform|insurer|gym|hotel|chain|dealer|dealership|brand|store|shop|retailer|streamer|plan|subscription|product|firm|agency|courier|broker)';
 const LEAVING = new RegExp(
   [
-    '(?:cancel|cancell?ing|end|ending|terminat\\w*|clos(?:e|ing)|discontinu\\w*)\\s+(?:my|our|the)\\s+(?:[\\w-]+\\s+){0,2}(?:subscriptions?|contracts?|accounts?|memberships?|plans?|polic(?:y|ies)|broadband|package|line|service|pass(?:es)?|tariff|bundle)',
+    '(?:cancel|cancell?ing|end|ending|terminat\\w*|clos(?:e|ing)|discontinu\\w*)\\s+(?:my|our|the|his|her|their)\\s+(?:[\\w&-]+\\s+){0,4}(?:subscriptions?|contracts?|accounts?|memberships?|plans?|polic(?:y|ies)|broadband|package|line|service|pass(?:es)?|tariff|bundle|lease|agreement)',
+    // Done already: "I cancelled my insurance policy yesterday", "ended my rental plan" (dev20, dev21);
+    // not done to the writer ("they closed my account").
+    "(?<!\\b(?:you|they|it|he|she|someone|somebody)(?:['’]ve| have| has| had)? (?:just |already |suddenly )?)(?:cancell?ed|ended|closed|terminated)\\s+(?:my|our|his|her|their)\\s+(?:[\\w&-]+\\s+){0,4}(?:subscriptions?|contracts?|accounts?|memberships?|plans?|polic(?:y|ies)|broadband|package|line|service|pass(?:es)?|tariff|bundle|lease|agreement)",
+    // Wanting out, leaving for good, a closing button pressed, a cancellation to process, the provider
+    // done with, money moved out, a number ported, a renewal let lapse, a plain "I want to leave" (dev20, dev21).
+    '(?:want|wants|wanted)\\s+out\\s+of\\s+(?:my|our|this|the)\\b',
+    '(?:decided|deciding|made the decision) to (?:leave|quit)\\b(?!\\s+(?:a|an|some|my|our|it|this|that)\\s+(?:review|tip|feedback|comments?|note|message|rating|job|house)\\b)',
+    '\\bleav(?:e|ing) (?:\\S+\\s+){1,4}?for good\\b',
+    '(?:hit|clicked|pressed|tapped) [\'"‘“]?(?:close|delete|cancel) (?:my )?(?:account|subscription|membership|plan)',
+    '(?:process|confirm|action|complete|accept) (?:my|our|this) cancell?ation',
+    "(?:^\\W*|(?:i['’]?m|we['’]?re|i am|we are) (?:so |completely |totally )?)done with (?:you|u)\\b(?!\\s+(?:guys\\s+)?(?:for (?:today|now|the day)|yet))",
+    '(?:mov|took|taken|taking|pull|withdr)\\w* (?:every penny|all (?:of )?(?:my|our) (?:money|savings|funds|cash)|(?:my|our) (?:money|savings|funds|cash|pension)) out of\\b',
+    '\\bnumbers? (?:is |gets |will be |being |was |has been )?ported\\b',
+    '(?:pac|porting|stac) code in hand',
+    'remove (?:me|us) as an? (?:[\\w&-]+\\s+){0,4}?(?:customer|member|subscriber|client|user|policyholder)',
+    'let(?:ting)? (?:my|our|the) (?:[\\w-]+\\s+){0,3}?lapse',
+    "\\b(?:i|we) (?:want|wanna|need|['’]d like) to (?:leave|cancel|quit)\\s*(?:[.!]|$)",
     'unsubscrib(?:e|ing)\\s+from\\s+(?:the|your|this)\\s+(?:[\\w-]+\\s+)?(?:service|app|plan|platform|channel|package)',
     "(?:i['’]?m|we['’]?re|i am|we are) unsubscribing",
     'port(?:ing)?\\s+(?:my|our)\\s+(?:[\\w-]+\\s+)?numbers?',
@@ -452,6 +469,30 @@ const REASON_FOR_LEAVING =
 const SWITCHING_TO_NAME =
   /(?:\b(?:[Tt]he|[Oo]ur|[Mm]y) (?:whole |entire )?(?:team|family|company|office|household|firm|business|department|staff) (?:is|are|has|have|will)\s+(?:now\s+|officially\s+|already\s+|finally\s+|all\s+)?|\b(?:I['’]?m|[Ww]e['’]?re|I am|[Ww]e are|I['’]?ve|[Ww]e['’]?ve|I have|[Ww]e have|I['’]ll|[Ww]e['’]ll|I|[Ww]e)\s+(?:now\s+|officially\s+|just\s+|already\s+|finally\s+|will\s+|are going to\s+|am going to\s+)?|^\W*)(?:switch(?:ing|ed)?|defect(?:ing|ed)?|mov(?:e|ing|ed)(?: over| across)?|migrat(?:e|ing|ed))\s+(?:over\s+)?to\s+(?:@user\b|(?:[Tt]he\s+)?\p{Lu}[\p{L}&'’]*(?![\p{L}&'’])(?!\s+(?:plans?|tiers?|package|version|edition|subscription|account|licen[cs]e|bundle|mode|model|option|membership|app)\b))|\b(?:I['’]?m|I am|[Ww]e['’]?re|[Ww]e are|I['’]?ll|[Ww]e['’]?ll|I will|[Ww]e will) (?:now |be )?(?:using|going with|shopping (?:at|with)|flying(?: with)?|banking with|booking (?:with|through)|ordering from|streaming on|with) (?:@user\b|\p{Lu})[^.,;!?]{0,40} instead of (?:@user\b|\p{Lu})/u;
 /**
+ * Leaving told with a provider's name, case-sensitive as SWITCHING_TO_NAME is (dev20, dev21): "Left
+ * Harbour Bank in March", "I've finally left.", "switching everything from A to B", "my partner and
+ * I are switching to B", "moved our whole household over to B", "already signed with B",
+ * "unsubscribed from B", "switched to @user".
+ */
+const MONTH = '(?:January|February|March|April|May|June|July|August|September|October|November|December)';
+const NAME = "(?:@user\\b|\\p{Lu}[\\p{L}&'’+]*)";
+const NAMED_LEAVING = new RegExp(
+  [
+    `(?:^\\W*|\\b(?:I|[Ww]e)(?:['’]ve| have)? (?:finally |already |just |recently )?)[Ll]eft ${NAME}(?! (?:a|an|my|our) )`,
+    `\\b(?:I|[Ww]e)(?:['’]ve| have)? (?:finally |already |just |recently )?left(?: (?:back )?in ${MONTH}| (?:last|this) (?:week|month|year)| for good|\\s*(?:[.!#]|$))`,
+    `\\b(?:switch|mov|transferr?|port)\\w* (?:(?:everything|all|every penny|it all|over|across|away) )?from ${NAME}[^.,;!?]{0,40}? to ${NAME}`,
+    `\\b(?:[Mm]y|[Oo]ur) (?:\\p{L}+ ){1,2}and I (?:are|have|will) (?:now |officially |already |finally |all |be )?(?:switch\\w*|mov\\w*) (?:over |across )?to ${NAME}`,
+    `\\bmov(?:e|ed|ing) (?:all (?:of )?)?(?:our|my) (?:whole |entire )?(?:household|family|team|business|company|money|savings|accounts?|everything|custom|pension|mortgage)(?: \\p{L}+)? (?:over |across )?to ${NAME}`,
+    `\\balready signed (?:up )?with ${NAME}`,
+    `\\bunsubscribed from ${NAME}`,
+    `\\bswitched (?:over )?to ${NAME}`,
+  ].join('|'),
+  'u',
+);
+/** No longer a customer: "As of today I am no longer a Quillmere Inn customer" (its negator is the leaving). */
+const NO_LONGER_CUSTOMER =
+  /\b(?:i['’]?m|i am|we['’]?re|we are|i['’]ll be|we['’]ll be) no longer (?:an? )?(?:[\w&'’-]+\s+){0,4}?(?:customer|member|subscriber|client|user|policyholder)s?\b/i;
+/**
  * A renewal refused: "we won't be renewing", "I will not renew my contract". Its own negator is the
  * leaving, so only a negator before it denies it ("I never said we won't renew").
  */
@@ -464,8 +505,8 @@ export function saysLeaving(text: string): boolean {
   if (REASON_FOR_LEAVING.test(text)) return true;
   return (text.match(/[^.!?;\n]+[.!?;]*/g) ?? []).some((raw) => {
     const clause = raw.replace(AT_TERM_END, ' ');
-    const refused = clause.match(NOT_RENEWING);
-    const m = refused ?? clause.match(LEAVING) ?? clause.match(SWITCHING_TO_NAME);
+    const refused = clause.match(NOT_RENEWING) ?? clause.match(NO_LONGER_CUSTOMER);
+    const m = refused ?? clause.match(LEAVING) ?? clause.match(SWITCHING_TO_NAME) ?? clause.match(NAMED_LEAVING);
     // "may" in lower case only: "in May" is a date.
     if (!m || MAYBE.test(clause) || /\bmay\b|^\W*May\b/.test(clause)) return false;
     // No negator before the phrase in its clause: "never thought of switching to a new bank"; one

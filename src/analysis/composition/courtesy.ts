@@ -2,8 +2,9 @@
  * Courtesy around a complaint, and a problem reported with a request for help. (The rules that use
  * them: ../composition.ts.)
  */
+import { deniedComplaint } from './denials.js';
 import { FAILURE, MENDED, MENDING, MISMATCH, SERVICE_FAILED, toldFailure } from './failures.js';
-import { CLEAR, lean, NEGATED_BEFORE, type ReaderLean, SHORT_WORDS, words } from './reading.js';
+import { CLEAR, DENIED_BEFORE, lean, NEGATED_BEFORE, type ReaderLean, SHORT_WORDS, words } from './reading.js';
 
 /**
  * Courtesy around a complaint: "it would be great if the sync actually worked", "we'd be grateful
@@ -23,12 +24,14 @@ export function politeComplaint(text: string, reader?: ReaderLean): -1 | 0 {
   if (MISMATCH.test(text) && COURTESY.test(text) && !/\?/.test(text)) return -1;
   if (!COURTESY.test(text) || words(text) > SHORT_WORDS) return 0;
   if (IMPATIENCE.test(text)) return -1;
+  // Courtesy around a complaint denied is praise: "I appreciate the lack of outages".
+  if (deniedComplaint(text) > 0) return 0;
   const failure = text.match(FAILURE);
   const rest = lean(text.replace(COURTESY_ALL, ' '), reader);
   if (rest >= CLEAR) return 0; // courtesy around praise: "really appreciate the clear pricing"
   // A failure named, or words that clearly complain (twice the lean of a clear stretch).
-  // A failure denied is none: "really appreciate the clear pricing, no hidden fees".
-  const denied = failure && /\b(?:no|not|never|zero|without)\s+(?:\S+\s+)?$/i.test(text.slice(0, failure.index));
+  // A failure denied is none: "really appreciate the clear pricing, no hidden fees", "the lack of outages".
+  const denied = failure && DENIED_BEFORE.test(text.slice(0, failure.index));
   return (failure && !denied && !/^(?:nothing|another|gone)$/i.test(failure[0])) || rest <= -2 * CLEAR ? -1 : 0;
 }
 

@@ -3,7 +3,7 @@
  * was rude") and a "never" that compares. (The rules that use them: ../composition.ts.)
  */
 import { wordTokens } from '../word-features.js';
-import { FAILURE } from './failures.js';
+import { FAILURE, FEAR_UNREALISED } from './failures.js';
 import { WARNING } from './warning.js';
 import { CLEAR, lean, type ReaderLean, scopedWords, SHORT_WORDS, signOf, words } from './reading.js';
 import { complaint, praise } from './vocabulary.js';
@@ -71,7 +71,7 @@ const NOT_SINCE_LONG =
 const ANSWERED_NO_SHORT =
   /\?\s*(?:no|nope|nah|none|never|not (?:once|at all|one|a single (?:one|time)))(?:\s+(?:whatsoever|at all))?\s*[.!]/iu;
 const ANSWERED_NO =
-  /\?["'”’]?\s*(?:\p{L}+\s*:\s*)?["'“‘]?\s*(?:no|nope|nah|not at all|not in my experience|not (?:really|once|for me|for us|so far|lately|anymore|this time)|none|never)\b(?!\s+(?:worries|problem|rush|hurry|thanks))[^?]{0,60}$/iu;
+  /\?["'”’]?\s*(?:(?:\p{L}+\s+)?\p{L}+\s*:\s*)?["'“‘]?\s*(?:no|nope|nah|not at all|not in my experience|not (?:really|once|for me|for us|so far|lately|anymore|this time)|none|never)\b(?!\s+(?:worries|problem|rush|hurry|thanks))[^?]{0,60}$/iu;
 
 /** A failure that has ended ("no longer happening"; not "not happening", which is the complaint). */
 const ENDED_FAILURE =
@@ -110,9 +110,19 @@ function subjectDenied(scoped: { word: string; distance: number }[], i: number, 
   // emphatic denial covers its clause, as "none" does.
   if (/^(?:not|never)$/.test(negator) && /^(?:once|one|single|a single)\b/.test(between.slice(0, 2).join(' ')))
     return true;
+  // "At no point did the waiters make me feel ignored" ("never did the waiters …"): an inverted
+  // clause is denied whole. (Not "never did get my refund": no subject after the verb.)
+  if (
+    negator === 'never' &&
+    /^(?:did|does|do|has|have|had|was|were|is|are|will|would)$/.test(between[0] ?? '') &&
+    /^(?:the|my|our|their|they|he|she|it|we|i|anyone|anybody|a|an|any)$/.test(between[1] ?? '')
+  )
+    return true;
   if (!/^(?:nothing|nobody)$/.test(negator)) return false;
-  return /^(?:was|were|is|are|been|got|gets|went|goes|seemed|felt|feel|looked|arrived|came)$/.test(
-    between.at(-1) ?? '',
+  // "Nobody at the desk tried to upsell me": the verb before "to".
+  const verb = between.at(-1) === 'to' ? between.at(-2) : between.at(-1);
+  return /^(?:was|were|is|are|been|got|gets|went|goes|seemed|felt|feel|looked|arrived|came|tried|tries|attempted)$/.test(
+    verb ?? '',
   );
 }
 
@@ -121,7 +131,11 @@ function subjectDenied(scoped: { word: string; distance: number }[], i: number, 
  * denial that follows is what happened ("… couldn't find anything wrong").
  */
 const TROUBLE_EXPECTED =
-  /\b(?:expect(?:ing|ed)|fear(?:ing|ed)|brac(?:ing|ed) (?:myself |ourselves )?for|worried about|prepared for|dread(?:ing|ed))\s+(?:(?:a|an|the|some|lots of|loads of|more|the usual|all sorts of)\s+)?(?:[\p{L}-]+\s+){0,2}?(?:problems?|issues?|trouble|worst|nightmare|chaos|delays?|hassle|headaches?|disaster|glitches|bugs|drama|mess|queues?|fuss)\b/giu;
+  /\b(?:expect(?:ing|ed)|fear(?:ing|ed)|brac(?:ing|ed) (?:myself |ourselves )?for|worried about|prepared for|dread(?:ing|ed))\s+(?:(?:a|an|the|some|lots of|loads of|more|the usual|all sorts of)\s+)?(?:[\p{L}-]+\s+){0,2}?(?:problems?|issues?|trouble|worst|nightmare|chaos|delays?|hassle|headaches?|disaster|glitches|bugs|drama|mess|queues?|fuss|errors?|mistakes?|faults?|outages?|crashes|breakdowns?|failures?)\b/giu;
+
+/** Other people's complaints told as what they post ("people only post the bad stuff"). */
+const OTHERS_POST_BAD =
+  /\b(?:people|others|everyone|everybody|folks|reviewers) (?:only |always |usually |mostly )?(?:post|write|share|mention|talk about|focus on|review) (?:about )?(?:the )?(?:bad|negative|worst|horror)\b(?: (?:stuff|things|bits|experiences|stories|reviews))?/giu;
 
 const FAULT_NOT_FOUND =
   /\b(?:tried|try|trying|looked|looking|searched|searching)\b[^.!?]{0,30}\bto find (?:something|anything|a (?:single )?(?:fault|flaw|problem|thing|complaint)|fault)\b[^.!?]{0,40}[.!?,…—-]+\s*(?:but\s+)?(?:i\s+)?(?:couldn['’]?t|can['’]?t|could not|cannot|nope|nothing|failed)\b/iu;
@@ -138,7 +152,7 @@ export function deniedComplaint(message: string): 1 | 0 {
   if (WARNING.test(message)) return 0;
   // "Free of the errors I feared" denies as "no" does; "rarely crowded" as "hardly" does.
   const text = message
-    .replace(/\b(?:free (?:of|from)|devoid of)\b/giu, 'no')
+    .replace(/\b(?:free (?:of|from)|devoid of|(?:the )?lack of|(?:the )?absence of)\b/giu, 'no')
     .replace(/\b(?:rarely|seldom)\b/giu, 'hardly')
     // "No one at the desk was rude" as "nobody"; "I've yet to see a cold meal" as "never"; "it's not
     // like the old days when it kept overcharging me" as "no longer".
@@ -148,12 +162,27 @@ export function deniedComplaint(message: string): 1 | 0 {
       ' never',
     )
     .replace(/\bnot like (?:the old days|before|it used to be|last (?:year|time))\b(?:\s+when)?/giu, 'no longer')
+    // "At no point did the staff make me feel ignored" as "never … felt ignored"; "nothing's gone wrong" as "nothing has".
+    .replace(/\bat no (?:point|time|stage)\b/giu, 'never')
+    .replace(/\b(?:make|made|makes|making) (?:me|us) feel\b/giu, 'felt')
+    .replace(/\bnothing['’]s\b/giu, 'nothing has')
+    // "didn't break the bank": an idiom of price; "the waiting room" is a room, not a wait; "still no
+    // reason to complain" is no "still no way to …".
+    .replace(/\bbreak(?:s|ing)? the bank\b/giu, 'overcharge')
+    .replace(/\bwaiting (?=rooms?\b|areas?\b|lounges?\b)/giu, '')
+    .replace(
+      /\bstill (?=(?:no|zero|not a single|not one) (?:reason|cause|need|complaints?|problems?|issues?|hiccups?)\b)/giu,
+      '',
+    )
     .replace(TROUBLE_EXPECTED, ' ')
     .replace(OTHERS_COMPLAIN, ' ')
+    .replace(OTHERS_POST_BAD, ' ')
+    // "Asked my wife if they've ever had trouble with them. Answer: 'No, never.'": a question asked.
+    .replace(/(\b(?:asked|asks|asking|wondered|wondering)\b[^.!?]{0,80}?\b(?:if|whether)\b[^.!?]*?)(?:\.+|…)/giu, '$1?')
     // "didn't arrive scratched like I feared": the fear is no complaint of its own.
     .replace(/\b(?:like|as) (?:i|we) (?:had )?(?:feared|expected|worried|thought)\b/giu, ' ');
   // "Tried really hard to find something to moan about. Couldn't.": a fault looked for, not found.
-  if (FAULT_NOT_FOUND.test(text)) return 1;
+  if (FAULT_NOT_FOUND.test(text) || FEAR_UNREALISED.test(message)) return 1;
   // "Did you have any problems with the signal? No, none whatsoever.": a complaint asked about, denied.
   // (Or a short answer of no between questions: "Any outages? None. Would I use it again? Definitely.")
   const answered = text.match(ANSWERED_NO) ?? text.match(ANSWERED_NO_SHORT);
@@ -203,6 +232,9 @@ export function deniedComplaint(message: string): 1 | 0 {
     const phrase =
       (raw === 'too' && next && TOO_MUCH.test(next)) ||
       (raw === 'hidden' && next && /^(?:fees?|charges?|costs?|extras?)$/.test(next)) ||
+      // "the fees at the hotel aren't hidden".
+      (raw === 'hidden' &&
+        scoped.slice(Math.max(0, i - 6), i).some((s) => /^(?:fees?|charges?|costs?|extras?|prices?)$/.test(s.word))) ||
       (/^(?:higher|longer|bigger|worse|steeper|slower)$/.test(raw) && next === 'than') ||
       (/^(?:wait|waited|queue|queued)$/.test(raw) && next && /^(?:long|ages|forever)$/.test(next)) ||
       // "doesn't drop out", "not once did my signal drop": a connection dropping.
@@ -241,7 +273,14 @@ export function deniedComplaint(message: string): 1 | 0 {
         : raw;
     // "I don't think the new checkout is buggy", "I'd never call it slow": a verb of opinion passes the
     // negation to the clause it opens (negative raising), so that clause gets its own reach.
-    const opens = Number.isFinite(distance) ? scoped[i - distance + 1]?.word : undefined;
+    // ("Nobody could call the guide broken": a modal before the verb of opinion.)
+    const opensAt = Number.isFinite(distance) ? i - distance + 1 : -1;
+    const opens =
+      opensAt < 0
+        ? undefined
+        : /^(?:could|would|can|will|ever|really|honestly)$/.test(scoped[opensAt]?.word ?? '')
+          ? scoped[opensAt + 1]?.word
+          : scoped[opensAt]?.word;
     // "None of my parcels from QuickDrop have gone missing", "neither the food nor the service
     // disappointed", "nothing in the bag was leaking", "nobody at the desk was rude": a negated
     // subject denies its whole clause.

@@ -89,6 +89,13 @@ export function mismatch(text: string, reader?: ReaderLean): -1 | 0 {
 export const PLAIN_FAILURE =
   /\b(?:(?:didn['’]?t|never|did not) (?:turn|show)(?:ed)? up|no[- ]show|never (?:arrived|came|showed up|turned up)|hung up on|lock\w* (?:me|us) out|charg\w* (?:me |us )?(?:twice|double)|double[- ]charg\w*|(?:stopped|stops) working|(?:is|was|are|were)(?:n['’]?t| not) working|(?:doesn['’]?t|didn['’]?t|won['’]?t|does not|did not|will not|can['’]?t|cannot) (?:work|load|open|start|connect|sync|save|print|arrive|log in|sign in)|crash(?:es|ed|ing)?|outages?|broken|went missing|(?:is|are|was|were) missing|never (?:received|got)|(?:was|were|got) (?:lost|damaged|given away|cancell?ed|declined|forgotten|bounced)|(?:had |have |has |got )?no (?:mobile |phone |wifi |wi-fi |internet |hot )?(?:signal|service|internet|connection|power|electricity|water|heating|coverage|reception|wifi|wi-fi) (?:at (?!all)|in|since|for)|(?:torn|ripped|cracked|dented|faulty|defective|inaudible|flicker\w*)|flat (?:tyres?|tires?|battery)|smel(?:led|t|ls) of|(?:bills?|prices?|costs?|fees?|premiums?|tariffs?|rent) (?:have |has )?(?:doubled|tripled|gone up|went up|shot up|skyrocketed)|(?:same|identical) (?:\w+ ){0,2}(?:problem|issue|fault|error|bug|defect)|regret (?:ever )?(?:joining|booking|signing up|buying|choosing|ordering|switching|using|going|moving|subscribing|renting|staying|upgrading)|waited (?:for )?(?:over |almost |nearly |more than )?(?:an?|\d+|two|three|four|five|six) (?:hours?|days?|weeks?)|(?:didn['’]?t|never|did not|hasn['’]?t|haven['’]?t|has not|have not) (?:call|ring|phone|get|write|email|text)(?:ed)? (?:me |us )?back|there(?:['’]s| is) no way to)\b/iu;
 
+/**
+ * Trouble feared, then said not to have come: "was bracing for the ride to be broken and that just
+ * didn't happen", "the problem I was afraid of never happened", "braced for fee errors. Didn't get any."
+ */
+export const FEAR_UNREALISED =
+  /\b(?:brac(?:ing|ed)|expect(?:ing|ed)|fear(?:ing|ed)|afraid|worried|dread(?:ing|ed)|prepared)\b[^?]{0,120}?\b(?:(?:that|it|this|which|they|none of (?:that|it|them))\s+)?(?:just |simply |thankfully |luckily )?(?:didn['’]?t|did not|never|hasn['’]?t|has not|haven['’]?t|have not) (?:happen(?:ed)?|materiali[sz]ed?|come|came|show(?:ed)? up|turn(?:ed)? up|get any|got any|have any|had any|see any|saw any)\b/iu;
+
 export function plainFailure(text: string): -1 | 0 {
   if (/\?/.test(text) || words(text) > SHORT_WORDS) return 0;
   const m = text.match(PLAIN_FAILURE);
@@ -103,7 +110,14 @@ export function plainFailure(text: string): -1 | 0 {
     return 0;
   // Denied ("never crashed", "no outage") or praise said plainly ("crashes less than the old one, love it").
   const before = text.slice(0, m.index);
-  if (/\b(?:less|fewer|even with|despite|in spite of)\s+(?:\S+\s+)?$/i.test(before)) return 0;
+  if (
+    /\b(?:less|fewer|even with|despite|in spite of|free (?:of|from)|lack of|absence of|devoid of)\s+(?:\S+\s+)?$/i.test(
+      before,
+    )
+  )
+    return 0;
+  // Trouble feared that did not come: "was bracing for the ride to be broken and that just didn't happen".
+  if (FEAR_UNREALISED.test(text)) return 0;
   // Inside a negation opened before it ("not a single outage", "nothing was lost", "didn't crash once").
   const first = wordTokens(before + m[0]).at(-wordTokens(m[0]).length);
   if (first?.startsWith('NOT_') || /\bwhat (?:we|i|you)(?:['’]ve| have| were| was)? (?:been )?missing\b/i.test(text))

@@ -107,8 +107,14 @@ export function scopedWords(text: string): { word: string; distance: number }[] 
 export const NEGATED_BEFORE =
   /\b(?:no|not|never|zero|without|\w+n['’]t|(?:do|does|did|is|are|was|were|has|have|had|could|would|should|wo|ca|must|need|ai)nt)\s+(?:\S+\s+)?$/iu;
 
-/** The same, or a failure said to be smaller ("fewer crashes"). */
-export const DENIED_BEFORE = new RegExp(NEGATED_BEFORE.source.replace(')nt)', ')nt|less|fewer)'), 'iu');
+/** The same, a failure said to be smaller ("fewer crashes"), or absent ("free of outages", "the lack of outages"). */
+export const DENIED_BEFORE = new RegExp(
+  NEGATED_BEFORE.source.replace(
+    ')nt)',
+    ')nt|less|fewer|free (?:of|from)|(?:the )?lack of|(?:the )?absence of|devoid of)',
+  ),
+  'iu',
+);
 
 /** Any negator in a stretch. */
 export const NEGATED =

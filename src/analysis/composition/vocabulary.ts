@@ -240,6 +240,14 @@ export const MORE_COMPLAINT = new Set([
   // Having to chase a company is a complaint ("didn't have to chase them once" denies one).
   'chase',
   'chasing',
+  // Denied in dev20 and dev21's negated negatives: flimsy furniture, a letdown, an upsell, dropouts.
+  'flimsy',
+  'letdown',
+  'upsell',
+  'upsold',
+  'upselling',
+  'dropouts',
+  'freezing',
 ]);
 
 /** A word said as praise: our lexicon's (which knows "fast", "intuitive", "reliable") or VADER's clear ones. */

@@ -177,6 +177,37 @@ describe('the held-out sentences', () => {
     expect(new Set(texts).size).toBe(texts.length);
   });
 
+  it('hold dev20 and dev21 (read): 340 and 300 template-made cases, and test12 (never read): 400 over five capabilities', () => {
+    const counts = (half: 'dev20' | 'dev21' | 'test12') =>
+      Object.fromEntries(
+        [...new Set(loadHoldout(half).map((c) => c.capability))].map((k) => [
+          k,
+          loadHoldout(half).filter((c) => c.capability === k).length,
+        ]),
+      );
+    expect(counts('dev20')).toEqual({
+      'churn statement': 120,
+      'negated negative': 120,
+      'sincere enthusiastic praise': 60,
+      'negated churn': 40,
+    });
+    expect(counts('dev21')).toEqual({
+      'churn statement': 100,
+      'negated negative': 100,
+      'sincere enthusiastic praise': 60,
+      'contrast ending negative': 40,
+    });
+    expect(counts('test12')).toEqual({
+      sarcasm: 120,
+      'sincere enthusiastic praise': 120,
+      'negated negative': 80,
+      'churn statement': 40,
+      'contrast ending negative': 40,
+    });
+    const texts = (['dev20', 'dev21', 'test12'] as const).flatMap((h) => loadHoldout(h).map((c) => c.text));
+    expect(new Set(texts).size).toBe(texts.length);
+  });
+
   it('hold the customer posts: 225 read and 225 never read, 75 of each polarity, no post twice', () => {
     for (const half of ['dev-posts', 'test-posts'] as const) {
       const cases = loadHoldout(half);

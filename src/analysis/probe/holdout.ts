@@ -38,7 +38,9 @@ import type { CapabilityResult, Predict, ProbeReport } from './runner.js';
  * `dev16` (denied upgrades, refunds and recommendations, and upgrade statements), `dev17` (contrasts
  * both ways and negated negatives, many long), `dev18` (negated negatives in many forms, and
  * complaints that use a negator), `dev19` (denied churn and refunds, churn statements)
- * and `test11` (never read: seven capabilities): more
+ * and `test11` (never read: seven capabilities), `dev20` and `dev21` (churn statements, negated
+ * negatives, sincere praise, negated churn or contrasts ending negative) and `test12` (never read:
+ * sarcasm against sincere praise, negated negatives, churn statements, contrasts ending negative): more
  * helpers' own templates (data/probe-holdout/README.md).
  */
 export type HoldoutHalf =
@@ -72,6 +74,9 @@ export type HoldoutHalf =
   | 'dev18'
   | 'dev19'
   | 'test11'
+  | 'test12'
+  | 'dev20'
+  | 'dev21'
   | 'dev-posts'
   | 'test-posts';
 /** Every half, for the command line. */
@@ -106,6 +111,9 @@ export const HOLDOUT_HALVES: readonly HoldoutHalf[] = [
   'dev18',
   'dev19',
   'test11',
+  'test12',
+  'dev20',
+  'dev21',
   'dev-posts',
   'test-posts',
 ];
@@ -122,6 +130,7 @@ export const UNREAD_HALVES: readonly HoldoutHalf[] = [
   'test9',
   'test10',
   'test11',
+  'test12',
   'test-posts',
 ];
 

@@ -76,6 +76,12 @@ const PROBE_FLOORS: Record<string, number> = {
  * from the read sets dev16 to dev19 (docs/analysis.md, "Five more read sets"): test 14 → 12, test2
  * 15 → 14, test3 13 → 11, test6 24 → 22, test7 25 → 17, test8 20 → 19, test10 30 → 29, test11
  * 31 (before, measured first) → 26; the others unchanged.
+ *
+ * Set again on 2026-12-04 (a later stop) after the sarcasm detector learned from eight writers (two
+ * more) and the rules written from the read sets dev20 and dev21 (docs/analysis.md, "Two more
+ * writers for the detector"): test3 11 → 9, test6 22 → 21, test7 17 → 18 (sarcasm 1 → 2, the
+ * detector), test8 19 → 18, test9 36 → 38 (sincere praise 25 → 30 and sarcasm 11 → 8, the
+ * detector), test10 29 → 27, test11 26 → 25; the others unchanged.
  */
 const HOLDOUT_FAILURES: Record<string, number> = {
   'negated positive': 1 + 1,
@@ -124,15 +130,15 @@ const HOLDOUT3_FAILURES: Record<string, number> = {
   'negated negative': 2 + 1,
   'contrast ending negative': 2 + 1,
   'contrast ending positive': 1 + 1,
-  sarcasm: 1 + 1,
+  sarcasm: 0 + 1,
   'polite complaint': 1 + 1,
   'factual complaint': 0 + 1,
   'negated churn': 1 + 1,
   'negated refund': 0 + 1,
   'negated upgrade': 0 + 1,
   'negated recommend': 0 + 1,
-  'churn statement': 1 + 1,
-  overall: 11 + 3,
+  'churn statement': 0 + 1,
+  overall: 9 + 3,
 };
 
 /**
@@ -208,14 +214,14 @@ const HOLDOUT6_FAILURES: Record<string, number> = {
   'polite complaint': 4 + 1,
   'factual complaint': 1 + 1,
   'negated churn': 2 + 1,
-  'churn statement': 1 + 1,
+  'churn statement': 0 + 1,
   'negated refund': 1 + 1,
   'negated upgrade': 2 + 1,
   'negated recommend': 0 + 1,
   'intensified negative': 1 + 1,
   'intensified positive': 1 + 1,
   'noisy negative': 1 + 1,
-  overall: 22 + 3,
+  overall: 21 + 3,
 };
 
 /**
@@ -231,7 +237,7 @@ const HOLDOUT7_FAILURES: Record<string, number> = {
   'negated positive': 2 + 1,
   'contrast ending negative': 0 + 1,
   'contrast ending positive': 3 + 1,
-  sarcasm: 1 + 1,
+  sarcasm: 2 + 1,
   'polite complaint': 2 + 1,
   'factual complaint': 1 + 1,
   'negated churn': 0 + 1,
@@ -242,7 +248,7 @@ const HOLDOUT7_FAILURES: Record<string, number> = {
   'intensified negative': 0 + 1,
   'intensified positive': 1 + 1,
   'noisy negative': 1 + 1,
-  overall: 17 + 3,
+  overall: 18 + 3,
 };
 
 /**
@@ -267,9 +273,9 @@ const HOLDOUT8_FAILURES: Record<string, number> = {
   'negated upgrade': 1 + 1,
   'negated recommend': 0 + 1,
   'intensified negative': 0 + 1,
-  'intensified positive': 1 + 1,
+  'intensified positive': 0 + 1,
   'noisy negative': 1 + 1,
-  overall: 19 + 3,
+  overall: 18 + 3,
 };
 
 /**
@@ -279,9 +285,9 @@ const HOLDOUT8_FAILURES: Record<string, number> = {
  * detector 27 and 20 (47), with it 10 and 28 (38). Plus four a capability of 120 and six overall.
  */
 const HOLDOUT9_FAILURES: Record<string, number> = {
-  sarcasm: 11 + 4,
-  'sincere enthusiastic praise': 25 + 4,
-  overall: 36 + 6,
+  sarcasm: 8 + 4,
+  'sincere enthusiastic praise': 30 + 4,
+  overall: 38 + 6,
 };
 
 /**
@@ -297,8 +303,8 @@ const HOLDOUT10_FAILURES: Record<string, number> = {
   'negated churn': 1 + 1,
   'contrast ending negative': 5 + 1,
   'factual complaint': 0 + 1,
-  'churn statement': 4 + 1,
-  overall: 29 + 3,
+  'churn statement': 2 + 1,
+  overall: 27 + 3,
 };
 
 /**
@@ -309,14 +315,31 @@ const HOLDOUT10_FAILURES: Record<string, number> = {
  * capability and three overall.
  */
 const HOLDOUT11_FAILURES: Record<string, number> = {
-  'negated negative': 11 + 1,
+  'negated negative': 10 + 1,
   'contrast ending positive': 3 + 1,
   'negated upgrade': 3 + 1,
   'negated churn': 2 + 1,
   sarcasm: 3 + 1,
   'clear positive': 2 + 1,
   'clear negative': 2 + 1,
-  overall: 26 + 3,
+  overall: 25 + 3,
+};
+
+/**
+ * Failures allowed on the twelfth never-read set (test12: 400 cases, a helper's own templates, 28 to
+ * 52 a capability, half plain and half natural), written on 2026-12-04 with the read sets dev20 and
+ * dev21 by helpers who saw nothing of this repository nor each other's sets. Measured first, on the
+ * rules and detector of the time: 60 failures (sarcasm 6, sincere praise 26, negated negative 17,
+ * contrast ending negative 1, churn statement 10); 56 after the detector of eight writers and the
+ * rules written from dev20 and dev21. Plus four for a capability of 120, two for 80, one for 40, six overall.
+ */
+const HOLDOUT12_FAILURES: Record<string, number> = {
+  sarcasm: 6 + 4,
+  'sincere enthusiastic praise': 24 + 4,
+  'negated negative': 16 + 2,
+  'contrast ending negative': 1 + 1,
+  'churn statement': 9 + 1,
+  overall: 56 + 6,
 };
 
 /**
@@ -367,6 +390,7 @@ describe('the behavioural probe on the local model', () => {
         ['test9', HOLDOUT9_FAILURES],
         ['test10', HOLDOUT10_FAILURES],
         ['test11', HOLDOUT11_FAILURES],
+        ['test12', HOLDOUT12_FAILURES],
         ['test-posts', POSTS_FAILURES],
       ];
       for (const [set, floors] of sets) {
