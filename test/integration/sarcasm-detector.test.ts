@@ -10,14 +10,14 @@ import { waitForHeads } from '../support/heads-ready.js';
 /**
  * The learned sarcasm detector on a writer it never met: the sarcasm set's template writer (short
  * tester-style sentences, the hidden probe's kind), read by the run's heads with a detector trained
- * on the other five writers and every 8th corpus line. Bounds: what was measured when the detector
+ * on the other writers and every 8th corpus line. Bounds: what was measured when the detector
  * was written (docs/analysis.md, "A learned sarcasm detector"), give or take three lines.
  */
 const EVERY = 8;
 /**
  * Measured on 2026-12-03 with heads v21: of the writer's 150 sarcastic lines, 56 read positive
  * without the detector and 38 with it; of its 160 sincere praises, 26 read other than positive
- * without it and 27 with it.
+ * without it and 27 with it. With eight writers (2026-12-04): 58 and 35, 23 and 24.
  */
 const CAUGHT = 56 - 38;
 const SINCERE_TURNED = 27 - 26;
