@@ -886,3 +886,25 @@ describe('after the read sets dev20 and dev21 (negated negatives)', () => {
     expect(plainFailure('I was dreading the flight being delayed and it never happened.')).toBe(0);
   });
 });
+
+describe('after the read sets dev12, dev13 and dev20 (sincere praise read as sarcasm or denied praise)', () => {
+  it.each([
+    "Can't believe how easy booking the room was.",
+    'Nothing beats the easiest plan switch I have ever made.',
+    "Honestly I didn't know a bank could be this helpful.",
+    "Honestly didn't expect the friendliest pharmacist in town.",
+  ])('hears no denied praise in: %s', (text) => expect(deniedPraise(text)).toBe(0));
+
+  it.each([
+    'Thank you for staying late to finish my boiler service when the part arrived late. Above and beyond!',
+    "Thanks for your patience with my questions about the login error. Everything works now and I couldn't be happier.",
+    'Exactly what I wanted! The first parcel was missing a cable, but it arrived by courier the next morning.',
+  ])('hears no sarcasm in a story that ends well: %s', (text) => expect(sarcasm(text)).toBe(0));
+
+  it.each([
+    'Great job on the new search, it now finds absolutely nothing.',
+    'Impressive, really. The waiter spilled soup on me and nobody even apologised.',
+    'Thanks for the warm welcome at the desk; the heating in my room did not work all night.',
+    'Thanks for charging me twice when I cancelled.',
+  ])('still reads as a complaint: %s', (text) => expect(compositionVerdict(text)?.sign).toBe(-1));
+});

@@ -4,8 +4,8 @@
  */
 import { wordTokens } from '../word-features.js';
 import { MARKER, TIME_TURN } from './contrast.js';
-import { FAILURE, MENDED, MENDING, SERVICE_FAILED, toldFailure } from './failures.js';
-import { lean, scopedWords, signOf, words } from './reading.js';
+import { FAILURE, MENDED, MENDING, SERVICE_FAILED, toldFailure, undeniedFailures } from './failures.js';
+import { CLEAR, lean, scopedWords, signOf, words } from './reading.js';
 import { complaint, praise } from './vocabulary.js';
 
 /** A short opening of praise before what happened. */
@@ -112,7 +112,10 @@ export function sarcasm(text: string): -1 | 0 {
     // A failure turned round after a marker or by time is a story that ends well: "the first
     // delivery was missing the remote, but it turned up the next morning. Exactly what I wanted!",
     // "half my order never turned up. Two months later: everything arrives. I couldn't be happier."
-    const turn = [...rest.matchAll(MARKER), ...rest.matchAll(TIME_TURN)].sort((a, b) => a.index - b.index).at(-1);
+    // (Or by "now": "… the import error. Everything runs smoothly now and I couldn't be happier.")
+    const turn = [...rest.matchAll(MARKER), ...rest.matchAll(TIME_TURN), ...rest.matchAll(/\b(?:now|nowadays)\b/giu)]
+      .sort((a, b) => a.index - b.index)
+      .at(-1);
     const told = (stretch: string) => toldFailure(stretch) || SERVICE_FAILED.test(stretch);
     if (told(rest) && (!turn || told(rest.slice(turn.index! + turn[0].length)))) return -1;
   }
@@ -125,6 +128,39 @@ export function sarcasm(text: string): -1 | 0 {
   if ((!m || m[0].length === 0) && !closing) return 0;
   const rest = m && m[0].length > 0 ? text.slice(m[0].length) : text.slice(0, closing!.index);
   if (words(rest) < 2 || !(FAILURE.test(rest) || SERVICE_FAILED.test(rest))) return 0;
+  const failures = undeniedFailures(rest);
+  // Thanks for a good thing, the failure only its circumstance: "Thank you for staying late to
+  // finish my service when the part arrived late" (as THANKS_FOR above).
+  // (Only when the thanked sentence holds every failure: "thanks for the warm welcome; the heating
+  // didn't work" complains.)
+  const thanksFor =
+    m?.[0] && /\b(?:thanks?|thank you)\b/iu.test(m[0])
+      ? (/\bfor\s*$/iu.test(m[0]) ? rest : (rest.match(/^\W*for\b(.*)$/isu)?.[1] ?? '')).match(/^[^.!?;]*/u)![0]
+      : '';
+  if (
+    thanksFor &&
+    !toldFailure(thanksFor.split(/\b(?:when|after|because|since|despite|even though|while)\b/iu)[0]) &&
+    !toldFailure(rest.slice(rest.indexOf(thanksFor) + thanksFor.length))
+  )
+    return 0;
+  // A failure told, then put right by time: "… the import error. Everything runs smoothly now and I
+  // couldn't be happier."
+  const lastFailure = failures.at(-1);
+  const tail = lastFailure ? rest.slice(lastFailure.index + lastFailure[0].length) : '';
+  if (/\b(?:now|these days|since then|ever since|nowadays)\b/iu.test(tail) && !toldFailure(tail) && lean(tail) >= CLEAR)
+    return 0;
+  // After a praise opening, a failure turned round by a marker or by time is a story that ends well:
+  // "Exactly what I wanted! The first delivery was missing the remote, but it turned up the next morning."
+  const turnedAt = [...rest.matchAll(MARKER), ...rest.matchAll(TIME_TURN)].sort((a, b) => a.index - b.index).at(-1);
+  if (
+    m?.[0] &&
+    lastFailure &&
+    turnedAt &&
+    turnedAt.index > lastFailure.index &&
+    !toldFailure(rest.slice(turnedAt.index + turnedAt[0].length)) &&
+    !SERVICE_FAILED.test(rest.slice(turnedAt.index + turnedAt[0].length))
+  )
+    return 0;
   // "My order was a bit late. That said, the dessert was amazing. Love it!": the closing praise
   // follows a turn to praise, and means it.
   const turn = [...rest.matchAll(MARKER)].at(-1);
