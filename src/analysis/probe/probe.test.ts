@@ -81,7 +81,9 @@ const PROBE_FLOORS: Record<string, number> = {
  * more) and the rules written from the read sets dev20 and dev21 (docs/analysis.md, "Two more
  * writers for the detector"): test3 11 → 9, test6 22 → 21, test7 17 → 18 (sarcasm 1 → 2, the
  * detector), test8 19 → 18, test9 36 → 38 (sincere praise 25 → 30 and sarcasm 11 → 8, the
- * detector), test10 29 → 27, test11 26 → 25; the others unchanged.
+ * detector), test10 29 → 27, test11 26 → 25; the others unchanged. The last batch of that stop
+ * (sincere praise no longer read as denied praise or sarcasm) moved test5 7 → 8 and test11 25 → 24,
+ * within these floors.
  */
 const HOLDOUT_FAILURES: Record<string, number> = {
   'negated positive': 1 + 1,
