@@ -63,6 +63,9 @@ const THANKS_FOR =
 const PART_WHERE =
   /\b(?:especially|particularly|loving|love|loved|enjoyed|favou?rite|best)\b[^.!?]{0,25}?\bthe (?:part|bit|moment|day|time) (?:where|when)\b([^.!?]+)/iu;
 
+/** Where what is thanked for ends and its circumstances begin: "for staying late | when the part arrived late". */
+const CIRCUMSTANCE = /\b(?:when|after|because|since|despite|even though|while)\b/iu;
+
 /** A praise opening (or closing), then (or before it) a failure neither denied nor mended: -1; else 0. */
 export function sarcasm(text: string): -1 | 0 {
   if (/\bthanks? (?:a lot |so much )?for nothing\b/iu.test(text)) return -1;
@@ -91,7 +94,7 @@ export function sarcasm(text: string): -1 | 0 {
   if (closer && toldFailure(text.replace(closer[0], ' '))) return -1;
   const thanked = text.match(THANKS_FOR);
   // What is thanked for, without the circumstances: "for staying late when the part arrived late".
-  const thankedFor = thanked?.[1].split(/\b(?:when|after|because|since|despite|even though|while)\b/iu)[0] ?? '';
+  const thankedFor = thanked?.[1].split(CIRCUMSTANCE)[0] ?? '';
   // Not thanks for the refund itself ("thanks for the quick refund after the double charge"), nor
   // for a good thing ("thanks for your patience with my questions about the import error").
   if (
@@ -139,7 +142,7 @@ export function sarcasm(text: string): -1 | 0 {
       : '';
   if (
     thanksFor &&
-    !toldFailure(thanksFor.split(/\b(?:when|after|because|since|despite|even though|while)\b/iu)[0]) &&
+    !toldFailure(thanksFor.split(CIRCUMSTANCE)[0]) &&
     !toldFailure(rest.slice(rest.indexOf(thanksFor) + thanksFor.length))
   )
     return 0;

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { failsExpectation, loadHoldout, type HoldoutHalf } from './holdout.js';
 
+/** How many cases of each capability a half holds. */
+const counts = (half: HoldoutHalf) => {
+  const cases = loadHoldout(half);
+  return Object.fromEntries(
+    [...new Set(cases.map((c) => c.capability))].map((k) => [k, cases.filter((c) => c.capability === k).length]),
+  );
+};
+
 describe('the held-out sentences', () => {
   it('hold 15 sentences of each of twelve capabilities in each half, and no sentence twice', () => {
     for (const half of ['dev', 'test'] as const) {
@@ -113,13 +121,6 @@ describe('the held-out sentences', () => {
   });
 
   it('hold dev14 (read) and test10 (never read): 380 template-made cases each over seven capabilities, and dev15 (read): 360 over four', () => {
-    const counts = (half: 'dev14' | 'test10' | 'dev15') =>
-      Object.fromEntries(
-        [...new Set(loadHoldout(half).map((c) => c.capability))].map((k) => [
-          k,
-          loadHoldout(half).filter((c) => c.capability === k).length,
-        ]),
-      );
     const seven = {
       'negated negative': 80,
       'contrast ending positive': 80,
@@ -142,13 +143,6 @@ describe('the held-out sentences', () => {
   });
 
   it('hold dev16 to dev19 (read): 240 or 260 template-made cases each, and test11 (never read): 380 over seven capabilities', () => {
-    const counts = (half: 'dev16' | 'dev17' | 'dev18' | 'dev19' | 'test11') =>
-      Object.fromEntries(
-        [...new Set(loadHoldout(half).map((c) => c.capability))].map((k) => [
-          k,
-          loadHoldout(half).filter((c) => c.capability === k).length,
-        ]),
-      );
     expect(counts('dev16')).toEqual({
       'negated upgrade': 100,
       'upgrade statement': 50,
@@ -178,13 +172,6 @@ describe('the held-out sentences', () => {
   });
 
   it('hold dev20 and dev21 (read): 340 and 300 template-made cases, and test12 (never read): 400 over five capabilities', () => {
-    const counts = (half: 'dev20' | 'dev21' | 'test12') =>
-      Object.fromEntries(
-        [...new Set(loadHoldout(half).map((c) => c.capability))].map((k) => [
-          k,
-          loadHoldout(half).filter((c) => c.capability === k).length,
-        ]),
-      );
     expect(counts('dev20')).toEqual({
       'churn statement': 120,
       'negated negative': 120,
