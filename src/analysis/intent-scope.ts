@@ -479,8 +479,11 @@ const NAME = "(?:@user\\b|\\p{Lu}[\\p{L}&'’+]*)";
 const NAMED_LEAVING = new RegExp(
   [
     `(?:^\\W*|\\b(?:I|[Ww]e)(?:['’]ve| have)? (?:finally |already |just |recently )?)[Ll]eft ${NAME}(?! (?:a|an|my|our) )`,
-    `\\b(?:I|[Ww]e)(?:['’]ve| have)? (?:finally |already |just |recently )?left(?: (?:back )?in ${MONTH}| (?:last|this) (?:week|month|year)| for good|\\s*(?:[.!#]|$))`,
-    `\\b(?:switch|mov|transferr?|port)\\w* (?:(?:everything|all|every penny|it all|over|across|away) )?from ${NAME}[^.,;!?]{0,40}? to ${NAME}`,
+    `\\b(?:I|[Ww]e)(?:['’]ve| have)? (?:finally |already |just |recently )?left(?: (?:back )?in ${MONTH}| (?:last|this) (?:week|month|year)| for good)`,
+    // A bare "left." needs its perfect or an adverb: "I've finally left.", not "the tool we left."
+    `\\b(?:I|[Ww]e)(?:(?:['’]ve| have) (?:finally |already |just |recently )?|(?:finally|already|just|recently) )left\\s*(?:[.!#]|$)`,
+    // "Moved" needs what is moved: "moved from Proposal to Won" is a deal's stage.
+    `\\b(?:(?:switch|transferr?|port)\\w* (?:(?:everything|all|every penny|it all|over|across|away) )?|mov\\w* (?:everything|all|every penny|it all|(?:my|our) \\p{L}+(?: \\p{L}+)?) (?:over |across |away )?)from ${NAME}[^.,;!?]{0,40}? to ${NAME}`,
     `\\b(?:[Mm]y|[Oo]ur) (?:\\p{L}+ ){1,2}and I (?:are|have|will) (?:now |officially |already |finally |all |be )?(?:switch\\w*|mov\\w*) (?:over |across )?to ${NAME}`,
     `\\bmov(?:e|ed|ing) (?:all (?:of )?)?(?:our|my) (?:whole |entire )?(?:household|family|team|business|company|money|savings|accounts?|everything|custom|pension|mortgage)(?: \\p{L}+)? (?:over |across )?to ${NAME}`,
     `\\balready signed (?:up )?with ${NAME}`,
@@ -501,12 +504,19 @@ const NOT_RENEWING =
 /** The end of a term is when the leaving happens, not a condition on it: "when the contract ends". */
 const AT_TERM_END =
   /\b(?:when|once|after) (?:the|our|my|this) (?:current )?(?:contract|subscription|plan|term|lease|policy|agreement|membership|billing period|year) (?:ends|expires|is up|runs out|comes up|finishes)\b/gi;
+/**
+ * Money after a leaving already done: "I cancelled my subscription in May and was charged again" is
+ * a billing dispute, which the corpus labels a refund, not a statement of leaving.
+ */
+const BILLED = /\b(?:charg\w*|bill(?:ed|ing)|debit\w*|refund\w*|invoic\w*)\b/i;
 export function saysLeaving(text: string): boolean {
   if (REASON_FOR_LEAVING.test(text)) return true;
+  const billed = BILLED.test(text);
   return (text.match(/[^.!?;\n]+[.!?;]*/g) ?? []).some((raw) => {
     const clause = raw.replace(AT_TERM_END, ' ');
     const refused = clause.match(NOT_RENEWING) ?? clause.match(NO_LONGER_CUSTOMER);
     const m = refused ?? clause.match(LEAVING) ?? clause.match(SWITCHING_TO_NAME) ?? clause.match(NAMED_LEAVING);
+    if (m && billed && /^(?:cancell?ed|ended|closed|terminated)\b/i.test(m[0])) return false;
     // "may" in lower case only: "in May" is a date.
     if (!m || MAYBE.test(clause) || /\bmay\b|^\W*May\b/.test(clause)) return false;
     // No negator before the phrase in its clause: "never thought of switching to a new bank"; one
