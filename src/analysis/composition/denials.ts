@@ -5,7 +5,7 @@
 import { wordTokens } from '../word-features.js';
 import { FAILURE, FEAR_UNREALISED } from './failures.js';
 import { WARNING } from './warning.js';
-import { CLEAR, lean, type ReaderLean, scopedWords, SHORT_WORDS, signOf, words } from './reading.js';
+import { ABSENCE, CLEAR, lean, type ReaderLean, scopedWords, SHORT_WORDS, signOf, words } from './reading.js';
 import { complaint, praise } from './vocabulary.js';
 
 /** How near a negator a praise word must be to count as denied ("I wouldn't call the desktop app user friendly"). */
@@ -146,13 +146,16 @@ const WAITING = /^(?:queues?|waits?|lines?|delays?|hold|waiting)$/;
 const OTHERS_COMPLAIN =
   /\b(?:people|others|everyone|everybody|folks|reviewers|some(?: people)?|they) (?:\p{L}+ )?(?:moan|complain|grumble|whinge|whine)\w*\b/giu;
 
+/** "free of", "the lack of": read as "no" (replace resets a global pattern's lastIndex). */
+const ABSENT_WORDS = new RegExp(String.raw`\b(?:${ABSENCE})\b`, 'giu');
+
 export function deniedComplaint(message: string): 1 | 0 {
   if (words(message) > SHORT_WORDS) return 0;
   // "Don't waste your time", "don't bother": advice against, not a complaint denied.
   if (WARNING.test(message)) return 0;
   // "Free of the errors I feared" denies as "no" does; "rarely crowded" as "hardly" does.
   const text = message
-    .replace(/\b(?:free (?:of|from)|devoid of|(?:the )?lack of|(?:the )?absence of)\b/giu, 'no')
+    .replace(ABSENT_WORDS, 'no')
     .replace(/\b(?:rarely|seldom)\b/giu, 'hardly')
     // "No one at the desk was rude" as "nobody"; "I've yet to see a cold meal" as "never"; "it's not
     // like the old days when it kept overcharging me" as "no longer".

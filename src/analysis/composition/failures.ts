@@ -11,6 +11,7 @@ import {
   type ReaderLean,
   scopedWords,
   SHORT_WORDS,
+  SMALLER_OR_ABSENT_BEFORE,
   words,
 } from './reading.js';
 import { praise } from './vocabulary.js';
@@ -110,11 +111,7 @@ export function plainFailure(text: string): -1 | 0 {
     return 0;
   // Denied ("never crashed", "no outage") or praise said plainly ("crashes less than the old one, love it").
   const before = text.slice(0, m.index);
-  if (
-    /\b(?:less|fewer|even with|despite|in spite of|free (?:of|from)|lack of|absence of|devoid of)\s+(?:\S+\s+)?$/i.test(
-      before,
-    )
-  )
+  if (SMALLER_OR_ABSENT_BEFORE.test(before) || /\b(?:even with|despite|in spite of)\s+(?:\S+\s+)?$/iu.test(before))
     return 0;
   // Trouble feared that did not come: "was bracing for the ride to be broken and that just didn't happen".
   if (FEAR_UNREALISED.test(text)) return 0;

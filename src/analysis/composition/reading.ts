@@ -107,14 +107,17 @@ export function scopedWords(text: string): { word: string; distance: number }[] 
 export const NEGATED_BEFORE =
   /\b(?:no|not|never|zero|without|\w+n['’]t|(?:do|does|did|is|are|was|were|has|have|had|could|would|should|wo|ca|must|need|ai)nt)\s+(?:\S+\s+)?$/iu;
 
-/** The same, a failure said to be smaller ("fewer crashes"), or absent ("free of outages", "the lack of outages"). */
-export const DENIED_BEFORE = new RegExp(
-  NEGATED_BEFORE.source.replace(
-    ')nt)',
-    ')nt|less|fewer|free (?:of|from)|(?:the )?lack of|(?:the )?absence of|devoid of)',
-  ),
-  'iu',
-);
+/** Words that say a thing is absent ("free of outages", "the lack of outages"): a denial as "no" is. */
+export const ABSENCE = String.raw`free (?:of|from)|(?:the )?lack of|(?:the )?absence of|devoid of`;
+
+/** A thing said to be smaller: "fewer crashes", "less lag". */
+const SMALLER = 'less|fewer';
+
+/** The same as NEGATED_BEFORE, a failure said to be smaller, or absent. */
+export const DENIED_BEFORE = new RegExp(NEGATED_BEFORE.source.replace(')nt)', `)nt|${SMALLER}|${ABSENCE})`), 'iu');
+
+/** Only smaller or absent, one or two words before: "fewer crashes", "free of outages". */
+export const SMALLER_OR_ABSENT_BEFORE = new RegExp(String.raw`\b(?:${SMALLER}|${ABSENCE})\s+(?:\S+\s+)?$`, 'iu');
 
 /** Any negator in a stretch. */
 export const NEGATED =
