@@ -908,3 +908,22 @@ describe('after the read sets dev12, dev13 and dev20 (sincere praise read as sar
     'Thanks for charging me twice when I cancelled.',
   ])('still reads as a complaint: %s', (text) => expect(compositionVerdict(text)?.sign).toBe(-1));
 });
+
+describe('polite complaints the readers of heads v22 read as praise (read sets dev5 and dev6)', () => {
+  it.each([
+    'Dear Sir or Madam, I regret to inform you that the repair has not fixed the fault.',
+    'Good afternoon, the jacket I received has a torn lining. Best wishes, Tom',
+    'We appreciate your hard work, but the dashboard has been unavailable since this morning.',
+    'Kind regards, but nobody called me back about my claim.',
+    'I appreciate you are busy, but I was billed for three months of usage twice.',
+  ])('hears courtesy around a failure: %s', (text) => {
+    expect(politeComplaint(text)).toBe(-1);
+  });
+  it.each([
+    'Dear team, the repair has fixed the fault. Best wishes, Tom',
+    'Good morning, the new jacket is lovely and warm.',
+    'We appreciate that the dashboard was never unavailable this year.',
+  ])('leaves courtesy around good news alone: %s', (text) => {
+    expect(politeComplaint(text)).toBe(0);
+  });
+});

@@ -1,9 +1,11 @@
 import type { LabelledText, SarcasmExample } from './corpus.js';
 import { featureRow, type Encoded } from './features.js';
-import { applyHeads, polarityOf, standardise, type Heads } from './heads.js';
+import { applyHeads, POLARITIES, polarityOf, standardise, type Heads } from './heads.js';
 import { normalizeText } from './normalize.js';
 import { trainSarcasmDetector } from './sarcasm-detector.js';
-import { sarcasmRows } from './train-heads.js';
+import { fitPolarityHead, LABEL_OPTIONS, sarcasmRows, sarcasmSetPolarityRows } from './train-heads.js';
+import { wordFeatures, type SparseRow } from './word-features.js';
+import { packWordReader, trainWordReader } from './word-reader.js';
 
 /** One writer's lines, read by heads whose detector never saw that writer. */
 export interface WriterFigures {
@@ -21,7 +23,9 @@ export interface WriterFigures {
 /**
  * Leave-one-writer-out: each file of the sarcasm set is one writer; the detector is trained on the
  * other writers and the corpus (as heads training does), and the writer's sarcastic and sincere
- * lines are read by the given heads with it and without it. The sarcasm set's writers never
+ * lines are read by the given heads with it and without it. When the heads' readers learned
+ * polarity from the sarcasm set too (sarcasmSetPolarity), their polarity is trained again without the
+ * writer, so neither the detector nor the readers saw the lines they are judged on. The sarcasm set's writers never
  * shared templates or a word list, so this is the figure for a writer the detector has not met
  * (docs/analysis.md). `npm run eval` prints it; an integration test asserts one writer's.
  */
@@ -40,10 +44,20 @@ export async function sarcasmByWriter(input: {
   const normalised = input.items.map((it) => normalizeText(it.text));
   const x = input.itemsEncoded.map((e, i) => standardise(featureRow(e.vector, normalised[i]), heads));
   const writers = input.writers ?? [...new Set(input.examples.map((ex) => ex.writer))];
-  const without = { ...heads, options: { ...heads.options, learnedSarcasm: false } };
+  const wordRows = heads.options.sarcasmSetPolarity ? input.items.map((it) => wordFeatures(it.text)) : [];
+  const gold = input.items.map((it) => POLARITIES.map((p) => (polarityOf(it.sentiment) === p ? 1 : 0)));
   const out: WriterFigures[] = [];
   for (const writer of writers) {
     const others = input.examples.map((ex, i) => ({ ex, enc: input.encoded[i] })).filter((e) => e.ex.writer !== writer);
+    // When both readers' polarity learned from the sarcasm set (sarcasmSetPolarity), they are
+    // trained again without this writer, as the final heads train them; the second stage stays.
+    const base = heads.options.sarcasmSetPolarity
+      ? await withoutWriter(heads, input.items, x, wordRows, gold, {
+          examples: others.map((e) => e.ex),
+          encoded: others.map((e) => e.enc),
+        })
+      : heads;
+    const without = { ...base, options: { ...base.options, learnedSarcasm: false } };
     const detector = await trainSarcasmDetector(
       sarcasmRows(
         {
@@ -59,8 +73,8 @@ export async function sarcasmByWriter(input: {
       1,
     );
     const withDetector = {
-      ...heads,
-      options: { ...heads.options, learnedSarcasm: true },
+      ...base,
+      options: { ...base.options, learnedSarcasm: true },
       sarcasm: { ...detector, threshold: input.threshold ?? detector.threshold },
     };
     const f: WriterFigures = {
@@ -88,4 +102,19 @@ export async function sarcasmByWriter(input: {
     out.push(f);
   }
   return out;
+}
+
+/** The heads with both readers' polarity trained on the corpus and the given sarcasm lines only. */
+async function withoutWriter(
+  heads: Heads,
+  items: LabelledText[],
+  x: Float64Array[],
+  wordRows: SparseRow[],
+  gold: number[][],
+  others: { examples: SarcasmExample[]; encoded: Encoded[] },
+): Promise<Heads> {
+  const extra = sarcasmSetPolarityRows(others, heads);
+  const model = await fitPolarityHead(x, gold, heads.options, LABEL_OPTIONS.ensemble, extra);
+  const words = heads.words ? packWordReader(await trainWordReader(items, wordRows, extra.words)) : undefined;
+  return { ...heads, polarity: { ...heads.polarity, model }, ...(words ? { words } : {}) };
 }

@@ -36,7 +36,7 @@ import { lexiconPriors } from './priors.js';
 import { normalizeText } from './normalize.js';
 import { TOPICS } from './taxonomy.js';
 import { wordFeatures, type SparseRow } from './word-features.js';
-import { packWordReader, trainWordReader, wordProbabilities } from './word-reader.js';
+import { packWordReader, trainWordReader, wordProbabilities, type PolarityExamples } from './word-reader.js';
 
 /**
  * Training of the heads (heads.ts): both readers, then every choice of the second stage from
@@ -44,7 +44,7 @@ import { packWordReader, trainWordReader, wordProbabilities } from './word-reade
  */
 
 /** Positive-example weight cap for rare labels, and the runs averaged in the final fit. */
-const LABEL_OPTIONS = { maxPositiveWeight: 2, ensemble: 3 };
+export const LABEL_OPTIONS = { maxPositiveWeight: 2, ensemble: 3 };
 const FOLDS = 5;
 /** Cross-validations (on different folds) whose out-of-fold predictions choose calibration and thresholds. */
 const INNER_REPEATS = 2;
@@ -152,7 +152,56 @@ interface Fitted {
   polarity: LinearModel;
 }
 
-async function fitAll(d: Prepared, options: HeadsOptions, runs: number): Promise<Fitted> {
+/**
+ * What a line of the sarcasm set says, as a polarity (HeadsOptions.sarcasmSetPolarity). Praise with
+ * a problem told ("fixed, overcome or minor") is left out: with it the readers learned that warm
+ * words around a problem are praise, and polite complaints ("I regret to inform you that the repair
+ * has not fixed the fault") were read positive (docs/analysis.md, "The readers learn from the
+ * sarcasm set").
+ */
+const SARCASM_SET_POLARITY: Partial<Record<SarcasmExample['label'], (typeof POLARITIES)[number]>> = {
+  sarcastic: 'negative',
+  literal_negative: 'negative',
+  sincere_positive: 'positive',
+  neutral: 'neutral',
+};
+
+/** Polarity-only examples for both readers: feature rows (standardised as the corpus'), classes, word rows. */
+export interface PolarityExtra {
+  x: Float64Array[];
+  polarity: number[][];
+  words: PolarityExamples;
+}
+
+export function sarcasmSetPolarityRows(
+  set: { examples: SarcasmExample[]; encoded: Encoded[] },
+  std: { mean: number[]; scale: number[] },
+): PolarityExtra {
+  const kept = set.examples.flatMap((ex, i) => {
+    const polarity = SARCASM_SET_POLARITY[ex.label];
+    return polarity ? [{ ex, vector: set.encoded[i].vector, polarity }] : [];
+  });
+  return {
+    x: kept.map((k) => standardise(featureRow(k.vector, k.ex.text), std)),
+    polarity: kept.map((k) => POLARITIES.map((p) => (p === k.polarity ? 1 : 0))),
+    words: { rows: kept.map((k) => wordFeatures(k.ex.text)), classes: kept.map((k) => k.polarity) },
+  };
+}
+
+/** The embedding reader's polarity softmax, on the corpus rows and any polarity-only rows. */
+export function fitPolarityHead(
+  x: Float64Array[],
+  polarity: number[][],
+  options: HeadsOptions,
+  runs: number,
+  extra?: PolarityExtra,
+): Promise<LinearModel> {
+  const rows = extra ? [...x, ...extra.x] : x;
+  const gold = extra ? [...polarity, ...extra.polarity] : polarity;
+  return averaged(runs, (seed) => train(rows, gold, { kind: 'softmax', ...TRAINING(options), seed }));
+}
+
+async function fitAll(d: Prepared, options: HeadsOptions, runs: number, extra?: PolarityExtra): Promise<Fitted> {
   const labels = (y: number[][]) => {
     const positiveWeight = positiveWeights(y);
     return averaged(runs, (seed) => train(d.x, y, { kind: 'sigmoid', ...TRAINING(options), seed, positiveWeight }));
@@ -161,7 +210,7 @@ async function fitAll(d: Prepared, options: HeadsOptions, runs: number): Promise
     topics: await labels(d.topics),
     intentions: await labels(d.intentions),
     churn: await labels(d.churn),
-    polarity: await averaged(runs, (seed) => train(d.x, d.polarity, { kind: 'softmax', ...TRAINING(options), seed })),
+    polarity: await fitPolarityHead(d.x, d.polarity, options, runs, extra),
   };
 }
 
@@ -263,6 +312,10 @@ export async function trainHeads(input: {
       Object.entries(all).map(([k, rows]) => [k, idx.map((i) => (rows as unknown[])[i])]),
     ) as unknown as Prepared;
   const wordRows = options.stackWords ? (input.wordRows ?? input.items.map((it) => wordFeatures(it.text))) : [];
+  const extra =
+    options.sarcasmSetPolarity && input.sarcasm && input.sarcasm.examples.length > 0
+      ? sarcasmSetPolarityRows(input.sarcasm, std)
+      : undefined;
 
   const oof = {
     topics: [] as number[][],
@@ -283,11 +336,12 @@ export async function trainHeads(input: {
     shuffled(n, seededRandom(SEED + 101 * r)).forEach((i, k) => (fold[i] = k % FOLDS));
     for (let f = 0; f < FOLDS; f++) {
       const train = [...Array(n).keys()].filter((i) => fold[i] !== f);
-      const m = await fitAll(subset(train), options, 1);
+      const m = await fitAll(subset(train), options, 1, extra);
       const reader = options.stackWords
         ? await trainWordReader(
             train.map((i) => input.items[i]),
             train.map((i) => wordRows[i]),
+            extra?.words,
           )
         : undefined;
       for (let i = 0; i < n; i++) {
@@ -427,12 +481,14 @@ export async function trainHeads(input: {
     },
   };
 
-  const m = await fitAll(all, options, LABEL_OPTIONS.ensemble);
+  const m = await fitAll(all, options, LABEL_OPTIONS.ensemble, extra);
   const sarcasm =
     options.learnedSarcasm && input.sarcasm && input.sarcasm.examples.length > 0
       ? await trainSarcasmDetector(sarcasmRows(input.sarcasm, input.items, all.x, normalised, std, wordRows), SEED)
       : undefined;
-  const words = options.stackWords ? packWordReader(await trainWordReader(input.items, wordRows)) : undefined;
+  const words = options.stackWords
+    ? packWordReader(await trainWordReader(input.items, wordRows, extra?.words))
+    : undefined;
   const label = (h: typeof topics, model: LinearModel): LabelHead => ({
     labels: h.labels,
     model,

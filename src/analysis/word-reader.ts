@@ -28,11 +28,24 @@ export interface WordReader {
 }
 
 const POLARITY_CLASSES = ['negative', 'neutral', 'positive'] as const;
+
+/** Examples that teach polarity only: their word rows and classes. */
+export interface PolarityExamples {
+  rows: SparseRow[];
+  classes: (typeof POLARITY_CLASSES)[number][];
+}
 const MAX_LABELS = 3;
 
-export async function trainWordReader(items: LabelledText[], rows = items.map((it) => wordFeatures(it.text))) {
+export async function trainWordReader(
+  items: LabelledText[],
+  rows = items.map((it) => wordFeatures(it.text)),
+  /** Polarity-only examples beside the items (heads.ts sarcasmSetPolarity): rows and their class. */
+  extraPolarity: PolarityExamples = { rows: [], classes: [] },
+) {
   const classOf = (it: LabelledText) => POLARITY_CLASSES.indexOf(polarity(it.sentiment));
-  const oneHot = items.map((it) => POLARITY_CLASSES.map((_, c) => (classOf(it) === c ? 1 : 0)));
+  const oneHot = [...items.map(classOf), ...extraPolarity.classes.map((c) => POLARITY_CLASSES.indexOf(c))].map((k) =>
+    POLARITY_CLASSES.map((_, c) => (k === c ? 1 : 0)),
+  );
   const multi = (labels: readonly string[], pick: (it: LabelledText) => string[]) =>
     items.map((it) => labels.map((l) => (pick(it).includes(l) ? 1 : 0)));
   const sentimentMeans = POLARITY_CLASSES.map((_, c) => {
@@ -40,7 +53,10 @@ export async function trainWordReader(items: LabelledText[], rows = items.map((i
     return members.length ? members.reduce((s, it) => s + it.sentiment, 0) / members.length : 0;
   });
   return {
-    polarity: await trainSparse(rows, oneHot, { ...DEFAULT_SPARSE_OPTIONS, kind: 'softmax' }),
+    polarity: await trainSparse([...rows, ...extraPolarity.rows], oneHot, {
+      ...DEFAULT_SPARSE_OPTIONS,
+      kind: 'softmax',
+    }),
     topics: await trainSparse(
       rows,
       multi(TOPICS, (it) => it.topics),

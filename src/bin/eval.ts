@@ -21,7 +21,7 @@ import { formatProbe, runProbe } from '../analysis/probe/runner.js';
 /**
  * `npm run eval -- [labelled.jsonl] [--folds=5] [--repeats=3] [--seed=7] [--calibrate=off] [--stack-pieces=off]
  *  [--stack-words=off] [--priors=off] [--recommend-positive=off] [--scope=off]
- *  [--expectation=off] [--composition=off] [--learned-sarcasm=off] [--churn-precision=0.8] [--epochs=8] [--l2=0.001] [--corpus=dir]
+ *  [--expectation=off] [--composition=off] [--learned-sarcasm=off] [--sarcasm-polarity=on|off] [--churn-precision=0.8] [--epochs=8] [--l2=0.001] [--corpus=dir]
  *  [--reader=embedding|words] [--explain] [--probe=off]`: honest figures for the analysis.
  *  1. Repeated stratified k-fold cross-validation on the training corpus: heads are trained on k-1
  *     folds (their own thresholds and calibration from an inner cross-validation of those folds:
@@ -56,6 +56,9 @@ const options: HeadsOptions = {
   denialVeto: flag('denial-veto') ? flag('denial-veto') !== 'off' : DEFAULT_HEADS_OPTIONS.denialVeto,
   composition: flag('composition') ? flag('composition') !== 'off' : DEFAULT_HEADS_OPTIONS.composition,
   learnedSarcasm: flag('learned-sarcasm') ? flag('learned-sarcasm') !== 'off' : DEFAULT_HEADS_OPTIONS.learnedSarcasm,
+  sarcasmSetPolarity: flag('sarcasm-polarity')
+    ? flag('sarcasm-polarity') !== 'off'
+    : DEFAULT_HEADS_OPTIONS.sarcasmSetPolarity,
   recommendNeedsPositive: flag('recommend-positive')
     ? flag('recommend-positive') !== 'off'
     : DEFAULT_HEADS_OPTIONS.recommendNeedsPositive,
@@ -69,7 +72,7 @@ const unknown = args.filter(
   (a) =>
     a.startsWith('--') &&
     a !== '--explain' &&
-    !/^--(folds|repeats|calibrate|stack-pieces|stack-words|priors|expectation|recommend-positive|scope|denial-veto|composition|learned-sarcasm|seed|churn-precision|epochs|l2|corpus|reader|probe)=/.test(
+    !/^--(folds|repeats|calibrate|stack-pieces|stack-words|priors|expectation|recommend-positive|scope|denial-veto|composition|learned-sarcasm|sarcasm-polarity|seed|churn-precision|epochs|l2|corpus|reader|probe)=/.test(
       a,
     ),
 );
@@ -334,7 +337,7 @@ if (judge.heads?.options.learnedSarcasm && corpus.sarcasm.length > 0) {
     sarcasticIds: corpus.sarcasticIds,
   });
   console.log(
-    '\n== the learned sarcasm detector, leave one writer of data/sarcasm out (heads of the whole corpus, the detector without the writer)',
+    '\n== the learned sarcasm detector, leave one writer of data/sarcasm out (heads of the whole corpus; the detector, and with --sarcasm-polarity the polarity of both readers, trained without the writer)',
   );
   console.log(
     '  writer       sarcastic  read positive: without  with   sincere  read other than positive: without  with',

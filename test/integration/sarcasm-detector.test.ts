@@ -9,18 +9,17 @@ import { waitForHeads } from '../support/heads-ready.js';
 
 /**
  * The learned sarcasm detector on a writer it never met: the sarcasm set's template writer (short
- * tester-style sentences, the hidden probe's kind), read by the run's heads with a detector trained
- * on the other writers and every 8th corpus line. Bounds: what was measured when the detector
- * was written (docs/analysis.md, "A learned sarcasm detector"), give or take three lines.
+ * tester-style sentences, the hidden probe's kind), read by the run's heads whose detector and
+ * readers' polarity were trained again on the other writers and the corpus. Bounds: what was
+ * measured (docs/analysis.md, "The readers learn from the sarcasm set"), give or take three lines.
  */
-const EVERY = 8;
 /**
- * Measured on 2026-12-03 with heads v21: of the writer's 150 sarcastic lines, 56 read positive
- * without the detector and 38 with it; of its 160 sincere praises, 26 read other than positive
- * without it and 27 with it. With eight writers (2026-12-04): 58 and 35, 23 and 24.
+ * Measured on 2026-12-04 with heads v22: of the writer's 150 sarcastic lines, 43 read positive
+ * without the detector and 32 with it; of its 160 sincere praises, 16 read other than positive
+ * without it and 20 with it. (Heads v21, whose readers did not learn from the set: 58 and 35, 23 and 24.)
  */
-const CAUGHT = 56 - 38;
-const SINCERE_TURNED = 27 - 26;
+const CAUGHT = 43 - 32;
+const SINCERE_TURNED = 20 - 16;
 
 describe('the learned sarcasm detector', () => {
   beforeAll(() => waitForHeads(), 900_000);
@@ -32,9 +31,10 @@ describe('the learned sarcasm detector', () => {
       const embedder = createLocalEmbedder();
       const analyzer = await createAnalyzer(embedder, { cacheDir: defaultHeadsCacheDir() });
       const corpus = loadCorpus();
-      // Only the lines the detector learns from or is judged on (its literal complaints and neutral lines are never asked).
-      const examples = corpus.sarcasm.filter((ex) => ex.label === 'sarcastic' || ex.label.startsWith('sincere'));
-      const items = corpus.items.filter((_, i) => i % EVERY === 0);
+      // Every line and the whole corpus, as the eval does: the readers' polarity (sarcasmSetPolarity)
+      // is trained again without the writer, on the corpus and the other writers' lines.
+      const examples = corpus.sarcasm;
+      const items = corpus.items;
       const encode = (texts: string[]) => encodeTexts(embedder, texts, undefined, { pieces: false });
       const [figures] = await sarcasmByWriter({
         heads: analyzer.heads,
