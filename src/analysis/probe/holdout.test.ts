@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { failsExpectation, loadHoldout, type HoldoutHalf } from './holdout.js';
+import { nearDuplicates } from '../near-duplicates.js';
+import { failsExpectation, HOLDOUT_HALVES, loadHoldout, type HoldoutHalf } from './holdout.js';
 
 /** How many cases of each capability a half holds. */
 const counts = (half: HoldoutHalf) => {
@@ -193,6 +194,31 @@ describe('the held-out sentences', () => {
     });
     const texts = (['dev20', 'dev21', 'test12'] as const).flatMap((h) => loadHoldout(h).map((c) => c.text));
     expect(new Set(texts).size).toBe(texts.length);
+  });
+
+  it('hold test13 (never read): 418 cases over sixteen capabilities, none near an older set or a training line', () => {
+    expect(counts('test13')).toEqual({
+      'negated negative': 36,
+      'negated positive': 28,
+      'negated churn': 22,
+      'negated refund': 15,
+      'negated upgrade': 18,
+      'negated recommend': 16,
+      'contrast ending negative': 30,
+      'contrast ending positive': 28,
+      sarcasm: 40,
+      'polite complaint': 30,
+      'factual complaint': 30,
+      'churn statement': 26,
+      'intensified negative': 20,
+      'intensified positive': 19,
+      'noisy negative': 20,
+      'sincere enthusiastic praise': 40,
+    });
+    const mine = loadHoldout('test13').map((c) => c.text);
+    expect(new Set(mine).size).toBe(418);
+    const older = HOLDOUT_HALVES.filter((h) => h !== 'test13').flatMap((h) => loadHoldout(h).map((c) => c.text));
+    expect(nearDuplicates(mine, older, 0.4)).toEqual([]);
   });
 
   it('hold the customer posts: 225 read and 225 never read, 75 of each polarity, no post twice', () => {

