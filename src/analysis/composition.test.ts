@@ -927,3 +927,35 @@ describe('polite complaints the readers of heads v22 read as praise (read sets d
     expect(politeComplaint(text)).toBe(0);
   });
 });
+
+describe('negations the readers of heads v22 no longer read by themselves (read sets dev4, dev11, dev15, dev17, dev18)', () => {
+  it.each([
+    'The soup wasn’t cold at all.',
+    'Not a single plate at the bistro came out cold.',
+    'The changing room wasn’t smelly.',
+    'Had the boiler serviced without any faff.',
+    'Three months with them without any hidden booking charges.',
+    'The water company has never cut off my supply by mistake.',
+  ])('hears a complaint denied: %s', (text) => {
+    expect(deniedComplaint(text)).toBe(1);
+  });
+  it('reads a failure the denial rule hears denied as no plain failure', () => {
+    expect(compositionVerdict("I've yet to come across a single broken treadmill at the gym.")?.rule).toBe(
+      'denied complaint',
+    );
+  });
+  it.each([
+    "I wouldn't call the hotel's front desk staff friendly.",
+    "Can't say the curry from the new place was tasty.",
+    "I don't find the latest version of the banking app intuitive at all.",
+  ])('hears praise denied through a verb of opinion: %s', (text) => {
+    expect(deniedPraise(text)).toBe(-1);
+  });
+  it.each([
+    "Didn't think a dentist could make me this happy, but the check-up was painless.",
+    "Read that the staff are rude. Can't say I saw any of that - they were lovely with me.",
+    'The cold brew was lovely.',
+  ])('leaves praise alone: %s', (text) => {
+    expect(deniedPraise(text)).toBe(0);
+  });
+});

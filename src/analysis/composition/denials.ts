@@ -16,7 +16,7 @@ const DENIAL_REACH = 6;
  * "never been better", "not only … but", "no doubt", "nothing but praise".
  */
 const NOT_A_DENIAL =
-  /\b(?:(?:never|not|\p{L}+n['’]t)(?: \p{L}+){0,3} anything (?:but|other than|less than)|(?:could(?:n'?t| not)|can'?t|cannot) (?:be|have been|ask for|recommend|say enough|thank)\b[^.!?]*\b(?:happier|better|(?<!\bany )more|enough|easier|faster|smoother)\b|never (?:been|felt|looked|worked) better|not only|no doubt|nothing but (?:good|great|praise|positive)|never (?:once )?(?:let|lets|letting) (?:us|me) down|not (?:a|one) (?:single )?(?:problem|issue|complaint|hiccup)|nothing (?:beats|compares to|comes close to|tops)|(?:can['’]?t|cannot|could(?:n['’]?t| not)) believe (?:how|what|that|it|they|i)\b|(?:didn['’]?t|did not|never) (?:know|realise|realize|think|imagine)(?: \p{L}+){0,4} (?:could|can|would) (?:be|get|feel|look) (?:this|so|that)\b|(?:didn['’]?t|did not|never) (?:expect|anticipate)(?:ed)? (?:the|such|a|an|this|that|it to be|them to be)\b)/iu;
+  /\b(?:(?:never|not|\p{L}+n['’]t)(?: \p{L}+){0,3} anything (?:but|other than|less than)|(?:could(?:n'?t| not)|can'?t|cannot) (?:be|have been|ask for|recommend|say enough|thank)\b[^.!?]*\b(?:happier|better|(?<!\bany )more|enough|easier|faster|smoother)\b|never (?:been|felt|looked|worked) better|not only|no doubt|nothing but (?:good|great|praise|positive)|never (?:once )?(?:let|lets|letting) (?:us|me) down|not (?:a|one) (?:single )?(?:problem|issue|complaint|hiccup)|nothing (?:beats|compares to|comes close to|tops)|(?:can['’]?t|cannot|could(?:n['’]?t| not)) believe (?:how|what|that|it|they|i)\b|(?:didn['’]?t|did not|never) (?:know|realise|realize|think|imagine)(?: \p{L}+){0,4} (?:could|can|would) (?:be|get|feel|look|make (?:me|us)) (?:this|so|that)\b|(?:didn['’]?t|did not|never) (?:expect|anticipate)(?:ed)? (?:the|such|a|an|this|that|it to be|them to be)\b)/iu;
 
 /** "used to be great, not anymore": praise that has ended (the praise itself is outside the negator's scope). */
 const ENDED = /\b(?:not|no|\p{L}+n['’]?t) (?:any ?more|any longer|longer)\b/giu;
@@ -40,12 +40,24 @@ export function deniedPraise(text: string, reader?: ReaderLean): -1 | 0 {
   }
   let denied = 0;
   let plain = 0;
-  for (const { word, distance } of scopedWords(text)) {
-    if (distance <= DENIAL_REACH) {
+  const scoped = scopedWords(text);
+  // Where each stretch between dashes ends, in words: "Can't say I saw any of that - they were lovely".
+  const stretchEnds: number[] = [];
+  for (const stretch of text.split(/\s[-–—]\s/u))
+    stretchEnds.push((stretchEnds.at(-1) ?? 0) + wordTokens(stretch).length);
+  const stretchOf = (k: number) => stretchEnds.findIndex((end) => k < end);
+  scoped.forEach(({ word, distance }, i) => {
+    // "I wouldn't call the cabin crew friendly", "can't say the steak was tasty": a verb of opinion
+    // passes the negation on to the clause it opens (as in deniedComplaint), so it reaches further,
+    // within its stretch.
+    const opens = Number.isFinite(distance) ? scoped[i - distance + 1]?.word : undefined;
+    const raised = opens !== undefined && RAISING.test(opens) && stretchOf(i - distance) === stretchOf(i);
+    const reach = raised ? DENIAL_REACH + 5 : DENIAL_REACH;
+    if (distance <= reach) {
       if (complaint(word)) denied = -Infinity; // a complaint denied: praise by understatement, not this shape
       if (praise(word)) denied++;
     } else if (praise(word)) plain++;
-  }
+  });
   if (denied > 0 && plain === 0) return -1;
   // "used to be great, not anymore": the praise sits outside the negator's scope.
   const ended = text.replace(ENDED, '');
@@ -139,6 +151,10 @@ const OTHERS_POST_BAD =
 
 const FAULT_NOT_FOUND =
   /\b(?:tried|try|trying|looked|looking|searched|searching)\b[^.!?]{0,30}\bto find (?:something|anything|a (?:single )?(?:fault|flaw|problem|thing|complaint)|fault)\b[^.!?]{0,40}[.!?,…—-]+\s*(?:but\s+)?(?:i\s+)?(?:couldn['’]?t|can['’]?t|could not|cannot|nope|nothing|failed)\b/iu;
+/** What can come cold and should not: food, drink, a room, a shower. */
+const COLD_THINGS =
+  /^(?:meals?|food|dish(?:es)?|coffee|tea|rooms?|showers?|water|pizza|chips|fries|soup|burgers?|steak|plates?|breakfast|dinner|lunch|takeaway|curry|pasta|radiators?)$/;
+
 /** What names a wait, before "long" ("the queue at the pharmacy is rarely long"). */
 const WAITING = /^(?:queues?|waits?|lines?|delays?|hold|waiting)$/;
 
@@ -234,7 +250,11 @@ export function deniedComplaint(message: string): 1 | 0 {
     // "no hidden fees", "wasn't higher than expected", "didn't have to wait long": phrases of complaint.
     const phrase =
       (raw === 'too' && next && TOO_MUCH.test(next)) ||
-      (raw === 'hidden' && next && /^(?:fees?|charges?|costs?|extras?)$/.test(next)) ||
+      // ("no hidden service charges": one word between.)
+      (raw === 'hidden' &&
+        [next, scoped[i + 2]?.word].some((w) => w !== undefined && /^(?:fees?|charges?|costs?|extras?)$/.test(w))) ||
+      // "has never cut off my supply", "never cut my line off".
+      (/^(?:cut|cuts|cutting)$/.test(raw) && scoped.slice(i + 1, i + 5).some((s) => s.word === 'off')) ||
       // "the fees at the hotel aren't hidden".
       (raw === 'hidden' &&
         scoped.slice(Math.max(0, i - 6), i).some((s) => /^(?:fees?|charges?|costs?|extras?|prices?)$/.test(s.word))) ||
@@ -267,6 +287,8 @@ export function deniedComplaint(message: string): 1 | 0 {
       (raw === 'cold' &&
         next &&
         /^(?:meals?|food|dish(?:es)?|coffee|tea|rooms?|showers?|water|pizza|chips|fries)$/.test(next)) ||
+      // "the food wasn't cold at all", "not a single dish … came out cold": what was cold is named before.
+      (raw === 'cold' && scoped.slice(Math.max(0, i - 6), i).some((s) => COLD_THINGS.test(s.word))) ||
       (/^cancell?ed$/.test(raw) &&
         /^(?:a|an|the|my|our|any)$/.test(next ?? '') &&
         /^(?:flights?|trains?|class(?:es)?|appointments?|orders?|bookings?|reservations?|deliver(?:y|ies)|sessions?|lessons?)$/.test(

@@ -248,6 +248,13 @@ export const MORE_COMPLAINT = new Set([
   'upselling',
   'dropouts',
   'freezing',
+  // Denied in dev15 and dev18's negated negatives, which heads v22's readers no longer read positive
+  // by themselves: no faff, a changing room that wasn't smelly, a kitchen that isn't greasy.
+  'faff',
+  'smelly',
+  'stinky',
+  'greasy',
+  'grubby',
 ]);
 
 /** A word said as praise: our lexicon's (which knows "fast", "intuitive", "reliable") or VADER's clear ones. */
