@@ -413,3 +413,38 @@ describe('statements of leaving from the read sets dev20 and dev21', () => {
     'I cancelled my subscription in May and was charged again in June.',
   ])('does not say leaving: %s', (text) => expect(saysLeaving(text)).toBe(false));
 });
+
+describe('denied intentions from the read set dev22 (2026-12-04)', () => {
+  it.each([
+    ['upgrade', 'Declined the offer to move up to the premium tasting menu at the bistro.'],
+    ['upgrade', 'Turned down the invitation to step up to the Gold membership.'],
+    ['upgrade', 'I no longer want the Plus tariff, please drop the upgrade request.'],
+    ['recommend', "I'd struggle to recommend it to anyone who needs things to just work."],
+  ])('hears %s only denied: %s', (label, text) => {
+    expect(deniedOnly(label, scopeCounts(text))).toBe(true);
+  });
+  it('hears leaving weighed in one sentence and staying decided in another as no churn', () => {
+    expect(
+      deniedOnly(
+        'churn',
+        scopeCounts(
+          "The dropped calls had me looking at other providers for a bit. In the end the others weren't any cheaper, so I'm staying with them.",
+        ),
+      ),
+    ).toBe(true);
+    expect(
+      deniedOnly(
+        'churn',
+        scopeCounts(
+          "I rang last week saying I might cancel. After the fix I've changed my mind, so please don't process it.",
+        ),
+      ),
+    ).toBe(true);
+  });
+  it.each([
+    ['upgrade', 'They offered me the chance to move up to the premium tier and I took it.'],
+    ['churn', 'I looked at other providers for a while. I am cancelling today.'],
+  ])('still hears %s said: %s', (label, text) => {
+    expect(deniedOnly(label, scopeCounts(text))).toBe(false);
+  });
+});

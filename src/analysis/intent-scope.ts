@@ -101,7 +101,7 @@ const CONDITIONAL =
  * "it's impossible to cancel, the button is hidden" wants to cancel).
  */
 const DENIED_AFTER =
-  /\b(?:(?:am|are|is|['’]m|['’]re) not (?:looking|asking|hoping|after|seeking|angling|pushing)(?: for)?|decided against|decided not to|ruled out|rule out|holding off on|hold off on|held off on|put off|no longer (?:considering|planning)|not considering|not planning (?:on|to)|(?:hard|difficult|impossible) to(?= recommend)|declin(?:ed|es|ing)|turn(?:ed|s|ing)? down|pass(?:ed|es|ing)? on|sa(?:id|ys|ying) no to|no thanks (?:on|to|for)|(?:stay(?:s|ed|ing)?|remain(?:s|ed|ing)?) (?:on|at|with)|stick(?:s|ing)? (?:with|to)|keep(?:s|ing)? (?:our|my|the|to)|stop (?:asking|pushing|offering|nagging|emailing|sending|suggesting|recommending|pitching|mentioning|upselling)|rather than|instead of|(?:happy|fine|good|content|okay|ok) (?:on|with) (?:the|our|my)|cancel\w* (?:the|my|that|this)(?= (?:\w+ )?(?:refund|reimbursement|chargeback|upgrade|upsell))|withdraw\w* (?:the|my|our|that|this)(?= (?:\w+ )?(?:request|claim|ticket|application))|skip(?:s|ped|ping)?|forgo(?:ing)?|no need (?:to|for)|(?:do|does)(?:n['’]?t| not) (?:wish|want|intend|plan) to|remove (?:me|us) from|unsubscribe (?:me|us) from|(?:fine|happy|ok|okay|good|content|manage|cope|live|survive|do) without)\b/i;
+  /\b(?:(?:am|are|is|['’]m|['’]re) not (?:looking|asking|hoping|after|seeking|angling|pushing)(?: for)?|decided against|decided not to|ruled out|rule out|holding off on|hold off on|held off on|put off|no longer (?:considering|planning)|not considering|not planning (?:on|to)|(?:hard|difficult|impossible|(?:would|['’]d) struggle|struggling) to(?= recommend)|declin(?:ed|es|ing)|turn(?:ed|s|ing)? down|pass(?:ed|es|ing)? on|sa(?:id|ys|ying) no to|no thanks (?:on|to|for)|(?:stay(?:s|ed|ing)?|remain(?:s|ed|ing)?) (?:on|at|with)|stick(?:s|ing)? (?:with|to)|keep(?:s|ing)? (?:our|my|the|to)|stop (?:asking|pushing|offering|nagging|emailing|sending|suggesting|recommending|pitching|mentioning|upselling)|rather than|instead of|(?:happy|fine|good|content|okay|ok) (?:on|with) (?:the|our|my)|(?:cancel\w*|drop(?:s|ped|ping)?|scrap\w*) (?:the|my|that|this)(?= (?:\w+ )?(?:refund|reimbursement|chargeback|upgrade|upsell))|withdraw\w* (?:the|my|our|that|this)(?= (?:\w+ )?(?:request|claim|ticket|application))|skip(?:s|ped|ping)?|forgo(?:ing)?|no need (?:to|for)|(?:do|does)(?:n['’]?t| not) (?:wish|want|intend|plan) to|remove (?:me|us) from|unsubscribe (?:me|us) from|(?:fine|happy|ok|okay|good|content|manage|cope|live|survive|do) without)\b/i;
 const DENIED_BEFORE =
   /\b(?:(?:is|are|was)(?:n['’]?t| not| no longer| never)|won['’]?t be|will not be|isn['’]?t going to be)\s+(?:on (?:the|our|my) (?:table|cards|roadmap|agenda|list|plans?)|in (?:the|our|my) budget|the (?:goal|plan|point|idea|intention)|happening|planned|an option|necessary|needed|required|(?:something|anything) (?:we|i) (?:need|want|require)|something we(?:['’]re| are) (?:considering|planning)|what (?:i|we)(?:['’]m|['’]re| am| are) (?:after|looking for|asking for)|what (?:i|we) (?:want|need|asked for))\b|\b(?:is|are) off the (?:table|cards|agenda)\b|\b(?:does|do)(?:n['’]?t| not) make sense\b|\bnot (?:needed|necessary|required|wanted)\b|\b(?:would(?:n['’]?t| not)|won['’]?t|will not|does(?:n['’]?t| not)) (?:help|solve (?:anything|it|this)|fix (?:anything|it|this))\b|\b(?:is|are)(?:n['’]?t| not) (?:worth (?:it|the (?:money|price|cost))|for (?:us|me))\b|\b(?:is|are) (?:plenty|(?:more than )?enough|sufficient|all (?:we|i) need)\b/i;
 /**
@@ -170,7 +170,10 @@ const WIDE_NOT_A_DENIAL =
  * cancel but changed my mind", "nearly switched, sticking with you". Its leaving words are denied.
  */
 const WEIGHED_THEN_STAYED =
-  /\b(?:thought (?:about|of)|consider(?:ed|ing)|was (?:going|about) to|were (?:going|about) to|almost|nearly|tempted to|on the verge of|close to|look(?:ed|ing) (?:at|around at) (?:other|another|alternative|competitor)|compar(?:ed|ing))\b[^.!?;]*\b(?:(?:decided|chose|choosing|opted|going|gonna|plan(?:ning)?) to (?:stay|keep|remain|stick)|(?:i['’]m|we['’]re|i am|we are) (?:staying|sticking)|sticking (?:with|around)|stay(?:ing)? (?:put|after all)|changed (?:my|our) minds?)\b/i;
+  /\b(?:thought (?:about|of)|(?:might|may) (?=cancel|leave|switch|quit)|consider(?:ed|ing)|was (?:going|about) to|were (?:going|about) to|almost|nearly|tempted to|on the verge of|close to|look(?:ed|ing) (?:at|around at) (?:other|another|alternative|competitor)|compar(?:ed|ing))\b[^.!?;]*\b(?:(?:decided|chose|choosing|opted|going|gonna|plan(?:ning)?) to (?:stay|keep|remain|stick)|(?:i['’]m|we['’]re|i am|we are) (?:staying|sticking)|sticking (?:with|around)|stay(?:ing)? (?:put|after all)|changed (?:my|our) minds?)\b/i;
+
+/** The same across sentences: "The slow speeds had me looking at other providers. In the end … so I'm staying with them." */
+const WEIGHED_THEN_STAYED_ACROSS = new RegExp(WEIGHED_THEN_STAYED.source.replace('[^.!?;]*', '[^?;]*'), 'i');
 
 /** "I used to recommend it, not anymore", "we stopped recommending it": the praise has ended. */
 const ENDED = /\bused to\b[^.!?;]*\b(?:not|no) (?:any ?more|longer)\b|\bstopped recommending\b/i;
@@ -208,7 +211,7 @@ function deniedRanges(clause: string, wide: boolean): [number, number][] {
  * upgrade"). Counted as `upgrade_declined` (no head reads it; deniedOnly does).
  */
 const UPGRADE_DECLINED =
-  /\b(?:(?:stay|staying|remain|remaining|stick|sticking|keep|keeping)(?: on| with)? (?:our|my|the) (?:current|existing|present|basic|free|cheaper|standard|monthly) (?:plan|tier|package|subscription|membership|level)|(?:happy|fine|content|good) (?:on|with) (?:our|my|the) (?:current|existing|present|basic|free|standard|monthly) (?:plan|tier|package|subscription|membership)|(?:do|does)(?:n['’]?t| not) need (?:any )?(?:more|extra|additional|a bigger|a larger|a higher)|(?:won['’]?t|will not|(?:am|are|['’]m|['’]re) not going to|(?:do|does)(?:n['’]?t| not)(?: want to| plan to| intend to)?|never) (?:be )?(?:buy(?:ing)?|purchas(?:e|ing)|pay(?:ing)? for|get(?:ting)?) (?:[\w-]+ ){0,7}?(?:seats?|upgrades?|tiers?|add-ons?|licen[cs]es?|package|premium|bundle)|(?:not|never) (?:interested in|looking to|planning to|going to) (?:move|moving|step|stepping|go|going) up|(?:decided|chosen|choose|chose) not to (?:move|step|go) up|(?:do|does)(?:n['’]?t| not) (?:intend|plan|want) to (?:move|step|go) up)\b/i;
+  /\b(?:(?:stay|staying|remain|remaining|stick|sticking|keep|keeping)(?: on| with)? (?:our|my|the) (?:current|existing|present|basic|free|cheaper|standard|monthly) (?:plan|tier|package|subscription|membership|level)|(?:happy|fine|content|good) (?:on|with) (?:our|my|the) (?:current|existing|present|basic|free|standard|monthly) (?:plan|tier|package|subscription|membership)|(?:do|does)(?:n['’]?t| not) need (?:any )?(?:more|extra|additional|a bigger|a larger|a higher)|(?:won['’]?t|will not|(?:am|are|['’]m|['’]re) not going to|(?:do|does)(?:n['’]?t| not)(?: want to| plan to| intend to)?|never) (?:be )?(?:buy(?:ing)?|purchas(?:e|ing)|pay(?:ing)? for|get(?:ting)?) (?:[\w-]+ ){0,7}?(?:seats?|upgrades?|tiers?|add-ons?|licen[cs]es?|package|premium|bundle)|(?:not|never) (?:interested in|looking to|planning to|going to) (?:move|moving|step|stepping|go|going) up|(?:declin\w*|turn\w* down|pass\w* on|sa(?:id|ys|ying) no to|refus\w*) (?:the |an |their |your |this |that )?(?:offer|invitation|chance|option|invite) to (?:move|step|go|trade) up(?: to (?:the |a |an |our |my )?(?:[\w-]+ ){0,2}?(?:premium|plus|pro|tier|plan|package|membership|level|class|suite|seats?)\b)?|(?:decided|chosen|choose|chose) not to (?:move|step|go) up|(?:do|does)(?:n['’]?t| not) (?:intend|plan|want) to (?:move|step|go) up)\b/i;
 
 /** Every declined upgrade of a message, compiled once (replace resets its lastIndex). */
 const UPGRADE_DECLINED_ALL = new RegExp(UPGRADE_DECLINED.source, 'gi');
@@ -237,6 +240,7 @@ export function scopeCounts(raw: string, opts: { wide?: boolean } = {}): ScopeCo
   const declinedOffer = wide && WIDE_DECLINED.test(text);
   // Clause by clause, so that a clause's own question mark or condition decides whether it denies.
   const clauses = text.match(/[^.!?;\n]+[.!?;]*/g) ?? [];
+  const stayedAcross = !ASKING.test(text) && WEIGHED_THEN_STAYED_ACROSS.test(text);
   // The first clause after each that is not a question, in one pass from the end (a message of
   // thousands of questions must not cost their square).
   // And whether a clause after each contradicts a claim about the writer (wide).
@@ -284,7 +288,7 @@ export function scopeCounts(raw: string, opts: { wide?: boolean } = {}): ScopeCo
         : [];
     const ended = !noDenial && ENDED.test(clause);
     // "Thought about leaving, decided to stay": the leaving was only weighed.
-    const stayed = !ASKING.test(clause) && WEIGHED_THEN_STAYED.test(clause);
+    const stayed = !ASKING.test(clause) && (WEIGHED_THEN_STAYED.test(clause) || stayedAcross);
     const isWeighed = (i: number) => weighed.some(([start, end]) => i >= start && i < end);
     const one = noDenial ? null : clause.match(DENIED_ONE);
     // The tokens before "…never wanted one": what it denies.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { nearDuplicates } from '../near-duplicates.js';
-import { failsExpectation, HOLDOUT_HALVES, loadHoldout, type HoldoutHalf } from './holdout.js';
+import { failsExpectation, HOLDOUT_HALVES, loadHoldout, UNREAD_HALVES, type HoldoutHalf } from './holdout.js';
 
 /** How many cases of each capability a half holds. */
 const counts = (half: HoldoutHalf) => {
@@ -219,6 +219,21 @@ describe('the held-out sentences', () => {
     expect(new Set(mine).size).toBe(418);
     const older = HOLDOUT_HALVES.filter((h) => h !== 'test13').flatMap((h) => loadHoldout(h).map((c) => c.text));
     expect(nearDuplicates(mine, older, 0.4)).toEqual([]);
+  });
+
+  it('hold dev22 (read): 293 denied intentions and their guards, none near a never-read sentence', () => {
+    expect(counts('dev22')).toEqual({
+      'negated upgrade': 70,
+      'negated refund': 50,
+      'negated recommend': 48,
+      'negated churn': 48,
+      'upgrade statement': 38,
+      'refund request': 39,
+    });
+    const mine = loadHoldout('dev22').map((c) => c.text);
+    expect(new Set(mine).size).toBe(293);
+    const unread = UNREAD_HALVES.flatMap((h) => loadHoldout(h).map((c) => c.text));
+    expect(nearDuplicates(mine, unread, 0.4)).toEqual([]);
   });
 
   it('hold the customer posts: 225 read and 225 never read, 75 of each polarity, no post twice', () => {

@@ -41,7 +41,9 @@ import type { CapabilityResult, Predict, ProbeReport } from './runner.js';
  * and `test11` (never read: seven capabilities), `dev20` and `dev21` (churn statements, negated
  * negatives, sincere praise, negated churn or contrasts ending negative) and `test12` (never read:
  * sarcasm against sincere praise, negated negatives, churn statements, contrasts ending negative) and
- * `test13` (never read: sixteen capabilities): more helpers' own templates (data/probe-holdout/README.md).
+ * `test13` (never read: sixteen capabilities) and `dev22` (denied upgrades, refunds, recommendations and
+ * churn, with upgrade statements and refund requests as guards): more helpers' own templates
+ * (data/probe-holdout/README.md).
  */
 export type HoldoutHalf =
   | 'dev'
@@ -78,6 +80,7 @@ export type HoldoutHalf =
   | 'test13'
   | 'dev20'
   | 'dev21'
+  | 'dev22'
   | 'dev-posts'
   | 'test-posts';
 /** Every half, for the command line. */
@@ -116,6 +119,7 @@ export const HOLDOUT_HALVES: readonly HoldoutHalf[] = [
   'test13',
   'dev20',
   'dev21',
+  'dev22',
   'dev-posts',
   'test-posts',
 ];
