@@ -5,7 +5,7 @@ import { normalizeText } from './normalize.js';
 import { trainSarcasmDetector } from './sarcasm-detector.js';
 import { fitPolarityHead, LABEL_OPTIONS, sarcasmRows, sarcasmSetPolarityRows } from './train-heads.js';
 import { wordFeatures, type SparseRow } from './word-features.js';
-import { packWordReader, trainWordReader } from './word-reader.js';
+import { packWordPolarity, trainWordPolarity } from './word-reader.js';
 
 /** One writer's lines, read by heads whose detector never saw that writer. */
 export interface WriterFigures {
@@ -115,6 +115,8 @@ async function withoutWriter(
 ): Promise<Heads> {
   const extra = sarcasmSetPolarityRows(others, heads);
   const model = await fitPolarityHead(x, gold, heads.options, LABEL_OPTIONS.ensemble, extra);
-  const words = heads.words ? packWordReader(await trainWordReader(items, wordRows, extra.words)) : undefined;
+  const words = heads.words
+    ? { ...heads.words, polarity: packWordPolarity(await trainWordPolarity(items, wordRows, extra.words)) }
+    : undefined;
   return { ...heads, polarity: { ...heads.polarity, model }, ...(words ? { words } : {}) };
 }

@@ -43,9 +43,6 @@ export async function trainWordReader(
   extraPolarity: PolarityExamples = { rows: [], classes: [] },
 ) {
   const classOf = (it: LabelledText) => POLARITY_CLASSES.indexOf(polarity(it.sentiment));
-  const oneHot = [...items.map(classOf), ...extraPolarity.classes.map((c) => POLARITY_CLASSES.indexOf(c))].map((k) =>
-    POLARITY_CLASSES.map((_, c) => (k === c ? 1 : 0)),
-  );
   const multi = (labels: readonly string[], pick: (it: LabelledText) => string[]) =>
     items.map((it) => labels.map((l) => (pick(it).includes(l) ? 1 : 0)));
   const sentimentMeans = POLARITY_CLASSES.map((_, c) => {
@@ -53,10 +50,7 @@ export async function trainWordReader(
     return members.length ? members.reduce((s, it) => s + it.sentiment, 0) / members.length : 0;
   });
   return {
-    polarity: await trainSparse([...rows, ...extraPolarity.rows], oneHot, {
-      ...DEFAULT_SPARSE_OPTIONS,
-      kind: 'softmax',
-    }),
+    polarity: await trainWordPolarity(items, rows, extraPolarity),
     topics: await trainSparse(
       rows,
       multi(TOPICS, (it) => it.topics),
@@ -70,6 +64,23 @@ export async function trainWordReader(
     sentimentMeans,
   } satisfies WordReader;
 }
+
+/**
+ * The reader's polarity model alone: leave-one-writer-out (sarcasm-writers.ts) trains it again
+ * without one writer's lines, while topics and intentions, which never see those lines, are kept.
+ */
+export async function trainWordPolarity(
+  items: LabelledText[],
+  rows: SparseRow[],
+  extraPolarity: PolarityExamples = { rows: [], classes: [] },
+): Promise<SparseModel> {
+  const classes = [...items.map((it) => polarity(it.sentiment)), ...extraPolarity.classes];
+  const oneHot = classes.map((k) => POLARITY_CLASSES.map((c) => (k === c ? 1 : 0)));
+  return trainSparse([...rows, ...extraPolarity.rows], oneHot, { ...DEFAULT_SPARSE_OPTIONS, kind: 'softmax' });
+}
+
+/** A polarity model packed as the stored reader's (packWordReader). */
+export const packWordPolarity = (m: SparseModel) => packSparse(m, STORED_MIN_WEIGHT);
 
 /** The labels over 0.5 (at most three, most probable first). */
 function picked(labels: readonly string[], p: number[]): string[] {
@@ -120,7 +131,7 @@ export interface PackedWordReader {
 const STORED_MIN_WEIGHT = 1e-3;
 
 export const packWordReader = (r: WordReader): PackedWordReader => ({
-  polarity: packSparse(r.polarity, STORED_MIN_WEIGHT),
+  polarity: packWordPolarity(r.polarity),
   topics: packSparse(r.topics, STORED_MIN_WEIGHT),
   intentions: packSparse(r.intentions, STORED_MIN_WEIGHT),
 });
