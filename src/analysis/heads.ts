@@ -514,7 +514,7 @@ export function applyHeads(heads: Heads, enc: Encoded, raw: string, row?: Sparse
   // when the heads, which learned software customers' words, did not hear it.
   const churn =
     (pickLabels(heads.churn, labelProbs(heads.churn, o, x, pieces, words?.churn, scope)).length > 0 ||
-      (o.scope && saysLeaving(text))) &&
+      (o.scope && saysLeaving(text, positive))) &&
     !(vetoed('churn') || stays());
   if (churn) intentions.unshift('churn');
   return {

@@ -448,3 +448,53 @@ describe('denied intentions from the read set dev22 (2026-12-04)', () => {
     expect(deniedOnly(label, scopeCounts(text))).toBe(false);
   });
 });
+
+describe('statements of leaving from the read set dev23 (2026-12-04)', () => {
+  // Reworded from the read set's forms, so that the rules are tested on more than the lines they came from.
+  it.each([
+    'This will be my last stay with Harbour Suites. We are booking elsewhere next year.',
+    'Consider this our last order, we have found another supplier.',
+    'Final shop from Greenbasket, ever.',
+    'Port-out request raised today, please release the number.',
+    'Porting out next week, Tidemobile.',
+    "We're porting to another network the day the contract ends.",
+    'Changing banks after this.',
+    'Please stop our veg box deliveries for good.',
+    'Time to find another dentist.',
+    "Won't be back at Rosso's, the pasta was raw twice.",
+    "I'm not coming back to Ironclad Gym after the way I was spoken to.",
+    'never ordering from that bakery again',
+    "Brightwheel Garage won't be seeing my van again.",
+    'No more Clipper Taxis for us.',
+    'Quitting Pulse Fitness at the end of the month.',
+    'From now on we are flying Northjet.',
+    'Adios, Kestrel Bank.',
+    'We have opted not to extend our lease with Parkview Lettings.',
+  ])('says leaving: %s', (text) => expect(saysLeaving(text)).toBe(true));
+
+  it.each([
+    // The most recent one, not the last: a complaint about an order.
+    'My last order from Kettle & Co arrived two days late.',
+    'This is my last question for today, thanks for your patience.',
+    'This is our last night at the Seabreeze and what a stay it has been.',
+    "I won't be back until Monday, can someone else pick up the ticket?",
+    "The blue jumper won't be back in stock until March.",
+    "I'm not going back to the old version, the new editor is great.",
+    'No more lag for me since the update, thank you!',
+    'Please stop my deliveries for two weeks while I am away.',
+    'I changed banks details last week, please update my direct debit.',
+    'Thinking about switching banks if this keeps happening.',
+    "I'm not switching banks over one mistake.",
+    'Ciao! Quick question about my invoice.',
+    'From now on I am using the app for all bookings, so much easier.',
+    "I've decided not to extend my holiday, so please cancel the extra night.",
+    // Never going back to the provider left for this one.
+    'Moved over from Skyline Broadband in June: 900 down, never going back.',
+  ])('does not say leaving: %s', (text) => expect(saysLeaving(text)).toBe(false));
+
+  it('reads "never going back" in a message read positive as praise of the switch', () => {
+    const text = 'new router from @user is flying, 500 down. never going back';
+    expect(saysLeaving(text, true)).toBe(false);
+    expect(saysLeaving(text)).toBe(true);
+  });
+});

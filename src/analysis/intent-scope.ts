@@ -409,6 +409,10 @@ export function scopeInputs(label: string, counts: ScopeCounts): number[] {
  */
 const PROVIDER =
   '(?:provider|network|carrier|operator|bank|airline|company|vendor|supplier|service|tool|app|platform|insurer|gym|hotel|chain|dealer|dealership|brand|store|shop|retailer|streamer|plan|subscription|product|firm|agency|courier|broker)';
+/** Local trades a customer leaves as they leave a provider (dev23): "time to find a new garage". */
+const TRADE =
+  '(?:garage|mechanic|plumber|electrician|dentist|vet|restaurant|takeaway|caf[eé]|cinema|salon|barber|hairdresser|cleaners?|pharmacy|chemist|florist|tutor|school|landlord|letting agent|estate agent|removal firm|energy supplier|network provider)';
+const PLACE = `(?:${PROVIDER}|${TRADE})`;
 const LEAVING = new RegExp(
   [
     '(?:cancel|cancell?ing|end|ending|terminat\\w*|clos(?:e|ing)|discontinu\\w*)\\s+(?:my|our|the|his|her|their)\\s+(?:[\\w&-]+\\s+){0,4}(?:subscriptions?|contracts?|accounts?|memberships?|plans?|polic(?:y|ies)|broadband|package|line|service|pass(?:es)?|tariff|bundle|lease|agreement)',
@@ -432,7 +436,7 @@ const LEAVING = new RegExp(
     'unsubscrib(?:e|ing)\\s+from\\s+(?:the|your|this)\\s+(?:[\\w-]+\\s+)?(?:service|app|plan|platform|channel|package)',
     "(?:i['’]?m|we['’]?re|i am|we are) unsubscribing",
     'port(?:ing)?\\s+(?:my|our)\\s+(?:[\\w-]+\\s+)?numbers?',
-    `(?:switch\\w*|mov\\w*|go(?:ing)?|transferr?\\w*|book\\w*|fly(?:ing)?|shop(?:ping)?|tak\\w+ (?:my|our) (?:\\w+ )?(?:business|money|car|custom))\\s+(?!(?:a|an|them|him|her|people|customers?|guests?|staff)\\b)(?:[\\w-]+\\s+){0,3}?(?:to|with|at)\\s+(?:another|a different|a new|a cheaper|a competing)\\s+(?:[\\w-]+\\s+)?${PROVIDER}`,
+    `(?:switch\\w*|mov\\w*|port\\w*|go(?:ing)?|transferr?\\w*|book\\w*|fly(?:ing)?|shop(?:ping)?|tak\\w+ (?:my|our) (?:\\w+ )?(?:business|money|car|custom))\\s+(?!(?:a|an|them|him|her|people|customers?|guests?|staff)\\b)(?:[\\w-]+\\s+){0,3}?(?:to|with|at)\\s+(?:another|a different|a new|a cheaper|a competing)\\s+(?:[\\w-]+\\s+)?${PLACE}`,
     'tak\\w+ (?:my|our) (?:\\w+ )?business elsewhere',
     // Done for good, a porting code asked for, a customer lost, a new provider sought (heads v21, dev5).
     "(?:i['’]?m|we['’]?re|i am|we are) (?:so |completely |totally )?done with (?:this|you|your|them|the) (?:[\\w-]+\\s+){0,2}?(?:for good|forever|permanently|once and for all)",
@@ -444,9 +448,9 @@ const LEAVING = new RegExp(
     "(?:ditch(?:ed|ing)?|dump(?:ed|ing)?|drop(?:ped|ping)?|quit|left|leaving) (?!(?:a|an|the|my|our|it|this|that|them|work|home|early|feedback|reviews?|comments?|tips?|notes?|messages?)\\b)[\\w@'’.&-]+(?:\\s+[\\w'’.&-]+){0,2}\\s+for\\s+(?!(?:the|now|good|ever|work|holiday|vacation|lunch|today|repairs?|an? (?:while|bit|walk|moment|minute|second|day|week|month|year|reason|repair|refund|break|holiday|coffee|drink))\\b)",
     '\\bso long,? (?!as\\b)[\\w@]',
     "won['’]?t miss (?:you|it|them|this (?:app|service|bank|company))\\b",
-    `time to (?:find|look for|get) (?:a|another) (?:new |different |better )?(?:[\\w-]+\\s+)?(?:${PROVIDER}|lender|provider)`,
+    `time to (?:find|look for|get) (?:a|another) (?:new |different |better )?(?:[\\w-]+\\s+)?(?:${PLACE}|lender|provider)`,
     // A farewell to the provider, the last period as its customer, a cancellation sent (dev9).
-    '(?:bye[- ]bye|goodbye|farewell),? (?!(?:and|for now|then|until|till|see|everyone|all|guys|folks|team|thanks|thank)\\b)[\\w@]',
+    '(?:bye[- ]bye|goodbye|farewell|adios|adi[oó]s|ciao|sayonara|au revoir),? (?!(?:and|for now|then|until|till|see|everyone|all|guys|folks|team|thanks|thank)\\b)[\\w@]',
     '(?:my|our|this is my|this is our) (?:last|final) (?:month|week|day|bill|payment|year|billing cycle|renewal) (?:as an? |with )',
     '(?:my|our|the|a) cancell?ation (?:request|form|notice|letter|email) (?:is )?(?:attached|enclosed|sent|submitted|below)',
     '(?:attached|enclosed|submitting|sending|here is|here\\x27s) (?:is )?(?:my|our) (?:cancell?ation|notice of cancell?ation|termination)',
@@ -457,11 +461,26 @@ const LEAVING = new RegExp(
     '(?:request\\w*|asks? for|asked for|wants?) (?:\\w+ ){0,2}?(?:account closure|(?:closure|cancell?ation|termination) of (?:my|our|the|his|her|their) (?:account|subscription|contract|membership|policy))',
     // Given up (dev19).
     'giv(?:e|ing|en) up (?:my|our) (?:[\\w-]+\\s+)?(?:membership|subscription|account|contract|plan|policy|line|pass|licen[cs]e)',
+    // The last of its kind announced, a number ported out, a trade changed, deliveries stopped for
+    // good (dev23). "My last order from them arrived late" is the most recent one: the announcement
+    // needs "this is" or "consider this", or a closing "ever".
+    "(?:this|that|today)(?: will be|['’]ll be| is|['’]s) (?:my|our) (?:very )?(?:last|final) (?!(?:day|night|week|weekend|morning|evening|stop|chance|question|message|e-?mail|note|try|attempt|warning|time|reminder)\\b)(?:[\\w-]+\\s+){1,2}?(?:with|from|at|on|through)\\b",
+    "(?:this|that)(?: will be|['’]ll be| is|['’]s) the (?:very )?last time (?:i|we) (?:[\\w'’-]+\\s+){0,3}?(?:with|from|at|through|on)\\b",
+    'consider (?:this|it) (?:my|our) (?:last|final) [\\w-]+',
+    '(?:last|final) (?:[\\w-]+\\s+){1,2}(?:from|with|at) [^.,;!?]{1,40}?,? ever\\b',
+    '\\bport(?:ing|ed)?[- ]out\\b',
+    '(?:switch|chang)(?:e|es|ed|ing) (?:banks|networks|providers|suppliers|insurers|carriers|gyms|garages|energy suppliers|broadband providers)\\b(?!\\s+(?:details|account|card|info))',
+    '(?:stop|cancel|end) (?:all )?(?:my|our|the) (?:[\\w&-]+\\s+){0,3}?(?:deliveries|subscriptions?|memberships?|orders|payments|boxes|direct debits?)\\s+(?:permanently|for good)',
   ].join('|'),
   'i',
 );
+/**
+ * A condition or a question: the leaving is not said. "After" is one when a time is to come ("after
+ * the contract ends"), not a cause or a span ("after this", "after the way I was treated", "after 6
+ * years", dev23).
+ */
 const MAYBE =
-  /\?|\b(?:if|unless|otherwise|or else|when|whether|after|before|once|until|might|could|would|considering|considered|thinking (?:about|of)|how (?:do|can|to)|can i|should)\b/i;
+  /\?|\b(?:if|unless|otherwise|or else|when|whether|after(?!\s+(?:this|that|all|everything|the way|what|how|being|\d+|years|months|(?:a|one|two|three|four|five|six|seven|eight|nine|ten|many|several|so many) (?:years?|months?|decades?)))|before|once|until|might|could|would|considering|considered|thinking (?:about|of)|how (?:do|can|to)|can i|should)\b/i;
 /** A survey's question that takes the leaving as given: "What is the main reason you are leaving us?" */
 const REASON_FOR_LEAVING =
   /\breason (?:why )?(?:you are|you['’]re|i am|i['’]m|we are|we['’]re|for) (?:leaving|cancell?ing|switching)\b/i;
@@ -493,6 +512,9 @@ const NAMED_LEAVING = new RegExp(
     `\\balready signed (?:up )?with ${NAME}`,
     `\\bunsubscribed from ${NAME}`,
     `\\bswitched (?:over )?to ${NAME}`,
+    // Quitting a named provider, no more of it, its rival from now on (dev23).
+    `(?:^\\W*|\\b(?:I['’]?m|[Ww]e['’]?re|I am|[Ww]e are) )[Qq]uitting ${NAME}`,
+    `\\b[Ff]rom now on,? (?:I['’]?m|[Ww]e['’]?re|I am|[Ww]e are|I['’]ll|[Ww]e['’]ll|I will|[Ww]e will) (?:be )?(?:flying|banking|shopping|ordering|going|booking|streaming|eating)(?: with| at| from| to| on)? ${NAME}`,
   ].join('|'),
   'u',
 );
@@ -504,7 +526,25 @@ const NO_LONGER_CUSTOMER =
  * leaving, so only a negator before it denies it ("I never said we won't renew").
  */
 const NOT_RENEWING =
-  /\b(?:won['’]?t|will not|(?:are|am|['’]re|['’]m) not going to|(?:do|does)(?:n['’]?t| not) plan to|(?:have|has) decided not to|(?:are|am|['’]re|['’]m) not) (?:be )?(?:renew(?:ing)?\b|stay(?:ing)? (?:with|at)\b)/i;
+  /\b(?:won['’]?t|will not|(?:are|am|['’]re|['’]m) not going to|(?:do|does)(?:n['’]?t| not) plan to|(?:have|has) (?:decided|chosen|opted) not to|(?:are|am|['’]re|['’]m) not) (?:be )?(?:renew(?:ing)?\b|stay(?:ing)? (?:with|at)\b|extend(?:ing)? (?:my|our|the) (?:[\w-]+\s+)?(?:contract|subscription|membership|policy|plan|lease|agreement)\b)/i;
+/**
+ * Not coming back: "Won't be back at Orbit Cinemas", "Not coming back to Peakform Gym", "never
+ * buying from this studio again" (dev23). Its own negator is the leaving, as NOT_RENEWING's is;
+ * "won't be back until Monday" or "back in stock" is no leaving.
+ */
+const NOT_RETURNING = new RegExp(
+  [
+    "(?:^\\W*|\\b(?:i|we)(?:['’]m|['’]re| am| are|['’]ll| will)?\\s+)(?:won['’]?t|will not|will never|never|not)\\s+(?:be\\s+)?(?:coming\\s+|going\\s+)?back\\b(?!\\s+(?:until|till|later|tomorrow|soon|online|in stock|up|on|to (?:you|work|sleep|bed|(?:the |my |our )?(?:old|previous|former|original|paper|manual)))\\b)",
+    "\\bwon['’]?t be seeing (?:my|our|me|us)\\b[^.!?;]{0,30}\\bagain\\b",
+    '\\bnever (?:buying|ordering|booking|flying|shopping|using|eating|staying|banking|renting)\\b[^.!?;]{0,40}\\bagain\\b',
+  ].join('|'),
+  'i',
+);
+/** Switched to the provider being written to: "never going back" is then to the one left (dev-posts). */
+const CAME_FROM =
+  /\b(?:switch|mov|came|port|transferr?)\w* (?:over |across )?(?:here )?from\b|\bfrom (?:a|my|our|the) (?:competitor|old|previous|former)\b/i;
+/** No more of a named provider: "No more Burgerloop for me" (dev23); its "no" is the leaving. */
+const NO_MORE_NAMED = new RegExp(`(?:^\\W*|[,;:]\\s*)[Nn]o more ${NAME}[^.!?;]{0,30} for (?:me|us)\\b`, 'u');
 /** The end of a term is when the leaving happens, not a condition on it: "when the contract ends". */
 const AT_TERM_END =
   /\b(?:when|once|after) (?:the|our|my|this) (?:current )?(?:contract|subscription|plan|term|lease|policy|agreement|membership|billing period|year) (?:ends|expires|is up|runs out|comes up|finishes)\b/gi;
@@ -513,12 +553,21 @@ const AT_TERM_END =
  * a billing dispute, which the corpus labels a refund, not a statement of leaving.
  */
 const BILLED = /\b(?:charg\w*|bill(?:ed|ing)|debit\w*|refund\w*|invoic\w*)\b/i;
-export function saysLeaving(text: string): boolean {
+export function saysLeaving(
+  text: string,
+  /** Whether the message is read positive: "never going back" then praises the switch (dev-posts). */
+  readPositive = false,
+): boolean {
   if (REASON_FOR_LEAVING.test(text)) return true;
   const billed = BILLED.test(text);
+  const praisesSwitch = readPositive || CAME_FROM.test(text);
   return (text.match(/[^.!?;\n]+[.!?;]*/g) ?? []).some((raw) => {
     const clause = raw.replace(AT_TERM_END, ' ');
-    const refused = clause.match(NOT_RENEWING) ?? clause.match(NO_LONGER_CUSTOMER);
+    const refused =
+      clause.match(NOT_RENEWING) ??
+      clause.match(NO_LONGER_CUSTOMER) ??
+      (praisesSwitch ? null : clause.match(NOT_RETURNING)) ??
+      clause.match(NO_MORE_NAMED);
     const m = refused ?? clause.match(LEAVING) ?? clause.match(SWITCHING_TO_NAME) ?? clause.match(NAMED_LEAVING);
     if (m && billed && /^(?:cancell?ed|ended|closed|terminated)\b/i.test(m[0])) return false;
     // "may" in lower case only: "in May" is a date.

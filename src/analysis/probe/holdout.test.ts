@@ -246,6 +246,50 @@ describe('the held-out sentences', () => {
     expect(nearTo('dev22', UNREAD_HALVES)).toEqual([]);
   });
 
+  it('hold test14 (never read): 441 cases over sixteen capabilities, none near an older set or a training line', () => {
+    expect(counts('test14')).toEqual({
+      'negated negative': 26,
+      'negated positive': 27,
+      'negated churn': 26,
+      'negated refund': 25,
+      'negated upgrade': 22,
+      'negated recommend': 25,
+      'contrast ending negative': 30,
+      'contrast ending positive': 30,
+      sarcasm: 28,
+      'polite complaint': 29,
+      'factual complaint': 29,
+      'churn statement': 24,
+      'intensified negative': 30,
+      'intensified positive': 30,
+      'noisy negative': 30,
+      'sincere enthusiastic praise': 30,
+    });
+    expect(distinctTexts('test14')).toBe(441);
+    expect(nearTo('test14', HOLDOUT_HALVES)).toEqual([]);
+    const training = loadCorpus();
+    expect(
+      nearDuplicates(
+        textsOf('test14'),
+        [...training.items, ...training.sarcasm].map((it) => it.text),
+        0.4,
+      ),
+    ).toEqual([]);
+  });
+
+  it('hold dev23 (read): 316 cases, none near a never-read sentence', () => {
+    expect(counts('dev23')).toEqual({
+      'sincere enthusiastic praise': 90,
+      sarcasm: 30,
+      'churn statement': 59,
+      'factual complaint': 59,
+      'upgrade statement': 50,
+      'negated upgrade': 28,
+    });
+    expect(distinctTexts('dev23')).toBe(316);
+    expect(nearTo('dev23', UNREAD_HALVES)).toEqual([]);
+  });
+
   it('hold the customer posts: 225 read and 225 never read, 75 of each polarity, no post twice', () => {
     for (const half of ['dev-posts', 'test-posts'] as const) {
       const cases = loadHoldout(half);

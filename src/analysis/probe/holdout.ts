@@ -43,7 +43,10 @@ import type { CapabilityResult, Predict, ProbeReport } from './runner.js';
  * sarcasm against sincere praise, negated negatives, churn statements, contrasts ending negative) and
  * `test13` (never read: sixteen capabilities) and `dev22` (denied upgrades, refunds, recommendations and
  * churn, with upgrade statements and refund requests as guards): more helpers' own templates
- * (data/probe-holdout/README.md).
+ * (data/probe-holdout/README.md). `test14` (never read: sixteen capabilities, one more helper's own
+ * templates and hand-written lines, measured first on the code it was written against) and `dev23`
+ * (read: sincere praise with sarcasm's surface, churn statements, factual complaints, upgrade
+ * statements and denials).
  */
 export type HoldoutHalf =
   | 'dev'
@@ -81,6 +84,8 @@ export type HoldoutHalf =
   | 'dev20'
   | 'dev21'
   | 'dev22'
+  | 'test14'
+  | 'dev23'
   | 'dev-posts'
   | 'test-posts';
 /** Every half, for the command line. */
@@ -120,6 +125,8 @@ export const HOLDOUT_HALVES: readonly HoldoutHalf[] = [
   'dev20',
   'dev21',
   'dev22',
+  'test14',
+  'dev23',
   'dev-posts',
   'test-posts',
 ];
@@ -138,6 +145,7 @@ export const UNREAD_HALVES: readonly HoldoutHalf[] = [
   'test11',
   'test12',
   'test13',
+  'test14',
   'test-posts',
 ];
 
