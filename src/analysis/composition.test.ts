@@ -6,7 +6,7 @@ import { deniedComplaint, deniedPraise } from './composition/denials.js';
 import { core } from './composition/envelope.js';
 import { lean } from './composition/reading.js';
 import { resolvedStory } from './composition/story.js';
-import { mismatch, plainFailure } from './composition/failures.js';
+import { countsDiffer, mismatch, plainFailure } from './composition/failures.js';
 import { clearPraise, plainPraise } from './composition/praise.js';
 import { sarcasm } from './composition/sarcasm.js';
 import { composePolarity } from './heads.js';
@@ -957,5 +957,58 @@ describe('negations the readers of heads v22 no longer read by themselves (read 
     'The cold brew was lovely.',
   ])('leaves praise alone: %s', (text) => {
     expect(deniedPraise(text)).toBe(0);
+  });
+});
+
+describe('a problem still open, asked about politely (read set dev24)', () => {
+  // Reworded from the read set's forms.
+  it.each([
+    'Just a friendly nudge on case 90121, which still hasn’t had a reply. Thanks!',
+    'Dear team, our suitcase from flight BA42 has not yet been returned. Regards, Priya',
+    'Pardon me for chasing, but the lab hasn’t sent the results yet.',
+    'Hello! My claim has been pending since June. Many thanks, Omar',
+    'Sorry to trouble you, it has now been three weeks and no one has called me back.',
+    'Ever so grateful in advance: the deposit was never refunded.',
+    'Kind thanks for the speedy delivery, but the cake was chocolate instead of the lemon one.',
+    'Good morning, I have been waiting since Monday for the engineer. Kind regards, Ana',
+    'Quick polite reminder that the bathroom tap is still leaking. Thank you!',
+  ])('reads a problem still waiting as a complaint: %s', (text) => {
+    expect(compositionVerdict(text)).toEqual({ sign: -1, rule: 'open problem' });
+  });
+  it.each([
+    'Thanks so much, the parcel that was pending since Friday arrived today.',
+    'Good morning! I haven’t had a single problem yet. Kind regards, Ana',
+    'Hello, could you tell me whether my order has shipped? Thank you!',
+    'Please send invoices to the finance inbox instead of my address. Thanks!',
+    'Many thanks, the refund I had been waiting for has now been credited.',
+    'Just checking in: it has been two weeks and the new router is working perfectly. Cheers!',
+  ])('leaves a problem put right, denied or never told alone: %s', (text) => {
+    expect(compositionVerdict(text)?.rule).not.toBe('open problem');
+  });
+  it.each([
+    'Hey team! Big fan of the planner and I use it daily. Since the update on Friday, though, my saved lists have vanished and the sync button doesn’t bring them back. No rush, but I’d love to know if there’s a way to restore them. Thanks a lot!',
+    'Evening! Just a gentle reminder that the kitchen window still won’t shut properly; I mentioned it in my emails in May. It is getting cold at night now, so I’d be grateful if someone could come and look. Thanks so much, Ruth.',
+    'Hi support, sorry if this was asked before. Since the latest update, the notes app won’t open on my laptop; it shows the logo and then closes. I’ve reinstalled twice. Any suggestions would be really welcome, and thank you for an otherwise brilliant tool!',
+  ])('tells no resolved story while help is still asked for: %s', (text) => {
+    expect(resolvedStory(text)).toBe(0);
+  });
+});
+
+describe("a document's count against what was had (template probe, read set dev24)", () => {
+  it.each([
+    'Our invoice lists 40 licences; we have 9.',
+    'Receipt says four coffees. We ordered two.',
+    'Booking confirmation shows 5 nights. We stayed three.',
+    'The order was for 8 chairs and the van delivered 6.',
+  ])('reads two different counts as a mismatch: %s', (text) => {
+    expect(countsDiffer(text)).toBe(true);
+    expect(compositionVerdict(text)).toEqual({ sign: -1, rule: 'mismatch' });
+  });
+  it.each([
+    'The invoice lists 12 seats and we have 12.',
+    'Booking was for 4 nights, we stayed 4 and loved it.',
+    'We have 12 people; the invoice lists the plan we chose.',
+  ])('leaves the same count, or no document count first, alone: %s', (text) => {
+    expect(countsDiffer(text)).toBe(false);
   });
 });

@@ -32,7 +32,7 @@
  * reading.ts and the envelope of envelope.ts. This file holds the order in which they are asked.
  */
 import { BAD_NEWS, contrastParts, expectationDenied, juxtaposed } from './composition/contrast.js';
-import { COURTESY, helpWithProblem, politeComplaint } from './composition/courtesy.js';
+import { COURTESY, helpWithProblem, openProblem, politeComplaint } from './composition/courtesy.js';
 import { deniedComplaint, deniedPraise, emphaticNever } from './composition/denials.js';
 import { core, SIGN_OFF_COURTESY } from './composition/envelope.js';
 import { failureTold, MENDED, mismatch, plainFailure, SERVICE_FAILED } from './composition/failures.js';
@@ -52,6 +52,7 @@ export type Verdict = {
     | 'polite complaint'
     | 'mismatch'
     | 'plain failure'
+    | 'open problem'
     | 'denied complaint'
     | 'emphatic never'
     | 'praise idiom'
@@ -68,6 +69,7 @@ export function compositionVerdict(message: string, reader?: ReaderLean): Verdic
   const expected = expectationDenied(text, reader);
   if (expected) return { sign: expected, rule: 'expectation denied' };
   // Before the contrast: "Big fan of the app, but I've run into a snag: … Could you help? Thanks!"
+  if (openProblem(text, message) < 0) return { sign: -1, rule: 'open problem' };
   if (helpWithProblem(text) < 0) return { sign: -1, rule: 'polite complaint' };
   const parts = contrastParts(text);
   if (parts) {

@@ -401,8 +401,10 @@ export function polarityProbs(
  * failure the customer suffers a mild complaint however calmly it is told, and calm words are
  * exactly what leaves the stack at neutral ("the air conditioning in our room did not work"). So
  * does advice to others against the company ("don't bother", "steer clear"): it is never neutral.
+ * And so does a problem still open that the writer asks about politely ("our luggage has not yet
+ * been returned. Regards"): the corpus labels waiting a complaint, however calm (dev24).
  */
-const FACTUAL_RULES: readonly Verdict['rule'][] = ['plain failure', 'mismatch', 'warning'];
+const FACTUAL_RULES: readonly Verdict['rule'][] = ['plain failure', 'mismatch', 'warning', 'open problem'];
 export function composePolarity(p: number[], verdict: Verdict | undefined): number[] {
   if (!verdict) return p;
   const against = verdict.sign > 0 ? 0 : 2;

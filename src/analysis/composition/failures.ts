@@ -77,8 +77,47 @@ export const MISMATCH =
 
 /** A mismatch told, not asked, and not told as good news ("booked a double, got a suite, amazing"): -1; else 0. */
 export function mismatch(text: string, reader?: ReaderLean): -1 | 0 {
-  if (/\?/.test(text) || words(text) > SHORT_WORDS || !MISMATCH.test(text)) return 0;
+  if (/\?/.test(text) || words(text) > SHORT_WORDS || !(MISMATCH.test(text) || countsDiffer(text))) return 0;
   return lean(text, reader) < CLEAR ? -1 : 0;
+}
+
+const COUNT = String.raw`(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)`;
+/** A document's count: "the invoice lists 60 seats", "order confirmation says 12 chairs". */
+const DOCUMENT_COUNT = new RegExp(
+  String.raw`\b(?:invoice|bill|receipt|statement|confirmation|agreement|booking|contract|quote|listing|label|packing slip|order)\b[^.!?;]{0,30}?\b(?:lists?|listed|shows?|showed|says?|said|states?|stated|includes?|included|charges?|charged|has|had|is for|was for)\b[^.!?;\d]{0,20}?\b${COUNT}\b`,
+  'iu',
+);
+/** What was had, used or delivered: "we have 12", "we stayed two", "the van delivered 10". */
+const ACTUAL_COUNT = new RegExp(
+  String.raw`\b(?:(?:we|i|there)(?: only)? (?:have|had|are|were|was|stayed|ordered|used|received|got|bought|booked|need|needed)|(?:delivered|arrived|came|received|got|brought|sent|fitted|installed)(?: with)?)(?: only| just)?\b[^.!?;\d]{0,12}?\b${COUNT}\b`,
+  'iu',
+);
+const NUMBER_WORDS = [
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'eleven',
+  'twelve',
+];
+const countOf = (w: string) => (/^\d+$/.test(w) ? Number(w) : NUMBER_WORDS.indexOf(w.toLowerCase()) + 1);
+/**
+ * A document's count against what was had or came (the template probe's and dev24's factual
+ * complaints): "Our invoice lists 60 seats; we have 12", "Invoice lists three nights. We stayed
+ * two.", "Order confirmation says 12 chairs. The van delivered 10." Two different counts, the
+ * document's first.
+ */
+export function countsDiffer(text: string): boolean {
+  const doc = text.match(DOCUMENT_COUNT);
+  if (!doc) return false;
+  const actual = text.slice(doc.index! + doc[0].length).match(ACTUAL_COUNT);
+  return !!actual && countOf(doc[1]) !== countOf(actual[1]);
 }
 
 /**

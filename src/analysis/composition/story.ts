@@ -9,6 +9,7 @@
  * that use them: ../composition.ts.)
  */
 import { MARKER, TIME_TURN } from './contrast.js';
+import { HELP_ASKED, STILL_OPEN } from './courtesy.js';
 import { MENDED, MENDING, SERVICE_FAILED, undeniedFailures } from './failures.js';
 import { praiseIdiom, REQUEST } from './praise.js';
 import { CLEAR, lean, type ReaderLean, scopedWords, words } from './reading.js';
@@ -39,8 +40,16 @@ const RATED = /\b(?:five|5) stars\b|\b10\/10\b|\bfull marks\b/iu;
 /** What closes a story without judging it: thanks alone, a hashtag, a name. */
 const CLOSING_ONLY = (s: string) => THANKS_ONLY.test(s) || /^\W*(?:#\p{L}+\W*)+$/u.test(s) || words(s) <= 1;
 
+/**
+ * Help still asked for, or a problem still open: no story has been resolved ("… my saved recipes
+ * have disappeared … I'd love to know if there's a way to restore them. Thanks a lot!", "the window
+ * still won't close … I'd be grateful if someone could come and look"; the read set dev24).
+ */
+const STILL_ASKING =
+  /\b(?:any (?:suggestions|ideas|advice|help|tips) (?:would|will) be|could (?:i|we) (?:have|get|book)|(?:could|can|would|will) (?:you|your \p{L}+|someone|somebody|anyone|the \p{L}+)(?: please| kindly| possibly)? (?:\p{L}+ ){0,3}?(?:correct|fix|sort|check|look|send|replace|rebook|reset|activate|arrange|restore|help)|(?:i|we)['’]?d (?:love|like) to know|(?:i|we)['’]?d be grateful)\b/iu;
 export function resolvedStory(text: string, reader?: ReaderLean): 1 | 0 {
   if (words(text) > STORY_WORDS || REQUEST.test(text) || LEAVING.test(text) || /\?\s*$/u.test(text)) return 0;
+  if (STILL_ASKING.test(text) || HELP_ASKED.test(text) || STILL_OPEN.test(text)) return 0;
   if (SARCASM_CUE.test(text) || SCARE_QUOTES.test(text)) return 0;
   // Sentences end at a stop or an emoji ("half my order never turned up 😩 Two months later: …").
   const sentences = text.split(/(?<=[.!?…]|\p{Extended_Pictographic})\s+/u).filter((s) => words(s) >= 1);

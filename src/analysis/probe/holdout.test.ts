@@ -290,6 +290,17 @@ describe('the held-out sentences', () => {
     expect(nearTo('dev23', UNREAD_HALVES)).toEqual([]);
   });
 
+  it('hold dev24 (read): 259 polite complaints and their guards, none near a never-read sentence', () => {
+    expect(counts('dev24')).toEqual({
+      'polite complaint': 139,
+      'factual complaint': 40,
+      'polite request': 40,
+      'polite thanks': 40,
+    });
+    expect(distinctTexts('dev24')).toBe(259);
+    expect(nearTo('dev24', UNREAD_HALVES)).toEqual([]);
+  });
+
   it('hold the customer posts: 225 read and 225 never read, 75 of each polarity, no post twice', () => {
     for (const half of ['dev-posts', 'test-posts'] as const) {
       const cases = loadHoldout(half);

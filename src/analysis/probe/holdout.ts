@@ -46,7 +46,8 @@ import type { CapabilityResult, Predict, ProbeReport } from './runner.js';
  * (data/probe-holdout/README.md). `test14` (never read: sixteen capabilities, one more helper's own
  * templates and hand-written lines, measured first on the code it was written against) and `dev23`
  * (read: sincere praise with sarcasm's surface, churn statements, factual complaints, upgrade
- * statements and denials).
+ * statements and denials) and `dev24` (read: polite complaints of a new writer, factual complaints,
+ * and polite requests and thanks as guards).
  */
 export type HoldoutHalf =
   | 'dev'
@@ -86,6 +87,7 @@ export type HoldoutHalf =
   | 'dev22'
   | 'test14'
   | 'dev23'
+  | 'dev24'
   | 'dev-posts'
   | 'test-posts';
 /** Every half, for the command line. */
@@ -127,6 +129,7 @@ export const HOLDOUT_HALVES: readonly HoldoutHalf[] = [
   'dev22',
   'test14',
   'dev23',
+  'dev24',
   'dev-posts',
   'test-posts',
 ];
