@@ -1012,3 +1012,15 @@ describe("a document's count against what was had (template probe, read set dev2
     expect(countsDiffer(text)).toBe(false);
   });
 });
+
+describe('a service not done, told as a fact (read set dev25)', () => {
+  it.each([
+    'Parcel sent on 2 June, not delivered as of 20 June.',
+    'The deposit has not been refunded.',
+    'Boiler still not repaired after the second visit.',
+  ])('reads it as a plain failure: %s', (text) => expect(plainFailure(text)).toBe(-1));
+  it.each(['I have not been charged for the extra night.', 'The package was delivered on time and not damaged.'])(
+    'leaves what was not charged or not damaged alone: %s',
+    (text) => expect(plainFailure(text)).toBe(0),
+  );
+});

@@ -498,3 +498,39 @@ describe('statements of leaving from the read set dev23 (2026-12-04)', () => {
     expect(saysLeaving(text)).toBe(true);
   });
 });
+
+describe('denied intentions and staying from the read set dev25 (2026-12-04)', () => {
+  // Reworded from the read set's forms; the veto reads them (wide), the heads' inputs do not change.
+  it.each([
+    ['upgrade', 'Deferring the upgrade to the Team plan until further notice.'],
+    ['upgrade', 'Survey answer: upgrading is not on our radar.'],
+    ['upgrade', "That's a no from us on the premium cabin upgrade."],
+    ['upgrade', 'Please stop offering me the express delivery upgrade at checkout.'],
+    ['refund', 'Forget the refund, just send the right size.'],
+    ['refund', "I'll decline the refund and wait for the next delivery."],
+    ['refund', "We'd prefer a replacement over a refund for the kettle."],
+    ['churn', 'I closed my savings account by mistake, please reopen it.'],
+    ['churn', 'The cancellation letter we posted was meant for another supplier.'],
+  ])('hears %s only denied: %s', (label, text) => {
+    expect(deniedOnly(label, scopeCounts(text, { wide: true }))).toBe(true);
+  });
+  it('hears "not me" after a question about leaving as its answer', () => {
+    expect(
+      deniedOnly('churn', scopeCounts('Thinking of cancelling? Not me, the app is part of my day.', { wide: true })),
+    ).toBe(true);
+  });
+  it.each([
+    'Renewing our home policy with you again this year.',
+    "My lease ends in June and I'll renew.",
+    "We've decided to remain with Harbour Mutual for the car cover.",
+  ])('hears staying said: %s', (text) => {
+    expect(saysStaying(text, scopeCounts(text, { wide: true }))).toBe(true);
+  });
+  it.each([
+    ['refund', 'Postponing my holiday, so I need a refund for the deposit.'],
+    ['upgrade', 'I declined at first, but now I want the upgrade to Pro.'],
+    ['refund', 'Please issue a refund, the order was sent to the wrong address by mistake.'],
+  ])('still hears %s said: %s', (label, text) => {
+    expect(deniedOnly(label, scopeCounts(text, { wide: true }))).toBe(false);
+  });
+});

@@ -134,6 +134,16 @@ const WIDE_DENIED_AFTER = new RegExp(
     String.raw`\b(?:remov|withdraw|undo|undid|revers|revok|retract|scrap|ignor|drop)\w* (?:the|my|our|that|this|any)(?= (?:\w+ )?cancell?ation)`,
     // "you don't have to give me my money back" (dev19).
     String.raw`\b(?:do|does)(?:n['’]?t| not) (?:have|need) to (?:give|send|pay|transfer|process|issue)\b`,
+    // Put off, waved away, declined in the present, a no said, another remedy preferred, offers to
+    // stop (dev25): "postponing the upgrade indefinitely", "forget the refund", "I'll decline the
+    // refund", "that's a no from me on the family plan upgrade", "we'd prefer a repair over a
+    // refund", "please stop offering me the sea-view room upgrade".
+    String.raw`\b(?:postpon|defer|shelv)\w*`,
+    String.raw`\bforget (?:about )?(?:the|my|any)(?= (?:\w+ )?(?:refund|reimbursement|upgrade|credit))`,
+    String.raw`\bdecline (?:the|your|this|that|any)\b`,
+    String.raw`\b(?:that['’]?s|it['’]?s) a (?:hard )?(?:no|pass) (?:from (?:me|us) )?(?:on|for|to)\b`,
+    String.raw`\bprefer\w* (?:a |an |the )?(?:[\w-]+ ){1,3}?(?:over|to)(?= (?:a |an |the |my )?(?:refund|reimbursement|upgrade))`,
+    String.raw`\bstop (?:offering|pushing|suggesting|sending|showing|emailing) (?:me|us) (?:the|your|an?|that|this)(?= (?:[\w-]+ ){0,3}(?:upgrade|upsell)s?\b)`,
   ].join('|'),
   'iu',
 );
@@ -159,9 +169,10 @@ const WIDE_REPORTED =
 const WIDE_CONTRADICTED =
   /\b(?:false|untrue|not true|nonsense|rubbish|nope|no way|not happening|not going anywhere|not (?:cancell?ing|leaving|switching|moving|going to))\b|\b(?:we['’]re|i['’]m|we are|i am) not(?=\s*(?:[.!,;:–—-]|$))/i;
 const WIDE_DENIED_BEFORE =
-  /\b(?:is|are|was|were)(?:n['’]?t| not| never) (?:something|anything|a thing) (?:[\p{L}'’]+ ){0,4}?(?:do|doing|consider\w*|entertain\w*|need\w*|want\w*|pursu\w*|plan\w*)\b|\b(?:(?:has|have|had)(?:n['’]?t| not)|(?:has|have|had) never|never) (?:even |once )?crossed (?:my|our|anyone['’]s) minds?\b/iu;
+  /\b(?:is|are)(?:n['’]?t| not) on (?:my|our|the) radar\b|\bby (?:accident|mistake)\b|\b(?:was|were) (?:meant|intended) for (?:a different|another|someone else|the wrong)\b|\b(?:is|are|was|were)(?:n['’]?t| not| never) (?:something|anything|a thing) (?:[\p{L}'’]+ ){0,4}?(?:do|doing|consider\w*|entertain\w*|need\w*|want\w*|pursu\w*|plan\w*)\b|\b(?:(?:has|have|had)(?:n['’]?t| not)|(?:has|have|had) never|never) (?:even |once )?crossed (?:my|our|anyone['’]s) minds?\b/iu;
 const WIDE_REACH_BACK = 8;
-const WIDE_ANSWER_NO = /^\s*(?:(?:a\s+)?hard pass|thanks,? but no|no,? thanks?|not for (?:me|us)|pass)\b/i;
+const WIDE_ANSWER_NO =
+  /^\s*(?:(?:a\s+)?hard pass|thanks,? but no|no,? thanks?|not for (?:me|us)|not (?:me|us)|pass)\b/i;
 const WIDE_NOT_A_DENIAL =
   /\bno reason not to\b|\bnever (?:thought|expected|imagined|believed|dreamed|dreamt)(?: that)? (?:i|we)(?:['’]d| would| will| might| could)\b/i;
 
@@ -590,7 +601,7 @@ export function saysLeaving(
  * maybe, no negator before it and no leaving word said anywhere in the message, is no churn.
  */
 const STAYING =
-  /\b(?:(?:(?:i|we)(?:['’]ve| have)? (?:just |happily |gladly |already )?(?:decided to|chose to|choose to|will|['’]ll|am going to|are going to|want to|plan to) (?:happily |gladly |definitely )?(?:renew|stay|stick (?:with|around)|keep (?:my|our) )|(?:i['’]?m|we['’]?re|i am|we are|(?:my|our|the) (?:\w+ )?\w+ (?:is|are)) (?:happily |gladly |definitely )?(?:renewing|staying (?:with|put|on|for)|sticking (?:with|around)|keeping (?:my|our) ))|(?:^\W*|\b(?:i|we)(?:['’]ve| have)? )(?:just |happily |gladly |already )?(?:renewed|extended) (?:my|our))\b/i;
+  /\b(?:(?:(?:i|we)(?:['’]ve| have)? (?:just |happily |gladly |already )?(?:decided to|chose to|choose to|will|['’]ll|am going to|are going to|want to|plan to) (?:happily |gladly |definitely )?(?:renew|stay|stick (?:with|around)|keep (?:my|our) |remain (?:with|on|at))|(?:i|we)['’]ll (?:happily |gladly |definitely )?(?:renew|stay|stick (?:with|around)|remain (?:with|on|at))|(?:i['’]?m|we['’]?re|i am|we are|(?:my|our|the) (?:\w+ )?\w+ (?:is|are)) (?:happily |gladly |definitely )?(?:renewing|staying (?:with|put|on|for)|sticking (?:with|around)|keeping (?:my|our) |remaining (?:with|on|at)))|(?:^\W*|\b(?:i|we)(?:['’]ve| have)? )(?:just |happily |gladly |already )?(?:renewed|renewing|extended|extending) (?:my|our))\b/i;
 export function saysStaying(text: string, counts: ScopeCounts): boolean {
   if (counts.churn[0] > 0 || counts.churn_stay[1] > 0) return false;
   return (text.match(/[^.!?;\n]+[.!?;]*/g) ?? []).some((clause) => {

@@ -3,7 +3,7 @@
  * them: ../composition.ts.)
  */
 import { deniedComplaint } from './denials.js';
-import { FAILURE, MENDED, MENDING, MISMATCH, SERVICE_FAILED, toldFailure } from './failures.js';
+import { FAILURE, MENDED, mendedUndenied, MENDING, MISMATCH, SERVICE_FAILED, toldFailure } from './failures.js';
 import { CLEAR, DENIED_BEFORE, lean, NEGATED_BEFORE, type ReaderLean, SHORT_WORDS, words } from './reading.js';
 
 /**
@@ -84,7 +84,6 @@ export const STILL_OPEN =
 const WRAPPING =
   /\b(?:thanks?|thank you|many thanks|cheers|please|kindly|grateful|appreciate\w*|regards|best wishes|sincerely|hope you(?:['’]re| are)|sorry (?:to|for|if)|apologies|pardon|gentle (?:nudge|reminder)|(?:quick|friendly|polite) (?:nudge|reminder|follow-up)|just (?:checking|chasing|following up)|(?:i|we) wonder(?:ed)? (?:whether|if)|wondering (?:whether|if)|may i ask|would you mind|would it be possible|could you possibly|i['’]d be grateful|good (?:morning|afternoon|evening)|dear)\b/iu;
 
-const MENDED_ALL = new RegExp(MENDED.source, 'giu');
 /** The wait told as over after it: "…, but it arrived today", "… and the new router is working perfectly". */
 const WAIT_OVER =
   /\b(?:(?:but|though|however)\b[^.!?]{0,40}\b(?:now|today|finally)|arrived|came|turned up|got here|(?:is|are|has been|have been) working|works? (?:perfectly|fine|great|well|again))\b/iu;
@@ -98,8 +97,7 @@ export function openProblem(text: string, message = text): -1 | 0 {
   // Put right after all, or the waiting is over: "it's been two weeks, but it arrived today".
   const after = text.slice(m.index! + m[0].length);
   // ("Never refunded" is no mending: only a mending no negator denies.)
-  const mended = [...text.matchAll(MENDED_ALL)].some((k) => !NEGATED_BEFORE.test(text.slice(0, k.index)));
-  if (mended || MENDING.test(text) || WAIT_OVER.test(after)) return 0;
+  if (mendedUndenied(text) || MENDING.test(text) || WAIT_OVER.test(after)) return 0;
   // Denied before it in its clause: "I can't say nobody called back".
   return DENIED_BEFORE.test(text.slice(0, m.index)) ? 0 : -1;
 }

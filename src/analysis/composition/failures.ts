@@ -127,7 +127,7 @@ export function countsDiffer(text: string): boolean {
  * their words are calm (v20: a third of the factual complaints of the held-out sets).
  */
 export const PLAIN_FAILURE =
-  /\b(?:(?:didn['’]?t|never|did not) (?:turn|show)(?:ed)? up|no[- ]show|never (?:arrived|came|showed up|turned up)|hung up on|lock\w* (?:me|us) out|charg\w* (?:me |us )?(?:twice|double)|double[- ]charg\w*|(?:stopped|stops) working|(?:is|was|are|were)(?:n['’]?t| not) working|(?:doesn['’]?t|didn['’]?t|won['’]?t|does not|did not|will not|can['’]?t|cannot) (?:work|load|open|start|connect|sync|save|print|arrive|log in|sign in)|crash(?:es|ed|ing)?|outages?|broken|went missing|(?:is|are|was|were) missing|never (?:received|got)|(?:was|were|got) (?:lost|damaged|given away|cancell?ed|declined|forgotten|bounced)|(?:had |have |has |got )?no (?:mobile |phone |wifi |wi-fi |internet |hot )?(?:signal|service|internet|connection|power|electricity|water|heating|coverage|reception|wifi|wi-fi) (?:at (?!all)|in|since|for)|(?:torn|ripped|cracked|dented|faulty|defective|inaudible|flicker\w*)|flat (?:tyres?|tires?|battery)|smel(?:led|t|ls) of|(?:bills?|prices?|costs?|fees?|premiums?|tariffs?|rent) (?:have |has )?(?:doubled|tripled|gone up|went up|shot up|skyrocketed)|(?:same|identical) (?:\w+ ){0,2}(?:problem|issue|fault|error|bug|defect)|regret (?:ever )?(?:joining|booking|signing up|buying|choosing|ordering|switching|using|going|moving|subscribing|renting|staying|upgrading)|waited (?:for )?(?:over |almost |nearly |more than )?(?:an?|\d+|two|three|four|five|six) (?:hours?|days?|weeks?)|(?:didn['’]?t|never|did not|hasn['’]?t|haven['’]?t|has not|have not) (?:call|ring|phone|get|write|email|text)(?:ed)? (?:me |us )?back|there(?:['’]s| is) no way to)\b/iu;
+  /\b(?:(?:not|n['’]t) (?:been |yet )?(?:delivered|dispatched|shipped|returned|refunded|credited|repaired|installed|connected|reconnected)\b|(?:didn['’]?t|never|did not) (?:turn|show)(?:ed)? up|no[- ]show|never (?:arrived|came|showed up|turned up)|hung up on|lock\w* (?:me|us) out|charg\w* (?:me |us )?(?:twice|double)|double[- ]charg\w*|(?:stopped|stops) working|(?:is|was|are|were)(?:n['’]?t| not) working|(?:doesn['’]?t|didn['’]?t|won['’]?t|does not|did not|will not|can['’]?t|cannot) (?:work|load|open|start|connect|sync|save|print|arrive|log in|sign in)|crash(?:es|ed|ing)?|outages?|broken|went missing|(?:is|are|was|were) missing|never (?:received|got)|(?:was|were|got) (?:lost|damaged|given away|cancell?ed|declined|forgotten|bounced)|(?:had |have |has |got )?no (?:mobile |phone |wifi |wi-fi |internet |hot )?(?:signal|service|internet|connection|power|electricity|water|heating|coverage|reception|wifi|wi-fi) (?:at (?!all)|in|since|for)|(?:torn|ripped|cracked|dented|faulty|defective|inaudible|flicker\w*)|flat (?:tyres?|tires?|battery)|smel(?:led|t|ls) of|(?:bills?|prices?|costs?|fees?|premiums?|tariffs?|rent) (?:have |has )?(?:doubled|tripled|gone up|went up|shot up|skyrocketed)|(?:same|identical) (?:\w+ ){0,2}(?:problem|issue|fault|error|bug|defect)|regret (?:ever )?(?:joining|booking|signing up|buying|choosing|ordering|switching|using|going|moving|subscribing|renting|staying|upgrading)|waited (?:for )?(?:over |almost |nearly |more than )?(?:an?|\d+|two|three|four|five|six) (?:hours?|days?|weeks?)|(?:didn['’]?t|never|did not|hasn['’]?t|haven['’]?t|has not|have not) (?:call|ring|phone|get|write|email|text)(?:ed)? (?:me |us )?back|there(?:['’]s| is) no way to)\b/iu;
 
 /**
  * Trouble feared, then said not to have come: "was bracing for the ride to be broken and that just
@@ -139,7 +139,7 @@ export const FEAR_UNREALISED =
 export function plainFailure(text: string): -1 | 0 {
   if (/\?/.test(text) || words(text) > SHORT_WORDS) return 0;
   const m = text.match(PLAIN_FAILURE);
-  if (!m || MENDED.test(text)) return 0;
+  if (!m || mendedUndenied(text)) return 0;
   // "The sofa didn't arrive scratched": the state is denied, not the arrival.
   if (
     /^(?:didn|did not|doesn|does not)/iu.test(m[0]) &&
@@ -161,11 +161,18 @@ export function plainFailure(text: string): -1 | 0 {
   return scopedWords(text).some(({ word, distance }) => distance === Infinity && praise(word)) ? 0 : -1;
 }
 
+/** A mending no negator denies: "the deposit was refunded", not "has not been refunded" (dev25). */
+export function mendedUndenied(text: string): boolean {
+  return [...text.matchAll(MENDED_ALL)].some((k) => !NEGATED_BEFORE.test(text.slice(0, k.index)));
+}
+
 /** Being put right: "thank you for fixing the crash". ("Can you fix it?" and "is a fix coming?" mend nothing.) */
 export const MENDING = /(?:\b(?:for|after|by|on) |^\s*)(?:fixing|resolving|solving|sorting)\b/iu;
 
 export const MENDED =
   /\b(?:fixed|resolved|sorted|solved|back up|works? now|recover\w*|restor\w*|waiv\w*|replac(?:ed|ing)\b|(?:sent|got|received) (?:me |us )?a replacement|credited|refund(?:ed|ing)|found (?:my|our|the)|helped (?:me|us)|(?:walk|talk)(?:ed|ing) (?:me|us) through|holding (?:the|our) (?:plane|flight|train|bus|door|gate|table|room)|got (?:\w+ ){0,3}back|saved (?:me|us|my|our|the day)|no longer (?:happening|occurring|an issue|a problem|there|showing up|appearing))\b/i;
+
+const MENDED_ALL = new RegExp(MENDED.source, 'giu');
 
 /**
  * A failure named in a contrast's later part and not denied: "…. The soup was cold though." A lone

@@ -301,6 +301,19 @@ describe('the held-out sentences', () => {
     expect(nearTo('dev24', UNREAD_HALVES)).toEqual([]);
   });
 
+  it('hold dev25 (read): 353 denied intentions, factual complaints and their guards, none near a never-read sentence', () => {
+    expect(counts('dev25')).toEqual({
+      'negated upgrade': 80,
+      'negated refund': 58,
+      'negated churn': 58,
+      'factual complaint': 77,
+      'upgrade statement': 40,
+      'refund request': 40,
+    });
+    expect(distinctTexts('dev25')).toBe(353);
+    expect(nearTo('dev25', UNREAD_HALVES)).toEqual([]);
+  });
+
   it('hold the customer posts: 225 read and 225 never read, 75 of each polarity, no post twice', () => {
     for (const half of ['dev-posts', 'test-posts'] as const) {
       const cases = loadHoldout(half);

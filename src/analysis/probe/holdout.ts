@@ -47,7 +47,8 @@ import type { CapabilityResult, Predict, ProbeReport } from './runner.js';
  * templates and hand-written lines, measured first on the code it was written against) and `dev23`
  * (read: sincere praise with sarcasm's surface, churn statements, factual complaints, upgrade
  * statements and denials) and `dev24` (read: polite complaints of a new writer, factual complaints,
- * and polite requests and thanks as guards).
+ * and polite requests and thanks as guards) and `dev25` (read: denied upgrades, refunds and churn,
+ * factual complaints, with upgrade statements and refund requests as guards).
  */
 export type HoldoutHalf =
   | 'dev'
@@ -88,6 +89,7 @@ export type HoldoutHalf =
   | 'test14'
   | 'dev23'
   | 'dev24'
+  | 'dev25'
   | 'dev-posts'
   | 'test-posts';
 /** Every half, for the command line. */
@@ -130,6 +132,7 @@ export const HOLDOUT_HALVES: readonly HoldoutHalf[] = [
   'test14',
   'dev23',
   'dev24',
+  'dev25',
   'dev-posts',
   'test-posts',
 ];
