@@ -14,12 +14,14 @@ import { waitForHeads } from '../support/heads-ready.js';
  * measured (docs/analysis.md, "The readers learn from the sarcasm set"), give or take three lines.
  */
 /**
- * Measured on 2026-12-04 with heads v22: of the writer's 150 sarcastic lines, 43 read positive
- * without the detector and 32 with it; of its 160 sincere praises, 16 read other than positive
- * without it and 20 with it. (Heads v21, whose readers did not learn from the set: 58 and 35, 23 and 24.)
+ * Measured on 2026-12-04 with heads v22 and the ninth writer's counterfactual pairs (data/sarcasm,
+ * `pairs.jsonl`): of the writer's 150 sarcastic lines, 40 read positive without the detector and 32
+ * with it; of its 160 sincere praises, 13 read other than positive without it and 15 with it.
+ * (Heads v22 before the pairs: 43 and 32, 16 and 20; heads v21, whose readers did not learn from
+ * the set: 58 and 35, 23 and 24.)
  */
-const CAUGHT = 43 - 32;
-const SINCERE_TURNED = 20 - 16;
+const CAUGHT = 40 - 32;
+const SINCERE_TURNED = 15 - 13;
 
 describe('the learned sarcasm detector', () => {
   beforeAll(() => waitForHeads(), 900_000);

@@ -24,7 +24,8 @@ const PROBE_FLOORS: Record<string, number> = {
   // 0.367 0.433 0.033 0.000 0.233 0.100 0.050 0.083 0.017 0.117 0.033, overall 0.283.
   // Heads v22 (the readers also learn polarity from the sarcasm set): 54 failures of 1,620 (65
   // before); factual complaints 5 → 7 of 60 (0.117: neutral readings of "our invoice lists 60
-  // seats; we have 12"), so its floor went from 0.1 to 0.15.
+  // seats; we have 12"), so its floor went from 0.1 to 0.15. A document's count against what came
+  // (composition/failures.ts countsDiffer, a fourth stop): 4 of 60, 0.067, so back to 0.1.
   'clear positive': 0.15,
   'clear negative': 0.05,
   'negated negative': 0.15,
@@ -37,7 +38,7 @@ const PROBE_FLOORS: Record<string, number> = {
   'contrast ending positive': 0.1,
   sarcasm: 0.1,
   'polite complaint': 0.05,
-  'factual complaint': 0.15,
+  'factual complaint': 0.1,
   'churn statement': 0.2,
   'polite churn notice': 0.1,
   'intensifier words': 0.1,
@@ -96,11 +97,18 @@ const PROBE_FLOORS: Record<string, number> = {
  * read sets for those readers (denied complaints and praise through a verb of opinion): test
  * 15 → 14, test2 15 → 14, test3 8 → 7, test10 23 → 20, test12 45 → 42 (and the new test13 24 → 26:
  * sincere praise 7 → 9 of 40): 279 → 270 without test13.
+ *
+ * Set again on 2026-12-04 (a fourth stop) after the ninth writer of the sarcasm set (160
+ * counterfactual pairs; heads retrained) and the rules written from the read sets dev23 to dev25
+ * (docs/analysis.md, "A fourth stop"): test 14 → 12, test3 7 → 8, test4 19 → 16, test5 7 → 6, test6
+ * 19 → 17, test7 18 → 17, test8 23 → 21, test9 38 → 28 (sincere praise 29 → 20), test10 20 → 22,
+ * test11 25 → 20, test12 42 → 42, test13 26 → 27, test-posts 24 → 23: 296 → 273 with test13, and
+ * the new test14 35 → 32.
  */
 const HOLDOUT_FAILURES: Record<string, number> = {
-  'negated positive': 1 + 1,
+  'negated positive': 0 + 1,
   'negated negative': 0 + 1,
-  'contrast ending negative': 2 + 1,
+  'contrast ending negative': 1 + 1,
   'contrast ending positive': 0 + 1,
   sarcasm: 1 + 1,
   'polite complaint': 0 + 1,
@@ -110,7 +118,7 @@ const HOLDOUT_FAILURES: Record<string, number> = {
   'negated upgrade': 2 + 1,
   'negated recommend': 1 + 1,
   'churn statement': 1 + 1,
-  overall: 14 + 3,
+  overall: 12 + 3,
 };
 
 /**
@@ -144,7 +152,7 @@ const HOLDOUT3_FAILURES: Record<string, number> = {
   'negated negative': 2 + 1,
   'contrast ending negative': 1 + 1,
   'contrast ending positive': 1 + 1,
-  sarcasm: 0 + 1,
+  sarcasm: 1 + 1,
   'polite complaint': 1 + 1,
   'factual complaint': 0 + 1,
   'negated churn': 1 + 1,
@@ -152,7 +160,7 @@ const HOLDOUT3_FAILURES: Record<string, number> = {
   'negated upgrade': 0 + 1,
   'negated recommend': 0 + 1,
   'churn statement': 0 + 1,
-  overall: 7 + 3,
+  overall: 8 + 3,
 };
 
 /**
@@ -171,15 +179,15 @@ const HOLDOUT4_FAILURES: Record<string, number> = {
   sarcasm: 1 + 1,
   'polite complaint': 0 + 1,
   'factual complaint': 0 + 1,
-  'churn statement': 4 + 1,
-  'negated churn': 3 + 1,
+  'churn statement': 3 + 1,
+  'negated churn': 2 + 1,
   'negated refund': 0 + 1,
-  'negated upgrade': 1 + 1,
+  'negated upgrade': 0 + 1,
   'negated recommend': 1 + 1,
-  'intensified negative': 3 + 1,
-  'intensified positive': 0 + 1,
+  'intensified negative': 2 + 1,
+  'intensified positive': 1 + 1,
   'noisy negative': 1 + 1,
-  overall: 19 + 3,
+  overall: 16 + 3,
 };
 
 /**
@@ -204,9 +212,9 @@ const HOLDOUT5_FAILURES: Record<string, number> = {
   'negated upgrade': 0 + 1,
   'negated recommend': 0 + 1,
   'intensified negative': 1 + 1,
-  'intensified positive': 1 + 1,
+  'intensified positive': 0 + 1,
   'noisy negative': 2 + 1,
-  overall: 7 + 3,
+  overall: 6 + 3,
 };
 
 /**
@@ -224,18 +232,18 @@ const HOLDOUT6_FAILURES: Record<string, number> = {
   'negated positive': 2 + 1,
   'contrast ending negative': 1 + 1,
   'contrast ending positive': 1 + 1,
-  sarcasm: 3 + 1,
+  sarcasm: 2 + 1,
   'polite complaint': 2 + 1,
   'factual complaint': 0 + 1,
-  'negated churn': 2 + 1,
+  'negated churn': 3 + 1,
   'churn statement': 0 + 1,
   'negated refund': 1 + 1,
   'negated upgrade': 2 + 1,
   'negated recommend': 0 + 1,
-  'intensified negative': 2 + 1,
-  'intensified positive': 1 + 1,
+  'intensified negative': 1 + 1,
+  'intensified positive': 0 + 1,
   'noisy negative': 1 + 1,
-  overall: 19 + 3,
+  overall: 17 + 3,
 };
 
 /**
@@ -258,11 +266,11 @@ const HOLDOUT7_FAILURES: Record<string, number> = {
   'churn statement': 2 + 1,
   'negated refund': 0 + 1,
   'negated upgrade': 1 + 1,
-  'negated recommend': 1 + 1,
+  'negated recommend': 0 + 1,
   'intensified negative': 1 + 1,
   'intensified positive': 0 + 1,
   'noisy negative': 1 + 1,
-  overall: 18 + 3,
+  overall: 17 + 3,
 };
 
 /**
@@ -274,22 +282,22 @@ const HOLDOUT7_FAILURES: Record<string, number> = {
  * a false alarm of the detector; intensified negative 1 → 0).
  */
 const HOLDOUT8_FAILURES: Record<string, number> = {
-  'negated negative': 3 + 1,
+  'negated negative': 2 + 1,
   'negated positive': 0 + 1,
   'contrast ending negative': 1 + 1,
-  'contrast ending positive': 1 + 1,
+  'contrast ending positive': 0 + 1,
   sarcasm: 2 + 1,
   'polite complaint': 4 + 1,
   'factual complaint': 2 + 1,
-  'negated churn': 1 + 1,
+  'negated churn': 0 + 1,
   'churn statement': 4 + 1,
   'negated refund': 2 + 1,
   'negated upgrade': 1 + 1,
   'negated recommend': 1 + 1,
-  'intensified negative': 0 + 1,
+  'intensified negative': 1 + 1,
   'intensified positive': 0 + 1,
   'noisy negative': 1 + 1,
-  overall: 23 + 3,
+  overall: 21 + 3,
 };
 
 /**
@@ -299,9 +307,9 @@ const HOLDOUT8_FAILURES: Record<string, number> = {
  * detector 27 and 20 (47), with it 10 and 28 (38). Plus four a capability of 120 and six overall.
  */
 const HOLDOUT9_FAILURES: Record<string, number> = {
-  sarcasm: 9 + 4,
-  'sincere enthusiastic praise': 29 + 4,
-  overall: 38 + 6,
+  sarcasm: 8 + 4,
+  'sincere enthusiastic praise': 20 + 4,
+  overall: 28 + 6,
 };
 
 /**
@@ -311,14 +319,14 @@ const HOLDOUT9_FAILURES: Record<string, number> = {
  * dev15 (data/probe-holdout/README.md), 30 after; plus one a capability and three overall.
  */
 const HOLDOUT10_FAILURES: Record<string, number> = {
-  'negated negative': 6 + 1,
-  'contrast ending positive': 4 + 1,
+  'negated negative': 7 + 1,
+  'contrast ending positive': 5 + 1,
   'negated upgrade': 2 + 1,
   'negated churn': 1 + 1,
   'contrast ending negative': 5 + 1,
   'factual complaint': 0 + 1,
   'churn statement': 2 + 1,
-  overall: 20 + 3,
+  overall: 22 + 3,
 };
 
 /**
@@ -329,14 +337,14 @@ const HOLDOUT10_FAILURES: Record<string, number> = {
  * capability and three overall.
  */
 const HOLDOUT11_FAILURES: Record<string, number> = {
-  'negated negative': 11 + 1,
-  'contrast ending positive': 4 + 1,
+  'negated negative': 9 + 1,
+  'contrast ending positive': 3 + 1,
   'negated upgrade': 3 + 1,
-  'negated churn': 2 + 1,
+  'negated churn': 0 + 1,
   sarcasm: 3 + 1,
   'clear positive': 2 + 1,
   'clear negative': 0 + 1,
-  overall: 25 + 3,
+  overall: 20 + 3,
 };
 
 /**
@@ -348,11 +356,11 @@ const HOLDOUT11_FAILURES: Record<string, number> = {
  * rules written from dev20 and dev21. Plus four for a capability of 120, two for 80, one for 40, six overall.
  */
 const HOLDOUT12_FAILURES: Record<string, number> = {
-  sarcasm: 6 + 4,
+  sarcasm: 8 + 4,
   'sincere enthusiastic praise': 11 + 4,
   'negated negative': 14 + 2,
   'contrast ending negative': 2 + 1,
-  'churn statement': 9 + 1,
+  'churn statement': 7 + 1,
   overall: 42 + 6,
 };
 
@@ -366,23 +374,52 @@ const HOLDOUT12_FAILURES: Record<string, number> = {
  * of up to 30, two for 36 and 40, four overall.
  */
 const HOLDOUT13_FAILURES: Record<string, number> = {
-  'negated negative': 4 + 2,
+  'negated negative': 2 + 2,
   'negated positive': 0 + 1,
   'negated churn': 0 + 1,
   'negated refund': 0 + 1,
   'negated upgrade': 4 + 1,
-  'negated recommend': 1 + 1,
-  'contrast ending negative': 2 + 1,
+  'negated recommend': 2 + 1,
+  'contrast ending negative': 4 + 1,
   'contrast ending positive': 3 + 1,
   sarcasm: 0 + 2,
-  'polite complaint': 0 + 1,
+  'polite complaint': 2 + 1,
   'factual complaint': 0 + 1,
   'churn statement': 3 + 1,
   'intensified negative': 0 + 1,
   'intensified positive': 0 + 1,
   'noisy negative': 0 + 1,
-  'sincere enthusiastic praise': 9 + 2,
-  overall: 26 + 4,
+  'sincere enthusiastic praise': 7 + 2,
+  overall: 27 + 4,
+};
+
+/**
+ * Failures allowed on the fourteenth never-read set (test14: 441 cases over the sixteen capabilities
+ * of test13, a helper's own templates and a third hand-written, 22 to 30 a capability), written on
+ * 2026-12-04 (a fourth stop) by a helper who saw nothing of this repository; 39 of its 480 lines,
+ * near an older set's or a training line, were dropped by index. Measured first on 65d96ca (heads
+ * v22 and the rules of the stop before): 35 failures (polite complaints 6 of 29, churn statements 5
+ * of 24); then 32 after the rules and the ninth writer of that stop, none written from it. Plus one
+ * a capability, four overall.
+ */
+const HOLDOUT14_FAILURES: Record<string, number> = {
+  'negated negative': 3 + 1,
+  'negated positive': 1 + 1,
+  'negated churn': 2 + 1,
+  'negated refund': 3 + 1,
+  'negated upgrade': 2 + 1,
+  'negated recommend': 1 + 1,
+  'contrast ending negative': 0 + 1,
+  'contrast ending positive': 1 + 1,
+  sarcasm: 4 + 1,
+  'polite complaint': 5 + 1,
+  'factual complaint': 2 + 1,
+  'churn statement': 4 + 1,
+  'intensified negative': 2 + 1,
+  'intensified positive': 0 + 1,
+  'noisy negative': 1 + 1,
+  'sincere enthusiastic praise': 1 + 1,
+  overall: 32 + 4,
 };
 
 /**
@@ -392,10 +429,10 @@ const HOLDOUT13_FAILURES: Record<string, number> = {
  * than a capability of 24.
  */
 const POSTS_FAILURES: Record<string, number> = {
-  'post positive': 12 + 3,
-  'post neutral': 7 + 3,
+  'post positive': 10 + 3,
+  'post neutral': 8 + 3,
   'post negative': 5 + 3,
-  overall: 24 + 5,
+  overall: 23 + 5,
 };
 
 describe('the behavioural probe on the local model', () => {
@@ -435,6 +472,7 @@ describe('the behavioural probe on the local model', () => {
         ['test11', HOLDOUT11_FAILURES],
         ['test12', HOLDOUT12_FAILURES],
         ['test13', HOLDOUT13_FAILURES],
+        ['test14', HOLDOUT14_FAILURES],
         ['test-posts', POSTS_FAILURES],
       ];
       for (const [set, floors] of sets) {
