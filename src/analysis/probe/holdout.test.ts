@@ -277,42 +277,39 @@ describe('the held-out sentences', () => {
     ).toEqual([]);
   });
 
-  it('hold dev23 (read): 316 cases, none near a never-read sentence', () => {
-    expect(counts('dev23')).toEqual({
-      'sincere enthusiastic praise': 90,
-      sarcasm: 30,
-      'churn statement': 59,
-      'factual complaint': 59,
-      'upgrade statement': 50,
-      'negated upgrade': 28,
-    });
-    expect(distinctTexts('dev23')).toBe(316);
-    expect(nearTo('dev23', UNREAD_HALVES)).toEqual([]);
-  });
-
-  it('hold dev24 (read): 259 polite complaints and their guards, none near a never-read sentence', () => {
-    expect(counts('dev24')).toEqual({
-      'polite complaint': 139,
-      'factual complaint': 40,
-      'polite request': 40,
-      'polite thanks': 40,
-    });
-    expect(distinctTexts('dev24')).toBe(259);
-    expect(nearTo('dev24', UNREAD_HALVES)).toEqual([]);
-  });
-
-  it('hold dev25 (read): 353 denied intentions, factual complaints and their guards, none near a never-read sentence', () => {
-    expect(counts('dev25')).toEqual({
-      'negated upgrade': 80,
-      'negated refund': 58,
-      'negated churn': 58,
-      'factual complaint': 77,
-      'upgrade statement': 40,
-      'refund request': 40,
-    });
-    expect(distinctTexts('dev25')).toBe(353);
-    expect(nearTo('dev25', UNREAD_HALVES)).toEqual([]);
-  });
+  it.each([
+    [
+      'dev23',
+      {
+        'sincere enthusiastic praise': 90,
+        sarcasm: 30,
+        'churn statement': 59,
+        'factual complaint': 59,
+        'upgrade statement': 50,
+        'negated upgrade': 28,
+      },
+    ],
+    ['dev24', { 'polite complaint': 139, 'factual complaint': 40, 'polite request': 40, 'polite thanks': 40 }],
+    [
+      'dev25',
+      {
+        'negated upgrade': 80,
+        'negated refund': 58,
+        'negated churn': 58,
+        'factual complaint': 77,
+        'upgrade statement': 40,
+        'refund request': 40,
+      },
+    ],
+  ] as const)(
+    'hold %s (read, the fourth stop): its counts, no text twice, none near a never-read sentence',
+    (half, want) => {
+      expect(counts(half)).toEqual(want);
+      const n = Object.values(want).reduce((sum, k) => sum + k, 0);
+      expect(distinctTexts(half)).toBe(n);
+      expect(nearTo(half, UNREAD_HALVES)).toEqual([]);
+    },
+  );
 
   it('hold the customer posts: 225 read and 225 never read, 75 of each polarity, no post twice', () => {
     for (const half of ['dev-posts', 'test-posts'] as const) {
