@@ -52,7 +52,49 @@ export function benchRules(opts: { quick: boolean; log: (m: string) => void }) {
     opts.log(`rules on ${name}: ${ms.toFixed(1)} ms`);
     return { name, ms };
   });
-  return { perMessageMicros: perMessage, hostile, sarcasmMicros: benchSarcasm(texts, repeats) };
+  return {
+    perMessageMicros: perMessage,
+    hostile,
+    sarcasmMicros: benchSarcasm(texts, repeats),
+    ...benchNormalise(texts, repeats, opts.log),
+  };
+}
+
+/** Texts at the length limit against the chat spelling's mendings (normalize.ts spellOut). */
+const HOSTILE_SPELLING: [string, string][] = [
+  // Each unknown word distinct, so none is mended from the message's memo.
+  [
+    'common words and distinct unknown seven-letter ones',
+    Array.from(
+      { length: 1000 },
+      (_, i) => `the qwe${String.fromCharCode(97 + (i % 26), 97 + (Math.floor(i / 26) % 26))}rz`,
+    ).join(' '),
+  ],
+  ['typos repeated', 'the app is definitly brokn and the suport is awfull '.repeat(200)],
+  ['chat forms repeated', 'u r gr8 tbh cuz idk pls thx im done '.repeat(300)],
+  ['one 10,000-letter word', 'the ' + 'b'.repeat(MAX_TEXT_LENGTH)],
+];
+
+/**
+ * The normaliser (normalize.ts) per message, chat spelling included, after one call has read its
+ * word lists; and at its worst on texts at the api's length limit.
+ */
+function benchNormalise(texts: string[], repeats: number, log: (m: string) => void) {
+  normalizeText('the app is brokn, thx');
+  const normaliseMicros: number[] = [];
+  for (let r = 0; r < repeats + 1; r++) {
+    const t = performance.now();
+    texts.forEach(normalizeText);
+    if (r > 0) normaliseMicros.push(((performance.now() - t) * 1000) / texts.length);
+  }
+  const normaliseHostile = HOSTILE_SPELLING.map(([name, text]) => {
+    const t = performance.now();
+    normalizeText(text.slice(0, MAX_TEXT_LENGTH));
+    const ms = performance.now() - t;
+    log(`normaliser on ${name}: ${ms.toFixed(1)} ms`);
+    return { name, ms };
+  });
+  return { normaliseMicros, normaliseHostile };
 }
 
 /**

@@ -99,6 +99,9 @@ if (only?.has('rules')) {
   );
   const worst = r.hostile.reduce((a, b) => (b.ms > a.ms ? b : a));
   report('the same on hostile 10,000-character texts, worst (ms)', worst.ms.toFixed(1), worst.name);
+  report('the normaliser per message (µs)', median(r.normaliseMicros).toFixed(1), 'same 500 messages, chat spelling');
+  const worstSpelling = r.normaliseHostile.reduce((a, b) => (b.ms > a.ms ? b : a));
+  report('the normaliser on hostile texts, worst (ms)', worstSpelling.ms.toFixed(1), worstSpelling.name);
   if (r.sarcasmMicros.length)
     report(
       'the learned sarcasm detector per message read positive (µs)',

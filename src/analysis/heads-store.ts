@@ -21,6 +21,7 @@ import {
 } from './heads.js';
 import { scopeInputCount } from './intent-scope.js';
 import { trainHeads } from './train-heads.js';
+import { courtesyEnvelopes } from './courtesy-envelope.js';
 import { cancellableTraining } from './training-cancel.js';
 import type { LinearModel } from './linear.js';
 import { PRIOR_NAMES } from './priors.js';
@@ -340,7 +341,13 @@ async function loadOrTrainHere(opts: {
     // Embedded a slice at a time, so that an abort is seen between slices (seconds apart).
     // The corpus, then the sarcasm set (the learned sarcasm detector's examples).
     const encoded: Encoded[] = [];
-    const texts = [...corpus.items.map((it) => it.text), ...corpus.sarcasm.map((ex) => ex.text)];
+    // Then the courtesy envelopes of the corpus lines (courtesy-envelope.ts), when the heads use them.
+    const envelopes = DEFAULT_HEADS_OPTIONS.courtesyEnvelopes ? courtesyEnvelopes(corpus.items) : [];
+    const texts = [
+      ...corpus.items.map((it) => it.text),
+      ...corpus.sarcasm.map((ex) => ex.text),
+      ...envelopes.map((e) => e.text),
+    ];
     for (let i = 0; i < texts.length; i += TRAINING_EMBED_SLICE) {
       opts.signal?.throwIfAborted();
       const slice = texts.slice(i, i + TRAINING_EMBED_SLICE);
@@ -355,7 +362,16 @@ async function loadOrTrainHere(opts: {
         corpusHash: corpus.hash,
         items: corpus.items,
         encoded: encoded.slice(0, n),
-        sarcasm: { examples: corpus.sarcasm, encoded: encoded.slice(n), sarcasticIds: corpus.sarcasticIds },
+        sarcasm: {
+          examples: corpus.sarcasm,
+          encoded: encoded.slice(n, n + corpus.sarcasm.length),
+          sarcasticIds: corpus.sarcasticIds,
+        },
+        envelopes: {
+          parent: envelopes.map((e) => e.parent),
+          texts: envelopes.map((e) => e.text),
+          encoded: encoded.slice(n + corpus.sarcasm.length),
+        },
       }),
     );
   } finally {

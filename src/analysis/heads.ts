@@ -43,7 +43,7 @@ import {
  *
  * Bump HEADS_VERSION whenever training or features change: it is part of the cache key.
  */
-export const HEADS_VERSION = 22;
+export const HEADS_VERSION = 23;
 
 /** The choices `npm run eval` compares by cross-validation; the defaults are the chosen ones. */
 export interface HeadsOptions {
@@ -103,6 +103,19 @@ export interface HeadsOptions {
    * intentions and the second stage still learn from the corpus alone.
    */
   sarcasmSetPolarity: boolean;
+  /**
+   * Both readers' polarity models also learn from courtesy envelopes of the corpus' English lines
+   * (courtesy-envelope.ts): the line inside a greeting or sign-off, its polarity unchanged, so that
+   * thanks and greetings stop counting as praise. Only a fold's own lines are wrapped.
+   */
+  courtesyEnvelopes: boolean;
+  /**
+   * The other intentions' thresholds: the highest whose out-of-fold F1 is within this of the best
+   * (0: the lowest with the best F1). The F1 curve is flat near its top, so the lowest best moved a
+   * grid step between trainings on nearly the same corpus (upgrade 0.275 → 0.225), flagging denied
+   * upgrades; within a tolerance the choice leans to fewer false flags.
+   */
+  intentionTolerance: number;
   /** Churn's decision: the best out-of-fold recall at a precision of at least this. */
   churnPrecision: number;
   /**
@@ -128,6 +141,8 @@ export const DEFAULT_HEADS_OPTIONS: HeadsOptions = {
   composition: true,
   learnedSarcasm: true,
   sarcasmSetPolarity: true,
+  courtesyEnvelopes: false,
+  intentionTolerance: 0.003,
   churnPrecision: 0.8,
   epochs: 8,
   l2: 1e-3,

@@ -3,7 +3,16 @@ import { featureRow, type Encoded } from './features.js';
 import { applyHeads, POLARITIES, polarityOf, standardise, type Heads } from './heads.js';
 import { normalizeText } from './normalize.js';
 import { trainSarcasmDetector } from './sarcasm-detector.js';
-import { fitPolarityHead, LABEL_OPTIONS, sarcasmRows, sarcasmSetPolarityRows } from './train-heads.js';
+import {
+  envelopeRows,
+  fitPolarityHead,
+  joinExtra,
+  LABEL_OPTIONS,
+  sarcasmRows,
+  sarcasmSetPolarityRows,
+  type PolarityExtra,
+  type TrainingEnvelopes,
+} from './train-heads.js';
 import { wordFeatures, type SparseRow } from './word-features.js';
 import { packWordPolarity, trainWordPolarity } from './word-reader.js';
 
@@ -39,6 +48,8 @@ export async function sarcasmByWriter(input: {
   writers?: string[];
   /** The detector's threshold (default: the trained one, SARCASM_THRESHOLD). */
   threshold?: number;
+  /** The items' courtesy envelopes, when the heads learned from them (courtesyEnvelopes). */
+  envelopes?: TrainingEnvelopes;
 }): Promise<WriterFigures[]> {
   const { heads } = input;
   const normalised = input.items.map((it) => normalizeText(it.text));
@@ -46,16 +57,28 @@ export async function sarcasmByWriter(input: {
   const writers = input.writers ?? [...new Set(input.examples.map((ex) => ex.writer))];
   const wordRows = heads.options.sarcasmSetPolarity ? input.items.map((it) => wordFeatures(it.text)) : [];
   const gold = input.items.map((it) => POLARITIES.map((p) => (polarityOf(it.sentiment) === p ? 1 : 0)));
+  const envelopes =
+    heads.options.courtesyEnvelopes && input.envelopes
+      ? envelopeRows(input.envelopes, input.items, heads)(() => true)
+      : undefined;
   const out: WriterFigures[] = [];
   for (const writer of writers) {
     const others = input.examples.map((ex, i) => ({ ex, enc: input.encoded[i] })).filter((e) => e.ex.writer !== writer);
     // When both readers' polarity learned from the sarcasm set (sarcasmSetPolarity), they are
     // trained again without this writer, as the final heads train them; the second stage stays.
     const base = heads.options.sarcasmSetPolarity
-      ? await withoutWriter(heads, input.items, x, wordRows, gold, {
-          examples: others.map((e) => e.ex),
-          encoded: others.map((e) => e.enc),
-        })
+      ? await withoutWriter(
+          heads,
+          input.items,
+          x,
+          wordRows,
+          gold,
+          {
+            examples: others.map((e) => e.ex),
+            encoded: others.map((e) => e.enc),
+          },
+          envelopes,
+        )
       : heads;
     const without = { ...base, options: { ...base.options, learnedSarcasm: false } };
     const detector = await trainSarcasmDetector(
@@ -112,8 +135,9 @@ async function withoutWriter(
   wordRows: SparseRow[],
   gold: number[][],
   others: { examples: SarcasmExample[]; encoded: Encoded[] },
+  envelopes: PolarityExtra | undefined,
 ): Promise<Heads> {
-  const extra = sarcasmSetPolarityRows(others, heads);
+  const extra = joinExtra(sarcasmSetPolarityRows(others, heads), envelopes)!;
   const model = await fitPolarityHead(x, gold, heads.options, LABEL_OPTIONS.ensemble, extra);
   const words = heads.words
     ? { ...heads.words, polarity: packWordPolarity(await trainWordPolarity(items, wordRows, extra.words)) }

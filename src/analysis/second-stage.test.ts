@@ -27,6 +27,24 @@ describe('thresholdForPrecision', () => {
   });
 });
 
+describe('bestThreshold', () => {
+  // Cuts in (0.2, 0.3]: 5 of 8 flagged right (F1 0.769); in (0.4, 0.55]: 4 of 6 (F1 0.727); in
+  // (0.6, 0.7]: 3 of 4 (F1 0.667).
+  it('takes the lowest threshold with the best F1', () => {
+    const t = bestThreshold(scores, gold, 1);
+    expect(t).toBeGreaterThan(0.2);
+    expect(t).toBeLessThanOrEqual(0.3);
+  });
+
+  it('with a tolerance, takes the highest threshold whose F1 is within it of the best', () => {
+    const t = bestThreshold(scores, gold, 1, 0.05);
+    expect(t).toBeGreaterThan(0.4);
+    expect(t).toBeLessThanOrEqual(0.55);
+    expect(bestThreshold(scores, gold, 1, 0.11)).toBeGreaterThan(0.6);
+    expect(bestThreshold(scores, gold, 1, 0.11)).toBeLessThanOrEqual(0.7);
+  });
+});
+
 describe('logisticFit', () => {
   it('weighs the informative input and not the noise', () => {
     const rows = Array.from({ length: 200 }, (_, i) => [i % 2 ? 2 : -2, ((i * 37) % 11) / 11 - 0.5]);

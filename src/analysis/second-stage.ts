@@ -89,15 +89,17 @@ function counts(scores: number[], gold: number[], t: number) {
 }
 
 /** The threshold with the best F-beta (beta > 1 favours recall). */
-export function bestThreshold(scores: number[], gold: number[], beta: number): number {
-  let best = 0.5;
-  let bestF = -1;
-  for (const t of THRESHOLDS) {
+export function bestThreshold(scores: number[], gold: number[], beta: number, tolerance = 0): number {
+  const fs = THRESHOLDS.map((t) => {
     const { precision: p, recall: r } = counts(scores, gold, t);
-    const f = p + r ? ((1 + beta ** 2) * p * r) / (beta ** 2 * p + r) : 0;
-    if (f > bestF + 1e-9) [best, bestF] = [t, f];
-  }
-  return best;
+    return p + r ? ((1 + beta ** 2) * p * r) / (beta ** 2 * p + r) : 0;
+  });
+  const top = Math.max(...fs);
+  // The first best (the lowest threshold); with a tolerance, the highest threshold within it of the
+  // best: where out-of-fold F1 cannot tell thresholds apart, the one with fewer false flags.
+  if (tolerance <= 0) return THRESHOLDS[fs.findIndex((f) => f >= top - 1e-9)] ?? 0.5;
+  for (let k = THRESHOLDS.length - 1; k >= 0; k--) if (fs[k] >= top - tolerance) return THRESHOLDS[k];
+  return 0.5;
 }
 
 /**

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { SarcasmExample } from './corpus.js';
+import type { LabelledText, SarcasmExample } from './corpus.js';
+import { courtesyEnvelopes } from './courtesy-envelope.js';
 import { featureRow } from './features.js';
-import { sarcasmSetPolarityRows } from './train-heads.js';
+import { envelopeRows, sarcasmSetPolarityRows } from './train-heads.js';
 
 describe('the sarcasm set as polarity examples (sarcasmSetPolarity)', () => {
   const line = (label: SarcasmExample['label'], text: string): SarcasmExample => ({ label, text, writer: 'w' });
@@ -36,5 +37,58 @@ describe('the sarcasm set as polarity examples (sarcasmSetPolarity)', () => {
 
   it('gives each kept line the feature row heads training gives a corpus line', () => {
     expect([...rows.x[2]]).toEqual(featureRow(vector, examples[2].text));
+  });
+});
+
+describe('courtesy envelopes as polarity examples (courtesyEnvelopes)', () => {
+  const item = (id: string, text: string, sentiment: number, register?: string): LabelledText => ({
+    id,
+    text,
+    sentiment,
+    topics: [],
+    intentions: [],
+    register,
+  });
+  const items = [
+    item('a', 'My order has not arrived after three weeks.', -0.5),
+    item('b', 'The new dashboard is lovely.', 0.6),
+    item('c', 'Where do I change my address?', 0),
+    item('d', 'Hi, the invoice is wrong again.', -0.4),
+    item('e', 'La livraison est en retard.', -0.4, 'foreign'),
+  ];
+  const lines = courtesyEnvelopes(items);
+
+  it('wraps each English line without an envelope of its own once, the line inside unchanged', () => {
+    expect(lines.map((l) => l.parent)).toEqual([0, 1, 2]);
+    lines.forEach((l) => {
+      expect(l.text).toContain(items[l.parent].text);
+      expect(l.text).not.toBe(items[l.parent].text);
+    });
+  });
+
+  it('wraps a line the same way every time (every fold and every training)', () => {
+    expect(courtesyEnvelopes(items)).toEqual(lines);
+  });
+
+  it('gives each copy its line polarity, and only the copies of the lines a fold trains on', () => {
+    const vector = [0.5, -0.25, 1, 0];
+    const width = featureRow(vector, 'x').length;
+    const rowsFor = envelopeRows(
+      {
+        parent: lines.map((l) => l.parent),
+        texts: lines.map((l) => l.text),
+        encoded: lines.map(() => ({ vector, pieces: [], pieceTexts: [] })),
+      },
+      items,
+      { mean: new Array<number>(width).fill(0), scale: new Array<number>(width).fill(1) },
+    );
+    expect(rowsFor(() => true).words.classes).toEqual(['negative', 'positive', 'neutral']);
+    const fold = rowsFor((p) => p !== 1);
+    expect(fold.words.classes).toEqual(['negative', 'neutral']);
+    expect(fold.polarity).toEqual([
+      [1, 0, 0],
+      [0, 1, 0],
+    ]);
+    expect(fold.x).toHaveLength(2);
   });
 });

@@ -173,6 +173,46 @@ export interface PolarityExtra {
   words: PolarityExamples;
 }
 
+/** Rows of both lists, in order (polarity-only examples from two sources). */
+export function joinExtra(a: PolarityExtra | undefined, b: PolarityExtra | undefined): PolarityExtra | undefined {
+  if (!a || !b) return a ?? b;
+  return {
+    x: [...a.x, ...b.x],
+    polarity: [...a.polarity, ...b.polarity],
+    words: { rows: [...a.words.rows, ...b.words.rows], classes: [...a.words.classes, ...b.words.classes] },
+  };
+}
+
+/**
+ * The courtesy envelopes' rows (HeadsOptions.courtesyEnvelopes, courtesy-envelope.ts): each copy
+ * has its line's polarity. `keep` picks the copies whose line is in a fold's training part, so a
+ * line judged out of fold was never seen, wrapped or not.
+ */
+export function envelopeRows(
+  env: TrainingEnvelopes,
+  items: LabelledText[],
+  std: { mean: number[]; scale: number[] },
+): (keep: (parent: number) => boolean) => PolarityExtra {
+  const x = env.texts.map((text, j) => standardise(featureRow(env.encoded[j].vector, text), std));
+  const classes = env.parent.map((p) => polarityOf(items[p].sentiment));
+  const rows = env.texts.map((text) => wordFeatures(text));
+  return (keep) => {
+    const idx = env.parent.flatMap((p, j) => (keep(p) ? [j] : []));
+    return {
+      x: idx.map((j) => x[j]),
+      polarity: idx.map((j) => POLARITIES.map((c) => (c === classes[j] ? 1 : 0))),
+      words: { rows: idx.map((j) => rows[j]), classes: idx.map((j) => classes[j]) },
+    };
+  };
+}
+
+/** Wrapped copies of corpus lines and their encodings; parent is the line's index in the items. */
+export interface TrainingEnvelopes {
+  parent: number[];
+  texts: string[];
+  encoded: Encoded[];
+}
+
 export function sarcasmSetPolarityRows(
   set: { examples: SarcasmExample[]; encoded: Encoded[] },
   std: { mean: number[]; scale: number[] },
@@ -298,6 +338,8 @@ export async function trainHeads(input: {
    * the learned sarcasm detector's training (options.learnedSarcasm). Absent: no detector.
    */
   sarcasm?: { examples: SarcasmExample[]; encoded: Encoded[]; sarcasticIds: Set<string> };
+  /** Courtesy envelopes of the items (options.courtesyEnvelopes): polarity-only copies. */
+  envelopes?: TrainingEnvelopes;
 }): Promise<Heads> {
   const options = { ...DEFAULT_HEADS_OPTIONS, ...input.options };
   const raw = input.items.map((it, i) => featureRow(input.encoded[i].vector, it.text));
@@ -316,6 +358,16 @@ export async function trainHeads(input: {
     options.sarcasmSetPolarity && input.sarcasm && input.sarcasm.examples.length > 0
       ? sarcasmSetPolarityRows(input.sarcasm, std)
       : undefined;
+  const envelopes =
+    options.courtesyEnvelopes && input.envelopes && input.envelopes.texts.length > 0
+      ? envelopeRows(input.envelopes, input.items, std)
+      : undefined;
+  // The polarity-only rows a fold trains on: the sarcasm set and the envelopes of its own lines.
+  const extraFor = (train: Set<number> | undefined) =>
+    joinExtra(
+      extra,
+      envelopes?.((p) => !train || train.has(p)),
+    );
 
   const oof = {
     topics: [] as number[][],
@@ -336,12 +388,13 @@ export async function trainHeads(input: {
     shuffled(n, seededRandom(SEED + 101 * r)).forEach((i, k) => (fold[i] = k % FOLDS));
     for (let f = 0; f < FOLDS; f++) {
       const train = [...Array(n).keys()].filter((i) => fold[i] !== f);
-      const m = await fitAll(subset(train), options, 1, extra);
+      const foldExtra = extraFor(new Set(train));
+      const m = await fitAll(subset(train), options, 1, foldExtra);
       const reader = options.stackWords
         ? await trainWordReader(
             train.map((i) => input.items[i]),
             train.map((i) => wordRows[i]),
-            extra?.words,
+            foldExtra?.words,
           )
         : undefined;
       for (let i = 0; i < n; i++) {
@@ -427,7 +480,7 @@ export async function trainHeads(input: {
     oof.pieces.intentions,
     (w) => w.intentions,
     gold.intentions,
-    f1,
+    (s, g) => bestThreshold(s, g, 1, options.intentionTolerance),
   );
   const churn = head(
     ['churn'],
@@ -481,13 +534,14 @@ export async function trainHeads(input: {
     },
   };
 
-  const m = await fitAll(all, options, LABEL_OPTIONS.ensemble, extra);
+  const finalExtra = extraFor(undefined);
+  const m = await fitAll(all, options, LABEL_OPTIONS.ensemble, finalExtra);
   const sarcasm =
     options.learnedSarcasm && input.sarcasm && input.sarcasm.examples.length > 0
       ? await trainSarcasmDetector(sarcasmRows(input.sarcasm, input.items, all.x, normalised, std, wordRows), SEED)
       : undefined;
   const words = options.stackWords
-    ? packWordReader(await trainWordReader(input.items, wordRows, extra?.words))
+    ? packWordReader(await trainWordReader(input.items, wordRows, finalExtra?.words))
     : undefined;
   const label = (h: typeof topics, model: LinearModel): LabelHead => ({
     labels: h.labels,

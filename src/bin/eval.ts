@@ -9,7 +9,8 @@ import { evaluate, polarity, polarityConfusion, type Predicted, type Prf } from 
 import { encodeTexts } from '../analysis/features.js';
 import { applyHeads, DEFAULT_HEADS_OPTIONS, type Heads, type HeadsOptions } from '../analysis/heads.js';
 import { sarcasmByWriter, type WriterFigures } from '../analysis/sarcasm-writers.js';
-import { trainHeads } from '../analysis/train-heads.js';
+import { trainHeads, type TrainingEnvelopes } from '../analysis/train-heads.js';
+import { courtesyEnvelopes } from '../analysis/courtesy-envelope.js';
 import { seededRandom, shuffled } from '../analysis/linear.js';
 import { nearDuplicates } from '../analysis/near-duplicates.js';
 import { wordFeatures } from '../analysis/word-features.js';
@@ -21,7 +22,7 @@ import { formatProbe, runProbe } from '../analysis/probe/runner.js';
 /**
  * `npm run eval -- [labelled.jsonl] [--folds=5] [--repeats=3] [--seed=7] [--calibrate=off] [--stack-pieces=off]
  *  [--stack-words=off] [--priors=off] [--recommend-positive=off] [--scope=off]
- *  [--expectation=off] [--composition=off] [--learned-sarcasm=off] [--sarcasm-polarity=on|off] [--churn-precision=0.8] [--epochs=8] [--l2=0.001] [--corpus=dir]
+ *  [--expectation=off] [--composition=off] [--learned-sarcasm=off] [--sarcasm-polarity=on|off] [--envelopes=on] [--intention-tolerance=0.01] [--churn-precision=0.8] [--epochs=8] [--l2=0.001] [--corpus=dir]
  *  [--reader=embedding|words] [--explain] [--probe=off]`: honest figures for the analysis.
  *  1. Repeated stratified k-fold cross-validation on the training corpus: heads are trained on k-1
  *     folds (their own thresholds and calibration from an inner cross-validation of those folds:
@@ -59,9 +60,11 @@ const options: HeadsOptions = {
   sarcasmSetPolarity: flag('sarcasm-polarity')
     ? flag('sarcasm-polarity') !== 'off'
     : DEFAULT_HEADS_OPTIONS.sarcasmSetPolarity,
+  courtesyEnvelopes: flag('envelopes') ? flag('envelopes') !== 'off' : DEFAULT_HEADS_OPTIONS.courtesyEnvelopes,
   recommendNeedsPositive: flag('recommend-positive')
     ? flag('recommend-positive') !== 'off'
     : DEFAULT_HEADS_OPTIONS.recommendNeedsPositive,
+  intentionTolerance: Number(flag('intention-tolerance') ?? DEFAULT_HEADS_OPTIONS.intentionTolerance),
   churnPrecision: Number(flag('churn-precision') ?? DEFAULT_HEADS_OPTIONS.churnPrecision),
   epochs: Number(flag('epochs') ?? DEFAULT_HEADS_OPTIONS.epochs),
   l2: Number(flag('l2') ?? DEFAULT_HEADS_OPTIONS.l2),
@@ -72,7 +75,7 @@ const unknown = args.filter(
   (a) =>
     a.startsWith('--') &&
     a !== '--explain' &&
-    !/^--(folds|repeats|calibrate|stack-pieces|stack-words|priors|expectation|recommend-positive|scope|denial-veto|composition|learned-sarcasm|sarcasm-polarity|seed|churn-precision|epochs|l2|corpus|reader|probe)=/.test(
+    !/^--(folds|repeats|calibrate|stack-pieces|stack-words|priors|expectation|recommend-positive|scope|denial-veto|composition|learned-sarcasm|sarcasm-polarity|envelopes|intention-tolerance|seed|churn-precision|epochs|l2|corpus|reader|probe)=/.test(
       a,
     ),
 );
@@ -117,6 +120,19 @@ const encode = (texts: string[]) =>
     : Promise.resolve([]);
 const corpusEncoded = await encode(corpus.items.map((it) => it.text));
 const sarcasmEncoded = await encode(corpus.sarcasm.map((ex) => ex.text));
+// Courtesy envelopes of the corpus' lines, embedded once; each fold trains on its own lines' copies.
+const envelopes = options.courtesyEnvelopes && reader === 'embedding' ? courtesyEnvelopes(corpus.items) : [];
+const envelopesEncoded = await encode(envelopes.map((e) => e.text));
+/** The envelopes of these corpus lines, their parents renumbered as positions in `idx`. */
+function envelopesOf(idx: number[]): TrainingEnvelopes {
+  const at = new Map(idx.map((i, k) => [i, k]));
+  const kept = envelopes.flatMap((e, j) => (at.has(e.parent) ? [j] : []));
+  return {
+    parent: kept.map((j) => at.get(envelopes[j].parent)!),
+    texts: kept.map((j) => envelopes[j].text),
+    encoded: kept.map((j) => envelopesEncoded[j]),
+  };
+}
 const evalEncoded = await encode(evalItems.map((it) => it.text));
 // Texts embedded: short messages whole, long ones as their pieces.
 const embeddedTexts = [...corpusEncoded, ...evalEncoded].reduce((n, e) => n + Math.max(1, e.pieces.length), 0);
@@ -211,6 +227,7 @@ async function trainJudge(idx: number[]): Promise<Judge> {
     options,
     // The sarcasm set is no corpus line: it trains every fold's detector, and no fold judges it.
     sarcasm: { examples: corpus.sarcasm, encoded: sarcasmEncoded, sarcasticIds: corpus.sarcasticIds },
+    envelopes: envelopesOf(idx),
   });
   const off = { ...heads, options: { ...heads.options, composition: false, learnedSarcasm: false } };
   return Object.assign(
@@ -335,6 +352,7 @@ if (judge.heads?.options.learnedSarcasm && corpus.sarcasm.length > 0) {
     items: corpus.items,
     itemsEncoded: corpusEncoded,
     sarcasticIds: corpus.sarcasticIds,
+    envelopes: envelopesOf(corpus.items.map((_, i) => i)),
   });
   console.log(
     '\n== the learned sarcasm detector, leave one writer of data/sarcasm out (heads of the whole corpus; the detector, and with --sarcasm-polarity the polarity of both readers, trained without the writer)',

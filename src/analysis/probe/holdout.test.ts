@@ -277,6 +277,33 @@ describe('the held-out sentences', () => {
     ).toEqual([]);
   });
 
+  it('hold test15 (never read): 144 pairs of a message typed clean and typed in haste, none near an older set or a training line', () => {
+    expect(counts('test15')).toEqual({
+      'clean negative': 25,
+      'noisy negative': 25,
+      'clean positive': 30,
+      'noisy positive': 30,
+      'clean negated negative': 20,
+      'noisy negated negative': 20,
+      'clean negated positive': 25,
+      'noisy negated positive': 25,
+      'clean churn statement': 25,
+      'noisy churn statement': 25,
+      'clean negated churn': 19,
+      'noisy negated churn': 19,
+    });
+    expect(distinctTexts('test15')).toBe(288);
+    expect(nearTo('test15', HOLDOUT_HALVES)).toEqual([]);
+    const training = loadCorpus();
+    expect(
+      nearDuplicates(
+        textsOf('test15'),
+        [...training.items, ...training.sarcasm].map((it) => it.text),
+        0.4,
+      ),
+    ).toEqual([]);
+  });
+
   it.each([
     [
       'dev23',

@@ -48,7 +48,9 @@ import type { CapabilityResult, Predict, ProbeReport } from './runner.js';
  * (read: sincere praise with sarcasm's surface, churn statements, factual complaints, upgrade
  * statements and denials) and `dev24` (read: polite complaints of a new writer, factual complaints,
  * and polite requests and thanks as guards) and `dev25` (read: denied upgrades, refunds and churn,
- * factual complaints, with upgrade statements and refund requests as guards).
+ * factual complaints, with upgrade statements and refund requests as guards). `test15` (never read:
+ * the same message typed clean and typed in haste, six capabilities, measured first on the code it
+ * was written against).
  */
 export type HoldoutHalf =
   | 'dev'
@@ -87,6 +89,7 @@ export type HoldoutHalf =
   | 'dev21'
   | 'dev22'
   | 'test14'
+  | 'test15'
   | 'dev23'
   | 'dev24'
   | 'dev25'
@@ -130,6 +133,7 @@ export const HOLDOUT_HALVES: readonly HoldoutHalf[] = [
   'dev21',
   'dev22',
   'test14',
+  'test15',
   'dev23',
   'dev24',
   'dev25',
@@ -152,6 +156,7 @@ export const UNREAD_HALVES: readonly HoldoutHalf[] = [
   'test12',
   'test13',
   'test14',
+  'test15',
   'test-posts',
 ];
 

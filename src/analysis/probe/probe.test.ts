@@ -26,6 +26,8 @@ const PROBE_FLOORS: Record<string, number> = {
   // before); factual complaints 5 → 7 of 60 (0.117: neutral readings of "our invoice lists 60
   // seats; we have 12"), so its floor went from 0.1 to 0.15. A document's count against what came
   // (composition/failures.ts countsDiffer, a fourth stop): 4 of 60, 0.067, so back to 0.1.
+  // Heads v23 (chat spelling spelt out, normalize.ts, a fifth stop): elongation 8 → 2 and typos and
+  // abbreviations 5 → 1 of 60, so their floors went from 0.15 and 0.1 to 0.05.
   'clear positive': 0.15,
   'clear negative': 0.05,
   'negated negative': 0.15,
@@ -43,7 +45,7 @@ const PROBE_FLOORS: Record<string, number> = {
   'polite churn notice': 0.1,
   'intensifier words': 0.1,
   'caps and !!!': 0.05,
-  elongation: 0.15,
+  elongation: 0.05,
   'add negative sentence': 0.05,
   'add positive sentence': 0.05,
   'add churn sentence': 0.2,
@@ -52,7 +54,7 @@ const PROBE_FLOORS: Record<string, number> = {
   hashtags: 0.15,
   emoji: 0.05,
   'case change': 0.1,
-  'typos and abbreviations': 0.1,
+  'typos and abbreviations': 0.05,
   overall: 0.1,
 };
 
@@ -135,8 +137,8 @@ const HOLDOUT2_FAILURES: Record<string, number> = {
   'factual complaint': 1 + 1,
   'negated churn': 3 + 1,
   'negated refund': 3 + 1,
-  'negated upgrade': 4 + 1,
-  overall: 14 + 3,
+  'negated upgrade': 3 + 1,
+  overall: 13 + 3,
 };
 
 /**
@@ -184,10 +186,10 @@ const HOLDOUT4_FAILURES: Record<string, number> = {
   'negated refund': 0 + 1,
   'negated upgrade': 0 + 1,
   'negated recommend': 1 + 1,
-  'intensified negative': 2 + 1,
+  'intensified negative': 3 + 1,
   'intensified positive': 1 + 1,
   'noisy negative': 1 + 1,
-  overall: 16 + 3,
+  overall: 17 + 3,
 };
 
 /**
@@ -213,8 +215,8 @@ const HOLDOUT5_FAILURES: Record<string, number> = {
   'negated recommend': 0 + 1,
   'intensified negative': 1 + 1,
   'intensified positive': 0 + 1,
-  'noisy negative': 2 + 1,
-  overall: 6 + 3,
+  'noisy negative': 0 + 1,
+  overall: 4 + 3,
 };
 
 /**
@@ -238,12 +240,12 @@ const HOLDOUT6_FAILURES: Record<string, number> = {
   'negated churn': 3 + 1,
   'churn statement': 0 + 1,
   'negated refund': 1 + 1,
-  'negated upgrade': 2 + 1,
+  'negated upgrade': 1 + 1,
   'negated recommend': 0 + 1,
   'intensified negative': 1 + 1,
   'intensified positive': 0 + 1,
   'noisy negative': 1 + 1,
-  overall: 17 + 3,
+  overall: 16 + 3,
 };
 
 /**
@@ -256,7 +258,7 @@ const HOLDOUT6_FAILURES: Record<string, number> = {
  */
 const HOLDOUT7_FAILURES: Record<string, number> = {
   'negated negative': 3 + 1,
-  'negated positive': 2 + 1,
+  'negated positive': 3 + 1,
   'contrast ending negative': 0 + 1,
   'contrast ending positive': 1 + 1,
   sarcasm: 2 + 1,
@@ -270,7 +272,7 @@ const HOLDOUT7_FAILURES: Record<string, number> = {
   'intensified negative': 1 + 1,
   'intensified positive': 0 + 1,
   'noisy negative': 1 + 1,
-  overall: 17 + 3,
+  overall: 18 + 3,
 };
 
 /**
@@ -290,14 +292,14 @@ const HOLDOUT8_FAILURES: Record<string, number> = {
   'polite complaint': 4 + 1,
   'factual complaint': 2 + 1,
   'negated churn': 0 + 1,
-  'churn statement': 4 + 1,
+  'churn statement': 5 + 1,
   'negated refund': 2 + 1,
   'negated upgrade': 1 + 1,
   'negated recommend': 1 + 1,
   'intensified negative': 1 + 1,
   'intensified positive': 0 + 1,
   'noisy negative': 1 + 1,
-  overall: 21 + 3,
+  overall: 22 + 3,
 };
 
 /**
@@ -308,8 +310,8 @@ const HOLDOUT8_FAILURES: Record<string, number> = {
  */
 const HOLDOUT9_FAILURES: Record<string, number> = {
   sarcasm: 8 + 4,
-  'sincere enthusiastic praise': 20 + 4,
-  overall: 28 + 6,
+  'sincere enthusiastic praise': 19 + 4,
+  overall: 27 + 6,
 };
 
 /**
@@ -321,12 +323,12 @@ const HOLDOUT9_FAILURES: Record<string, number> = {
 const HOLDOUT10_FAILURES: Record<string, number> = {
   'negated negative': 7 + 1,
   'contrast ending positive': 5 + 1,
-  'negated upgrade': 2 + 1,
+  'negated upgrade': 1 + 1,
   'negated churn': 1 + 1,
   'contrast ending negative': 5 + 1,
   'factual complaint': 0 + 1,
   'churn statement': 2 + 1,
-  overall: 22 + 3,
+  overall: 21 + 3,
 };
 
 /**
@@ -337,12 +339,12 @@ const HOLDOUT10_FAILURES: Record<string, number> = {
  * capability and three overall.
  */
 const HOLDOUT11_FAILURES: Record<string, number> = {
-  'negated negative': 9 + 1,
+  'negated negative': 7 + 1,
   'contrast ending positive': 3 + 1,
   'negated upgrade': 3 + 1,
   'negated churn': 0 + 1,
   sarcasm: 3 + 1,
-  'clear positive': 2 + 1,
+  'clear positive': 4 + 1,
   'clear negative': 0 + 1,
   overall: 20 + 3,
 };
@@ -378,7 +380,7 @@ const HOLDOUT13_FAILURES: Record<string, number> = {
   'negated positive': 0 + 1,
   'negated churn': 0 + 1,
   'negated refund': 0 + 1,
-  'negated upgrade': 4 + 1,
+  'negated upgrade': 3 + 1,
   'negated recommend': 2 + 1,
   'contrast ending negative': 4 + 1,
   'contrast ending positive': 3 + 1,
@@ -390,7 +392,7 @@ const HOLDOUT13_FAILURES: Record<string, number> = {
   'intensified positive': 0 + 1,
   'noisy negative': 0 + 1,
   'sincere enthusiastic praise': 7 + 2,
-  overall: 27 + 4,
+  overall: 26 + 4,
 };
 
 /**
@@ -406,7 +408,7 @@ const HOLDOUT14_FAILURES: Record<string, number> = {
   'negated negative': 3 + 1,
   'negated positive': 1 + 1,
   'negated churn': 2 + 1,
-  'negated refund': 3 + 1,
+  'negated refund': 2 + 1,
   'negated upgrade': 2 + 1,
   'negated recommend': 1 + 1,
   'contrast ending negative': 0 + 1,
@@ -415,11 +417,35 @@ const HOLDOUT14_FAILURES: Record<string, number> = {
   'polite complaint': 5 + 1,
   'factual complaint': 2 + 1,
   'churn statement': 4 + 1,
-  'intensified negative': 2 + 1,
+  'intensified negative': 1 + 1,
   'intensified positive': 0 + 1,
   'noisy negative': 1 + 1,
   'sincere enthusiastic praise': 1 + 1,
-  overall: 32 + 4,
+  overall: 30 + 4,
+};
+
+/**
+ * Failures allowed on the fifteenth never-read set (test15: 144 pairs of one message typed clean and
+ * typed in haste, six capabilities, 19 to 30 lines each), written on 2026-12-04 (a fifth stop) by a
+ * helper who saw nothing of this repository; 36 pairs near an older set's or a training line were
+ * dropped by index. Measured first on ce6b4ae (heads v22): 26 failures, 8 of the clean lines and 18
+ * of the noisy ones; with the chat spelling of that stop (normalize.ts, heads v23): 20. Plus one a
+ * capability, four overall.
+ */
+const HOLDOUT15_FAILURES: Record<string, number> = {
+  'clean negative': 0 + 1,
+  'noisy negative': 1 + 1,
+  'clean positive': 3 + 1,
+  'noisy positive': 2 + 1,
+  'clean negated negative': 1 + 1,
+  'noisy negated negative': 2 + 1,
+  'clean negated positive': 0 + 1,
+  'noisy negated positive': 0 + 1,
+  'clean churn statement': 2 + 1,
+  'noisy churn statement': 4 + 1,
+  'clean negated churn': 2 + 1,
+  'noisy negated churn': 3 + 1,
+  overall: 20 + 4,
 };
 
 /**
@@ -473,6 +499,7 @@ describe('the behavioural probe on the local model', () => {
         ['test12', HOLDOUT12_FAILURES],
         ['test13', HOLDOUT13_FAILURES],
         ['test14', HOLDOUT14_FAILURES],
+        ['test15', HOLDOUT15_FAILURES],
         ['test-posts', POSTS_FAILURES],
       ];
       for (const [set, floors] of sets) {
