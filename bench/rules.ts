@@ -34,6 +34,17 @@ const read = (text: string) => {
   saysStaying(text, scopeCounts(text, { wide: true }));
 };
 
+/** One call on each text cut at the api's length limit, timed. */
+function atTheLimit(what: string, texts: [string, string][], run: (text: string) => unknown, log: (m: string) => void) {
+  return texts.map(([name, text]) => {
+    const t = performance.now();
+    run(text.slice(0, MAX_TEXT_LENGTH));
+    const ms = performance.now() - t;
+    log(`${what} on ${name}: ${ms.toFixed(1)} ms`);
+    return { name, ms };
+  });
+}
+
 export function benchRules(opts: { quick: boolean; log: (m: string) => void }) {
   const texts = loadCorpus()
     .items.slice(0, 500)
@@ -45,13 +56,7 @@ export function benchRules(opts: { quick: boolean; log: (m: string) => void }) {
     texts.forEach(read);
     if (r > 0) perMessage.push(((performance.now() - t) * 1000) / texts.length); // the first warms up
   }
-  const hostile = HOSTILE.map(([name, text]) => {
-    const t = performance.now();
-    read(text.slice(0, MAX_TEXT_LENGTH));
-    const ms = performance.now() - t;
-    opts.log(`rules on ${name}: ${ms.toFixed(1)} ms`);
-    return { name, ms };
-  });
+  const hostile = atTheLimit('rules', HOSTILE, read, opts.log);
   return {
     perMessageMicros: perMessage,
     hostile,
@@ -87,13 +92,7 @@ function benchNormalise(texts: string[], repeats: number, log: (m: string) => vo
     texts.forEach(normalizeText);
     if (r > 0) normaliseMicros.push(((performance.now() - t) * 1000) / texts.length);
   }
-  const normaliseHostile = HOSTILE_SPELLING.map(([name, text]) => {
-    const t = performance.now();
-    normalizeText(text.slice(0, MAX_TEXT_LENGTH));
-    const ms = performance.now() - t;
-    log(`normaliser on ${name}: ${ms.toFixed(1)} ms`);
-    return { name, ms };
-  });
+  const normaliseHostile = atTheLimit('normaliser', HOSTILE_SPELLING, normalizeText, log);
   return { normaliseMicros, normaliseHostile };
 }
 
