@@ -58,6 +58,10 @@ describe('normalizeText, chat spelling', () => {
       'its ok, we were happy and I feel ill, well done',
     );
     expect(normalizeText('Section U of the form')).toBe('Section U of the form');
+    expect(normalizeText('pls fix it, the u.s. store is down, thank u.')).toBe(
+      'please fix it, the u.s. store is down, thank you.',
+    );
+    expect(normalizeText('TY for the help, BC and U are grades')).toBe('TY for the help, BC and U are grades');
   });
 
   it('mends a swapped pair or a doubled vowel when one common word is the only mending', () => {

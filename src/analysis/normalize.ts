@@ -83,7 +83,7 @@ const CONTRACTIONS: Record<string, string> = Object.fromEntries([
   ['wouldve', "would've"],
 ]);
 
-/** Chat abbreviations and words spelt as said, as typed in chat: lower-case ("ASAP", "TY" are left). */
+/** Chat abbreviations and words spelt as said, as typed in chat: lower-case ("TY", "BC" are left). */
 const CHAT_WORDS: Record<string, string> = {
   pls: 'please',
   plz: 'please',
@@ -135,7 +135,8 @@ const CHAT_WORDS: Record<string, string> = {
 
 /** Forms that need their neighbours: "u" and "r" alone, "im" before a word, "w/", "b/c". */
 const CHAT_FORMS: [RegExp, string][] = [
-  [/(^|[^\p{L}\p{N}'’/])u(?=$|[^\p{L}\p{N}'’@/])/gu, '$1you'],
+  // Not "u.s." or "u/x": a full stop before a letter, or a slash, makes it part of a token.
+  [/(^|[^\p{L}\p{N}'’/.])u(?=$|[^\p{L}\p{N}'’@/.]|\.(?!\p{L}))/gu, '$1you'],
   // "im" before a lower-case word only: the German "im Kalender" stays.
   [/(^|[^\p{L}\p{N}'’])[Ii]m(?= \p{Ll})/gu, "$1I'm"],
   [/(?<=\p{L} )r(?= \p{L})/gu, 'are'],
@@ -153,11 +154,11 @@ const GLUED = /(?<=\p{Ll})([,;])(?=\p{Ll}{2,})/gu;
 /**
  * A mistyped common word in an English message: a vowel doubled ("soo", "youu", "nicee") or two
  * neighbouring letters swapped after the first ("levae", "mnoths", "swithcing"), when exactly one
- * such edit gives a common word; failing those, one letter dropped inside the word. Only lower-case words (a capital starts a name: "Orbitly" stays)
- * that no word list knows, even a rare one, of three letters or more (five for a swap: "cron" is
- * no mistyped "corn"); a doubled consonant stays ("acct", "sso"); and only in a message at least
- * half of whose lower-case words are common English, so that another language's words are not
- * turned into English ones.
+ * such edit gives a common word; failing those, one letter dropped inside the word. Only
+ * lower-case words (a capital starts a name: "Orbitly" stays) that no word list knows, even a rare
+ * one, of three letters or more (five for a swap: "cron" is no mistyped "corn"); a doubled
+ * consonant stays ("acct", "sso"); and only in a message at least half of whose lower-case words
+ * are common English, so that another language's words are not turned into English ones.
  */
 function respell(word: string): string {
   const found = new Set<string>();
