@@ -534,3 +534,56 @@ describe('denied intentions and staying from the read set dev25 (2026-12-04)', (
     expect(deniedOnly(label, scopeCounts(text, { wide: true }))).toBe(false);
   });
 });
+
+describe('statements of leaving from the read set dev26 (2026-12-04)', () => {
+  // Reworded from the read set's forms (leaving told by what was done, not by "cancel" or "switch").
+  it.each([
+    'Closed the joint account last night, the savings are going to the building society.',
+    'We have transferred both domains and the mail boxes to a new registrar.',
+    'Moving all our payroll to a new provider from April.',
+    'Took my pension to another firm, the fees were too high.',
+    'I moved my car insurance to another insurer when the fixed term ended.',
+    'Signed up with a competitor this morning.',
+    "I've gone for the other broadband company's offer.",
+    'The committee decided to go with another caterer next season.',
+    'I will take my money elsewhere.',
+    'Asked for the deletion of my shopper account.',
+    'Uninstalled the app and that is that.',
+    'deleted my account, enough',
+    'Booked my final lesson with the driving school.',
+    'Next Tuesday is my last session.',
+    'Final meter readings are in the photo.',
+    'Please take this email as our formal notice.',
+    'Our notice has been handed in.',
+    "We're letting the membership run out in June.",
+    'We now buy our coffee at the kiosk by the station instead.',
+    "Won't be ordering from you again.",
+    'Not re-enrolling the twins next year.',
+    'Requested the MAC code today.',
+    'Membership cancelled on my side, thanks for the years.',
+    'Booked the family holiday with a different travel agent this year.',
+  ])('says leaving: %s', (text) => expect(saysLeaving(text)).toBe(true));
+
+  it.each([
+    'I tried deleting the app, it still crashes.',
+    'Deleted the app and reinstalled it, same error.',
+    'Support told me to delete the app first.',
+    // "Last" as the most recent one.
+    'I had my last session on Monday and the trainer was great.',
+    'My last box arrived with a broken egg.',
+    'Deleted my profile photo by mistake, can I get it back?',
+    'I let my card expire and the payment failed.',
+    'We will go with a different colour for the banner.',
+    'Moved the meeting to Thursday.',
+    'Please take this as feedback, not a complaint.',
+    'The final reading of the report is on Friday.',
+  ])('does not say leaving: %s', (text) => expect(saysLeaving(text)).toBe(false));
+
+  it.each([
+    'Please extend my contract for another year.',
+    "You matched the price, so we'll carry on with you.",
+    'Please keep my account open, the issue is sorted.',
+  ])('hears staying said: %s', (text) => {
+    expect(saysStaying(text, scopeCounts(text, { wide: true }))).toBe(true);
+  });
+});

@@ -422,7 +422,7 @@ const PROVIDER =
   '(?:provider|network|carrier|operator|bank|airline|company|vendor|supplier|service|tool|app|platform|insurer|gym|hotel|chain|dealer|dealership|brand|store|shop|retailer|streamer|plan|subscription|product|firm|agency|courier|broker)';
 /** Local trades a customer leaves as they leave a provider (dev23): "time to find a new garage". */
 const TRADE =
-  '(?:garage|mechanic|plumber|electrician|dentist|vet|restaurant|takeaway|caf[eé]|cinema|salon|barber|hairdresser|cleaners?|pharmacy|chemist|florist|tutor|school|landlord|letting agent|estate agent|removal firm|energy supplier|network provider)';
+  '(?:garage|mechanic|plumber|electrician|dentist|vet|restaurant|takeaway|caf[eé]|cinema|salon|barber|hairdresser|cleaners?|pharmacy|chemist|florist|tutor|school|landlord|letting agent|estate agent|travel agent|removal firm|energy supplier|network provider)';
 const PLACE = `(?:${PROVIDER}|${TRADE})`;
 const LEAVING = new RegExp(
   [
@@ -451,7 +451,7 @@ const LEAVING = new RegExp(
     'tak\\w+ (?:my|our) (?:\\w+ )?business elsewhere',
     // Done for good, a porting code asked for, a customer lost, a new provider sought (heads v21, dev5).
     "(?:i['’]?m|we['’]?re|i am|we are) (?:so |completely |totally )?done with (?:this|you|your|them|the) (?:[\\w-]+\\s+){0,2}?(?:for good|forever|permanently|once and for all)",
-    '(?:requested|requesting|asked for|asking for|got) (?:my|our|a) (?:pac|porting|stac|transfer) code',
+    '(?:requested|requesting|asked for|asking for|got) (?:my|our|a|the) (?:pac|porting|stac|mac|transfer) code',
     'port(?:ed|ing)? (?:my|our) (?:[\\w-]+\\s+)?numbers?',
     "(?:you['’]ve|you have) (?:just )?lost (?:a|another|an?) (?:[\\w-]+\\s+){0,2}customers?",
     `(?:transferr?\\w*|mov\\w*|switch\\w*) (?:my|our) (?:[\\w-]+\\s+){1,2}(?:to|with) (?:another|a different|a new|a cheaper|a competing)\\s+(?:[\\w-]+\\s+)?(?:${PROVIDER}|lender|insurer|provider|broker)`,
@@ -482,6 +482,31 @@ const LEAVING = new RegExp(
     '\\bport(?:ing|ed)?[- ]out\\b',
     '(?:switch|chang)(?:e|es|ed|ing) (?:banks|networks|providers|suppliers|insurers|carriers|gyms|garages|energy suppliers|broadband providers)\\b(?!\\s+(?:details|account|card|info))',
     '(?:stop|cancel|end) (?:all )?(?:my|our|the) (?:[\\w&-]+\\s+){0,3}?(?:deliveries|subscriptions?|memberships?|orders|payments|boxes|direct debits?)\\s+(?:permanently|for good)',
+    // Leaving told as what was done with the service rather than with the words "cancel" or
+    // "switch" (dev26, 2026-12-04): a service ended by the writer ("ended the meal kit
+    // subscription"), moved to a new provider of any trade, a rival's deal or sign-up taken,
+    // another vendor chosen, the custom taken elsewhere, the app deleted or the account's deletion
+    // asked, a last box or session ordered, final meter readings, a notice given, a subscription
+    // let run out, a rival's place started instead.
+    "(?:^\\W*|\\b(?:i|we)(?:['’]ve| have)? (?:just |already |finally )?)(?:cancell?ed|ended|closed|terminated) the (?:[\\w&-]+\\s+){0,3}(?:subscriptions?|contracts?|accounts?|memberships?|polic(?:y|ies)|broadband|tariff|lease)\\b",
+    `(?:transferr?\\w*|mov(?:e|ed|ing)|port\\w*|tak\\w+|took) (?:(?:my|our|the|all|both|every) )[^.,;!?]{1,50}? (?:to|with|over to) (?:another|a different|a new|a cheaper|a competing|a rival|the new) (?:[\\w-]+\\s+)?(?:${PLACE}|host|registrar|lender|isp|agent|practice|clinic|club|studio)s?\\b`,
+    '(?:sign(?:ed|ing)? up|gone|going|went|go) (?:over )?(?:with|to) (?:a|the) (?:rival|competitor|competition)\\b',
+    "(?:tak(?:en|ing|e)|took|accept(?:ed|ing)?|went for|gone for|going for) (?:the|a) (?:other|rival|competing) (?:[\\w'’-]+\\s+){0,2}?(?:deal|offer|quote|contract|tariff)\\b",
+    '(?:go|going|gone|went|decided to go|voted to go) with (?:another|a different|a rival|a competing) (?!(?:plan|tier|option|package|size|colou?r|seat|room|date|time|flight|table|day|one of (?:your|the))\\b)[\\w-]+',
+    '(?:tak(?:e|es|ing|en)|took) (?:my|our) (?:custom|money|cash|savings) (?:to|elsewhere)\\b',
+    '(?:requested|requesting|asked for|asking for|request) (?:the )?(?:full )?deletion of (?:my|our) (?:[\\w-]+\\s+)?(?:account|profile)',
+    // Not a fix tried ("tried deleting the app, still crashes", "deleted the app and reinstalled").
+    '(?<!\\b(?:tried|try|trying|even|to|then|told me to)\\s)(?:delet|uninstall)(?:e|ed|ing) (?:the|your|this) (?:[\\w-]+\\s+)?(?:app|game)\\b(?![^.!?;]{0,60}\\b(?:re-?install\\w*|re-?download\\w*|again|back|still|fix\\w*|work(?:s|ed)?|cache|update\\w*)\\b)',
+    'delet(?:ed|ing) (?:my|our) (?:[\\w-]+\\s+)?(?:account|profile)(?!\\s+(?:photo|picture|pic|details|info|data|history|bio)\\b)(?![^.!?;]{0,40}\\b(?:by (?:mistake|accident)|accidentally|restore|back)\\b)',
+    // "Last" is also the most recent ("had my last session on Monday and…"): only at a clause's end
+    // or with "ever" or "from/with you"; "final" anywhere.
+    "(?:ordered|booked|had|attended|took|taking|having|collected|was|is|will be|['’]s) (?:my|our) (?:very )?(?:final (?:box|delivery|order|session|class|lesson|ride|shipment|issue|appointment|treatment|visit)\\b|last (?:box|delivery|order|session|class|lesson|ride|shipment|issue|appointment|treatment|visit)(?:\\s*(?:[.!]|$)|\\s+(?:ever|from (?:you|them)|with (?:you|them))\\b))",
+    '\\bfinal (?:(?:meter|gas|electricity|water) readings?|readings)\\b',
+    '(?:take|treat|consider) this (?:email |message |letter )?as (?:my|our) (?:written |formal |official )?notice\\b',
+    '(?:my|our) notice (?:is|has been|was) (?:in|handed in|given|submitted)\\b',
+    '(?:account|subscription|membership) (?:is |has been |now |been )*(?:closed|cancell?ed) (?:on|from) (?:my|our) (?:end|side)\\b',
+    'let(?:ting)? (?:my|our|the) (?:[\\w-]+\\s+){0,2}?(?:sub|subscription|membership|contract|plan|policy|trial|account|pass|licen[cs]e|tariff|deal|lease) (?:run out|expire)\\b',
+    "\\b(?:started|starting|now) (?:go(?:ing)?|shop(?:ping)?|drink(?:ing)?|eat(?:ing)?|bank(?:ing)?|order(?:ing)?|fly(?:ing)?|book(?:ing)?|buy(?:ing)?|get(?:ting)?) (?:[\\w'’-]+\\s+){0,3}?(?:at|with|from|to) [^.!?;]{1,30}? instead\\b",
   ].join('|'),
   'i',
 );
@@ -537,7 +562,7 @@ const NO_LONGER_CUSTOMER =
  * leaving, so only a negator before it denies it ("I never said we won't renew").
  */
 const NOT_RENEWING =
-  /\b(?:won['’]?t|will not|(?:are|am|['’]re|['’]m) not going to|(?:do|does)(?:n['’]?t| not) plan to|(?:have|has) (?:decided|chosen|opted) not to|(?:are|am|['’]re|['’]m) not) (?:be )?(?:renew(?:ing)?\b|stay(?:ing)? (?:with|at)\b|extend(?:ing)? (?:my|our|the) (?:[\w-]+\s+)?(?:contract|subscription|membership|policy|plan|lease|agreement)\b)/i;
+  /(?:\b(?:won['’]?t|will not|(?:are|am|['’]re|['’]m) not going to|(?:do|does)(?:n['’]?t| not) plan to|(?:have|has) (?:decided|chosen|opted) not to|(?:are|am|['’]re|['’]m) not)|^\W*[Nn]ot) (?:be )?(?:renew(?:ing)?\b|re-?(?:enrol|enroll|subscrib|join)\w*\b|stay(?:ing)? (?:with|at)\b|extend(?:ing)? (?:my|our|the) (?:[\w-]+\s+)?(?:contract|subscription|membership|policy|plan|lease|agreement)\b)/i;
 /**
  * Not coming back: "Won't be back at Orbit Cinemas", "Not coming back to Peakform Gym", "never
  * buying from this studio again" (dev23). Its own negator is the leaving, as NOT_RENEWING's is;
@@ -548,6 +573,8 @@ const NOT_RETURNING = new RegExp(
     "(?:^\\W*|\\b(?:i|we)(?:['’]m|['’]re| am| are|['’]ll| will)?\\s+)(?:won['’]?t|will not|will never|never|not)\\s+(?:be\\s+)?(?:coming\\s+|going\\s+)?back\\b(?!\\s+(?:until|till|later|tomorrow|soon|online|in stock|up|on|to (?:you|work|sleep|bed|(?:the |my |our )?(?:old|previous|former|original|paper|manual)))\\b)",
     "\\bwon['’]?t be seeing (?:my|our|me|us)\\b[^.!?;]{0,30}\\bagain\\b",
     '\\bnever (?:buying|ordering|booking|flying|shopping|using|eating|staying|banking|renting)\\b[^.!?;]{0,40}\\bagain\\b',
+    // "Won't be flying with you again" (dev26).
+    "\\b(?:won['’]?t|will not|will never) (?:be )?(?:buying|ordering|booking|flying|shopping|eating|staying (?:at|with)|banking|renting|dining|travell?ing|sailing|driving)\\b[^.!?;]{0,40}\\bagain\\b",
   ].join('|'),
   'i',
 );
@@ -558,7 +585,7 @@ const CAME_FROM =
 const NO_MORE_NAMED = new RegExp(`(?:^\\W*|[,;:]\\s*)[Nn]o more ${NAME}[^.!?;]{0,30} for (?:me|us)\\b`, 'u');
 /** The end of a term is when the leaving happens, not a condition on it: "when the contract ends". */
 const AT_TERM_END =
-  /\b(?:when|once|after) (?:the|our|my|this) (?:current )?(?:contract|subscription|plan|term|lease|policy|agreement|membership|billing period|year) (?:ends|expires|is up|runs out|comes up|finishes)\b/gi;
+  /\b(?:when|once|after) (?:the|our|my|this) (?:current |fixed |initial |minimum )?(?:contract|subscription|plan|term|lease|policy|agreement|membership|billing period|year) (?:ends|ended|expires|expired|is up|was up|runs out|ran out|comes up|came up|finishes|finished)\b/gi;
 /**
  * Money after a leaving already done: "I cancelled my subscription in May and was charged again" is
  * a billing dispute, which the corpus labels a refund, not a statement of leaving.
@@ -601,7 +628,7 @@ export function saysLeaving(
  * maybe, no negator before it and no leaving word said anywhere in the message, is no churn.
  */
 const STAYING =
-  /\b(?:(?:(?:i|we)(?:['’]ve| have)? (?:just |happily |gladly |already )?(?:decided to|chose to|choose to|will|['’]ll|am going to|are going to|want to|plan to) (?:happily |gladly |definitely )?(?:renew|stay|stick (?:with|around)|keep (?:my|our) |remain (?:with|on|at))|(?:i|we)['’]ll (?:happily |gladly |definitely )?(?:renew|stay|stick (?:with|around)|remain (?:with|on|at))|(?:i['’]?m|we['’]?re|i am|we are|(?:my|our|the) (?:\w+ )?\w+ (?:is|are)) (?:happily |gladly |definitely )?(?:renewing|staying (?:with|put|on|for)|sticking (?:with|around)|keeping (?:my|our) |remaining (?:with|on|at)))|(?:^\W*|\b(?:i|we)(?:['’]ve| have)? )(?:just |happily |gladly |already )?(?:renewed|renewing|extended|extending) (?:my|our))\b/i;
+  /\b(?:(?:(?:i|we)(?:['’]ve| have)? (?:just |happily |gladly |already )?(?:decided to|chose to|choose to|will|['’]ll|am going to|are going to|want to|plan to) (?:happily |gladly |definitely )?(?:renew|stay|stick (?:with|around)|keep (?:my|our) |remain (?:with|on|at))|(?:i|we)['’]ll (?:happily |gladly |definitely )?(?:renew|stay|stick (?:with|around)|remain (?:with|on|at))|(?:i['’]?m|we['’]?re|i am|we are|(?:my|our|the) (?:\w+ )?\w+ (?:is|are)) (?:happily |gladly |definitely )?(?:renewing|staying (?:with|put|on|for)|sticking (?:with|around)|keeping (?:my|our) |remaining (?:with|on|at)))|(?:^\W*|\b(?:i|we)(?:['’]ve| have)? )(?:just |happily |gladly |already )?(?:renewed|renewing|extended|extending) (?:my|our)|(?:^\W*|\b)(?:please|kindly) (?:renew|extend) (?:my|our)|(?:i|we)(?:['’]ll| will) (?:happily |gladly |just )?carry on with (?:you|your|the)|keep (?:my|our|the) (?:[\w-]+\s+)?(?:account|subscription|membership|plan|policy) (?:open|active|going))\b/i;
 export function saysStaying(text: string, counts: ScopeCounts): boolean {
   if (counts.churn[0] > 0 || counts.churn_stay[1] > 0) return false;
   return (text.match(/[^.!?;\n]+[.!?;]*/g) ?? []).some((clause) => {

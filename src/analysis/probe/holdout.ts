@@ -90,6 +90,8 @@ export type HoldoutHalf =
   | 'dev22'
   | 'test14'
   | 'test15'
+  | 'test16'
+  | 'dev26'
   | 'dev23'
   | 'dev24'
   | 'dev25'
@@ -134,9 +136,11 @@ export const HOLDOUT_HALVES: readonly HoldoutHalf[] = [
   'dev22',
   'test14',
   'test15',
+  'test16',
   'dev23',
   'dev24',
   'dev25',
+  'dev26',
   'dev-posts',
   'test-posts',
 ];
@@ -157,6 +161,7 @@ export const UNREAD_HALVES: readonly HoldoutHalf[] = [
   'test13',
   'test14',
   'test15',
+  'test16',
   'test-posts',
 ];
 
