@@ -1028,3 +1028,36 @@ describe('a service not done, told as a fact (read set dev25)', () => {
     (text) => expect(plainFailure(text)).toBe(0),
   );
 });
+
+describe('praise held short, ended or raised by a comparison (read set dev27)', () => {
+  // Written for this test in the forms the read set showed misread.
+  it.each([
+    'The new seats are nowhere near as comfortable as the old ones.',
+    'Honestly the hotel wifi was less than reliable.',
+    'The help desk was not remotely helpful.',
+    'This bakery used to be tasty.',
+    'Never once has the tracker been accurate.',
+  ])('hears praise denied: %s', (text) => expect(deniedPraise(core(text))).toBe(-1));
+  it.each([
+    'The bank used to be friendly and it still is.',
+    'It took less than a minute to sign up.',
+    "There's no better pizza on this street.",
+  ])('hears no praise denied: %s', (text) => expect(deniedPraise(core(text))).toBe(0));
+  it.each([
+    "There's no better pizza on this street.",
+    "You won't find a friendlier gym anywhere.",
+    'Nobody makes coffee better than these two.',
+    "I've never seen a garage so quick to fix a car.",
+    "I don't think we've ever had such friendly service on a flight.",
+  ])('reads praise raised by a negated comparison as praise: %s', (text) =>
+    expect(compositionVerdict(core(text))?.sign).toBe(1),
+  );
+  it("still reads a comparison of what is bad as a complaint: I've never seen such rude staff.", () =>
+    expect(compositionVerdict(core("I've never seen such rude staff."))?.sign).toBe(-1));
+  it.each([
+    'The trip started with a warm welcome and ended with a lost suitcase.',
+    'The course began brilliantly, finished with a chaotic exam nobody was ready for.',
+  ])('turns a story that started well at its ending: %s', (text) =>
+    expect(compositionVerdict(core(text))?.sign).toBe(-1),
+  );
+});

@@ -4,6 +4,7 @@ import { predict, type LinearModel } from './linear.js';
 import { normalizeText } from './normalize.js';
 import { compositionVerdict, type Verdict } from './composition.js';
 import { deniedOnly, saysStaying, saysLeaving, scopeCounts, scopeInputs, type ScopeCounts } from './intent-scope.js';
+import { saysUpgrading } from './upgrade-statement.js';
 import { lastClause, lexiconPriors, PRIOR_NAMES, understatement } from './priors.js';
 import { logit, sigmoid } from './second-stage.js';
 import { INTENTIONS } from './taxonomy.js';
@@ -534,6 +535,9 @@ export function applyHeads(heads: Heads, enc: Encoded, raw: string, row?: Sparse
       (o.scope && saysLeaving(text, positive))) &&
     !(vetoed('churn') || stays());
   if (churn) intentions.unshift('churn');
+  // A plain statement of an upgrade in any trade's tiers (upgrade-statement.ts), unless denied.
+  if (o.scope && !intentions.includes('upgrade') && saysUpgrading(text) && !vetoed('upgrade'))
+    intentions.push('upgrade');
   return {
     sentiment: sentimentValue(heads, polarity, text),
     topics,

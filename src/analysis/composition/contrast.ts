@@ -18,7 +18,7 @@ const CONCESSION =
  * turn only where a sentence or clause opens with them ("it still crashes" is no turn).
  */
 export const MARKER =
-  /(?<!\bnot only\b[^,.;]*)(?<!\b(?:nothing|all|anything)\s)\b(?:(?:that|which|it|none of (?:that|this|it)) (?:hardly|barely|doesn['’]?t|does not|no longer) matters?|(?:everything|all) else(?= (?:is|was|has been|about))|bu+t|however|(?<!\b(?:not|as)\s)yet(?!\s+(?:to|again|another)\b)|until|whereas|except that|that said|unfortunately|sadly|these days|lately|nowadays|since then|turn(?:s|ed) out|on the other hand)\b|(?<=\b(?:at first|initially|originally|used to|in the beginning|before)\b.*)\b(?:now|then)\b|(?<=(?:^|[.!?;,—–-])\s*)\b(?:still|even so|nonetheless|nevertheless|all the same|regardless|in the end|overall)(?=\s*,)|\beven so\b/giu;
+  /(?<!\bnot only\b[^,.;]*)(?<!\b(?:nothing|all|anything)\s)\b(?:(?:that|which|it|none of (?:that|this|it)) (?:hardly|barely|doesn['’]?t|does not|no longer) matters?|(?:everything|all) else(?= (?:is|was|has been|about))|bu+t|however|(?<!\b(?:not|as)\s)yet(?!\s+(?:to|again|another)\b)|until|whereas|except that|that said|unfortunately|sadly|these days|lately|nowadays|since then|turn(?:s|ed) out|on the other hand)\b|(?<=\b(?:at first|initially|originally|used to|in the beginning|before)\b.*)\b(?:now|then)\b|(?<=\b(?:started|began|starts|begins)\b.*)\b(?:ended|ends|finished|finishes)\b|(?<=(?:^|[.!?;,—–-])\s*)\b(?:still|even so|nonetheless|nevertheless|all the same|regardless|in the end|overall)(?=\s*,)|\beven so\b/giu;
 
 /**
  * Time that has turned a story ("two months in", "weeks later", "since then", "these days") or a

@@ -3,6 +3,7 @@
  * was rude") and a "never" that compares. (The rules that use them: ../composition.ts.)
  */
 import { wordTokens } from '../word-features.js';
+import { BY_COMPARISON } from './comparison.js';
 import { FAILURE, FEAR_UNREALISED } from './failures.js';
 import { WARNING } from './warning.js';
 import { ABSENCE, CLEAR, lean, type ReaderLean, scopedWords, SHORT_WORDS, signOf, words } from './reading.js';
@@ -16,7 +17,7 @@ const DENIAL_REACH = 6;
  * "never been better", "not only … but", "no doubt", "nothing but praise".
  */
 const NOT_A_DENIAL =
-  /\b(?:(?:never|not|\p{L}+n['’]t)(?: \p{L}+){0,3} anything (?:but|other than|less than)|(?:could(?:n'?t| not)|can'?t|cannot) (?:be|have been|ask for|recommend|say enough|thank)\b[^.!?]*\b(?:happier|better|(?<!\bany )more|enough|easier|faster|smoother)\b|never (?:been|felt|looked|worked) better|not only|no doubt|nothing but (?:good|great|praise|positive)|never (?:once )?(?:let|lets|letting) (?:us|me) down|not (?:a|one) (?:single )?(?:problem|issue|complaint|hiccup)|nothing (?:beats|compares to|comes close to|tops)|(?:can['’]?t|cannot|could(?:n['’]?t| not)) believe (?:how|what|that|it|they|i)\b|(?:didn['’]?t|did not|never) (?:know|realise|realize|think|imagine)(?: \p{L}+){0,4} (?:could|can|would) (?:be|get|feel|look|make (?:me|us)) (?:this|so|that)\b|(?:didn['’]?t|did not|never) (?:expect|anticipate)(?:ed)? (?:the|such|a|an|this|that|it to be|them to be)\b)/iu;
+  /\b(?:(?:never|not|\p{L}+n['’]t)(?: \p{L}+){0,3} anything (?:but|other than|less than)|(?:could(?:n'?t| not)|can'?t|cannot) (?:be|have been|ask for|recommend|say enough|thank)\b[^.!?]*\b(?:happier|better|(?<!\bany )more|enough|easier|faster|smoother)\b|never (?:been|felt|looked|worked) better|not only|no doubt|nothing but (?:good|great|praise|positive)|never (?:once )?(?:let|lets|letting) (?:us|me) down|not (?:a|one) (?:single )?(?:problem|issue|complaint|hiccup)|nothing (?:beats|compares to|comes close to|tops)|(?:can['’]?t|cannot|could(?:n['’]?t| not)) believe (?:how|what|that|it|they|i)\b|(?:didn['’]?t|did not|never) (?:know|knew|realise|realised|realize|realized|think|thought|imagine|imagined)(?: \p{L}+){0,4} (?:could|can|would) (?:be|get|feel|look|make (?:me|us)) (?:this|so|that)\b|(?:didn['’]?t|did not|never) (?:expect|anticipate)(?:ed)? (?:the|such|a|an|this|that|it to be|them to be)\b)/iu;
 
 /** "used to be great, not anymore": praise that has ended (the praise itself is outside the negator's scope). */
 const ENDED = /\b(?:not|no|\p{L}+n['’]?t) (?:any ?more|any longer|longer)\b/giu;
@@ -25,10 +26,30 @@ const ENDED = /\b(?:not|no|\p{L}+n['’]?t) (?:any ?more|any longer|longer)\b/gi
 const WITHHELD =
   /\b(?:(?:is|was|are|were)(?:n['’]?t| not)|not) (?:really |even )?worth (?:it|the (?:money|price|cost|hassle|fee|wait))\b|\bcould(?:['’]ve| have) been (?:a lot |much |way )?(?:better|faster|smoother|easier|clearer|cheaper|quicker)\b|\bleaves? (?:a lot|much|something) to be desired\b|\b(?:not|isn['’]?t|wasn['’]?t|aren['’]?t|weren['’]?t) (?:all )?that (?:great|good|impressive|special|helpful|useful)\b|\bnothing (?:special|to write home about)\b/iu;
 
+/**
+ * Praise held short of itself: "nowhere near as fast as promised", "less than impressive", "not
+ * remotely helpful" (dev27). The word after it (or after "as", "so" or "that") must be praise.
+ */
+const SHORT_OF =
+  /\b(?:nowhere near|not (?:nearly|remotely|even close to)|less than)\s+(?:as\s+|so\s+|that\s+)?(\p{L}+)/iu;
+
+/**
+ * Praise that has ended, said alone: "The corner café used to be friendly." (one sentence, nothing
+ * after the praise, no "still"): the writer says it no longer is (dev27).
+ */
+const USED_TO_BE =
+  /^[^.!?]*\bused to be (?:so |really |very |quite |pretty |genuinely |actually )?(\p{L}+)(?: \p{L}+)?\s*[.!]*\s*$/iu;
+
+const RAISED_BY_COMPARISON = new RegExp(BY_COMPARISON, 'iu');
+
 /** Praise denied, nothing praised plainly and no complaint denied: -1; else 0. */
 export function deniedPraise(text: string, reader?: ReaderLean): -1 | 0 {
-  if (NOT_A_DENIAL.test(text) || words(text) > SHORT_WORDS) return 0;
+  if (NOT_A_DENIAL.test(text) || RAISED_BY_COMPARISON.test(text) || words(text) > SHORT_WORDS) return 0;
   if (WITHHELD.test(text)) return -1;
+  const short = text.match(SHORT_OF);
+  if (short && praise(short[1].toLowerCase())) return -1;
+  const usedTo = text.match(USED_TO_BE);
+  if (usedTo && praise(usedTo[1].toLowerCase()) && !/\bstill\b/iu.test(text)) return -1;
   // "The agent was anything but helpful".
   const butPraise = text.match(/\banything but (\p{L}+)/iu);
   if (butPraise && praise(butPraise[1].toLowerCase())) return -1;
@@ -93,7 +114,7 @@ const ENDED_FAILURE =
 const FAILURE_WORD = new RegExp(`^(?:${FAILURE.source.slice(5, -3)})$`, 'iu');
 
 /** Verbs of opinion that pass a negation on to the clause after them. */
-const RAISING = /^(?:think|thought|say|said|call|find|found|feel|felt|believe|consider|reckon|suppose|expect)$/;
+const RAISING = /^(?:think|thought|say|said|call|find|found|feel|felt|believe|consider|reckon|suppose|expect|once)$/;
 
 const TOO_MUCH = /^(?:high|steep|much|long|slow|expensive|pricey|complicated|hard|difficult|many)$/;
 // ("cancellations", a vendor's, are failures: "I haven't had any more cancellations".)

@@ -2,6 +2,7 @@
  * Praise said plainly: thanks with nothing complained of, clear praise, and idioms of praise. (The
  * rules that use them: ../composition.ts.)
  */
+import { BY_COMPARISON } from './comparison.js';
 import { MARKER } from './contrast.js';
 import { FAILURE, MENDED, MENDING, PLAIN_FAILURE, SERVICE_FAILED, undeniedFailures } from './failures.js';
 import { CLEAR, lean, NEGATED, type ReaderLean, scopedWords, SHORT_WORDS, words } from './reading.js';
@@ -97,8 +98,10 @@ export function clearPraise(text: string, reader?: ReaderLean): 1 | 0 {
  * Praise said by an idiom whose words a lexicon misreads ("nothing beats", "blown away", "above and
  * beyond", "an absolute star"): positive when nothing in the message complains.
  */
-const PRAISE_IDIOM =
-  /\b(?:nothing (?:beats|compares to|comes close to|tops)|blown away|without (?:a|any) (?:hitch|hiccup|glitch|fuss|hassle)|(?:is|are|was|were) (?:now )?a thing of the past|went above and beyond|goes above and beyond|above and beyond|an? absolute (?:star|legend|gem|hero|lifesaver|joy|delight|treat|pleasure)|thumbs up|hats off|spot on|game[- ]?changer|exceeded (?:all |every |my |our )?(?:\p{L}+ )?expectations?|unbelievably (?:good|kind|helpful|fast|friendly|easy|smooth|quick|tasty|comfortable)|(?:my|our) (?:new )?go-?to\b|won (?:me |us )?over|an? (?:total|complete|real|true|firm|full) convert|(?:never|\p{L}*n['’]t|not)(?: \p{L}+){0,3} anything (?:but|other than|less than) (?:friendly|helpful|polite|great|excellent|brilliant|perfect|professional|kind|lovely|fantastic|superb|reliable|fast|quick|prompt|spot on|courteous|welcoming|efficient)|(?:really|highly|genuinely|honestly) rate\b|(?:a )?(?:fan|customer)s? for life|miles (?:ahead|better)|(?:become|becoming|is|are) (?:a|my|our) (?:real |firm |new |definite )?favou?rite|keeps? impressing|(?:treat|treated|treats) (?:us|me) like (?:royalty|family|kings|queens)|(?:so |really |very )?glad (?:i|we) (?:did|waited|stuck|stayed|persevered|kept going|gave (?:it|them))|the only (?:\p{L}+ ){0,2}(?:i|we)(?:['’]d|['’]ll| would| will)? (?:ever )?(?:use|trust|recommend|go to|buy from|fly with|bank with|shop (?:at|with)|order from))\b/iu;
+const PRAISE_IDIOM = new RegExp(
+  `\\b(?:nothing (?:beats|compares to|comes close to|tops)|blown away|without (?:a|any) (?:hitch|hiccup|glitch|fuss|hassle)|(?:is|are|was|were) (?:now )?a thing of the past|went above and beyond|goes above and beyond|above and beyond|an? absolute (?:star|legend|gem|hero|lifesaver|joy|delight|treat|pleasure)|thumbs up|hats off|spot on|game[- ]?changer|exceeded (?:all |every |my |our )?(?:\\p{L}+ )?expectations?|unbelievably (?:good|kind|helpful|fast|friendly|easy|smooth|quick|tasty|comfortable)|(?:my|our) (?:new )?go-?to\\b|won (?:me |us )?over|an? (?:total|complete|real|true|firm|full) convert|(?:never|\\p{L}*n['’]t|not)(?: \\p{L}+){0,3} anything (?:but|other than|less than) (?:friendly|helpful|polite|great|excellent|brilliant|perfect|professional|kind|lovely|fantastic|superb|reliable|fast|quick|prompt|spot on|courteous|welcoming|efficient)|(?:really|highly|genuinely|honestly) rate\\b|(?:a )?(?:fan|customer)s? for life|miles (?:ahead|better)|(?:become|becoming|is|are) (?:a|my|our) (?:real |firm |new |definite )?favou?rite|keeps? impressing|(?:treat|treated|treats) (?:us|me) like (?:royalty|family|kings|queens)|(?:so |really |very )?glad (?:i|we) (?:did|waited|stuck|stayed|persevered|kept going|gave (?:it|them))|the only (?:\\p{L}+ ){0,2}(?:i|we)(?:['’]d|['’]ll| would| will)? (?:ever )?(?:use|trust|recommend|go to|buy from|fly with|bank with|shop (?:at|with)|order from)|${BY_COMPARISON})\\b`,
+  'iu',
+);
 
 /** Praise by idiom is short; a long message around one is as often sarcasm ("Truly above and beyond. Refund me."). */
 const IDIOM_WORDS = 15;

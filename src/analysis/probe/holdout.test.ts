@@ -366,6 +366,15 @@ describe('the held-out sentences', () => {
         'post positive': 53,
       },
     ],
+    [
+      'dev27',
+      {
+        'negated positive': 76,
+        'contrast ending negative': 93,
+        'contrast ending positive': 28,
+        'plain positive with a negator': 27,
+      },
+    ],
   ] as const)(
     'hold %s (read, the fourth stop): its counts, no text twice, none near a never-read sentence',
     (half, want) => {

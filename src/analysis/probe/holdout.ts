@@ -50,7 +50,10 @@ import type { CapabilityResult, Predict, ProbeReport } from './runner.js';
  * and polite requests and thanks as guards) and `dev25` (read: denied upgrades, refunds and churn,
  * factual complaints, with upgrade statements and refund requests as guards). `test15` (never read:
  * the same message typed clean and typed in haste, six capabilities, measured first on the code it
- * was written against).
+ * was written against). `test16` (never read: seventeen capabilities, one more helper's own
+ * templates, measured first on the code it was written against), `dev26` (read: churn statements
+ * told by what was done, factual complaints, staying and neutral guards, public posts) and `dev27`
+ * (read: negated positives, contrasts ending negative, with guards).
  */
 export type HoldoutHalf =
   | 'dev'
@@ -92,6 +95,7 @@ export type HoldoutHalf =
   | 'test15'
   | 'test16'
   | 'dev26'
+  | 'dev27'
   | 'dev23'
   | 'dev24'
   | 'dev25'
@@ -141,6 +145,7 @@ export const HOLDOUT_HALVES: readonly HoldoutHalf[] = [
   'dev24',
   'dev25',
   'dev26',
+  'dev27',
   'dev-posts',
   'test-posts',
 ];

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { saysUpgrading } from './upgrade-statement.js';
+
+describe('a plain statement of an upgrade', () => {
+  // Written for this test in the forms the read sets dev16, dev22, dev23 and dev25 showed missed.
+  it.each([
+    'Just upgraded to the Pro plan.',
+    'we moved up to the Gold membership last week',
+    'Please move me to the Unlimited plan from May.',
+    'Added the sports pack to my TV account.',
+    'We bought five more seats.',
+    "I'm now on the Platinum tier and it's great",
+    'Sign me up for the Premium cabin on the return leg.',
+    'Ready to go premium.',
+    'Upgrade to the family plan completed, thanks.',
+    "Couldn't resist, took the business class seat.",
+  ])('says upgrading: %s', (text) => expect(saysUpgrading(text)).toBe(true));
+
+  it.each([
+    'Not upgrading to Pro this year.',
+    'Please remove the sports pack.',
+    'If the price drops we might upgrade to Pro.',
+    "We won't be adding seats.",
+    // A lower tier is a downgrade.
+    'Move me to the basic plan please.',
+    'The upgrade broke my settings.',
+    'Downgrade us to the Starter plan.',
+    'The Pro plan is too expensive.',
+    'I bought a new phone and the app crashes.',
+    // A purchase told to be undone or to complain: `refund` or a complaint in the corpus.
+    'The Gold upgrade was charged twice, please sort it out.',
+    'I accidentally bought the premium bundle, can you put me back on standard?',
+    'Bought the analytics add-on but it never loaded any data.',
+    'Thought about buying more storage, then cleared out old files.',
+    // Turned down in words the negators do not read, or put to the reader.
+    "We've decided against moving up to the Max tier.",
+    'The reminders to upgrade to the Gold plan are getting old, I am happy on Basic.',
+    'Moving to the Premium package is not on the cards.',
+    'Upgrade to the Business plan? After this week, seriously?',
+  ])('does not say upgrading: %s', (text) => expect(saysUpgrading(text)).toBe(false));
+});

@@ -1,0 +1,70 @@
+import { wordTokens } from './word-features.js';
+
+/**
+ * A plain statement of an upgrade, done or asked for: "I just upgraded to the Deluxe Edition", "move
+ * me to the Unlimited Max plan", "added the live TV pack to my account", "we've moved up to the
+ * Comprehensive Plus policy", "finally took the Premium Economy seat". The corpus labels such
+ * messages `upgrade` ("just upgraded to Pro, the extra automations are exactly what we needed"), but
+ * the intentions' head, whose threshold leans to fewer false flags (second-stage.ts), misses many
+ * that name another trade's tiers or add-ons (read sets dev16, dev22, dev23 and dev25: 81 of 178
+ * missed). Like saysLeaving for churn, it adds the label the heads did not hear; the veto
+ * (intent-scope.ts deniedOnly) still takes it away when the upgrade is only denied.
+ */
+
+/** Words that name a higher tier; a move to "the basic plan" is a downgrade. */
+const HIGHER =
+  '(?:premium|pro|plus|business|enterprise|gold|platinum|unlimited|max|deluxe|vip|ultimate|advanced|studio|comprehensive|first|express|faster|bigger|higher|larger|top|elite|prestige|full[- ]service|family|team)';
+/** What a tier is called in any trade. */
+const TIER =
+  '(?:plan|tier|edition|package|membership|policy|class|cover|subscription|pass|version|bundle|level|seat|room|suite|cabin|tariff|account|licen[cs]e|option)';
+const UPGRADING = new RegExp(
+  [
+    // The word itself, towards something: "upgraded to", "upgrading from the basic to", "upgrade our plan".
+    '\\bupgrad(?:e|ed|es|ing)\\s+(?:(?:us|me|my|our|the)\\s+(?:[\\w-]+\\s+){0,2}?)?(?:to|from|into)\\b',
+    `\\bupgrad(?:e|ed|es|ing)\\s+(?:my|our|the)\\s+(?:[\\w-]+\\s+)?${TIER}\\b`,
+    '\\bupgrade (?:to [^.,;!?]{1,40} )?(?:completed|done|went through|is live|processed)\\b',
+    // Up a step: "moved up to", "stepping up to", "going premium".
+    '\\b(?:mov(?:e|ed|ing)|go(?:ing)?|went|gone|step(?:ped|ping|s)?|trad(?:e|ed|ing)) up (?:to|a (?:tier|plan|level))\\b',
+    '\\b(?:go|going|went|gone) (?:premium|pro|unlimited|gold|platinum)\\b',
+    // A higher tier asked for or taken: "move me to the Unlimited Max plan", "finally took the Premium
+    // Economy seat", "I'm now on the VIP membership", "sign me up for the Gold tier".
+    `\\b(?:move|switch|put|bump|transfer) (?:me|us|my account|our account) (?:up )?(?:to|into|in|onto) (?:the |a )?(?:[\\w-]+\\s+){0,2}?${HIGHER}\\b(?:\\s+[\\w-]+){0,2}?\\s*${TIER}?`,
+    `\\b(?:took|taken|taking|take|went for|gone for|going for|got|getting|get|bought|buying|buy|purchased|chose|picked|signed up for|sign (?:me|us) up for|said yes to|now on|moving to|move to|switch(?:ed|ing)? to) (?:the |a |an )?(?:[\\w&-]+\\s+){0,2}?${HIGHER}(?:\\s+[\\w&-]+){0,2}?\\s+${TIER}s?\\b`,
+    '\\b(?:took|taken|booked|got) (?:a|the) suite\\b',
+    // More bought: an add-on, a bolt-on, a pack, seats, lines or storage added.
+    "\\b(?:add(?:ed|ing)?|buy|bought|buying|purchas(?:e|ed|ing)|getting|took|taken|taking|grabb?(?:ed|ing)?|ordered|ordering) (?:the |a |an |another |extra |more |(?:\\d+|two|three|four|five|ten) (?:more |extra )?)?(?:[\\w&'’-]+\\s+){0,3}?(?:add-?on|bolt-?on|pack|seats?|licen[cs]es?|users|storage|credits|lines?|upgrade)\\b",
+  ].join('|'),
+  'i',
+);
+/** Not said: a condition, a wish about later, a price asked only, someone else's upgrade, removal. */
+const NOT_SAID =
+  /\b(?:if|unless|until|only when|in case|remove|removing|removed|drop|dropping|dropped|downgrad\w*|cancel\w*|possible|possibly|maybe|might|considering|thought about|thinking about|rather than|instead|hard pass|just for)\b/i;
+/**
+ * A purchase told to complain or to be undone: "the upgrade went through twice, please refund it",
+ * "I accidentally bought the premium bundle", "bought the add-on but it never worked". The corpus
+ * labels these `refund` or a complaint, not `upgrade`.
+ */
+const UNDONE = /\b(?:refund\w*|money back|accidental\w*|by mistake|reverse|charged twice|went through twice)\b/i;
+/** An upgrade turned down in words the scope's negators do not read: "decided against", "shelved", "not interested". */
+const TURNED_DOWN =
+  /\b(?:not interested|decided against|shelved|on the cards|change my mind|stop (?:asking|offering|pushing|nagging)|pop-?ups?|nag\w*|unnecessary|no need|(?:don['’]?t|do not|doesn['’]?t) need|(?:reminders?|e-?mails?|messages?|ads?|banners?|prompts?|offers?) (?:to|about) upgrad\w*|(?:happy|staying|stay|remain\w*|sticking|stick) (?:on|with) (?:the |my |our )?(?:basic|free|current|standard|base|starter|lite))\b/i;
+const BOUGHT_BUT = /\b(?:bought|purchased|paid for|took|taken|signed up for|upgraded)\b[^.!?;]*\bbut\b/i;
+
+export function saysUpgrading(text: string): boolean {
+  if (UNDONE.test(text) || TURNED_DOWN.test(text)) return false;
+  return (text.match(/[^.!?;\n]+[.!?;]*/g) ?? []).some((clause) => {
+    const m = clause.match(UPGRADING);
+    if (!m || NOT_SAID.test(clause) || BOUGHT_BUT.test(clause)) return false;
+    // Put to the reader, not said: "Upgrade to the Plus membership? After that experience?"
+    if (/^\W*$/.test(clause.slice(0, m.index)) && /\?\s*$/.test(clause)) return false;
+    // No negator before it in its clause ("we won't be adding seats"), as saysLeaving reads them:
+    // one before a comma or a "but" is another clause's ("couldn't resist, took the Gold tier").
+    const from = Math.max(
+      0,
+      ...[...clause.slice(0, m.index).matchAll(/\bbut\b|\s[-–—]+\s|[,:]/gi)].map((b) => b.index + b[0].length),
+    );
+    return !wordTokens(clause.slice(from, m.index! + m[0].length)).some(
+      (t) => t.startsWith('NOT_') || /^(?:not|never|no)$/.test(t),
+    );
+  });
+}
