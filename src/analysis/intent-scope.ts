@@ -241,16 +241,14 @@ export function scopeCounts(raw: string, opts: { wide?: boolean } = {}): ScopeCo
   for (const g of Object.keys(GROUPS)) out[g] = [0, 0];
   // [declined, upgrade words said outside what was declined]: "we won't be buying any extra seats"
   // names the seats it declines.
-  const declined = (text.match(/[^.!?;\n]+[.!?;]*/g) ?? []).some(
-    (c) => !CONDITIONAL.test(c) && !ASKING.test(c) && UPGRADE_DECLINED.test(c),
-  );
+  const declined = clausesOf(text).some((c) => !CONDITIONAL.test(c) && !ASKING.test(c) && UPGRADE_DECLINED.test(c));
   out.upgrade_declined = [
     declined ? 1 : 0,
     declined ? scopeCounts(text.replace(UPGRADE_DECLINED_ALL, ' , '), opts).upgrade[0] : 0,
   ];
   const declinedOffer = wide && WIDE_DECLINED.test(text);
   // Clause by clause, so that a clause's own question mark or condition decides whether it denies.
-  const clauses = text.match(/[^.!?;\n]+[.!?;]*/g) ?? [];
+  const clauses = clausesOf(text);
   const stayedAcross = !ASKING.test(text) && WEIGHED_THEN_STAYED_ACROSS.test(text);
   // The first clause after each that is not a question, in one pass from the end (a message of
   // thousands of questions must not cost their square).
@@ -599,7 +597,7 @@ export function saysLeaving(
   if (REASON_FOR_LEAVING.test(text)) return true;
   const billed = BILLED.test(text);
   const praisesSwitch = readPositive || CAME_FROM.test(text);
-  return (text.match(/[^.!?;\n]+[.!?;]*/g) ?? []).some((raw) => {
+  return clausesOf(text).some((raw) => {
     const clause = raw.replace(AT_TERM_END, ' ');
     const refused =
       clause.match(NOT_RENEWING) ??
@@ -610,15 +608,30 @@ export function saysLeaving(
     if (m && billed && /^(?:cancell?ed|ended|closed|terminated)\b/i.test(m[0])) return false;
     // "may" in lower case only: "in May" is a date.
     if (!m || MAYBE.test(clause) || /\bmay\b|^\W*May\b/.test(clause)) return false;
-    // No negator before the phrase in its clause: "never thought of switching to a new bank"; one
-    // before a "but" is another clause's ("I never thought I'd leave, but I'm ending my contract").
-    const upTo = refused ? m.index! : m.index! + m[0].length;
-    const from = Math.max(
-      0,
-      ...[...clause.slice(0, m.index).matchAll(/\bbut\b|\s[-–—]+\s|[,:]/gi)].map((b) => b.index + b[0].length),
-    );
-    return !wordTokens(clause.slice(from, upTo)).some((t) => t.startsWith('NOT_') || /^(?:not|never|no)$/.test(t));
+    // No negator before the phrase in its clause: "never thought of switching to a new bank".
+    return !negatedBefore(clause, m.index!, refused ? m.index! : m.index! + m[0].length);
   });
+}
+
+/**
+ * The clauses of a message, split at sentence ends and semicolons. The statement readers (leaving,
+ * staying, upgrades) judge each on its own.
+ */
+export function clausesOf(text: string): string[] {
+  return text.match(/[^.!?;\n]+[.!?;]*/g) ?? [];
+}
+
+/**
+ * Whether a negator stands before a phrase found at `at` in its clause, up to `upTo`; one before a
+ * comma, a dash or a "but" is another clause's ("I never thought I'd leave, but I'm ending my
+ * contract", "couldn't resist, took the Gold tier").
+ */
+export function negatedBefore(clause: string, at: number, upTo: number): boolean {
+  const from = Math.max(
+    0,
+    ...[...clause.slice(0, at).matchAll(/\bbut\b|\s[-–—]+\s|[,:]/gi)].map((b) => b.index + b[0].length),
+  );
+  return wordTokens(clause.slice(from, upTo)).some((t) => t.startsWith('NOT_') || /^(?:not|never|no)$/.test(t));
 }
 
 /**
@@ -631,7 +644,7 @@ const STAYING =
   /\b(?:(?:(?:i|we)(?:['’]ve| have)? (?:just |happily |gladly |already )?(?:decided to|chose to|choose to|will|['’]ll|am going to|are going to|want to|plan to) (?:happily |gladly |definitely )?(?:renew|stay|stick (?:with|around)|keep (?:my|our) |remain (?:with|on|at))|(?:i|we)['’]ll (?:happily |gladly |definitely )?(?:renew|stay|stick (?:with|around)|remain (?:with|on|at))|(?:i['’]?m|we['’]?re|i am|we are|(?:my|our|the) (?:\w+ )?\w+ (?:is|are)) (?:happily |gladly |definitely )?(?:renewing|staying (?:with|put|on|for)|sticking (?:with|around)|keeping (?:my|our) |remaining (?:with|on|at)))|(?:^\W*|\b(?:i|we)(?:['’]ve| have)? )(?:just |happily |gladly |already )?(?:renewed|renewing|extended|extending) (?:my|our)|(?:^\W*|\b)(?:please|kindly) (?:renew|extend) (?:my|our)|(?:i|we)(?:['’]ll| will) (?:happily |gladly |just )?carry on with (?:you|your|the)|keep (?:my|our|the) (?:[\w-]+\s+)?(?:account|subscription|membership|plan|policy) (?:open|active|going))\b/i;
 export function saysStaying(text: string, counts: ScopeCounts): boolean {
   if (counts.churn[0] > 0 || counts.churn_stay[1] > 0) return false;
-  return (text.match(/[^.!?;\n]+[.!?;]*/g) ?? []).some((clause) => {
+  return clausesOf(text).some((clause) => {
     const m = clause.match(STAYING);
     // A decision taken ("after comparing we decided to stay") is no maybe, whatever its time words.
     const decided = m && /\b(?:decided|chose|renewed|extended)\b/i.test(m[0]);

@@ -1,4 +1,4 @@
-import { wordTokens } from './word-features.js';
+import { clausesOf, negatedBefore } from './intent-scope.js';
 
 /**
  * A plain statement of an upgrade, done or asked for: "I just upgraded to the Deluxe Edition", "move
@@ -52,19 +52,12 @@ const BOUGHT_BUT = /\b(?:bought|purchased|paid for|took|taken|signed up for|upgr
 
 export function saysUpgrading(text: string): boolean {
   if (UNDONE.test(text) || TURNED_DOWN.test(text)) return false;
-  return (text.match(/[^.!?;\n]+[.!?;]*/g) ?? []).some((clause) => {
+  return clausesOf(text).some((clause) => {
     const m = clause.match(UPGRADING);
     if (!m || NOT_SAID.test(clause) || BOUGHT_BUT.test(clause)) return false;
     // Put to the reader, not said: "Upgrade to the Plus membership? After that experience?"
     if (/^\W*$/.test(clause.slice(0, m.index)) && /\?\s*$/.test(clause)) return false;
-    // No negator before it in its clause ("we won't be adding seats"), as saysLeaving reads them:
-    // one before a comma or a "but" is another clause's ("couldn't resist, took the Gold tier").
-    const from = Math.max(
-      0,
-      ...[...clause.slice(0, m.index).matchAll(/\bbut\b|\s[-–—]+\s|[,:]/gi)].map((b) => b.index + b[0].length),
-    );
-    return !wordTokens(clause.slice(from, m.index! + m[0].length)).some(
-      (t) => t.startsWith('NOT_') || /^(?:not|never|no)$/.test(t),
-    );
+    // No negator before it in its clause ("we won't be adding seats"), as saysLeaving reads them.
+    return !negatedBefore(clause, m.index!, m.index! + m[0].length);
   });
 }
