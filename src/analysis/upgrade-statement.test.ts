@@ -37,5 +37,9 @@ describe('a plain statement of an upgrade', () => {
     'The reminders to upgrade to the Gold plan are getting old, I am happy on Basic.',
     'Moving to the Premium package is not on the cards.',
     'Upgrade to the Business plan? After this week, seriously?',
+    // Not a tier: a menu's first option, a hotel's family room, an account of another kind.
+    'I picked the first option and it crashed.',
+    'We got the family room and it was spotless.',
+    'Switched to the business account for invoices.',
   ])('does not say upgrading: %s', (text) => expect(saysUpgrading(text)).toBe(false));
 });

@@ -13,10 +13,10 @@ import { clausesOf, negatedBefore } from './intent-scope.js';
 
 /** Words that name a higher tier; a move to "the basic plan" is a downgrade. */
 const HIGHER =
-  '(?:premium|pro|plus|business|enterprise|gold|platinum|unlimited|max|deluxe|vip|ultimate|advanced|studio|comprehensive|first|express|faster|bigger|higher|larger|top|elite|prestige|full[- ]service|family|team)';
+  '(?:premium|pro|plus|business|enterprise|gold|platinum|unlimited|max|deluxe|vip|ultimate|advanced|studio|comprehensive|first[- ]class|express|faster|bigger|higher|larger|top|elite|prestige|full[- ]service|family|team)';
 /** What a tier is called in any trade. */
 const TIER =
-  '(?:plan|tier|edition|package|membership|policy|class|cover|subscription|pass|version|bundle|level|seat|room|suite|cabin|tariff|account|licen[cs]e|option)';
+  '(?:plan|tier|edition|package|membership|policy|class|cover|subscription|pass|version|bundle|level|seat|suite|cabin|tariff|licen[cs]e)';
 const UPGRADING = new RegExp(
   [
     // The word itself, towards something: "upgraded to", "upgrading from the basic to", "upgrade our plan".
