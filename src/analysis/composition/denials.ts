@@ -113,7 +113,7 @@ const ENDED_FAILURE =
 /** A single word FAILURE names ("delay", "missing", "lost"), tested whole. */
 const FAILURE_WORD = new RegExp(`^(?:${FAILURE.source.slice(5, -3)})$`, 'iu');
 
-/** Verbs of opinion that pass a negation on to the clause after them. */
+/** Verbs of opinion that pass a negation on to the clause after them, and "once" ("never once has the tracker been accurate"). */
 const RAISING = /^(?:think|thought|say|said|call|find|found|feel|felt|believe|consider|reckon|suppose|expect|once)$/;
 
 const TOO_MUCH = /^(?:high|steep|much|long|slow|expensive|pricey|complicated|hard|difficult|many)$/;
