@@ -1052,6 +1052,14 @@ describe('praise held short, ended or raised by a comparison (read set dev27)', 
   ])('reads praise raised by a negated comparison as praise: %s', (text) =>
     expect(compositionVerdict(core(text))?.sign).toBe(1),
   );
+  // From the read set dev23 ("can't stop smiling" read as praise denied), in sentences of this test's own.
+  it.each([
+    "Can't stop grinning since the new bike arrived, it rides like a dream.",
+    "We couldn't help but laugh with the guide all afternoon, such a fun tour.",
+    "I can't get enough of the new bakery's sourdough.",
+  ])('hears no praise denied by an intensifying "can\'t stop": %s', (text) => expect(deniedPraise(core(text))).toBe(0));
+  it("still hears praise denied by a plain can't: I can't say the new app is easy to use.", () =>
+    expect(deniedPraise(core("I can't say the new app is easy to use."))).toBe(-1));
   it("still reads a comparison of what is bad as a complaint: I've never seen such rude staff.", () =>
     expect(compositionVerdict(core("I've never seen such rude staff."))?.sign).toBe(-1));
   it.each([
