@@ -106,15 +106,22 @@ const PROBE_FLOORS: Record<string, number> = {
  * 19 → 17, test7 18 → 17, test8 23 → 21, test9 38 → 28 (sincere praise 29 → 20), test10 20 → 22,
  * test11 25 → 20, test12 42 → 42, test13 26 → 27, test-posts 24 → 23: 296 → 273 with test13, and
  * the new test14 35 → 32.
+ *
+ * Set again on 2026-12-04 (a seventh stop) for heads trained on the corpus with 134 counterfactual
+ * pairs of public posts (data/train/v7-twins.jsonl: an announcement beside the same words with a
+ * harm in them): test 12 → 12, test2 12 → 13, test4 15 → 12, test6 16 → 15, test7 18 → 17, test8
+ * 22 → 20, test9 27 → 25, test11 23 → 27 (negated negatives 7 → 10), test12 42 → 40, test13 26 → 23,
+ * test14 30 → 26, test-posts 23 → 22, test16 16 → 11: 335 → 316 with test16 (docs/analysis.md, "A
+ * seventh stop"); each block's counts below are that run's.
  */
 const HOLDOUT_FAILURES: Record<string, number> = {
   'negated positive': 0 + 1,
-  'negated negative': 0 + 1,
+  'negated negative': 1 + 1,
   'contrast ending negative': 1 + 1,
   'contrast ending positive': 0 + 1,
   sarcasm: 1 + 1,
   'polite complaint': 0 + 1,
-  'factual complaint': 4 + 1,
+  'factual complaint': 3 + 1,
   'negated churn': 2 + 1,
   'negated refund': 0 + 1,
   'negated upgrade': 2 + 1,
@@ -135,10 +142,10 @@ const HOLDOUT2_FAILURES: Record<string, number> = {
   'negated negative': 1 + 1,
   'negated positive': 1 + 1,
   'factual complaint': 1 + 1,
-  'negated churn': 3 + 1,
+  'negated churn': 4 + 1,
   'negated refund': 3 + 1,
   'negated upgrade': 3 + 1,
-  overall: 12 + 3,
+  overall: 13 + 3,
 };
 
 /**
@@ -154,10 +161,10 @@ const HOLDOUT3_FAILURES: Record<string, number> = {
   'negated negative': 2 + 1,
   'contrast ending negative': 1 + 1,
   'contrast ending positive': 1 + 1,
-  sarcasm: 1 + 1,
+  sarcasm: 0 + 1,
   'polite complaint': 1 + 1,
   'factual complaint': 0 + 1,
-  'negated churn': 1 + 1,
+  'negated churn': 2 + 1,
   'negated refund': 0 + 1,
   'negated upgrade': 0 + 1,
   'negated recommend': 0 + 1,
@@ -176,7 +183,7 @@ const HOLDOUT3_FAILURES: Record<string, number> = {
 const HOLDOUT4_FAILURES: Record<string, number> = {
   'negated positive': 0 + 1,
   'negated negative': 1 + 1,
-  'contrast ending negative': 4 + 1,
+  'contrast ending negative': 3 + 1,
   'contrast ending positive': 0 + 1,
   sarcasm: 1 + 1,
   'polite complaint': 0 + 1,
@@ -186,10 +193,10 @@ const HOLDOUT4_FAILURES: Record<string, number> = {
   'negated refund': 0 + 1,
   'negated upgrade': 0 + 1,
   'negated recommend': 1 + 1,
-  'intensified negative': 3 + 1,
-  'intensified positive': 1 + 1,
+  'intensified negative': 2 + 1,
+  'intensified positive': 0 + 1,
   'noisy negative': 1 + 1,
-  overall: 15 + 3,
+  overall: 12 + 3,
 };
 
 /**
@@ -203,7 +210,7 @@ const HOLDOUT4_FAILURES: Record<string, number> = {
 const HOLDOUT5_FAILURES: Record<string, number> = {
   'negated negative': 0 + 1,
   'negated positive': 0 + 1,
-  'contrast ending negative': 1 + 1,
+  'contrast ending negative': 2 + 1,
   'contrast ending positive': 0 + 1,
   sarcasm: 1 + 1,
   'polite complaint': 1 + 1,
@@ -213,7 +220,7 @@ const HOLDOUT5_FAILURES: Record<string, number> = {
   'negated refund': 0 + 1,
   'negated upgrade': 0 + 1,
   'negated recommend': 0 + 1,
-  'intensified negative': 1 + 1,
+  'intensified negative': 0 + 1,
   'intensified positive': 0 + 1,
   'noisy negative': 0 + 1,
   overall: 4 + 3,
@@ -240,12 +247,12 @@ const HOLDOUT6_FAILURES: Record<string, number> = {
   'negated churn': 3 + 1,
   'churn statement': 0 + 1,
   'negated refund': 1 + 1,
-  'negated upgrade': 1 + 1,
+  'negated upgrade': 0 + 1,
   'negated recommend': 0 + 1,
   'intensified negative': 1 + 1,
   'intensified positive': 0 + 1,
   'noisy negative': 1 + 1,
-  overall: 16 + 3,
+  overall: 15 + 3,
 };
 
 /**
@@ -262,17 +269,17 @@ const HOLDOUT7_FAILURES: Record<string, number> = {
   'contrast ending negative': 0 + 1,
   'contrast ending positive': 1 + 1,
   sarcasm: 2 + 1,
-  'polite complaint': 4 + 1,
+  'polite complaint': 3 + 1,
   'factual complaint': 0 + 1,
   'negated churn': 0 + 1,
   'churn statement': 2 + 1,
   'negated refund': 0 + 1,
   'negated upgrade': 1 + 1,
   'negated recommend': 0 + 1,
-  'intensified negative': 1 + 1,
-  'intensified positive': 0 + 1,
+  'intensified negative': 0 + 1,
+  'intensified positive': 1 + 1,
   'noisy negative': 1 + 1,
-  overall: 18 + 3,
+  overall: 17 + 3,
 };
 
 /**
@@ -287,19 +294,19 @@ const HOLDOUT8_FAILURES: Record<string, number> = {
   'negated negative': 2 + 1,
   'negated positive': 0 + 1,
   'contrast ending negative': 1 + 1,
-  'contrast ending positive': 0 + 1,
+  'contrast ending positive': 1 + 1,
   sarcasm: 2 + 1,
-  'polite complaint': 4 + 1,
-  'factual complaint': 2 + 1,
+  'polite complaint': 5 + 1,
+  'factual complaint': 0 + 1,
   'negated churn': 0 + 1,
-  'churn statement': 5 + 1,
+  'churn statement': 4 + 1,
   'negated refund': 2 + 1,
   'negated upgrade': 1 + 1,
-  'negated recommend': 1 + 1,
+  'negated recommend': 0 + 1,
   'intensified negative': 1 + 1,
   'intensified positive': 0 + 1,
   'noisy negative': 1 + 1,
-  overall: 22 + 3,
+  overall: 20 + 3,
 };
 
 /**
@@ -309,9 +316,9 @@ const HOLDOUT8_FAILURES: Record<string, number> = {
  * detector 27 and 20 (47), with it 10 and 28 (38). Plus four a capability of 120 and six overall.
  */
 const HOLDOUT9_FAILURES: Record<string, number> = {
-  sarcasm: 8 + 4,
+  sarcasm: 6 + 4,
   'sincere enthusiastic praise': 19 + 4,
-  overall: 27 + 6,
+  overall: 25 + 6,
 };
 
 /**
@@ -340,14 +347,14 @@ const HOLDOUT10_FAILURES: Record<string, number> = {
  * of the sixth stop (upgrade-statement.ts), which find 33 more of the read sets' 178 upgrades.
  */
 const HOLDOUT11_FAILURES: Record<string, number> = {
-  'negated negative': 7 + 1,
+  'negated negative': 10 + 1,
   'contrast ending positive': 3 + 1,
   'negated upgrade': 6 + 1,
-  'negated churn': 0 + 1,
+  'negated churn': 2 + 1,
   sarcasm: 3 + 1,
-  'clear positive': 4 + 1,
+  'clear positive': 3 + 1,
   'clear negative': 0 + 1,
-  overall: 23 + 3,
+  overall: 27 + 3,
 };
 
 /**
@@ -360,11 +367,11 @@ const HOLDOUT11_FAILURES: Record<string, number> = {
  */
 const HOLDOUT12_FAILURES: Record<string, number> = {
   sarcasm: 8 + 4,
-  'sincere enthusiastic praise': 11 + 4,
-  'negated negative': 14 + 2,
+  'sincere enthusiastic praise': 10 + 4,
+  'negated negative': 13 + 2,
   'contrast ending negative': 2 + 1,
   'churn statement': 7 + 1,
-  overall: 42 + 6,
+  overall: 40 + 6,
 };
 
 /**
@@ -381,19 +388,19 @@ const HOLDOUT13_FAILURES: Record<string, number> = {
   'negated positive': 0 + 1,
   'negated churn': 0 + 1,
   'negated refund': 0 + 1,
-  'negated upgrade': 3 + 1,
+  'negated upgrade': 4 + 1,
   'negated recommend': 2 + 1,
-  'contrast ending negative': 4 + 1,
+  'contrast ending negative': 2 + 1,
   'contrast ending positive': 3 + 1,
   sarcasm: 0 + 2,
-  'polite complaint': 2 + 1,
+  'polite complaint': 0 + 1,
   'factual complaint': 0 + 1,
   'churn statement': 3 + 1,
   'intensified negative': 0 + 1,
   'intensified positive': 0 + 1,
   'noisy negative': 0 + 1,
   'sincere enthusiastic praise': 7 + 2,
-  overall: 26 + 4,
+  overall: 23 + 4,
 };
 
 /**
@@ -407,22 +414,22 @@ const HOLDOUT13_FAILURES: Record<string, number> = {
  */
 const HOLDOUT14_FAILURES: Record<string, number> = {
   'negated negative': 3 + 1,
-  'negated positive': 1 + 1,
-  'negated churn': 2 + 1,
+  'negated positive': 0 + 1,
+  'negated churn': 1 + 1,
   'negated refund': 2 + 1,
-  'negated upgrade': 2 + 1,
-  'negated recommend': 1 + 1,
+  'negated upgrade': 1 + 1,
+  'negated recommend': 3 + 1,
   'contrast ending negative': 0 + 1,
   'contrast ending positive': 1 + 1,
   sarcasm: 4 + 1,
-  'polite complaint': 5 + 1,
-  'factual complaint': 2 + 1,
+  'polite complaint': 4 + 1,
+  'factual complaint': 1 + 1,
   'churn statement': 4 + 1,
-  'intensified negative': 1 + 1,
+  'intensified negative': 0 + 1,
   'intensified positive': 0 + 1,
   'noisy negative': 1 + 1,
   'sincere enthusiastic praise': 1 + 1,
-  overall: 30 + 4,
+  overall: 26 + 4,
 };
 
 /**
@@ -459,11 +466,11 @@ const HOLDOUT15_FAILURES: Record<string, number> = {
 const HOLDOUT16_FAILURES: Record<string, number> = {
   'negated positive': 4 + 1,
   'negated negative': 0 + 1,
-  'contrast ending negative': 4 + 1,
+  'contrast ending negative': 1 + 1,
   'contrast ending positive': 0 + 1,
   sarcasm: 0 + 1,
   'sincere enthusiastic praise': 1 + 1,
-  'polite complaint': 1 + 1,
+  'polite complaint': 0 + 1,
   'factual complaint': 0 + 1,
   'intensified negative': 0 + 1,
   'intensified positive': 0 + 1,
@@ -473,8 +480,8 @@ const HOLDOUT16_FAILURES: Record<string, number> = {
   'negated churn': 0 + 1,
   'negated refund': 0 + 1,
   'negated upgrade': 1 + 1,
-  'negated recommend': 2 + 1,
-  overall: 16 + 4,
+  'negated recommend': 1 + 1,
+  overall: 11 + 4,
 };
 
 /**
@@ -484,10 +491,10 @@ const HOLDOUT16_FAILURES: Record<string, number> = {
  * than a capability of 24.
  */
 const POSTS_FAILURES: Record<string, number> = {
-  'post positive': 10 + 3,
-  'post neutral': 8 + 3,
+  'post positive': 11 + 3,
+  'post neutral': 6 + 3,
   'post negative': 5 + 3,
-  overall: 23 + 5,
+  overall: 22 + 5,
 };
 
 describe('the behavioural probe on the local model', () => {
