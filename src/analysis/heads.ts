@@ -3,7 +3,15 @@ import { lexiconScore } from './lexicon.js';
 import { predict, type LinearModel } from './linear.js';
 import { normalizeText } from './normalize.js';
 import { compositionVerdict, type Verdict } from './composition.js';
-import { deniedOnly, saysStaying, saysLeaving, scopeCounts, scopeInputs, type ScopeCounts } from './intent-scope.js';
+import {
+  cancelsOnlyThings,
+  deniedOnly,
+  saysStaying,
+  saysLeaving,
+  scopeCounts,
+  scopeInputs,
+  type ScopeCounts,
+} from './intent-scope.js';
 import { saysUpgrading } from './upgrade-statement.js';
 import { lastClause, lexiconPriors, PRIOR_NAMES, understatement } from './priors.js';
 import { logit, sigmoid } from './second-stage.js';
@@ -522,6 +530,8 @@ export function applyHeads(heads: Heads, enc: Encoded, raw: string, row?: Sparse
   const vetoed = (label: string) =>
     o.scope && o.denialVeto && deniedOnly(label, (wideScope ??= scopeCounts(text, { wide: true })));
   const stays = () => o.scope && o.denialVeto && saysStaying(text, (wideScope ??= scopeCounts(text, { wide: true })));
+  const cancelsThing = () =>
+    o.scope && o.denialVeto && cancelsOnlyThings(text, (wideScope ??= scopeCounts(text, { wide: true })));
   const topics = pickLabels(heads.topics, labelProbs(heads.topics, o, x, pieces, words?.topics, scope));
   const intentions = pickLabels(
     heads.intentions,
@@ -533,7 +543,7 @@ export function applyHeads(heads: Heads, enc: Encoded, raw: string, row?: Sparse
   const churn =
     (pickLabels(heads.churn, labelProbs(heads.churn, o, x, pieces, words?.churn, scope)).length > 0 ||
       (o.scope && saysLeaving(text, positive))) &&
-    !(vetoed('churn') || stays());
+    !(vetoed('churn') || stays() || cancelsThing());
   if (churn) intentions.unshift('churn');
   // A plain statement of an upgrade in any trade's tiers (upgrade-statement.ts), unless denied.
   if (o.scope && !intentions.includes('upgrade') && saysUpgrading(text) && !vetoed('upgrade'))

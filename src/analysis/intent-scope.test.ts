@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { deniedOnly, saysLeaving, saysStaying, scopeCounts, scopeInputCount, scopeInputs } from './intent-scope.js';
+import {
+  cancelsOnlyThings,
+  deniedOnly,
+  saysLeaving,
+  saysStaying,
+  scopeCounts,
+  scopeInputCount,
+  scopeInputs,
+} from './intent-scope.js';
 
 describe('intention scope', () => {
   it('tells a said intention from a denied one', () => {
@@ -586,4 +594,29 @@ describe('statements of leaving from the read set dev26 (2026-12-04)', () => {
   ])('hears staying said: %s', (text) => {
     expect(saysStaying(text, scopeCounts(text, { wide: true }))).toBe(true);
   });
+
+  // From the read set dev28, in sentences of this test's own.
+  const wide = (text: string) => scopeCounts(text, { wide: true });
+  it.each([
+    "Cancel tomorrow's 7pm yoga session please, I'll rebook for Friday.",
+    'Can you cancel the flight to Oslo? I will rebook through you for May.',
+    'Cancelling our hotel room for the 3rd, keeping the rest of the stay.',
+  ])('hears a booking cancelled, not the service: %s', (text) =>
+    expect(cancelsOnlyThings(text, wide(text))).toBe(true),
+  );
+  it.each([
+    'Cancel my gym membership from next month.',
+    'Please cancel my account and the pending order.',
+    'Cancelling the yoga session and the whole subscription, we are moving abroad.',
+    "I'll cancel the flights and fly with another airline from now on.",
+    'Cancel my delivery pass, see you around.',
+  ])('still hears the service cancelled: %s', (text) => expect(cancelsOnlyThings(text, wide(text))).toBe(false));
+  it.each([
+    'Our renewal is confirmed for two more years.',
+    "Rest assured we're remaining customers, the contract question was just for the file.",
+  ])('hears staying confirmed: %s', (text) => expect(saysStaying(text, wide(text))).toBe(true));
+  it.each([
+    "There's a thread going round claiming we've dropped your app. Not true, we're still customers.",
+    'Rumours we are switching to another bank are wrong.',
+  ])('hears a claim of leaving contradicted: %s', (text) => expect(deniedOnly('churn', wide(text))).toBe(true));
 });

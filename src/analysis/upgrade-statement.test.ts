@@ -14,6 +14,12 @@ describe('a plain statement of an upgrade', () => {
     'Ready to go premium.',
     'Upgrade to the family plan completed, thanks.',
     "Couldn't resist, took the business class seat.",
+    // From dev28's misses, in sentences of this test's own.
+    'Fifteen more seats for the sales team, please.',
+    'Can you increase our data allowance to 100GB from next month?',
+    'Booked premium economy for the flight home.',
+    'We went ad-free on the podcast app today.',
+    'Applied for the platinum card this morning.',
   ])('says upgrading: %s', (text) => expect(saysUpgrading(text)).toBe(true));
 
   it.each([
@@ -41,5 +47,9 @@ describe('a plain statement of an upgrade', () => {
     'I picked the first option and it crashed.',
     'We got the family room and it was spotless.',
     'Switched to the business account for invoices.',
+    "We don't need twenty more seats.",
+    'Please do not increase my data allowance.',
+    'If you double our storage for free we will stay.',
+    'Booked economy this time, the premium cabin was too dear.',
   ])('does not say upgrading: %s', (text) => expect(saysUpgrading(text)).toBe(false));
 });

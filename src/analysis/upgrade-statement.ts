@@ -16,7 +16,7 @@ const HIGHER =
   '(?:premium|pro|plus|business|enterprise|gold|platinum|unlimited|max|deluxe|vip|ultimate|advanced|studio|comprehensive|first[- ]class|express|faster|bigger|higher|larger|top|elite|prestige|full[- ]service|family|team)';
 /** What a tier is called in any trade. */
 const TIER =
-  '(?:plan|tier|edition|package|membership|policy|class|cover|subscription|pass|version|bundle|level|seat|suite|cabin|tariff|licen[cs]e)';
+  '(?:plan|tier|edition|package|membership|policy|class|cover|subscription|pass|version|bundle|level|seat|suite|cabin|tariff|licen[cs]e|economy|card)';
 const UPGRADING = new RegExp(
   [
     // The word itself, towards something: "upgraded to", "upgrading from the basic to", "upgrade our plan".
@@ -25,14 +25,18 @@ const UPGRADING = new RegExp(
     '\\bupgrade (?:to [^.,;!?]{1,40} )?(?:completed|done|went through|is live|processed)\\b',
     // Up a step: "moved up to", "stepping up to", "going premium".
     '\\b(?:mov(?:e|ed|ing)|go(?:ing)?|went|gone|step(?:ped|ping|s)?|trad(?:e|ed|ing)) up (?:to|a (?:tier|plan|level))\\b',
-    '\\b(?:go|going|went|gone) (?:premium|pro|unlimited|gold|platinum)\\b',
+    '\\b(?:go|going|went|gone) (?:premium|pro|unlimited|gold|platinum|ad-free)\\b',
     // A higher tier asked for or taken: "move me to the Unlimited Max plan", "finally took the Premium
     // Economy seat", "I'm now on the VIP membership", "sign me up for the Gold tier".
     `\\b(?:move|switch|put|bump|transfer) (?:me|us|my account|our account) (?:up )?(?:to|into|in|onto) (?:the |a )?(?:[\\w-]+\\s+){0,2}?${HIGHER}\\b(?:\\s+[\\w-]+){0,2}?\\s*${TIER}?`,
-    `\\b(?:took|taken|taking|take|went for|gone for|going for|got|getting|get|bought|buying|buy|purchased|chose|picked|signed up for|sign (?:me|us) up for|said yes to|now on|moving to|move to|switch(?:ed|ing)? to) (?:the |a |an )?(?:[\\w&-]+\\s+){0,2}?${HIGHER}(?:\\s+[\\w&-]+){0,2}?\\s+${TIER}s?\\b`,
-    '\\b(?:took|taken|booked|got) (?:a|the) suite\\b',
+    `\\b(?:took|taken|taking|take|went for|gone for|going for|got|getting|get|bought|buying|buy|purchased|booked|paid for|applying for|applied for|chose|picked|signed up for|sign (?:me|us) up for|said yes to|now on|moving to|move to|switch(?:ed|ing)? to) (?:the |a |an )?(?:[\\w&-]+\\s+){0,2}?${HIGHER}(?:\\s+[\\w&-]+){0,2}?\\s+${TIER}s?\\b`,
+    '\\b(?:took|taken|booked|got) (?:a|the) (?:[\\w-]+ )?suite\\b',
+    // More of what is metered, asked for or done, and seats by the number ("Twenty more licences,
+    // please", "increase my data cap to 50GB", "doubled our storage"; dev28).
+    '\\b(?:\\d+|two|three|four|five|six|ten|twelve|fifteen|twenty|fifty) (?:more|extra) (?:seats|licen[cs]es|users|lines|logins)\\b',
+    '\\b(?:increas(?:e|ed|ing)|rais(?:e|ed|ing)|doubl(?:e|ed|ing)|boost(?:ed|ing)?|bump(?:ed|ing)?) (?:up )?(?:my|our|the) (?:[\\w-]+ )?(?:data cap|data allowance|allowance|storage|bandwidth|seat count|user limit|speed)\\b',
     // More bought: an add-on, a bolt-on, a pack, seats, lines or storage added.
-    "\\b(?:add(?:ed|ing)?|buy|bought|buying|purchas(?:e|ed|ing)|getting|took|taken|taking|grabb?(?:ed|ing)?|ordered|ordering) (?:the |a |an |another |extra |more |(?:\\d+|two|three|four|five|ten) (?:more |extra )?)?(?:[\\w&'’-]+\\s+){0,3}?(?:add-?on|bolt-?on|pack|seats?|licen[cs]es?|users|storage|credits|lines?|upgrade)\\b",
+    "\\b(?:add(?:ed|ing)?|buy|bought|buying|purchas(?:e|ed|ing)|getting|took|taken|taking|grabb?(?:ed|ing)?|ordered|ordering) (?:the |a |an |another |extra |more |(?:\\d+|two|three|four|five|ten) (?:more |extra )?)?(?:[\\w&'’-]+\\s+){0,3}?(?:add-?on|bolt-?on|pack|seats?|licen[cs]es?|users|storage|bandwidth|credits|lines?|upgrade)\\b",
   ].join('|'),
   'i',
 );

@@ -375,6 +375,17 @@ describe('the held-out sentences', () => {
         'plain positive with a negator': 27,
       },
     ],
+    [
+      'dev28',
+      {
+        'negated upgrade': 88,
+        'negated churn': 59,
+        'polite complaint': 37,
+        'upgrade statement': 47,
+        'churn statement': 22,
+        'polite thanks': 29,
+      },
+    ],
   ] as const)(
     'hold %s (read, the fourth stop): its counts, no text twice, none near a never-read sentence',
     (half, want) => {

@@ -53,7 +53,8 @@ import type { CapabilityResult, Predict, ProbeReport } from './runner.js';
  * was written against). `test16` (never read: seventeen capabilities, one more helper's own
  * templates, measured first on the code it was written against), `dev26` (read: churn statements
  * told by what was done, factual complaints, staying and neutral guards, public posts) and `dev27`
- * (read: negated positives, contrasts ending negative, with guards).
+ * (read: negated positives, contrasts ending negative, with guards). `dev28` (read: denied upgrades
+ * and leaving, polite complaints, with upgrade and churn statements and polite thanks as guards).
  */
 export type HoldoutHalf =
   | 'dev'
@@ -96,6 +97,7 @@ export type HoldoutHalf =
   | 'test16'
   | 'dev26'
   | 'dev27'
+  | 'dev28'
   | 'dev23'
   | 'dev24'
   | 'dev25'
@@ -146,6 +148,7 @@ export const HOLDOUT_HALVES: readonly HoldoutHalf[] = [
   'dev25',
   'dev26',
   'dev27',
+  'dev28',
   'dev-posts',
   'test-posts',
 ];
