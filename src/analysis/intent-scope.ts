@@ -40,8 +40,8 @@ const CANCELLED_THING =
  * Wide (the veto's counts only: the heads were trained on CANCELLED_THING's): also one booking of a
  * service, up to two words after its determiner ("cancel my 8am spin class", "cancel the flight to
  * Rome and rebook", "cancel the hotel room on the 14th"; dev28), one of them only: "cancel my
- * lessons", "cancel all my classes" end the service, as does "cancel my delivery pass". Not a membership, plan, account or
- * subscription: that is the service.
+ * lessons", "cancel all my classes" and "cancel my delivery pass" end the service. Not a
+ * membership, plan, account or subscription: that is the service.
  */
 const WIDE_CANCELLED_THING = new RegExp(
   `${CANCELLED_THING.source}|^(?!all\\b|every\\b)(?:(?:the|my|our|that|this|your|a|an|tomorrow['’]?s|today['’]?s|tonight['’]?s)\\s+)?(?:[\\w-]+\\s+){0,2}?(?:class|session|lesson|flight|room|delivery|visit|slot|tour|ride|ticket|meeting|viewing|consultation|pick-?up|collection)\\b(?!s)(?!\\s+(?:pass|plan|subscription|membership|account|service|contract|box|bundle|package|scheme)\\b)`,
@@ -624,7 +624,7 @@ export function saysLeaving(
 }
 
 /**
- * Whether the message's only words of leaving are cancels of one booking or request (CANCELLED_THING:
+ * Whether the message's only words of leaving are cancels of one booking or request (WIDE_CANCELLED_THING:
  * "cancel my table reservation for tonight, will book again soon"): the heads, which learned
  * "cancel" as leaving, flag such messages (dev28: 5 of 59 denied or look-alike leavings); the
  * veto takes churn away when the message says what goes on (CONTINUING) and no statement of leaving.
@@ -635,7 +635,7 @@ export function cancelsOnlyThings(text: string, counts: ScopeCounts): boolean {
 }
 /** What goes on after the one booking cancelled: "rebook for June", "see you Thursday", "keeping the 15th". */
 const CONTINUING =
-  /\b(?:re-?book\w*|book(?:ing)? (?:again|another|a new)|see you|keep(?:ing)? the|carr(?:y|ies) on|as normal|reschedul\w*|next (?:week|month|time|one)|(?:only|just) (?:that|this|the|one)\b|\w+ only\b)/i;
+  /\b(?:re-?book\w*|book(?:ing)? (?:again|another|a new)|see you|keep(?:ing)? the|carr(?:y|ies) on|as normal|reschedul\w*|next (?:week|month|time|one))\b/i;
 
 /**
  * The clauses of a message, split at sentence ends and semicolons. The statement readers (leaving,
