@@ -63,7 +63,9 @@ describe('analysis with the local Universal Sentence Encoder', () => {
   it('takes churn from a statement of staying and upgrade from an upgrade declined, after the heads (heads.ts)', async () => {
     const analyzer = await createAnalyzer(createLocalEmbedder(), { cacheDir: defaultHeadsCacheDir() });
     const texts = [
-      "I've decided to renew my gym membership.",
+      // (Heads trained with the seventh stop's twins no longer flag "I've decided to renew my gym
+      // membership." even without the veto; this line they still do, measured.)
+      "We've decided to renew our subscription for another year.",
       "Thanks for the upgrade offer, but we'll remain on our current plan.",
       // A form only the veto reads (intent-scope.ts `wide`): fails if the veto reads the heads' counts.
       'I refuse to upgrade to the Max plan.',
