@@ -51,5 +51,6 @@ describe('a plain statement of an upgrade', () => {
     'Please do not increase my data allowance.',
     'If you double our storage for free we will stay.',
     'Booked economy this time, the premium cabin was too dear.',
+    'Bought business cards for the two new starters.',
   ])('does not say upgrading: %s', (text) => expect(saysUpgrading(text)).toBe(false));
 });

@@ -16,7 +16,7 @@ const HIGHER =
   '(?:premium|pro|plus|business|enterprise|gold|platinum|unlimited|max|deluxe|vip|ultimate|advanced|studio|comprehensive|first[- ]class|express|faster|bigger|higher|larger|top|elite|prestige|full[- ]service|family|team)';
 /** What a tier is called in any trade. */
 const TIER =
-  '(?:plan|tier|edition|package|membership|policy|class|cover|subscription|pass|version|bundle|level|seat|suite|cabin|tariff|licen[cs]e|economy|card)';
+  '(?:plan|tier|edition|package|membership|policy|class|cover|subscription|pass|version|bundle|level|seat|suite|cabin|tariff|licen[cs]e|economy)';
 const UPGRADING = new RegExp(
   [
     // The word itself, towards something: "upgraded to", "upgrading from the basic to", "upgrade our plan".
@@ -31,6 +31,8 @@ const UPGRADING = new RegExp(
     `\\b(?:move|switch|put|bump|transfer) (?:me|us|my account|our account) (?:up )?(?:to|into|in|onto) (?:the |a )?(?:[\\w-]+\\s+){0,2}?${HIGHER}\\b(?:\\s+[\\w-]+){0,2}?\\s*${TIER}?`,
     `\\b(?:took|taken|taking|take|went for|gone for|going for|got|getting|get|bought|buying|buy|purchased|booked|paid for|applying for|applied for|chose|picked|signed up for|sign (?:me|us) up for|said yes to|now on|moving to|move to|switch(?:ed|ing)? to) (?:the |a |an )?(?:[\\w&-]+\\s+){0,2}?${HIGHER}(?:\\s+[\\w&-]+){0,2}?\\s+${TIER}s?\\b`,
     '\\b(?:took|taken|booked|got) (?:a|the) (?:[\\w-]+ )?suite\\b',
+    // A card by its metal, not "business cards" ("applied for the platinum card"; dev28).
+    '\\b(?:took|got|getting|get|applied for|applying for|switched to|moved to) (?:the |a |an |my )?(?:gold|platinum|premium|black|metal) (?:credit |debit )?card\\b',
     // More of what is metered, asked for or done, and seats by the number ("Twenty more licences,
     // please", "increase my data cap to 50GB", "doubled our storage"; dev28).
     '\\b(?:\\d+|two|three|four|five|six|ten|twelve|fifteen|twenty|fifty) (?:more|extra) (?:seats|licen[cs]es|users|lines|logins)\\b',

@@ -14,8 +14,8 @@ const DENIAL_REACH = 6;
 
 /**
  * Negators that do not deny what follows: "couldn't be happier", "can't recommend it enough",
- * "never been better", "not only … but", "no doubt", "nothing but praise", "can't stop smiling", "can't get
- * enough of it" (an intensifier, not a denial).
+ * "never been better", "not only … but", "no doubt", "nothing but praise", "can't stop smiling",
+ * "can't get enough of it" (an intensifier, not a denial).
  */
 const NOT_A_DENIAL =
   /\b(?:(?:never|not|\p{L}+n['’]t)(?: \p{L}+){0,3} anything (?:but|other than|less than)|(?:could(?:n'?t| not)|can'?t|cannot) (?:be|have been|ask for|recommend|say enough|thank)\b[^.!?]*\b(?:happier|better|(?<!\bany )more|enough|easier|faster|smoother)\b|never (?:been|felt|looked|worked) better|not only|no doubt|nothing but (?:good|great|praise|positive)|never (?:once )?(?:let|lets|letting) (?:us|me) down|not (?:a|one) (?:single )?(?:problem|issue|complaint|hiccup)|nothing (?:beats|compares to|comes close to|tops)|(?:can['’]?t|cannot|could(?:n['’]?t| not)) believe (?:how|what|that|it|they|i)\b|(?:didn['’]?t|did not|never) (?:know|knew|realise|realised|realize|realized|think|thought|imagine|imagined)(?: \p{L}+){0,4} (?:could|can|would) (?:be|get|feel|look|make (?:me|us)) (?:this|so|that)\b|(?:didn['’]?t|did not|never) (?:expect|anticipate)(?:ed)? (?:the|such|a|an|this|that|it to be|them to be)\b|(?:can['’]?t|cannot|could(?:n['’]?t| not)) (?:stop|help)(?: but)? (?:smil|grin|laugh|rav|gush|recommend|tell|talk)\p{L}*|(?:can['’]?t|cannot|could(?:n['’]?t| not)) get enough of)/iu;
