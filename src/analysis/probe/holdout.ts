@@ -55,6 +55,8 @@ import type { CapabilityResult, Predict, ProbeReport } from './runner.js';
  * told by what was done, factual complaints, staying and neutral guards, public posts) and `dev27`
  * (read: negated positives, contrasts ending negative, with guards). `dev28` (read: denied upgrades
  * and leaving, polite complaints, with upgrade and churn statements and polite thanks as guards).
+ * `test17` (never read: eighteen capabilities, one more helper's own templates and hand-written
+ * lines, measured first on the code it was written against).
  */
 export type HoldoutHalf =
   | 'dev'
@@ -95,6 +97,7 @@ export type HoldoutHalf =
   | 'test14'
   | 'test15'
   | 'test16'
+  | 'test17'
   | 'dev26'
   | 'dev27'
   | 'dev28'
@@ -143,6 +146,7 @@ export const HOLDOUT_HALVES: readonly HoldoutHalf[] = [
   'test14',
   'test15',
   'test16',
+  'test17',
   'dev23',
   'dev24',
   'dev25',
@@ -170,6 +174,7 @@ export const UNREAD_HALVES: readonly HoldoutHalf[] = [
   'test14',
   'test15',
   'test16',
+  'test17',
   'test-posts',
 ];
 

@@ -485,6 +485,35 @@ const HOLDOUT16_FAILURES: Record<string, number> = {
 };
 
 /**
+ * Failures allowed on the seventeenth never-read set (test17: 488 cases, eighteen capabilities, 21 to
+ * 30 each, one more helper's own templates and hand-written lines), written on 2026-12-05 (an eighth
+ * stop) by a helper who saw nothing of this repository; 52 lines near an older set's line or another
+ * of its own were dropped by index. Measured first on 98115f6 (heads v23): 32 failures. Plus one a
+ * capability, four overall.
+ */
+const HOLDOUT17_FAILURES: Record<string, number> = {
+  'negated negative': 0 + 1,
+  'negated positive': 2 + 1,
+  'negated churn': 2 + 1,
+  'negated upgrade': 2 + 1,
+  'negated refund': 0 + 1,
+  'negated recommend': 0 + 1,
+  'contrast ending negative': 2 + 1,
+  'contrast ending positive': 1 + 1,
+  sarcasm: 1 + 1,
+  'polite complaint': 2 + 1,
+  'factual complaint': 2 + 1,
+  'intensified negative': 0 + 1,
+  'intensified positive': 0 + 1,
+  'churn statement': 4 + 1,
+  'noisy negative': 2 + 1,
+  'noisy positive': 2 + 1,
+  'neutral post': 2 + 1,
+  'upgrade statement': 8 + 1,
+  overall: 32 + 4,
+};
+
+/**
  * Failures allowed on the never-read half of the hand-written customer posts (test-posts: 75
  * negative, 75 neutral and 75 positive posts a helper wrote in the manner of public posts to
  * companies): plus three a class and five overall, as a class of 75 moves more between trainings
@@ -537,6 +566,7 @@ describe('the behavioural probe on the local model', () => {
         ['test14', HOLDOUT14_FAILURES],
         ['test15', HOLDOUT15_FAILURES],
         ['test16', HOLDOUT16_FAILURES],
+        ['test17', HOLDOUT17_FAILURES],
         ['test-posts', POSTS_FAILURES],
       ];
       for (const [set, floors] of sets) {
