@@ -112,19 +112,27 @@ const PROBE_FLOORS: Record<string, number> = {
  * harm in them): test 12 → 12, test2 12 → 13, test4 15 → 12, test6 16 → 15, test7 18 → 17, test8
  * 22 → 20, test9 27 → 25, test11 23 → 27 (negated negatives 7 → 10), test12 42 → 40, test13 26 → 23,
  * test14 30 → 26, test-posts 23 → 22, test16 16 → 11: 335 → 316 with test16 (docs/analysis.md, "A
- * seventh stop"); each block's counts below are that run's.
+ * seventh stop").
+ *
+ * Set again on 2026-12-05 (an eighth stop) for heads trained on the corpus with 634 more lines in
+ * counterfactual pairs (data/train/v8-twins.jsonl: neutral messages, praise and praise by a denied
+ * complaint, each beside a complaint; v8-intent-twins.jsonl: upgrade and churn statements of many
+ * trades, each beside its denial): test2 13 → 12, test4 12 → 15, test5 4 → 3, test6 15 → 17, test7
+ * 17 → 20, test9 25 → 28, test12 40 → 37, test14 26 → 28, test15 20 → 21, test16 11 → 13, and the new
+ * test17 32 → 24 (upgrade statements 8 → 2): 348 → 351 with test17 (docs/analysis.md, "An eighth
+ * stop"); each block's counts below are that run's.
  */
 const HOLDOUT_FAILURES: Record<string, number> = {
   'negated positive': 0 + 1,
-  'negated negative': 1 + 1,
+  'negated negative': 0 + 1,
   'contrast ending negative': 1 + 1,
-  'contrast ending positive': 0 + 1,
+  'contrast ending positive': 2 + 1,
   sarcasm: 1 + 1,
   'polite complaint': 0 + 1,
   'factual complaint': 3 + 1,
   'negated churn': 2 + 1,
   'negated refund': 0 + 1,
-  'negated upgrade': 2 + 1,
+  'negated upgrade': 1 + 1,
   'negated recommend': 1 + 1,
   'churn statement': 1 + 1,
   overall: 12 + 3,
@@ -139,13 +147,13 @@ const HOLDOUT_FAILURES: Record<string, number> = {
  * detector changes none of these): 1 1 1 3 3 5 (14).
  */
 const HOLDOUT2_FAILURES: Record<string, number> = {
-  'negated negative': 1 + 1,
+  'negated negative': 2 + 1,
   'negated positive': 1 + 1,
   'factual complaint': 1 + 1,
-  'negated churn': 4 + 1,
+  'negated churn': 3 + 1,
   'negated refund': 3 + 1,
-  'negated upgrade': 3 + 1,
-  overall: 13 + 3,
+  'negated upgrade': 2 + 1,
+  overall: 12 + 3,
 };
 
 /**
@@ -160,11 +168,11 @@ const HOLDOUT3_FAILURES: Record<string, number> = {
   'negated positive': 1 + 1,
   'negated negative': 2 + 1,
   'contrast ending negative': 1 + 1,
-  'contrast ending positive': 1 + 1,
+  'contrast ending positive': 2 + 1,
   sarcasm: 0 + 1,
   'polite complaint': 1 + 1,
   'factual complaint': 0 + 1,
-  'negated churn': 2 + 1,
+  'negated churn': 1 + 1,
   'negated refund': 0 + 1,
   'negated upgrade': 0 + 1,
   'negated recommend': 0 + 1,
@@ -183,8 +191,8 @@ const HOLDOUT3_FAILURES: Record<string, number> = {
 const HOLDOUT4_FAILURES: Record<string, number> = {
   'negated positive': 0 + 1,
   'negated negative': 1 + 1,
-  'contrast ending negative': 3 + 1,
-  'contrast ending positive': 0 + 1,
+  'contrast ending negative': 4 + 1,
+  'contrast ending positive': 1 + 1,
   sarcasm: 1 + 1,
   'polite complaint': 0 + 1,
   'factual complaint': 0 + 1,
@@ -194,9 +202,9 @@ const HOLDOUT4_FAILURES: Record<string, number> = {
   'negated upgrade': 0 + 1,
   'negated recommend': 1 + 1,
   'intensified negative': 2 + 1,
-  'intensified positive': 0 + 1,
+  'intensified positive': 1 + 1,
   'noisy negative': 1 + 1,
-  overall: 12 + 3,
+  overall: 15 + 3,
 };
 
 /**
@@ -210,10 +218,10 @@ const HOLDOUT4_FAILURES: Record<string, number> = {
 const HOLDOUT5_FAILURES: Record<string, number> = {
   'negated negative': 0 + 1,
   'negated positive': 0 + 1,
-  'contrast ending negative': 2 + 1,
+  'contrast ending negative': 0 + 1,
   'contrast ending positive': 0 + 1,
   sarcasm: 1 + 1,
-  'polite complaint': 1 + 1,
+  'polite complaint': 2 + 1,
   'factual complaint': 0 + 1,
   'negated churn': 0 + 1,
   'churn statement': 0 + 1,
@@ -223,7 +231,7 @@ const HOLDOUT5_FAILURES: Record<string, number> = {
   'intensified negative': 0 + 1,
   'intensified positive': 0 + 1,
   'noisy negative': 0 + 1,
-  overall: 4 + 3,
+  overall: 3 + 3,
 };
 
 /**
@@ -247,12 +255,12 @@ const HOLDOUT6_FAILURES: Record<string, number> = {
   'negated churn': 3 + 1,
   'churn statement': 0 + 1,
   'negated refund': 1 + 1,
-  'negated upgrade': 0 + 1,
+  'negated upgrade': 2 + 1,
   'negated recommend': 0 + 1,
   'intensified negative': 1 + 1,
-  'intensified positive': 0 + 1,
-  'noisy negative': 1 + 1,
-  overall: 15 + 3,
+  'intensified positive': 1 + 1,
+  'noisy negative': 0 + 1,
+  overall: 17 + 3,
 };
 
 /**
@@ -269,17 +277,17 @@ const HOLDOUT7_FAILURES: Record<string, number> = {
   'contrast ending negative': 0 + 1,
   'contrast ending positive': 1 + 1,
   sarcasm: 2 + 1,
-  'polite complaint': 3 + 1,
+  'polite complaint': 6 + 1,
   'factual complaint': 0 + 1,
-  'negated churn': 0 + 1,
+  'negated churn': 1 + 1,
   'churn statement': 2 + 1,
   'negated refund': 0 + 1,
-  'negated upgrade': 1 + 1,
-  'negated recommend': 0 + 1,
+  'negated upgrade': 0 + 1,
+  'negated recommend': 1 + 1,
   'intensified negative': 0 + 1,
-  'intensified positive': 1 + 1,
+  'intensified positive': 0 + 1,
   'noisy negative': 1 + 1,
-  overall: 17 + 3,
+  overall: 20 + 3,
 };
 
 /**
@@ -291,18 +299,18 @@ const HOLDOUT7_FAILURES: Record<string, number> = {
  * a false alarm of the detector; intensified negative 1 → 0).
  */
 const HOLDOUT8_FAILURES: Record<string, number> = {
-  'negated negative': 2 + 1,
+  'negated negative': 3 + 1,
   'negated positive': 0 + 1,
-  'contrast ending negative': 1 + 1,
+  'contrast ending negative': 0 + 1,
   'contrast ending positive': 1 + 1,
-  sarcasm: 2 + 1,
+  sarcasm: 1 + 1,
   'polite complaint': 5 + 1,
   'factual complaint': 0 + 1,
   'negated churn': 0 + 1,
   'churn statement': 4 + 1,
   'negated refund': 2 + 1,
   'negated upgrade': 1 + 1,
-  'negated recommend': 0 + 1,
+  'negated recommend': 1 + 1,
   'intensified negative': 1 + 1,
   'intensified positive': 0 + 1,
   'noisy negative': 1 + 1,
@@ -316,9 +324,9 @@ const HOLDOUT8_FAILURES: Record<string, number> = {
  * detector 27 and 20 (47), with it 10 and 28 (38). Plus four a capability of 120 and six overall.
  */
 const HOLDOUT9_FAILURES: Record<string, number> = {
-  sarcasm: 6 + 4,
-  'sincere enthusiastic praise': 19 + 4,
-  overall: 25 + 6,
+  sarcasm: 7 + 4,
+  'sincere enthusiastic praise': 21 + 4,
+  overall: 28 + 6,
 };
 
 /**
@@ -328,11 +336,11 @@ const HOLDOUT9_FAILURES: Record<string, number> = {
  * dev15 (data/probe-holdout/README.md), 30 after; plus one a capability and three overall.
  */
 const HOLDOUT10_FAILURES: Record<string, number> = {
-  'negated negative': 7 + 1,
-  'contrast ending positive': 5 + 1,
-  'negated upgrade': 1 + 1,
+  'negated negative': 6 + 1,
+  'contrast ending positive': 6 + 1,
+  'negated upgrade': 2 + 1,
   'negated churn': 1 + 1,
-  'contrast ending negative': 5 + 1,
+  'contrast ending negative': 4 + 1,
   'factual complaint': 0 + 1,
   'churn statement': 2 + 1,
   overall: 21 + 3,
@@ -347,13 +355,13 @@ const HOLDOUT10_FAILURES: Record<string, number> = {
  * of the sixth stop (upgrade-statement.ts), which find 33 more of the read sets' 178 upgrades.
  */
 const HOLDOUT11_FAILURES: Record<string, number> = {
-  'negated negative': 10 + 1,
-  'contrast ending positive': 3 + 1,
+  'negated negative': 9 + 1,
+  'contrast ending positive': 4 + 1,
   'negated upgrade': 6 + 1,
-  'negated churn': 2 + 1,
+  'negated churn': 0 + 1,
   sarcasm: 3 + 1,
-  'clear positive': 3 + 1,
-  'clear negative': 0 + 1,
+  'clear positive': 4 + 1,
+  'clear negative': 1 + 1,
   overall: 27 + 3,
 };
 
@@ -366,12 +374,12 @@ const HOLDOUT11_FAILURES: Record<string, number> = {
  * rules written from dev20 and dev21. Plus four for a capability of 120, two for 80, one for 40, six overall.
  */
 const HOLDOUT12_FAILURES: Record<string, number> = {
-  sarcasm: 8 + 4,
+  sarcasm: 7 + 4,
   'sincere enthusiastic praise': 10 + 4,
-  'negated negative': 13 + 2,
+  'negated negative': 12 + 2,
   'contrast ending negative': 2 + 1,
-  'churn statement': 7 + 1,
-  overall: 40 + 6,
+  'churn statement': 6 + 1,
+  overall: 37 + 6,
 };
 
 /**
@@ -393,9 +401,9 @@ const HOLDOUT13_FAILURES: Record<string, number> = {
   'contrast ending negative': 2 + 1,
   'contrast ending positive': 3 + 1,
   sarcasm: 0 + 2,
-  'polite complaint': 0 + 1,
+  'polite complaint': 1 + 1,
   'factual complaint': 0 + 1,
-  'churn statement': 3 + 1,
+  'churn statement': 2 + 1,
   'intensified negative': 0 + 1,
   'intensified positive': 0 + 1,
   'noisy negative': 0 + 1,
@@ -414,7 +422,7 @@ const HOLDOUT13_FAILURES: Record<string, number> = {
  */
 const HOLDOUT14_FAILURES: Record<string, number> = {
   'negated negative': 3 + 1,
-  'negated positive': 0 + 1,
+  'negated positive': 1 + 1,
   'negated churn': 1 + 1,
   'negated refund': 2 + 1,
   'negated upgrade': 1 + 1,
@@ -422,14 +430,14 @@ const HOLDOUT14_FAILURES: Record<string, number> = {
   'contrast ending negative': 0 + 1,
   'contrast ending positive': 1 + 1,
   sarcasm: 4 + 1,
-  'polite complaint': 4 + 1,
-  'factual complaint': 1 + 1,
+  'polite complaint': 3 + 1,
+  'factual complaint': 2 + 1,
   'churn statement': 4 + 1,
-  'intensified negative': 0 + 1,
+  'intensified negative': 1 + 1,
   'intensified positive': 0 + 1,
-  'noisy negative': 1 + 1,
-  'sincere enthusiastic praise': 1 + 1,
-  overall: 26 + 4,
+  'noisy negative': 2 + 1,
+  'sincere enthusiastic praise': 0 + 1,
+  overall: 28 + 4,
 };
 
 /**
@@ -442,18 +450,18 @@ const HOLDOUT14_FAILURES: Record<string, number> = {
  */
 const HOLDOUT15_FAILURES: Record<string, number> = {
   'clean negative': 0 + 1,
-  'noisy negative': 1 + 1,
+  'noisy negative': 0 + 1,
   'clean positive': 3 + 1,
-  'noisy positive': 2 + 1,
-  'clean negated negative': 1 + 1,
-  'noisy negated negative': 2 + 1,
+  'noisy positive': 3 + 1,
+  'clean negated negative': 2 + 1,
+  'noisy negated negative': 3 + 1,
   'clean negated positive': 0 + 1,
-  'noisy negated positive': 0 + 1,
+  'noisy negated positive': 1 + 1,
   'clean churn statement': 2 + 1,
-  'noisy churn statement': 4 + 1,
-  'clean negated churn': 2 + 1,
-  'noisy negated churn': 3 + 1,
-  overall: 20 + 4,
+  'noisy churn statement': 5 + 1,
+  'clean negated churn': 1 + 1,
+  'noisy negated churn': 1 + 1,
+  overall: 21 + 4,
 };
 
 /**
@@ -466,12 +474,12 @@ const HOLDOUT15_FAILURES: Record<string, number> = {
 const HOLDOUT16_FAILURES: Record<string, number> = {
   'negated positive': 4 + 1,
   'negated negative': 0 + 1,
-  'contrast ending negative': 1 + 1,
+  'contrast ending negative': 2 + 1,
   'contrast ending positive': 0 + 1,
-  sarcasm: 0 + 1,
+  sarcasm: 1 + 1,
   'sincere enthusiastic praise': 1 + 1,
   'polite complaint': 0 + 1,
-  'factual complaint': 0 + 1,
+  'factual complaint': 1 + 1,
   'intensified negative': 0 + 1,
   'intensified positive': 0 + 1,
   'noisy negative': 1 + 1,
@@ -479,9 +487,9 @@ const HOLDOUT16_FAILURES: Record<string, number> = {
   'churn statement': 1 + 1,
   'negated churn': 0 + 1,
   'negated refund': 0 + 1,
-  'negated upgrade': 1 + 1,
+  'negated upgrade': 0 + 1,
   'negated recommend': 1 + 1,
-  overall: 11 + 4,
+  overall: 13 + 4,
 };
 
 /**
@@ -492,25 +500,25 @@ const HOLDOUT16_FAILURES: Record<string, number> = {
  * capability, four overall.
  */
 const HOLDOUT17_FAILURES: Record<string, number> = {
-  'negated negative': 0 + 1,
+  'negated negative': 1 + 1,
   'negated positive': 2 + 1,
-  'negated churn': 2 + 1,
+  'negated churn': 1 + 1,
   'negated upgrade': 2 + 1,
   'negated refund': 0 + 1,
   'negated recommend': 0 + 1,
   'contrast ending negative': 2 + 1,
-  'contrast ending positive': 1 + 1,
-  sarcasm: 1 + 1,
-  'polite complaint': 2 + 1,
+  'contrast ending positive': 2 + 1,
+  sarcasm: 2 + 1,
+  'polite complaint': 1 + 1,
   'factual complaint': 2 + 1,
   'intensified negative': 0 + 1,
   'intensified positive': 0 + 1,
   'churn statement': 4 + 1,
   'noisy negative': 2 + 1,
-  'noisy positive': 2 + 1,
-  'neutral post': 2 + 1,
-  'upgrade statement': 8 + 1,
-  overall: 32 + 4,
+  'noisy positive': 1 + 1,
+  'neutral post': 0 + 1,
+  'upgrade statement': 2 + 1,
+  overall: 24 + 4,
 };
 
 /**
@@ -520,8 +528,8 @@ const HOLDOUT17_FAILURES: Record<string, number> = {
  * than a capability of 24.
  */
 const POSTS_FAILURES: Record<string, number> = {
-  'post positive': 11 + 3,
-  'post neutral': 6 + 3,
+  'post positive': 10 + 3,
+  'post neutral': 7 + 3,
   'post negative': 5 + 3,
   overall: 22 + 5,
 };
