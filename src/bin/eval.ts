@@ -23,7 +23,7 @@ import { formatProbe, runProbe } from '../analysis/probe/runner.js';
  * `npm run eval -- [labelled.jsonl] [--folds=5] [--repeats=3] [--seed=7] [--calibrate=off] [--stack-pieces=off]
  *  [--stack-words=off] [--priors=off] [--recommend-positive=off] [--scope=off]
  *  [--expectation=off] [--composition=off] [--learned-sarcasm=off] [--sarcasm-polarity=on|off] [--envelopes=on] [--intention-tolerance=0.01] [--churn-precision=0.8] [--epochs=8] [--l2=0.001] [--corpus=dir]
- *  [--reader=embedding|words] [--explain] [--probe=off]`: honest figures for the analysis.
+ *  [--reader=embedding|words] [--explain] [--probe=off] [--figures-without=v8,v7]`: honest figures for the analysis.
  *  1. Repeated stratified k-fold cross-validation on the training corpus: heads are trained on k-1
  *     folds (their own thresholds and calibration from an inner cross-validation of those folds:
  *     nested) and judged on the fold they never saw; folds are stratified by register, polarity and
@@ -34,6 +34,9 @@ import { formatProbe, runProbe } from '../analysis/probe/runner.js';
  *  3. The behavioural probe (src/analysis/probe: generated minimum-functionality, invariance and
  *     directional tests), read by the same model trained on the whole corpus: each capability's
  *     failure rate (`--probe=off` skips it; `npm run probe` runs it on the cached heads, with examples).
+ * `--figures-without=<id prefixes>` also prints the pooled CV figures without the lines whose id
+ * starts with one of them (trained on every line as before): when the corpus grows by harder lines,
+ * the older lines' figures are the ones comparable with an earlier run on the same seeds.
  * The flags train variants of the heads, so each choice in heads.ts can be compared by CV:
  * the default is the stack the service runs; `--stack-words=off` the embedding reader alone;
  * `--reader=words` the word reader alone (word-reader.ts, labels over 0.5). `--explain` prints the
@@ -75,7 +78,7 @@ const unknown = args.filter(
   (a) =>
     a.startsWith('--') &&
     a !== '--explain' &&
-    !/^--(folds|repeats|calibrate|stack-pieces|stack-words|priors|expectation|recommend-positive|scope|denial-veto|composition|learned-sarcasm|sarcasm-polarity|envelopes|intention-tolerance|seed|churn-precision|epochs|l2|corpus|reader|probe)=/.test(
+    !/^--(folds|repeats|calibrate|stack-pieces|stack-words|priors|expectation|recommend-positive|scope|denial-veto|composition|learned-sarcasm|sarcasm-polarity|envelopes|intention-tolerance|seed|churn-precision|epochs|l2|corpus|reader|probe|figures-without)=/.test(
       a,
     ),
 );
@@ -301,6 +304,19 @@ if (cvWithout.length === cvPredictions.length && cvWithout.length > 0) {
   const w = evaluate(cvItems, cvWithout, TOPICS, INTENTIONS);
   console.log(
     `composition rules (composition.ts) and the learned sarcasm detector, same folds: polarity ${f(cvReport.polarityAccuracy)} with, ${f(w.polarityAccuracy)} without; MAE ${f(cvReport.sentimentMae)} with, ${f(w.sentimentMae)} without; ${toGold + fromGold + other} classes changed: ${toGold} to the gold class, ${fromGold} away from it, ${other} between two wrong ones`,
+  );
+}
+const without = flag('figures-without')?.split(',').filter(Boolean) ?? [];
+if (without.length > 0) {
+  const idx = cvItems.map((it, i) => (without.some((p) => it.id.startsWith(p)) ? -1 : i)).filter((i) => i >= 0);
+  const m = evaluate(
+    idx.map((i) => cvItems[i]),
+    idx.map((i) => cvPredictions[i]),
+    TOPICS,
+    INTENTIONS,
+  );
+  console.log(
+    `without the lines of ids ${without.join(', ')}* (${idx.length / repeats} lines, pooled over the repeats): polarity ${f(m.polarityAccuracy)}, MAE ${f(m.sentimentMae)}, topic F1 ${f(m.topics.micro.f1)}, intention F1 ${f(m.intentions.micro.f1)} (P ${f(m.intentions.micro.precision)}, R ${f(m.intentions.micro.recall)}), churn P ${f(m.churn.precision)} R ${f(m.churn.recall)}`,
   );
 }
 const spread = (pick: (x: (typeof perRepeat)[number]) => number) =>
