@@ -306,15 +306,20 @@ if (cvWithout.length === cvPredictions.length && cvWithout.length > 0) {
     `composition rules (composition.ts) and the learned sarcasm detector, same folds: polarity ${f(cvReport.polarityAccuracy)} with, ${f(w.polarityAccuracy)} without; MAE ${f(cvReport.sentimentMae)} with, ${f(w.sentimentMae)} without; ${toGold + fromGold + other} classes changed: ${toGold} to the gold class, ${fromGold} away from it, ${other} between two wrong ones`,
   );
 }
-const without = flag('figures-without')?.split(',').filter(Boolean) ?? [];
-if (without.length > 0) {
-  const idx = cvItems.map((it, i) => (without.some((p) => it.id.startsWith(p)) ? -1 : i)).filter((i) => i >= 0);
+/** The pooled CV figures of the lines that `keep` admits, and their indices. */
+const cvFiguresOf = (keep: (it: LabelledText) => boolean) => {
+  const idx = cvItems.map((it, i) => (keep(it) ? i : -1)).filter((i) => i >= 0);
   const m = evaluate(
     idx.map((i) => cvItems[i]),
     idx.map((i) => cvPredictions[i]),
     TOPICS,
     INTENTIONS,
   );
+  return { idx, m };
+};
+const without = flag('figures-without')?.split(',').filter(Boolean) ?? [];
+if (without.length > 0) {
+  const { idx, m } = cvFiguresOf((it) => !without.some((p) => it.id.startsWith(p)));
   console.log(
     `without the lines of ids ${without.join(', ')}* (${idx.length / repeats} lines, pooled over the repeats): polarity ${f(m.polarityAccuracy)}, MAE ${f(m.sentimentMae)}, topic F1 ${f(m.topics.micro.f1)}, intention F1 ${f(m.intentions.micro.f1)} (P ${f(m.intentions.micro.precision)}, R ${f(m.intentions.micro.recall)}), churn P ${f(m.churn.precision)} R ${f(m.churn.recall)}`,
   );
@@ -327,14 +332,8 @@ console.log(
 console.log('per register (pooled over the repeats):');
 console.log(`  ${'register'.padEnd(9)} ${'n'.padStart(5)}  polarity  MAE    topicF1  intentF1  churnP  churnR`);
 for (const reg of REGISTERS) {
-  const idx = cvItems.map((it, i) => (it.register === reg ? i : -1)).filter((i) => i >= 0);
+  const { idx, m } = cvFiguresOf((it) => it.register === reg);
   if (idx.length === 0) continue;
-  const m = evaluate(
-    idx.map((i) => cvItems[i]),
-    idx.map((i) => cvPredictions[i]),
-    TOPICS,
-    INTENTIONS,
-  );
   console.log(
     `  ${reg.padEnd(9)} ${String(idx.length / repeats).padStart(5)}  ${f(m.polarityAccuracy)}     ${f(m.sentimentMae)}  ${f(m.topics.micro.f1)}    ${f(m.intentions.micro.f1)}     ${m.churn.support ? f(m.churn.precision) : '  -  '}   ${m.churn.support ? f(m.churn.recall) : '  -'}`,
   );
