@@ -94,6 +94,14 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const file = args.find((a) => !a.startsWith('--')) ?? path.resolve(here, '../../../shared/eval/dev.jsonl');
 
 const corpus = loadCorpus(flag('corpus'));
+// Checked before the hour of cross-validation: a prefix that names no line would print the whole
+// corpus' figures under another name.
+const without = flag('figures-without')?.split(',').filter(Boolean) ?? [];
+const unmatched = without.filter((p) => !corpus.items.some((it) => it.id.startsWith(p)));
+if (unmatched.length > 0) {
+  console.error(`--figures-without: no corpus line has an id starting with ${unmatched.join(', ')}`);
+  process.exit(2);
+}
 const evalItems = parseLabelled(readFileSync(file, 'utf8'), file);
 const duplicates = nearDuplicates(
   corpus.items.map((it) => it.text),
@@ -317,7 +325,6 @@ const cvFiguresOf = (keep: (it: LabelledText) => boolean) => {
   );
   return { idx, m };
 };
-const without = flag('figures-without')?.split(',').filter(Boolean) ?? [];
 if (without.length > 0) {
   const { idx, m } = cvFiguresOf((it) => !without.some((p) => it.id.startsWith(p)));
   console.log(
