@@ -1069,3 +1069,27 @@ describe('praise held short, ended or raised by a comparison (read set dev27)', 
     expect(compositionVerdict(core(text))?.sign).toBe(-1),
   );
 });
+
+describe('a request for a remedy asked in other words, beside the problem (read sets dev7 and dev24, 2026-12-05)', () => {
+  // My own sentences in the shapes the read sets missed: "I'd be grateful if you could …", "could you
+  // arrange / kindly review …", a wrong item "sent … instead", "haven't been able to", a payment that
+  // "doesn't go through".
+  it.each([
+    "Really like the new booking page! One thing though: when I pay the deposit I get an error and the payment doesn't go through. I'd be grateful if you could look into it. Thanks, Priya.",
+    'Hello, I ordered a grey sofa cover and was sent a green one instead. The courier was lovely. Could you arrange an exchange? Thank you.',
+    "Sorry to bother you, but my hearing aid stopped charging and I haven't been able to use it since Monday. Could you kindly review my warranty claim? Thanks.",
+  ])('reads a problem with a request for its remedy as a polite complaint: %s', (text) => {
+    expect(compositionVerdict(text)).toEqual({ sign: -1, rule: 'polite complaint' });
+    expect(helpWithProblem(core(text))).toBe(-1);
+  });
+  it.each([
+    "I'd be grateful if you could send me a copy of my contract. Thanks!",
+    'Could you kindly review my application when you have a moment? Thank you.',
+    'Thanks for sending the right size instead, it fits perfectly. Could you also check my loyalty points? Cheers',
+  ])('leaves a request with no problem told, or a problem put right, alone: %s', (text) => {
+    expect(helpWithProblem(core(text))).toBe(0);
+  });
+  it('hears "I\'d be grateful if you could …" as a request, not as praise', () => {
+    expect(plainPraise("I'd be grateful if you could send me a copy of my contract. Thanks!")).toBe(0);
+  });
+});

@@ -19,7 +19,7 @@ import { complaint, praise } from './vocabulary.js';
 const GRATITUDE = /\b(?:thanks?|thank you|thx|ty|cheers|grateful|kudos|props|shout ?out|lifesavers?|hats off)\b/iu;
 
 export const REQUEST =
-  /\b(?:please|pls|plz|kindly|could you|can you|would you|can someone|could someone|fix this|in advance)\b/iu;
+  /\b(?:please|pls|plz|kindly|could you|can you|would you|can someone|could someone|fix this|in advance|if (?:you|someone|somebody|your team) (?:could|can|would))\b/iu;
 
 /** Every mending of a message, compiled once (matchAll copies it). */
 const MENDS_ALL = new RegExp(`${MENDED.source}|${MENDING.source}`, 'giu');
