@@ -22,7 +22,7 @@ import { formatProbe, runProbe } from '../analysis/probe/runner.js';
 /**
  * `npm run eval -- [labelled.jsonl] [--folds=5] [--repeats=3] [--seed=7] [--calibrate=off] [--stack-pieces=off]
  *  [--stack-words=off] [--priors=off] [--recommend-positive=off] [--scope=off]
- *  [--expectation=off] [--composition=off] [--learned-sarcasm=off] [--sarcasm-polarity=on|off] [--envelopes=on] [--intention-tolerance=0.01] [--churn-precision=0.8] [--epochs=8] [--l2=0.001] [--corpus=dir]
+ *  [--expectation=off] [--composition=off] [--learned-sarcasm=off] [--sarcasm-polarity=on|off] [--envelopes=on] [--intention-tolerance=0.01] [--churn-precision=0.75] [--epochs=8] [--l2=0.001] [--corpus=dir]
  *  [--reader=embedding|words] [--explain] [--probe=off] [--figures-without=v8,v7]`: honest figures for the analysis.
  *  1. Repeated stratified k-fold cross-validation on the training corpus: heads are trained on k-1
  *     folds (their own thresholds and calibration from an inner cross-validation of those folds:

@@ -121,6 +121,12 @@ const PROBE_FLOORS: Record<string, number> = {
  * 17 → 20, test9 25 → 28, test12 40 → 37, test14 26 → 28, test15 20 → 21, test16 11 → 13, and the new
  * test17 32 → 24 (upgrade statements 8 → 2): 348 → 351 with test17 (docs/analysis.md, "An eighth
  * stop"); each block's counts below are that run's.
+ *
+ * Set again on 2026-12-05 (a ninth stop) for heads v24, whose churn decision takes the best recall at
+ * a precision of 0.75 instead of 0.8 (docs/analysis.md, "A ninth stop"), and the rules for a remedy
+ * asked in other words: test3 8 → 9, test7 20 → 19, test11 27 → 28, test12 37 → 35, test13 23 → 24,
+ * test14 28 → 26 (churn statements missed 6 → 4 on test12, 5 → 3 noisy ones on test15; negated
+ * churn flagged once more on test3, test11, test13, test15 and test17): 351 → 349.
  */
 const HOLDOUT_FAILURES: Record<string, number> = {
   'negated positive': 0 + 1,
@@ -172,12 +178,12 @@ const HOLDOUT3_FAILURES: Record<string, number> = {
   sarcasm: 0 + 1,
   'polite complaint': 1 + 1,
   'factual complaint': 0 + 1,
-  'negated churn': 1 + 1,
+  'negated churn': 2 + 1,
   'negated refund': 0 + 1,
   'negated upgrade': 0 + 1,
   'negated recommend': 0 + 1,
   'churn statement': 0 + 1,
-  overall: 8 + 3,
+  overall: 9 + 3,
 };
 
 /**
@@ -277,7 +283,7 @@ const HOLDOUT7_FAILURES: Record<string, number> = {
   'contrast ending negative': 0 + 1,
   'contrast ending positive': 1 + 1,
   sarcasm: 2 + 1,
-  'polite complaint': 6 + 1,
+  'polite complaint': 5 + 1,
   'factual complaint': 0 + 1,
   'negated churn': 1 + 1,
   'churn statement': 2 + 1,
@@ -287,7 +293,7 @@ const HOLDOUT7_FAILURES: Record<string, number> = {
   'intensified negative': 0 + 1,
   'intensified positive': 0 + 1,
   'noisy negative': 1 + 1,
-  overall: 20 + 3,
+  overall: 19 + 3,
 };
 
 /**
@@ -358,11 +364,11 @@ const HOLDOUT11_FAILURES: Record<string, number> = {
   'negated negative': 9 + 1,
   'contrast ending positive': 4 + 1,
   'negated upgrade': 6 + 1,
-  'negated churn': 0 + 1,
+  'negated churn': 1 + 1,
   sarcasm: 3 + 1,
   'clear positive': 4 + 1,
   'clear negative': 1 + 1,
-  overall: 27 + 3,
+  overall: 28 + 3,
 };
 
 /**
@@ -378,8 +384,8 @@ const HOLDOUT12_FAILURES: Record<string, number> = {
   'sincere enthusiastic praise': 10 + 4,
   'negated negative': 12 + 2,
   'contrast ending negative': 2 + 1,
-  'churn statement': 6 + 1,
-  overall: 37 + 6,
+  'churn statement': 4 + 1,
+  overall: 35 + 6,
 };
 
 /**
@@ -394,7 +400,7 @@ const HOLDOUT12_FAILURES: Record<string, number> = {
 const HOLDOUT13_FAILURES: Record<string, number> = {
   'negated negative': 2 + 2,
   'negated positive': 0 + 1,
-  'negated churn': 0 + 1,
+  'negated churn': 1 + 1,
   'negated refund': 0 + 1,
   'negated upgrade': 4 + 1,
   'negated recommend': 2 + 1,
@@ -408,7 +414,7 @@ const HOLDOUT13_FAILURES: Record<string, number> = {
   'intensified positive': 0 + 1,
   'noisy negative': 0 + 1,
   'sincere enthusiastic praise': 7 + 2,
-  overall: 23 + 4,
+  overall: 24 + 4,
 };
 
 /**
@@ -430,14 +436,14 @@ const HOLDOUT14_FAILURES: Record<string, number> = {
   'contrast ending negative': 0 + 1,
   'contrast ending positive': 1 + 1,
   sarcasm: 4 + 1,
-  'polite complaint': 3 + 1,
+  'polite complaint': 2 + 1,
   'factual complaint': 2 + 1,
-  'churn statement': 4 + 1,
+  'churn statement': 3 + 1,
   'intensified negative': 1 + 1,
   'intensified positive': 0 + 1,
   'noisy negative': 2 + 1,
   'sincere enthusiastic praise': 0 + 1,
-  overall: 28 + 4,
+  overall: 26 + 4,
 };
 
 /**
@@ -458,9 +464,9 @@ const HOLDOUT15_FAILURES: Record<string, number> = {
   'clean negated positive': 0 + 1,
   'noisy negated positive': 1 + 1,
   'clean churn statement': 2 + 1,
-  'noisy churn statement': 5 + 1,
-  'clean negated churn': 1 + 1,
-  'noisy negated churn': 1 + 1,
+  'noisy churn statement': 3 + 1,
+  'clean negated churn': 2 + 1,
+  'noisy negated churn': 2 + 1,
   overall: 21 + 4,
 };
 
@@ -502,7 +508,7 @@ const HOLDOUT16_FAILURES: Record<string, number> = {
 const HOLDOUT17_FAILURES: Record<string, number> = {
   'negated negative': 1 + 1,
   'negated positive': 2 + 1,
-  'negated churn': 1 + 1,
+  'negated churn': 2 + 1,
   'negated upgrade': 2 + 1,
   'negated refund': 0 + 1,
   'negated recommend': 0 + 1,
@@ -513,7 +519,7 @@ const HOLDOUT17_FAILURES: Record<string, number> = {
   'factual complaint': 2 + 1,
   'intensified negative': 0 + 1,
   'intensified positive': 0 + 1,
-  'churn statement': 4 + 1,
+  'churn statement': 3 + 1,
   'noisy negative': 2 + 1,
   'noisy positive': 1 + 1,
   'neutral post': 0 + 1,
