@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/free-port.js';
 import { stack } from '../support/api.js';
+import { startFakeOpenAI } from '../support/fake-openai.js';
 import { processes } from '../support/processes.js';
 import { waitForLogLine } from '../support/service-process.js';
 import { startTestDatabase } from '../support/test-database.js';
@@ -132,20 +133,33 @@ describe('Ctrl-C stops the service in every phase within 10 s, leaving nothing r
     expect(text()).toContain('loading stopped by the shutdown');
   });
 
-  // The corpus is embedded first: a minute or two on 2 cores.
+  // The corpus is embedded first: by the local model a minute or two on 2 cores, so this phase is
+  // reached through the OpenAI provider and a stand-in server that answers at once. The fitting is
+  // the same code on the same worker thread whichever embedder made the vectors.
   it('while the analysis heads train: fitting them, on the worker thread itself', { timeout: 900_000 }, async () => {
-    const { text } = await startThenCtrlC(
-      'fitting',
-      {
-        TEMPORAL_ADDRESS: stack().temporalAddress,
-        HEADS_CACHE_DIR: path.join(dir, 'heads-fitting'),
-        HEADS_SHIPPED: 'off',
-      },
-      ['corpus embedded, fitting the heads'],
-      // Still fitting: the heads are not trained yet.
-      () => !logOf('fitting').includes('analysis heads trained'),
-    );
-    expect(text()).toContain('loading stopped by the shutdown');
+    const openai = await startFakeOpenAI({ dimensions: 256 });
+    try {
+      const { text } = await startThenCtrlC(
+        'fitting',
+        {
+          TEMPORAL_ADDRESS: stack().temporalAddress,
+          HEADS_CACHE_DIR: path.join(dir, 'heads-fitting'),
+          HEADS_SHIPPED: 'off',
+          EMBEDDINGS_PROVIDER: 'openai',
+          OPENAI_API_KEY: 'sk-test',
+          OPENAI_BASE_URL: openai.baseURL,
+          EMBEDDINGS_MODEL: 'ctrl-c-stand-in',
+        },
+        ['corpus embedded, fitting the heads'],
+        // Still fitting: the heads are not trained yet.
+        () => !logOf('fitting').includes('analysis heads trained'),
+      );
+      expect(text()).toContain('loading stopped by the shutdown');
+      // The corpus went through the stand-in: this run fitted heads of its vectors.
+      expect(openai.inputs.length).toBeGreaterThan(1_000);
+    } finally {
+      await openai.close();
+    }
   });
 
   it('while serving, analysis ready', async () => {

@@ -1,7 +1,5 @@
-import http from 'node:http';
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,6 +23,8 @@ import {
 import { createDb, type Db } from '../../src/db/knex.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { counting } from '../support/counting-embedder.js';
+import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js';
+import { remembering } from '../support/remembering-embedder.js';
 import { testDatabaseUrl } from '../support/database.js';
 
 /**
@@ -61,7 +61,8 @@ describe('analysis heads: trained per embedder, cached, checked', () => {
   let db: Db;
   let cacheDir: string;
   const log = createLogger('silent');
-  const local = createLocalEmbedder({ threads: 2 });
+  // Trained again and again on the same slice: each text is embedded once (the requests still come).
+  const local = remembering(createLocalEmbedder({ threads: 2 }));
   const corpus = sampleCorpus(240);
 
   beforeAll(async () => {
@@ -237,47 +238,23 @@ describe('analysis heads: trained per embedder, cached, checked', () => {
   );
 
   describe('with the openai provider (an OpenAI-compatible server standing in for the paid API)', () => {
-    const inputs: string[] = [];
-    let server: http.Server;
-    let baseURL = '';
-    // Deterministic 64-dimension vectors from each text's words, so similar texts get similar vectors.
-    const vectorFor = (text: string) => {
-      const v = new Array<number>(64).fill(0);
-      for (const w of text.toLowerCase().match(/[a-z]+/g) ?? [])
-        v[createHash('sha256').update(w).digest()[0] % 64] += 1;
-      return v.map((x, i) => x + (i === 0 ? 0.01 : 0));
-    };
-
+    let fake: FakeOpenAI;
     beforeAll(async () => {
-      server = http.createServer((req, res) => {
-        let raw = '';
-        req.on('data', (c) => (raw += c));
-        req.on('end', () => {
-          const body = JSON.parse(raw);
-          inputs.push(...body.input);
-          const data = (body.input as string[]).map((t, index) => ({
-            object: 'embedding',
-            index,
-            embedding: vectorFor(t),
-          }));
-          res.writeHead(200, { 'content-type': 'application/json' });
-          res.end(
-            JSON.stringify({ object: 'list', data, model: body.model, usage: { prompt_tokens: 1, total_tokens: 1 } }),
-          );
-        });
-      });
-      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-      baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+      fake = await startFakeOpenAI();
     });
-    afterAll(() => new Promise<void>((r) => server.close(() => r())));
+    afterAll(() => fake.close());
 
     it(
       'trains its own heads on its own vectors, stored beside the local ones, and analyses with them',
       { timeout: 120_000 },
       async () => {
-        const embedder = createOpenAIEmbedder({ apiKey: 'sk-test', baseURL, model: 'fake-embedding-model' });
+        const embedder = createOpenAIEmbedder({
+          apiKey: 'sk-test',
+          baseURL: fake.baseURL,
+          model: 'fake-embedding-model',
+        });
         const analyzer = await createAnalyzer(embedder, { db, cacheDir, corpus, log });
-        expect(inputs).toEqual(embeddedTexts(corpus));
+        expect(fake.inputs).toEqual(embeddedTexts(corpus));
         expect(analyzer.heads).toMatchObject({
           embedder: 'openai:fake-embedding-model',
           dimensions: 64,
@@ -289,16 +266,16 @@ describe('analysis heads: trained per embedder, cached, checked', () => {
           .pluck('embedder');
         expect(keys).toEqual([local.name, 'openai:fake-embedding-model']);
 
-        inputs.length = 0;
+        fake.inputs.length = 0;
         const [a] = await analyzer.analyzeBatch(['I was charged twice for my invoice, please refund me']);
-        expect(inputs).toHaveLength(1);
+        expect(fake.inputs).toHaveLength(1);
         expect(a.embedding).toHaveLength(64);
         expect(a.topics.every((t) => TOPICS.includes(t))).toBe(true);
         expect(a.intentions.every((t) => INTENTIONS.includes(t))).toBe(true);
         // The next worker of this installation loads them instead of training.
-        inputs.length = 0;
+        fake.inputs.length = 0;
         expect((await loadOrTrainHeads({ embedder, db, corpus, log })).from).toBe('database');
-        expect(inputs).toHaveLength(0);
+        expect(fake.inputs).toHaveLength(0);
       },
     );
   });
