@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { CONFIG_VARIABLES, ConfigError, loadConfig } from './config.js';
 import { FAIRNESS_MECHANISMS } from './fairness-mechanisms.js';
+import { serverOptions } from './transport/http/connections.js';
 
 describe('configuration', () => {
-  it('reads 46 variables', () => {
-    expect(CONFIG_VARIABLES).toHaveLength(46);
+  it('reads 47 variables', () => {
+    expect(CONFIG_VARIABLES).toHaveLength(47);
     // Per-tenant limits share one prefix.
     expect(CONFIG_VARIABLES.filter((v) => v.startsWith('TENANT_'))).toEqual([
       'TENANT_DELIVERIES_IN_FLIGHT',
@@ -33,6 +34,13 @@ describe('configuration', () => {
     expect(err?.message).toContain('QUOTA_WEBHOOKS_PER_PIPELINE: renamed TENANT_WEBHOOKS_PER_PIPELINE');
     expect(err?.message).toContain('WORKER_NICE: now a constant');
     expect(loadConfig({ TENANT_WEBHOOKS_PER_PIPELINE: '3' }).quotas.webhooksPerPipeline).toBe(3);
+  });
+
+  it('HTTP_REQUEST_TIMEOUT_MS: 30 s by default, the gateway server takes it, under 1 s refused', () => {
+    expect(loadConfig({}).http.requestTimeoutMs).toBe(30_000);
+    const { http } = loadConfig({ HTTP_REQUEST_TIMEOUT_MS: '10000' });
+    expect(serverOptions(http.requestTimeoutMs)).toMatchObject({ requestTimeout: 10_000, headersTimeout: 10_000 });
+    expect(() => loadConfig({ HTTP_REQUEST_TIMEOUT_MS: '500' })).toThrow(/HTTP_REQUEST_TIMEOUT_MS/);
   });
 
   it('ROLE is read from the schema: all by default, a known role, anything else refused', () => {

@@ -46,6 +46,9 @@ const schema = z.object({
   // A streamed answer (the profile export) whose client takes nothing for this long is cut and its
   // tenant's place freed (src/transport/http/stream-body.ts), as nginx's send_timeout.
   HTTP_SEND_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  // A request (headers and body) not received whole in this long is answered 408 and its connection
+  // closed (src/transport/http/connections.ts): a stalled upload holds a tenant place no longer.
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
   // A worker role's GET /metrics: `port` on 127.0.0.1, or `host:port` (src/metrics/address.ts).
   METRICS_PORT: z
     .string()
@@ -234,8 +237,16 @@ function toConfig(c: RawConfig) {
     role: c.ROLE,
     databaseUrl: c.DATABASE_URL,
     databasePoolMax: c.DATABASE_POOL_MAX,
-    /** sendTimeoutMs: how long a streamed answer waits for its client to take a chunk before it is cut. */
-    http: { host: c.HOST, port: c.PORT, sendTimeoutMs: c.HTTP_SEND_TIMEOUT_MS },
+    /**
+     * sendTimeoutMs: how long a streamed answer waits for its client to take a chunk before it is
+     * cut; requestTimeoutMs: how long a request may take to arrive whole before its 408.
+     */
+    http: {
+      host: c.HOST,
+      port: c.PORT,
+      sendTimeoutMs: c.HTTP_SEND_TIMEOUT_MS,
+      requestTimeoutMs: c.HTTP_REQUEST_TIMEOUT_MS,
+    },
     grpc: { host: c.HOST, port: c.GRPC_PORT },
     /** Where a worker role serves GET /metrics (the api serves it on its gateway port). */
     metrics: c.METRICS_PORT,

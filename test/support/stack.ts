@@ -143,6 +143,8 @@ export async function startStack(opts: StackOptions = {}): Promise<{ info: Stack
     ...(cluster && { DATABASE_POOL_MAX: process.env.DATABASE_POOL_MAX ?? '10' }),
     // Seconds instead of minutes so retries are observable in a test; the default schedule is checked as data.
     WEBHOOK_RETRY_SCHEDULE: '1s,2s,2s,2s,2s',
+    // A stalled request answered 408 after 10 s instead of 30 (connections.test.ts waits for it).
+    HTTP_REQUEST_TIMEOUT_MS: '10000',
     // A retention sweep twice a second, so a test sees one without waiting a minute.
     RETENTION_SWEEP_INTERVAL_MS: '500',
     // The bench's fairness scenario runs with the production timeout (10 s); tests keep it short.

@@ -18,10 +18,13 @@ export const KEEP_ALIVE_MS = 65_000;
  */
 export const KEEP_ALIVE_HINT_SECONDS = 5;
 
-/** A request must be received whole within this (headers included): past it, 408 (client-error.ts). */
+/**
+ * A request must be received whole within this (headers included): past it, 408 (client-error.ts).
+ * The default of HTTP_REQUEST_TIMEOUT_MS.
+ */
 export const REQUEST_TIMEOUT_MS = 30_000;
 
-/** How often Node looks for requests past REQUEST_TIMEOUT_MS (its default, 30 s, doubled the wait). */
+/** How often Node looks for requests past their timeout (its default, 30 s, doubled the wait). */
 const TIMEOUT_CHECK_MS = 2_000;
 
 /**
@@ -31,12 +34,17 @@ const TIMEOUT_CHECK_MS = 2_000;
  */
 export const LINGER = { bytes: MAX_REQUEST_BYTES, ms: 5_000 };
 
-export const SERVER_OPTIONS: http.ServerOptions = {
-  keepAliveTimeout: KEEP_ALIVE_MS,
-  requestTimeout: REQUEST_TIMEOUT_MS,
-  headersTimeout: REQUEST_TIMEOUT_MS,
-  connectionsCheckingInterval: TIMEOUT_CHECK_MS,
-};
+/** The gateway's server options, with its request timeout (HTTP_REQUEST_TIMEOUT_MS). */
+export function serverOptions(requestTimeoutMs = REQUEST_TIMEOUT_MS): http.ServerOptions {
+  return {
+    keepAliveTimeout: KEEP_ALIVE_MS,
+    requestTimeout: requestTimeoutMs,
+    headersTimeout: requestTimeoutMs,
+    connectionsCheckingInterval: TIMEOUT_CHECK_MS,
+  };
+}
+
+export const SERVER_OPTIONS: http.ServerOptions = serverOptions();
 
 /** The response being written on each connection, for a parser error that arrives meanwhile. */
 const responses = new WeakMap<Socket, http.ServerResponse>();

@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import type { AppContext } from '../../app.js';
 import { AppError } from '../../errors.js';
 import { answerClientError } from './client-error.js';
-import { closeAfterAnswer, manageConnections, SERVER_OPTIONS } from './connections.js';
+import { closeAfterAnswer, manageConnections, serverOptions } from './connections.js';
 import { clientAddress, toAppError } from '../edge.js';
 import { finishRequest, UNMATCHED } from '../access-log.js';
 import { acceptRequestId, withRequestId } from '../../observability/request-context.js';
@@ -55,7 +55,7 @@ function parseTarget(target: string | undefined): URL {
  */
 export function createHttpServer(ctx: AppContext): http.Server {
   const router = createRouter(ctx);
-  const server = http.createServer(SERVER_OPTIONS, (req, res) => {
+  const server = http.createServer(serverOptions(ctx.config.http.requestTimeoutMs), (req, res) => {
     const requestId = acceptRequestId(req.headers['x-request-id']);
     res.setHeader('X-Request-Id', requestId);
     void withRequestId(requestId, () => handle(req, res, requestId));
