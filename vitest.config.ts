@@ -20,6 +20,8 @@ import { defineConfig } from 'vitest/config';
  * read the heads (group 2) start when they and their stack are ready (test/support/stack-later.ts,
  * test/support/await-stack.ts).
  * Minutes-long fault scenarios run with `npm run test:chaos` (vitest.chaos.config.ts).
+ * `npm test` (scripts/test.ts) makes the heads ready first, then runs analysis in a vitest process of
+ * its own beside unit, integration and e2e, at a lower priority: the groups below order one process.
  */
 /**
  * The tests that run the local model: they run after unit and integration, so that the heads'
