@@ -59,7 +59,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['src/**/*.test.ts'],
+          include: ['src/**/*.test.ts', 'scripts/**/*.test.ts'],
           exclude: LOCAL_MODEL,
           // One fork for every file, modules loaded once: a fork and its imports per file cost
           // more than most of these tests, and they share no state worth isolating.

@@ -21,15 +21,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BESIDE, combinedExit, planTests } from './test-plan.js';
 
 const NICE = 10;
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const VITEST = path.join(ROOT, 'node_modules', 'vitest', 'vitest.mjs');
-const FIRST = ['unit', 'integration', 'e2e'];
-const BESIDE = ['analysis'];
 
-const args = process.argv.slice(2);
-const projects = (names: string[]) => names.flatMap((n) => ['--project', n]);
 const children = new Set<ChildProcess>();
 
 function run(argv: string[], opts: SpawnOptions = {}): { child: ChildProcess; exited: Promise<number> } {
@@ -49,33 +46,33 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const)
   });
 
 async function main(): Promise<number> {
-  if (args.some((a) => !a.startsWith('--') || !a.includes('='))) {
-    return run([VITEST, 'run', ...projects([...FIRST, ...BESIDE]), ...args]).exited;
+  const plan = planTests(process.argv.slice(2));
+  if (plan.headsFirst) {
+    const heads = await run(['--import', 'tsx', 'test/support/train-heads.ts']).exited;
+    if (heads !== 0) {
+      console.error(`npm test: the analysis heads could not be made ready (exit ${heads})`);
+      return 1;
+    }
   }
-  const heads = await run(['--import', 'tsx', 'test/support/train-heads.ts']).exited;
-  if (heads !== 0) {
-    console.error(`npm test: the analysis heads could not be made ready (exit ${heads})`);
-    return 1;
-  }
-  const besideArgs = args.map((a) => (a.startsWith('--outputFile') ? `${a.replace(/\.json$/, '')}-analysis.json` : a));
-  // Its output is kept and printed whole when it ends, so the two reports do not interleave.
-  const beside = run([VITEST, 'run', ...projects(BESIDE), ...besideArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
-  try {
-    os.setPriority(beside.child.pid!, Math.min(19, os.getPriority(process.pid) + NICE));
-  } catch {
-    // Not permitted here: it runs at our priority, only slower for the others.
-  }
-  const output: Buffer[] = [];
-  beside.child.stdout!.on('data', (d: Buffer) => output.push(d));
-  beside.child.stderr!.on('data', (d: Buffer) => output.push(d));
-  const besideDone = beside.exited.then((code) => {
-    process.stdout.write(`\n=== npm test: the ${BESIDE.join(', ')} tier, run beside the others (exit ${code})\n`);
-    process.stdout.write(Buffer.concat(output));
-    return code;
+  const exits = plan.runs.map(({ args, beside }) => {
+    if (!beside) return run([VITEST, 'run', ...args]).exited;
+    // Its output is kept and printed whole when it ends, so the two reports do not interleave.
+    const p = run([VITEST, 'run', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      os.setPriority(p.child.pid!, Math.min(19, os.getPriority(process.pid) + NICE));
+    } catch {
+      // Not permitted here: it runs at our priority, only slower for the others.
+    }
+    const output: Buffer[] = [];
+    p.child.stdout!.on('data', (d: Buffer) => output.push(d));
+    p.child.stderr!.on('data', (d: Buffer) => output.push(d));
+    return p.exited.then((code) => {
+      process.stdout.write(`\n=== npm test: the ${BESIDE.join(', ')} tier, run beside the others (exit ${code})\n`);
+      process.stdout.write(Buffer.concat(output));
+      return code;
+    });
   });
-  const first = await run([VITEST, 'run', ...projects(FIRST), ...args]).exited;
-  const second = await besideDone;
-  return first !== 0 ? first : second;
+  return combinedExit(await Promise.all(exits));
 }
 
 const ownHeads = !process.env.HEADS_CACHE_DIR;
