@@ -2,7 +2,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { answerClientError } from './client-error.js';
-import { closeAfterAnswer, KEEP_ALIVE_HINT_SECONDS, manageConnections, SERVER_OPTIONS } from './connections.js';
+import { closeAfterAnswer, KEEP_ALIVE_HINT_SECONDS, manageConnections, serverOptions } from './connections.js';
 
 /**
  * The connection policy on a bare server (a short idle timeout stands in for KEEP_ALIVE_MS). The
@@ -45,17 +45,17 @@ const post = (body: string) =>
 
 describe('keep-alive connections', () => {
   it('advertise a hint far below the idle close', async () => {
-    const server = http.createServer(SERVER_OPTIONS, (_req, res) => res.end('{}'));
+    const server = http.createServer(serverOptions(), (_req, res) => res.end('{}'));
     manageConnections(server);
     const res = await fetch(`http://127.0.0.1:${await listen(server)}/`);
     expect(res.headers.get('keep-alive')).toBe(`timeout=${KEEP_ALIVE_HINT_SECONDS}`);
-    expect(KEEP_ALIVE_HINT_SECONDS * 1000).toBeLessThan(Number(SERVER_OPTIONS.keepAliveTimeout) / 10);
+    expect(KEEP_ALIVE_HINT_SECONDS * 1000).toBeLessThan(Number(serverOptions().keepAliveTimeout) / 10);
   });
 
   it('answer a request that arrived before the idle close although the event loop ran late', async () => {
     const keepAliveTimeout = 300;
     let finished = 0;
-    const server = http.createServer({ ...SERVER_OPTIONS, keepAliveTimeout }, (req, res) => {
+    const server = http.createServer({ ...serverOptions(), keepAliveTimeout }, (req, res) => {
       req.resume();
       req.on('end', () => res.end('{}'));
       res.on('finish', () => (finished = performance.now()));
@@ -84,7 +84,7 @@ describe('keep-alive connections', () => {
 
 describe("a request Node's parser refuses", () => {
   it('is answered on a connection that answered before (the ended answer is no reason to stay silent)', async () => {
-    const server = http.createServer(SERVER_OPTIONS, (req, res) => {
+    const server = http.createServer(serverOptions(), (req, res) => {
       req.resume();
       req.on('end', () => res.end('{}'));
     });
@@ -102,7 +102,7 @@ describe("a request Node's parser refuses", () => {
 describe('bytes Node refuses while an earlier request is being handled', () => {
   it('leave that request its own answer, then the connection closes', async () => {
     let answer: (() => void) | undefined;
-    const server = http.createServer(SERVER_OPTIONS, (req, res) => {
+    const server = http.createServer(serverOptions(), (req, res) => {
       req.resume();
       // The handler answers only after the junk has arrived (a batch still being stored).
       req.on('end', () => (answer = () => res.end('{"stored":true}')));
@@ -130,7 +130,7 @@ describe('bytes Node refuses while an earlier request is being handled', () => {
 describe('an answer sent before the body arrived whole', () => {
   it('says Connection: close, reads at most the bound more, then closes; the client reads the answer', async () => {
     const limits = { bytes: 1 << 20, ms: 2_000 };
-    const server = http.createServer(SERVER_OPTIONS, (req, res) => {
+    const server = http.createServer(serverOptions(), (req, res) => {
       closeAfterAnswer(req, res, limits);
       res.writeHead(413, { 'Content-Type': 'application/json' }).end('{"error":{}}');
     });

@@ -44,8 +44,6 @@ export function serverOptions(requestTimeoutMs = REQUEST_TIMEOUT_MS): http.Serve
   };
 }
 
-export const SERVER_OPTIONS: http.ServerOptions = serverOptions();
-
 /** The response being written on each connection, for a parser error that arrives meanwhile. */
 const responses = new WeakMap<Socket, http.ServerResponse>();
 
