@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { compositionVerdict } from './composition.js';
 import { contrastParts } from './composition/contrast.js';
-import { helpWithProblem, politeComplaint } from './composition/courtesy.js';
+import { helpWithProblem, openProblem, politeComplaint } from './composition/courtesy.js';
 import { deniedComplaint, deniedPraise } from './composition/denials.js';
 import { core } from './composition/envelope.js';
 import { lean } from './composition/reading.js';
 import { resolvedStory } from './composition/story.js';
-import { countsDiffer, mismatch, plainFailure } from './composition/failures.js';
+import { countsDiffer, MISMATCH, mismatch, plainFailure } from './composition/failures.js';
 import { clearPraise, plainPraise } from './composition/praise.js';
 import { sarcasm } from './composition/sarcasm.js';
 import { composePolarity } from './heads.js';
@@ -1091,5 +1091,49 @@ describe('a request for a remedy asked in other words, beside the problem (read 
   });
   it('hears "I\'d be grateful if you could …" as a request, not as praise', () => {
     expect(plainPraise("I'd be grateful if you could send me a copy of my contract. Thanks!")).toBe(0);
+  });
+});
+
+describe('a problem told by what differs, what is gone or what was not done (read sets dev24 and dev28, 2026-12-05)', () => {
+  // My own sentences in the shapes the read sets still missed: an amount quoted and another billed,
+  // a count paid for and another had, a thing gone, a state not reached, a wait chased, a mending
+  // only hoped for.
+  it.each([
+    'Hi there, my gym membership renewed at £49 a month, though I was quoted £35 at the front desk. Could you kindly check it? Many thanks.',
+    'Thanks for the quick delivery. The receipt lists three bottles of oil though we only ordered two. Would you mind correcting it? Best wishes.',
+    "Hello! Love the notes app, but since the weekend my folders have vanished. I'd love to know if there's a way to restore them. Thanks so much!",
+    "Good morning. I'm sure it's easily fixed, but the shower has been very noisy since the plumber's visit. Could I have an engineer visit this week? Thank you.",
+    "Could you please remove the insurance I didn't ask for from my order? Thanks",
+  ])('reads a problem with a request for help as a polite complaint: %s', (text) => {
+    expect(helpWithProblem(core(text))).toBe(-1);
+  });
+  it.each([
+    "Just a friendly note that the meeting room hadn't been set up when our guests arrived.",
+    'Wondering whether someone has looked at my warranty claim yet? Thanks',
+    "Sorry to chase, but my payment is still 'pending' at the bank. Regards",
+  ])('reads a problem still open, asked about politely, as one: %s', (text) => {
+    expect(openProblem(core(text), text)).toBe(-1);
+  });
+  it('reads "I was told … and I have been charged …" as what was promised not coming', () => {
+    expect(MISMATCH.test("Maybe I got it wrong, but I was told delivery was included and I've been charged £15.")).toBe(
+      true,
+    );
+    expect(
+      compositionVerdict("Maybe I got it wrong, but I was told delivery was included and I've been charged £15.")?.sign,
+    ).toBe(-1);
+  });
+  it('reads courtesy around a problem told without a failure verb as a complaint', () => {
+    expect(politeComplaint("With the utmost respect, the estimate you've sent is way off.")).toBe(-1);
+  });
+  it.each([
+    'Could I have a replacement card? Mine expires next month. Thanks!',
+    'Thank you for restoring my folders so quickly, could you also send me the invoice? Cheers',
+    'I was told delivery would take three days and it came in two. Thank you!',
+    'Is there a way to export my notes to PDF? Thanks a lot!',
+    'With the utmost respect, your team is far more helpful than the last provider.',
+  ])('leaves requests with no problem, a problem put right and good news alone: %s', (text) => {
+    expect(helpWithProblem(core(text))).toBe(0);
+    expect(politeComplaint(core(text))).toBe(0);
+    expect(compositionVerdict(text)?.sign).not.toBe(-1);
   });
 });

@@ -35,7 +35,15 @@ import { BAD_NEWS, contrastParts, expectationDenied, juxtaposed } from './compos
 import { COURTESY, helpWithProblem, openProblem, politeComplaint } from './composition/courtesy.js';
 import { deniedComplaint, deniedPraise, emphaticNever } from './composition/denials.js';
 import { core, SIGN_OFF_COURTESY } from './composition/envelope.js';
-import { failureTold, MENDED, mismatch, plainFailure, SERVICE_FAILED } from './composition/failures.js';
+import {
+  countsDiffer,
+  failureTold,
+  MENDED,
+  mismatch,
+  MISMATCH,
+  plainFailure,
+  SERVICE_FAILED,
+} from './composition/failures.js';
 import { clearPraise, plainPraise, praiseIdiom } from './composition/praise.js';
 import { CLEAR, lean, type ReaderLean, signOf } from './composition/reading.js';
 import { sarcasm } from './composition/sarcasm.js';
@@ -83,6 +91,9 @@ export function compositionVerdict(message: string, reader?: ReaderLean): Verdic
       // A service failing by a negated verb ("support hasn't answered a single ticket") before the
       // lexicons, which read such a part as nothing or as praise.
       (SERVICE_FAILED.test(parts[1]) && !MENDED.test(parts[1]) ? -1 : 0) ||
+      // What was promised is not what came ("I was told it would be free, but I've been billed £60"):
+      // the lexicons read the promise.
+      ((MISMATCH.test(parts[1]) || countsDiffer(parts[1])) && !/\?/.test(parts[1]) ? -1 : 0) ||
       signOf(lean(parts[1].replace(SIGN_OFF_COURTESY, ' '), reader) + badNews) ||
       // "…, but the car smelled of smoke and had a flat tyre", "…. The soup was cold though.": a failure told calmly.
       plainFailure(parts[1]) ||

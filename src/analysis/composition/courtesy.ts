@@ -3,8 +3,24 @@
  * them: ../composition.ts.)
  */
 import { deniedComplaint } from './denials.js';
-import { FAILURE, MENDED, mendedUndenied, MENDING, MISMATCH, SERVICE_FAILED, toldFailure } from './failures.js';
+import {
+  countsDiffer,
+  FAILURE,
+  MENDED,
+  mendedUndenied,
+  MENDING,
+  MISMATCH,
+  SERVICE_FAILED,
+  toldFailure,
+} from './failures.js';
 import { CLEAR, DENIED_BEFORE, lean, NEGATED_BEFORE, type ReaderLean, SHORT_WORDS, words } from './reading.js';
+
+/**
+ * Hedges before a complaint: "don't take this the wrong way", "no offence", "I hate to be that
+ * person". Their negators deny nothing the writer complains of.
+ */
+const HEDGE = String.raw`(?:please )?don['’]?t take (?:this|it) the wrong way|no offen[cs]e(?: intended| meant)?|not to be (?:difficult|rude|picky|funny|a pain)|(?:i )?don['’]?t (?:mean|want) to be (?:rude|difficult|picky|a pain|a nuisance)|(?:i )?hate to be that (?:person|guy|customer)|(?:i )?don['’]?t want to make a fuss|sorry to be a (?:pain|nuisance)|(?:i )?hope you don['’]?t mind me saying`;
+const HEDGE_ALL = new RegExp(String.raw`\b(?:${HEDGE})\b`, 'giu');
 
 /**
  * Courtesy around a complaint: "it would be great if the sync actually worked", "we'd be grateful
@@ -12,27 +28,39 @@ import { CLEAR, DENIED_BEFORE, lean, NEGATED_BEFORE, type ReaderLean, SHORT_WORD
  * advance for fixing the calls, they keep dropping". Courtesy words are praise to a lexicon; the
  * corpus' labelling rule says politeness does not lift a reported failure above -0.2.
  */
-export const COURTESY =
-  /\b(?:politely|no rush|(?:i|we) (?:just )?want(?:ed)? to (?:flag|let you know|point out|mention|report)|appreciate|grateful|thankful|thanks in advance|with (?:all due )?respect|would be (?:great|nice|lovely|good|wonderful|amazing)|it'?d be (?:great|nice|lovely|good)|kindly|sorry to (?:bother|chase|trouble)|hate to (?:complain|chase|bother)|gentle reminder|regrettably|with regret|regret to (?:inform|say|report|tell)|dear (?:sir|madam|team|customer service|support)|good (?:morning|afternoon|evening)|(?:best|kind|warm) (?:wishes|regards)|thank you for (?:your )?understanding|forgive me|(?:raise|raising|flag|flagging) (?:a |this |my )?concern|i['’]?m afraid|if it['’]?s not too much trouble|would you mind|i hope you (?:are|can)|thank you for your (?:time|understanding|patience|help)|much appreciated|i would be grateful|(?:i|we)(?: have)? always (?:valued|appreciated|loved|liked|enjoyed|trusted))\b/iu;
+export const COURTESY = new RegExp(
+  String.raw`\b(?:politely|no rush|(?:i|we) (?:just )?want(?:ed)? to (?:flag|let you know|point out|mention|report)|appreciate|grateful|thankful|thanks in advance|with (?:all due |the (?:greatest|utmost|greatest of|very greatest) |great |the greatest possible )?respect|would be (?:great|nice|lovely|good|wonderful|amazing)|it'?d be (?:great|nice|lovely|good)|kindly|sorry to (?:bother|chase|trouble|disturb|pester|add to your (?:inbox|workload|queue))|(?:i['’]?m|i am) sure you['’]re (?:very |really |so |incredibly )?busy|(?:perhaps|maybe) (?:i|we) (?:misunderstood|got (?:it|this) wrong|missed something|misread|misheard)|${HEDGE}|hate to (?:complain|chase|bother)|gentle reminder|regrettably|with regret|regret to (?:inform|say|report|tell)|dear (?:sir|madam|team|customer service|support)|good (?:morning|afternoon|evening)|(?:best|kind|warm) (?:wishes|regards)|thank you for (?:your )?understanding|forgive me|(?:raise|raising|flag|flagging) (?:a |this |my )?concern|i['’]?m afraid|if it['’]?s not too much trouble|would you mind|i hope you (?:are|can)|thank you for your (?:time|understanding|patience|help)|much appreciated|i would be grateful|(?:i|we)(?: have)? always (?:valued|appreciated|loved|liked|enjoyed|trusted))\b`,
+  'iu',
+);
 
 const COURTESY_ALL = new RegExp(COURTESY.source, 'giu');
 /** "finally", "actually", "for once": the thing has not been working. (Not "please" or "still": calm requests use them.) */
 const IMPATIENCE =
-  /\b(?:finally (?:fix\w*|work\w*|sort\w*|answer\w*|repl\w*|respond\w*|resolve\w*|look\w* into|get (?:this|it) (?:fixed|working|right))|actually (?:work|works|worked|did|does|load|loaded|sync|synced|sent|saved)|for once|yet again|any time soon|once and for all)\b/iu;
+  /\b(?:finally (?:fix\w*|work\w*|sort\w*|answer\w*|repl\w*|respond\w*|resolve\w*|look\w* into|get (?:this|it) (?:fixed|working|right))|actually (?:work|works|worked|did|does|load|loaded|sync|synced|sent|saved)|for once|yet again|any time soon|once and for all|(?:ran|run|runs|arrived?|came|come|worked?|turned up|showed up|answered|replied|called back|picked up) (?:\p{L}+ ){0,3}(?:now and then|once in a while|every now and again|every so often|for a change)|expected (?:much |a lot |far |a bit |a little |rather )?better|(?:was|were|had been) (?:really |rather |honestly )?hoping for (?:a |an |much |a bit |something )?(?:quicker|faster|better|more|prompter|sooner|clearer|proper)|(?:would be|it['’]?d be) (?:\p{L}+ )?(?:nice|great|lovely|good|helpful|wonderful) if\b[^.!?]{0,60}\b(?:didn['’]?t|did not|wasn['’]?t|was not|weren['’]?t|were not|stopped|no longer))\b/iu;
 
 export function politeComplaint(text: string, reader?: ReaderLean): -1 | 0 {
   if (MISMATCH.test(text) && COURTESY.test(text) && !/\?/.test(text)) return -1;
   if (!COURTESY.test(text) || words(text) > SHORT_WORDS) return 0;
   if (IMPATIENCE.test(text)) return -1;
   // Courtesy around a complaint denied is praise: "I appreciate the lack of outages".
-  if (deniedComplaint(text) > 0) return 0;
-  const failure = text.match(FAILURE);
+  // (Not the hedges: "don't take this the wrong way" denies nothing the writer complains of.)
+  if (deniedComplaint(text.replace(HEDGE_ALL, ' ')) > 0) return 0;
+  // A failure put right is thanks: "I appreciate how quickly you replaced my broken kettle". ("Thanks
+  // in advance for fixing the calls" asks for the mending.)
+  const asked = text.replace(/\bin advance for \p{L}+ing\b/giu, ' ');
+  const mended = mendedUndenied(asked) || MENDING.test(asked);
+  const failure = mended ? null : text.match(FAILURE);
   const rest = lean(text.replace(COURTESY_ALL, ' '), reader);
   if (rest >= CLEAR) return 0; // courtesy around praise: "really appreciate the clear pricing"
   // A failure named, or words that clearly complain (twice the lean of a clear stretch).
   // A failure denied is none: "really appreciate the clear pricing, no hidden fees", "the lack of outages".
   const denied = failure && DENIED_BEFORE.test(text.slice(0, failure.index));
-  return (failure && !denied && !/^(?:nothing|another|gone)$/i.test(failure[0])) || rest <= -2 * CLEAR ? -1 : 0;
+  // Or a problem told without a failure verb ("the reading you've used is quite far off").
+  return (failure && !denied && !/^(?:nothing|another|gone)$/i.test(failure[0])) ||
+    rest <= -2 * CLEAR ||
+    (problemTold(text) && !mended)
+    ? -1
+    : 0;
 }
 
 /**
@@ -50,26 +78,46 @@ export function politeComplaint(text: string, reader?: ReaderLean): -1 | 0 {
  * problem told (the read sets dev7 and dev24, 2026-12-05).
  */
 export const HELP_ASKED =
-  /\b(?:(?:could|can|would|will) (?:you|someone|somebody|anyone|your team|the team)(?: (?:please|kindly|possibly|maybe|perhaps))?(?: please| kindly)? (?:look into|look at|check|help|take a look|have a look|sort|fix|investigate|advise|confirm|explain|resolve|assist|correct|amend|reverse|reissue|update|let me know|review|arrange|restore|replace|refund|reinstate|waive)|(?:i|we)(?:['’]d| would) be (?:very |really |most |so |extremely )?(?:grateful|thankful) if (?:you|someone|somebody|anyone|your team|the team) (?:could|can|would)|any chance (?:someone|somebody|you|your team|the team) (?:could|can|might)|would you be able to|(?:please|pls|kindly) (?:could you |can you )?(?:look into|check|help|advise|fix|sort|investigate|correct|amend|reverse|assist|get back to|review|arrange|restore|replace)|any help (?:would be|is|will be)|is (?:something|anything) (?:going on|wrong)|(?:what|how) (?:can|should|do) (?:i|we) (?:do about|fix|sort)|(?:i|we)(?:['’]d| would) (?:appreciate|be grateful for) (?:a fix|your help|some help|help|a reply|an update|a callback|a refund|a replacement|it if)|(?:i|we)(?:['’]ve| have) (?:run|hit|come) (?:into|across|up against) (?:a|an|one)(?: \p{L}+)? (?:snag|issue|problem|hiccup|glitch|bump)|would it be possible to|(?:could|can) you (?:have a look|dm me|message me|get back to me|call me)|would you mind (?:checking|looking|having a look|fixing|sorting)|(?:grateful|thankful) for (?:any|your) (?:help|assistance|support)|(?:i|we)(?:['’]d| would) (?:really |greatly |very much )?appreciate (?:your|any|some) (?:help|assistance|support)|(?:thank you|thanks)(?: kindly| so much| in advance)? for (?:looking into|checking|sorting|fixing|investigating|your help with)|whenever you get a chance|happy to (?:send|share|provide) (?:more |further |any )?(?:details|info|information|screenshots)|let (?:me|us) know if you need (?:anything|any|more|further)|thank you for your (?:time and )?(?:help|assistance)|just (?:a quick note|a heads[- ]up|letting you know|flagging|to let you know|wanted to (?:flag|let you know|report)) that|not sure if you['’]re aware|(?:i['’]?m|i am) writing (?:about|regarding|in regard to|to report))\b/iu;
+  /\b(?:(?:could|can|would|will) (?:you|someone|somebody|anyone|your team|the team)(?: (?:please|kindly|possibly|maybe|perhaps))?(?: please| kindly)? (?:look into|look at|check|help|take a look|have a look|sort|fix|investigate|advise|confirm|explain|resolve|assist|correct|amend|reverse|reissue|update|let me know|review|arrange|restore|replace|refund|reinstate|waive|remove|credit|rectify|adjust|put (?:it |this |that )?right)|(?:i|we)(?:['’]d| would) be (?:very |really |most |so |extremely )?(?:grateful|thankful) if (?:you|someone|somebody|anyone|your team|the team) (?:could|can|would)|any chance (?:someone|somebody|you|your team|the team) (?:could|can|might)|would you be able to|(?:please|pls|kindly) (?:could you |can you )?(?:look into|check|help|advise|fix|sort|investigate|correct|amend|reverse|assist|get back to|review|arrange|restore|replace)|any help (?:would be|is|will be)|is (?:something|anything) (?:going on|wrong)|(?:what|how) (?:can|should|do) (?:i|we) (?:do about|fix|sort)|(?:i|we)(?:['’]d| would) (?:appreciate|be grateful for) (?:a fix|your help|some help|help|a reply|an update|a callback|a refund|a replacement|it if)|(?:i|we)(?:['’]ve| have) (?:run|hit|come) (?:into|across|up against) (?:a|an|one)(?: \p{L}+)? (?:snag|issue|problem|hiccup|glitch|bump)|would it be possible to|(?:could|can) you (?:have a look|dm me|message me|get back to me|call me)|(?:could|can|would) you (?:please |kindly )?(?:send|post|issue|arrange) (?:me |us )?(?:a |an |the )?(?:replacement|new one|refund|missing|correct|right|working)|would you mind (?:checking|looking|having a look|fixing|sorting|correcting|amending|reviewing|changing|updating|removing|replacing|refunding)|(?:grateful|thankful) for (?:any|your) (?:help|assistance|support)|(?:i|we)(?:['’]d| would) (?:really |greatly |very much )?appreciate (?:your|any|some) (?:help|assistance|support)|(?:thank you|thanks)(?: kindly| so much| in advance)? for (?:looking into|checking|sorting|fixing|investigating|your help with)|whenever you get a chance|happy to (?:send|share|provide) (?:more |further |any )?(?:details|info|information|screenshots)|let (?:me|us) know if you need (?:anything|any|more|further)|thank you for your (?:time and )?(?:help|assistance)|just (?:a quick note|a heads[- ]up|letting you know|flagging|to let you know|wanted to (?:flag|let you know|report)) that|not sure if you['’]re aware|(?:i['’]?m|i am) writing (?:about|regarding|in regard to|to report)|(?:i|we)(?:['’]d| would) (?:love|like) to know (?:if|whether|how|why|what)|is there (?:a|any) way (?:to|of|you could)|(?:could|can|may) (?:i|we) (?:please )?(?:have|get|book|arrange) (?:a|an|another|my|our) (?:\p{L}+[- ])?(?:appointment|visit|check|replacement|refund|exchange|engineer|callback|credit))\b/iu;
 
 const COURTESY_WORDS =
   /\b(?:thanks?|thank you|thx|ty|cheers|please|pls|kindly|appreciated?|grateful|regards|best wishes|hope (?:you['’]re|you are|you['’]re having|all is)|(?:big|huge) fan|(?:really |always )?(?:enjoy|love|loved|like)d?|lovely|wonderful|great)\b/iu;
 
 /** Words that name a problem without a failure verb: "my name is spelled incorrectly", "billed twice". */
 const PROBLEM =
-  /\b(?:issues?|problems?|snag|glitch|bugs?|mistakes?|errors?|incorrect\w*|wrong\w*|twice|double|faulty|even though|despite|instead of|out of order|(?:warning|error) (?:light|message|code|sign)|still (?:show\w*|includ\w*|listed|pending|under review|charg\w*|waiting|says|on hold)|(?:closes|crashes|quits|freezes|shuts down) (?:immediately|straight away|instantly|on (?:launch|start\w*|open\w*))|but (?:i|we) (?:ordered|booked|paid for|asked for|requested|chose|selected)|(?:got|is|was|were|are|seems to be|seem to be|has been|have been) (?:all )?(?:wet|gone|cold|damaged|broken|stolen|lost|missing|soaked|crushed|dented|empty)|arrived (?:\w+ )?(?:cold|late|damaged|broken|open|opened|wet|crushed|leaking)|after the (?:estimated|expected|scheduled|promised|agreed|quoted) (?:time|date|window|slot)|warnings?|drops|keeps? (?:dropping|crashing|buffering|freezing|failing|logging|disconnecting)|(?:fee|charge|penalty|fine|surcharge)s? (?:on|to|in) my (?:statement|bill|account|invoice|card)|(?:received|got|sent|delivered|given|brought)\b[^.!?;]{0,40}\binstead\b|(?:haven['’]?t|hasn['’]?t|have not|has not) been able to|(?:doesn['’]?t|won['’]?t|didn['’]?t|does not|will not|did not) go through)\b/iu;
+  /\b(?:issues?|problems?|snag|glitch|bugs?|mistakes?|errors?|incorrect\w*|wrong\w*|twice|double|faulty|even though|despite|instead of|out of order|(?:warning|error) (?:light|message|code|sign)|still (?:show\w*|includ\w*|listed|pending|under review|charg\w*|waiting|says|on hold)|(?:closes|crashes|quits|freezes|shuts down) (?:immediately|straight away|instantly|on (?:launch|start\w*|open\w*))|but (?:i|we) (?:ordered|booked|paid for|asked for|requested|chose|selected)|(?:got|is|was|were|are|seems to be|seem to be|has been|have been) (?:all )?(?:wet|gone|cold|damaged|broken|stolen|lost|missing|soaked|crushed|dented|empty)|arrived (?:\w+ )?(?:cold|late|damaged|broken|open|opened|wet|crushed|leaking)|after the (?:estimated|expected|scheduled|promised|agreed|quoted) (?:time|date|window|slot)|warnings?|drops|keeps? (?:dropping|crashing|buffering|freezing|failing|logging|disconnecting)|(?:fee|charge|penalty|fine|surcharge)s? (?:on|to|in) my (?:statement|bill|account|invoice|card)|(?:received|got|sent|delivered|given|brought)\b[^.!?;]{0,40}\binstead\b|(?:haven['’]?t|hasn['’]?t|have not|has not) been able to|(?:doesn['’]?t|won['’]?t|didn['’]?t|does not|will not|did not) go through|(?:disappeared|vanished|gone missing|went missing)|(?:though|although|but|yet|whereas|when) (?:i|we) (?:only |just )?(?:had|ordered|used|booked|bought|made|asked for|paid for|received) (?:one|a single|the one|two|three)\b|(?:i|we) (?:was|were|had been|['’]d been) (?:quoted|told|promised|assured|advised|informed|offered)|(?:not|n['’]t) (?:as|what (?:i|we|was|you)) (?:described|advertised|pictured|shown|promised|ordered|expected)|(?:lower|poorer|worse) quality than|(?:smaller|thinner|flimsier|cheaper-looking) than (?:the |it |in the )?(?:photos?|pictures?|pictured|described|advertised|shown|expected)|(?:hadn['’]?t|had not|wasn['’]?t|was not|weren['’]?t|were not) (?:been )?(?:cleaned|made up|prepared|ready|set up|repaired|fixed|serviced|collected|emptied|installed|connected|delivered|processed|applied|honou?red|updated)|no (?:booking|reservation|record|trace|sign) (?:of|on|in|for)|(?:was|were|is|are|tasted|tastes|looked|looks|felt|feels|smelled|smells) (?:a bit |a little |rather |quite |very |really |so |completely |pretty |far too |too )?(?:bland|tasteless|stale|soggy|greasy|overcooked|undercooked|lukewarm|tepid|burnt|dirty|filthy|stained|dusty|mouldy|moldy|rude|unhelpful|dismissive|confusing|useless|unusable|flimsy|wilted|scratched|chipped|shrunk|faded|late|overdue)|expected (?:much |a lot |far |a bit |a little |rather )?better|(?:has|have) been (?:very |really |quite |so |extremely |a bit |rather )?(?:sensitive|painful|sore|patchy|intermittent|unreliable|unstable|unusable|noisy)|(?:quite|very|way|rather|a (?:bit|little|long way)) (?:far )?off\b(?! (?:the|my|our|it|them|work|duty|today|tomorrow)))\b/iu;
 
 const PROBLEM_ALL = new RegExp(PROBLEM.source, 'giu');
+/** A problem word neither negated nor denied: "nothing wrong with the product, just fewer people" tells none. */
+function problemTold(text: string): boolean {
+  return [...text.matchAll(PROBLEM_ALL)].some(
+    (m) => !NEGATED_BEFORE.test(text.slice(0, m.index)) && !/\b(?:nothing|none)\s+$/iu.test(text.slice(0, m.index)),
+  );
+}
+
 export function helpWithProblem(text: string): -1 | 0 {
   if (!HELP_ASKED.test(text) || !COURTESY_WORDS.test(text)) return 0;
   // "Thanks in advance for sorting it out" asks for the mending; "thanks for sorting it" tells it.
-  const asked = text.replace(/\bin advance for \p{L}+ing\b/giu, ' ');
+  // A mending asked for ("a way to restore them", "could you waive it") mends nothing yet.
+  const asked = text
+    .replace(/\bin advance for \p{L}+ing\b/giu, ' ')
+    .replace(
+      /\b(?:to|you|someone|somebody|anyone|please|kindly) (?:please |kindly |possibly )?(?:restore|recover|waive|replace|refund)\b/giu,
+      ' ',
+    )
+    // A mending hoped for: "I'm sure it's easily sorted, but could I have a check-up?"
+    .replace(
+      /\b(?:i['’]?m sure|hopefully|i hope|no doubt) (?:it['’]?s|it is|it can be|it['’]ll be|this is|this can be) (?:\p{L}+ )?(?:sorted|fixed|resolved|solved)\b/giu,
+      ' ',
+    );
   if (MENDED.test(asked) || MENDING.test(asked)) return 0;
-  // A problem denied is none: "nothing wrong with the product, just fewer people".
-  const problemTold = [...text.matchAll(PROBLEM_ALL)].some(
-    (m) => !NEGATED_BEFORE.test(text.slice(0, m.index)) && !/\b(?:nothing|none)\s+$/iu.test(text.slice(0, m.index)),
-  );
-  return toldFailure(text) || SERVICE_FAILED.test(text) || problemTold ? -1 : 0;
+  return toldFailure(text) ||
+    SERVICE_FAILED.test(text) ||
+    problemTold(text) ||
+    MISMATCH.test(text) ||
+    countsDiffer(text)
+    ? -1
+    : 0;
 }
 
 /**
@@ -82,11 +130,11 @@ export function helpWithProblem(text: string): -1 | 0 {
  * been fixed") or denied ("I haven't had a reply yet, but no rush, it's working") is not.
  */
 export const STILL_OPEN =
-  /\b(?:(?:has|have|is|are|was|were)(?:n['’]?t| not)(?: yet)? (?:been |had |got |come |arrived\b|sent\b|paid\b|heard\b|seen\b|done\b|\p{L}+ed\b)[^.!?;]{0,40}?\byet\b|(?:has|have)(?: not|n['’]t) yet\b|not yet (?:been|arrived|received|had|sent|processed|returned|refunded|fixed|resolved|answered|replied|credited|paid)|yet to (?:receive|hear|get|be|arrive|see)|pending (?:since|for)|still (?:leaking|dripping|broken|crashing|dropping|freezing|flickering|faulty|down|dead|waiting|pending|not|no|won['’]?t|isn['’]?t|aren['’]?t|doesn['’]?t|don['’]?t|can['’]?t|hasn['’]?t|haven['’]?t|says|shows|locked|missing|unpaid|outstanding|on the old|very (?:low|slow|weak|noisy|cold|sensitive))|(?:it['’]?s|it has) (?:now )?been (?:over |more than |almost |nearly )?(?:\d+|a|an|two|three|four|five|six|several) (?:days?|weeks?|months?)|(?:nobody|no one|no-one) (?:has |had )?(?:called|rang|phoned|replied|answered|got back|contacted)|(?:haven['’]?t|hasn['’]?t|have not|has not) (?:heard back|been contacted|received|had (?:a |any )?(?:reply|response|answer|call|callback|update))|(?:had|have|has|with) no record of|already in use|(?:has|had|have) (?:already )?expired|never (?:been )?(?:refunded|credited|returned|processed)|(?:was|were|got|received|sent|delivered|gave|came)\b[^.!?;]{0,40}\binstead of (?:the|my|our|a|an)|(?:was|were|got|been) missed|double (?:my|our|the) (?:usual|normal|expected)|been waiting (?:for|since))\b/iu;
+  /\b(?:(?:has|have|is|are|was|were)(?:n['’]?t| not)(?: yet)? (?:been |had |got |come |arrived\b|sent\b|paid\b|heard\b|seen\b|done\b|\p{L}+ed\b)[^.!?;]{0,40}?\byet\b|(?:has|have)(?: not|n['’]t) yet\b|not yet (?:been|arrived|received|had|sent|processed|returned|refunded|fixed|resolved|answered|replied|credited|paid)|yet to (?:receive|hear|get|be|arrive|see)|pending (?:since|for)|still (?:leaking|dripping|broken|crashing|dropping|freezing|flickering|faulty|down|dead|waiting|pending|not|no|won['’]?t|isn['’]?t|aren['’]?t|doesn['’]?t|don['’]?t|can['’]?t|hasn['’]?t|haven['’]?t|says|shows|locked|missing|unpaid|outstanding|on the old|very (?:low|slow|weak|noisy|cold|sensitive))|(?:it['’]?s|it has) (?:now )?been (?:over |more than |almost |nearly |well over )?(?:\d+|a|an|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fourteen|fifteen|twenty|thirty|a few|several|many) (?:days?|weeks?|months?|fortnights?)|(?:nobody|no one|no-one) (?:has |had )?(?:called|rang|phoned|replied|answered|got back|contacted)|(?:haven['’]?t|hasn['’]?t|have not|has not) (?:heard back|been contacted|received|had (?:a |any )?(?:reply|response|answer|call|callback|update))|(?:had|have|has|with) no record of|already in use|(?:has|had|have) (?:already )?expired|never (?:been )?(?:refunded|credited|returned|processed)|(?:was|were|got|received|sent|delivered|gave|came)\b[^.!?;]{0,40}\binstead of (?:the|my|our|a|an)|(?:was|were|got|been) missed|double (?:my|our|the) (?:usual|normal|expected)|been waiting (?:for|since)|still ['‘"“]?(?:processing|pending|in progress|awaiting|under review|on hold)\b|(?:(?:has|have) (?:anyone|anybody|someone|somebody)|(?:anyone|anybody|someone|somebody) has) (?:had a chance to )?(?:looked|look|got|had|checked|reviewed|processed|picked)\b[^.!?;]{0,60}?\byet\b|(?:hadn['’]?t|had not) been (?:cleaned|made up|prepared|set up|repaired|fixed|serviced|emptied|installed|connected) (?:when|by the time|on|before)\b[^.!?;]{0,40})/iu;
 
 /** Courtesy that wraps a request or a report: thanks, greetings, sign-offs, apologies, nudges. */
 const WRAPPING =
-  /\b(?:thanks?|thank you|many thanks|cheers|please|kindly|grateful|appreciate\w*|regards|best wishes|sincerely|hope you(?:['’]re| are)|sorry (?:to|for|if)|apologies|pardon|gentle (?:nudge|reminder)|(?:quick|friendly|polite) (?:nudge|reminder|follow-up)|just (?:checking|chasing|following up)|(?:i|we) wonder(?:ed)? (?:whether|if)|wondering (?:whether|if)|may i ask|would you mind|would it be possible|could you possibly|i['’]d be grateful|good (?:morning|afternoon|evening)|dear)\b/iu;
+  /\b(?:thanks?|thank you|many thanks|cheers|please|kindly|grateful|appreciate\w*|regards|best wishes|sincerely|hope you(?:['’]re| are)|sorry (?:to|for|if)|apologies|pardon|gentle (?:nudge|reminder|note)|(?:quick|friendly|polite) (?:nudge|reminder|follow-up|note)|just (?:checking|chasing|following up)|(?:i|we) wonder(?:ed)? (?:whether|if)|wondering (?:whether|if)|may i ask|would you mind|would it be possible|could you possibly|i['’]d be grateful|good (?:morning|afternoon|evening)|dear)\b/iu;
 
 /** The wait told as over after it: "…, but it arrived today", "… and the new router is working perfectly". */
 const WAIT_OVER =
