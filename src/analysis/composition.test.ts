@@ -1137,3 +1137,31 @@ describe('a problem told by what differs, what is gone or what was not done (rea
     expect(compositionVerdict(text)?.sign).not.toBe(-1);
   });
 });
+
+describe('courtesy that hedges, wishes or hopes around a complaint (my own templates, 2026-12-05)', () => {
+  it.each([
+    "Please don't take this the wrong way, but the pasta was bland.",
+    'It would be great if the printer driver did not crash every morning.',
+    'It would be nice if the buses turned up on time now and then.',
+    'With respect, I expected better from a hotel of this standard.',
+  ])('reads it as a complaint: %s', (text) => expect(compositionVerdict(text)?.sign).toBe(-1));
+  it('reads an expectation unmet as a plain failure, its filler no praise', () =>
+    expect(plainFailure('I was hoping for a faster reply, to be honest.')).toBe(-1));
+  it.each([
+    'Hi, my lamp arrived cracked. Could you send a replacement? Thanks!',
+    'Hello, the voucher you sent me does not apply at checkout. Could you help? Thank you.',
+    'Hi, thanks for the quick shipping, but the jeans are a size smaller than I ordered. Could you help? Thanks',
+  ])('reads a problem with a request for its remedy as a polite complaint: %s', (text) =>
+    expect(helpWithProblem(core(text))).toBe(-1),
+  );
+  it('reads a wait of ten days, asked about politely, as a problem still open', () =>
+    expect(openProblem(core("Could someone reply to my email, please? It's been twelve days. Thank you."))).toBe(-1));
+  it.each([
+    'I appreciate how fast you replaced my cracked screen. Great service.',
+    'Thanks for fixing the double charge, it has gone from my statement.',
+    'It would be lovely if you opened a shop in Bristol one day!',
+    'No offence to the other cafés, but yours is the only one I trust.',
+  ])('leaves a failure put right, a wish and praise with a hedge alone: %s', (text) =>
+    expect(compositionVerdict(text)?.sign).not.toBe(-1),
+  );
+});
