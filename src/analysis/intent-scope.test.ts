@@ -620,3 +620,19 @@ describe('statements of leaving from the read set dev26 (2026-12-04)', () => {
     'Rumours we are switching to another bank are wrong.',
   ])('hears a claim of leaving contradicted: %s', (text) => expect(deniedOnly('churn', wide(text))).toBe(true));
 });
+
+describe('an upgrade decided against, vetoed or put off (my own templates, 2026-12-05)', () => {
+  it.each([
+    "After a lot of thought, we've decided against moving to the Pro plan.",
+    'We opted not to switch to the business tier this year.',
+    'My husband vetoed the upgrade to the family bundle.',
+    "We'll think about the premium tier next year, not now.",
+  ])('vetoes the upgrade: %s', (text) => expect(deniedOnly('upgrade', scopeCounts(text, { wide: true }))).toBe(true));
+  it.each([
+    'We voted to move up to the enterprise licence.',
+    "I'll think about which colour I want, but I'm upgrading to the premium tier today.",
+    'We decided against the cheaper plan and went for the premium tier.',
+  ])('leaves an upgrade said alone: %s', (text) =>
+    expect(deniedOnly('upgrade', scopeCounts(text, { wide: true }))).toBe(false),
+  );
+});
