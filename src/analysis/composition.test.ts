@@ -1165,3 +1165,33 @@ describe('courtesy that hedges, wishes or hopes around a complaint (my own templ
     expect(compositionVerdict(text)?.sign).not.toBe(-1),
   );
 });
+
+describe('a problem told in the read set dev29 shapes, with my own words (2026-12-05)', () => {
+  it.each([
+    'Hi! We ordered a cake for twelve and it arrived with six slices. Any help would be much appreciated.',
+    "Hello, my parcel shows as delivered but it isn't at my door. Could you check? Thanks",
+    'Hi, my saved playlists are no longer in the app since the update. Any way to get them back? Cheers',
+    "Hope you're well! The boiler service never took place on Friday. Would it be possible to rebook? Thanks",
+    'Lovely staff, but we waited forty minutes for the table we had booked. Hope you can look into it, thanks.',
+    'Hi, the refund shows £20, but I paid £35 with delivery. Have I missed something? Thanks for your help.',
+  ])('reads a problem with a request for help as a polite complaint: %s', (text) =>
+    expect(helpWithProblem(core(text), text)).toBe(-1),
+  );
+  it.each([
+    'Thank you for taking the admin fee off my bill!',
+    'Cheers, my photos are back in my library. Legends',
+    'I want to thank the front desk for finding my lost wallet.',
+  ])('reads thanks for a failure put right as praise: %s', (text) =>
+    expect(compositionVerdict(text)).toEqual({ sign: 1, rule: 'thanks for a mending' }),
+  );
+  it.each([
+    'Thanks for fixing nothing.',
+    'Thanks for finally refunding me after six weeks.',
+    "Thanks for 'fixing' the app, it crashes twice as often now.",
+    'Thank you for taking the fee off, but now I have been charged twice.',
+  ])('hears no thanks for a mending in irony, a late mending or a new failure: %s', (text) =>
+    expect(compositionVerdict(text)?.rule).not.toBe('thanks for a mending'),
+  );
+  it('hears no count differ when what came is what was ordered', () =>
+    expect(countsDiffer('We ordered a cake for twelve and it arrived with twelve slices.')).toBe(false));
+});

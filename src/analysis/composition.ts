@@ -47,7 +47,7 @@ import {
 import { clearPraise, plainPraise, praiseIdiom } from './composition/praise.js';
 import { CLEAR, lean, type ReaderLean, signOf } from './composition/reading.js';
 import { sarcasm } from './composition/sarcasm.js';
-import { resolvedStory } from './composition/story.js';
+import { resolvedStory, thanksForMending } from './composition/story.js';
 import { warning } from './composition/warning.js';
 
 export type Verdict = {
@@ -68,7 +68,8 @@ export type Verdict = {
     | 'clear praise'
     | 'expectation denied'
     | 'warning'
-    | 'resolved story';
+    | 'resolved story'
+    | 'thanks for a mending';
 };
 
 /** The composition verdict of a (normalised) message, or undefined when no rule applies. */
@@ -78,7 +79,7 @@ export function compositionVerdict(message: string, reader?: ReaderLean): Verdic
   if (expected) return { sign: expected, rule: 'expectation denied' };
   // Before the contrast: "Big fan of the app, but I've run into a snag: … Could you help? Thanks!"
   if (openProblem(text, message) < 0) return { sign: -1, rule: 'open problem' };
-  if (helpWithProblem(text) < 0) return { sign: -1, rule: 'polite complaint' };
+  if (helpWithProblem(text, message) < 0) return { sign: -1, rule: 'polite complaint' };
   const parts = contrastParts(text);
   if (parts) {
     const marker = text.slice(text.indexOf(parts[0]) + parts[0].length, text.lastIndexOf(parts[1]));
@@ -114,6 +115,8 @@ export function compositionVerdict(message: string, reader?: ReaderLean): Verdic
   const turned = parts && /\b(?:at first|initially|in the beginning|originally|to begin with)\b/iu.test(parts[0]);
   if (deniedPraise(turned ? parts[1] : text, reader) < 0) return { sign: -1, rule: 'denied praise' };
   if (warning(text) < 0) return { sign: -1, rule: 'warning' };
+  // Before the sarcasm rule, whose "thanks for <a failure>" it would otherwise be.
+  if (thanksForMending(text) > 0) return { sign: 1, rule: 'thanks for a mending' };
   if (sarcasm(text) < 0) return { sign: -1, rule: 'sarcasm' };
   if (politeComplaint(text, reader) < 0) return { sign: -1, rule: 'polite complaint' };
   if (mismatch(text, reader) < 0) return { sign: -1, rule: 'mismatch' };

@@ -636,3 +636,20 @@ describe('an upgrade decided against, vetoed or put off (my own templates, 2026-
     expect(deniedOnly('upgrade', scopeCounts(text, { wide: true }))).toBe(false),
   );
 });
+
+describe('an upgrade kept from, made conditional, waited on or declined by pronoun (the read set dev29, my own words)', () => {
+  it.each([
+    "We were going to switch to the unlimited plan, but we'll keep our 50GB plan.",
+    "I'd only upgrade to the premium tier if you matched the other offer.",
+    'My sister wanted me to get the bigger bundle, but I told her 20GB is plenty for me.',
+    'We looked at the Enterprise tier last month and decided against it for now.',
+    "I'm going to wait until the price drops before I move to the higher tier.",
+    "I clicked 'upgrade to Pro' but backed out before paying.",
+  ])('vetoes the upgrade: %s', (text) => expect(deniedOnly('upgrade', scopeCounts(text, { wide: true }))).toBe(true));
+  it.each([
+    "I'll upgrade to the premium tier if you can switch it on today, and I'm keeping my old phone.",
+    'We upgraded to the Enterprise tier and the team loves it.',
+  ])('leaves an upgrade said alone: %s', (text) =>
+    expect(deniedOnly('upgrade', scopeCounts(text, { wide: true }))).toBe(false),
+  );
+});

@@ -54,3 +54,18 @@ describe('a plain statement of an upgrade', () => {
     'Bought business cards for the two new starters.',
   ])('does not say upgrading: %s', (text) => expect(saysUpgrading(text)).toBe(false));
 });
+
+describe('an upgrade said in the read set dev29 shapes (my own words, 2026-12-05)', () => {
+  it.each([
+    'Just switched from 100Mb to your 900Mb fibre!',
+    "I've moved to the Family plan so the kids can use it.",
+    'Decided to go for the Gold membership after all.',
+    'We signed Max up for the Platinum plan instead of Silver.',
+    "I'd like to go up from the Starter plan to Pro next month.",
+  ])('says upgrading: %s', (text) => expect(saysUpgrading(text)).toBe(true));
+  it.each([
+    'We switched from 900Mb to the 100Mb line to save money.',
+    'My dad keeps telling me to go for the premium cover.',
+    'We moved to the Family plan instead of paying for three premium accounts.',
+  ])('does not: %s', (text) => expect(saysUpgrading(text)).toBe(false));
+});

@@ -24,12 +24,12 @@ const UPGRADING = new RegExp(
     `\\bupgrad(?:e|ed|es|ing)\\s+(?:my|our|the)\\s+(?:[\\w-]+\\s+)?${TIER}\\b`,
     '\\bupgrade (?:to [^.,;!?]{1,40} )?(?:completed|done|went through|is live|processed)\\b',
     // Up a step: "moved up to", "stepping up to", "going premium".
-    '\\b(?:mov(?:e|ed|ing)|go(?:ing)?|went|gone|step(?:ped|ping|s)?|trad(?:e|ed|ing)) up (?:to|a (?:tier|plan|level))\\b',
+    '\\b(?:mov(?:e|ed|ing)|go(?:ing)?|went|gone|step(?:ped|ping|s)?|trad(?:e|ed|ing)) up (?:to|a (?:tier|plan|level)|from\\b[^.!?]{1,40}\\bto)\\b',
     '\\b(?:go|going|went|gone) (?:premium|pro|unlimited|gold|platinum|ad-free)\\b',
     // A higher tier asked for or taken: "move me to the Unlimited Max plan", "finally took the Premium
     // Economy seat", "I'm now on the VIP membership", "sign me up for the Gold tier".
     `\\b(?:move|switch|put|bump|transfer) (?:me|us|my account|our account) (?:up )?(?:to|into|in|onto) (?:the |a )?(?:[\\w-]+\\s+){0,2}?${HIGHER}\\b(?:\\s+[\\w-]+){0,2}?\\s*${TIER}?`,
-    `\\b(?:took|taken|taking|take|went for|gone for|going for|got|getting|get|bought|buying|buy|purchased|booked|paid for|applying for|applied for|chose|picked|signed up for|sign (?:me|us) up for|said yes to|now on|moving to|move to|switch(?:ed|ing)? to) (?:the |a |an )?(?:[\\w&-]+\\s+){0,2}?${HIGHER}(?:\\s+[\\w&-]+){0,2}?\\s+${TIER}s?\\b`,
+    `\\b(?:took|taken|taking|take|went for|gone for|going for|go for|got|getting|get|bought|buying|buy|purchased|booked|paid for|applying for|applied for|chose|picked|signed up for|sign (?:me|us) up for|said yes to|now on|moving to|move to|moved to|switch(?:ed|ing)? to|signed (?:[\\w-]+ ){1,2}up for) (?:the |a |an )?(?:[\\w&-]+\\s+){0,2}?${HIGHER}(?:\\s+[\\w&-]+){0,2}?\\s+${TIER}s?\\b`,
     '\\b(?:took|taken|booked|got) (?:a|the) (?:[\\w-]+ )?suite\\b',
     // A card by its metal, not "business cards" ("applied for the platinum card"; dev28).
     '\\b(?:took|got|getting|get|applied for|applying for|switched to|moved to) (?:the |a |an |my )?(?:gold|platinum|premium|black|metal) (?:credit |debit )?card\\b',
@@ -44,7 +44,7 @@ const UPGRADING = new RegExp(
 );
 /** Not said: a condition, a wish about later, a price asked only, someone else's upgrade, removal. */
 const NOT_SAID =
-  /\b(?:if|unless|until|only when|in case|remove|removing|removed|drop|dropping|dropped|downgrad\w*|cancel\w*|possible|possibly|maybe|might|considering|thought about|thinking about|rather than|instead|hard pass|just for)\b/i;
+  /\b(?:if|unless|until|only when|in case|remove|removing|removed|drop|dropping|dropped|downgrad\w*|cancel\w*|possible|possibly|maybe|might|considering|thought about|thinking about|rather than|instead(?! of (?:the |my |our |a |an )?(?:basic|bronze|standard|free|economy|lite|starter|silver|cheaper|smaller|lower)\b)|hard pass|just for|(?:telling|told|tells|asking|asked|wants|wanted|pushing|pushed|nagging) (?:me|us) to)\b/i;
 /**
  * A purchase told to complain or to be undone: "the upgrade went through twice, please refund it",
  * "I accidentally bought the premium bundle", "bought the add-on but it never worked". The corpus
@@ -56,10 +56,19 @@ const TURNED_DOWN =
   /\b(?:not interested|decided against|shelved|on the cards|change my mind|stop (?:asking|offering|pushing|nagging)|pop-?ups?|nag\w*|unnecessary|no need|(?:don['’]?t|do not|doesn['’]?t) need|(?:reminders?|e-?mails?|messages?|ads?|banners?|prompts?|offers?) (?:to|about) upgrad\w*|(?:happy|staying|stay|remain\w*|sticking|stick) (?:on|with) (?:the |my |our )?(?:basic|free|current|standard|base|starter|lite))\b/i;
 const BOUGHT_BUT = /\b(?:bought|purchased|paid for|took|taken|signed up for|upgraded)\b[^.!?;]*\bbut\b/i;
 
+/** A metered amount moved up: "switched from 67Mb to your 500Mb fibre" (dev29). */
+const AMOUNT_FROM_TO =
+  /\bfrom (?:the |my |our |a )?(\d+(?:\.\d+)?)\s?(mb|mbps|meg|gb|gbps|gig|tb)\b[^.!?]{0,20}?\bto (?:the |your |a |our |my )?(\d+(?:\.\d+)?)\s?(mb|mbps|meg|gb|gbps|gig|tb)\b/i;
+const megabytes = (n: string, unit: string) => Number(n) * (/^t/i.test(unit) ? 1e6 : /^g/i.test(unit) ? 1e3 : 1);
+function amountMovedUp(clause: string): boolean {
+  const m = clause.match(AMOUNT_FROM_TO);
+  return !!m && megabytes(m[3], m[4]) > megabytes(m[1], m[2]);
+}
+
 export function saysUpgrading(text: string): boolean {
   if (UNDONE.test(text) || TURNED_DOWN.test(text)) return false;
   return clausesOf(text).some((clause) => {
-    const m = clause.match(UPGRADING);
+    const m = clause.match(UPGRADING) ?? (amountMovedUp(clause) ? clause.match(AMOUNT_FROM_TO) : null);
     if (!m || NOT_SAID.test(clause) || BOUGHT_BUT.test(clause)) return false;
     // Put to the reader, not said: "Upgrade to the Plus membership? After that experience?"
     if (/^\W*$/.test(clause.slice(0, m.index)) && /\?\s*$/.test(clause)) return false;

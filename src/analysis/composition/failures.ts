@@ -27,7 +27,7 @@ export const FAILURE =
  * because its negator is part of it: the denial checks of toldFailure would take it as denied.
  */
 export const SERVICE_FAILED =
-  /\b(?:(?:no longer|not|never|\w+n['’]t|(?:do|does|did|is|are|was|were|has|have|wo|ca)nt)(?: been| be| yet| even| properly| correctly)? (?:answer\w*|arriv\w*|deliver\w*|load\w*|work\w*|open\w*|show\w* up|appear\w*|available|updat\w*|reflect\w*|processed|come(?! back since)|came(?! back since)|received?|refund\w*|credit\w*|connect\w*|sync\w*|start\w*|turn\w* up|respond\w*|repl\w*|call\w* back|went through|go(?:ne)? through|at my door|download\w*|install\w*|print\w*|send\w*|sent|pick\w* up|charg\w*|boot\w*|play\w*|stream\w*|lock\w*|clos\w*|turn\w* on|switch\w* on|accept\w*|scan\w*|log (?:me |us )?in|sign (?:me |us )?in|appl(?:y|ies|ied) (?:at|to|on|when))|(?:had |has |have |was |were |is |got )?no (?:hot )?(?:water|heating|power|signal|wi-?fi|internet|service|electricity|connection|aircon|air conditioning|phone line|tv) (?:for|since|all)|(?:fee|charge|penalty|fine|surcharge)s? (?:i|we) (?:never|didn['’]?t|did not) \p{L}+|(?:haven['’]?t|hasn['’]?t|have not|has not|wasn['’]?t|was not|weren['’]?t|were not) been able to (?:use|access|log in|sign in|get in|open|watch|make|send|pay|book|connect|print|charge|stream|play|download|reach))\b|['‘"“]\p{L}+(?: \p{L}+)?['’"”] (?:for|since) (?:a|an|\d+|two|three|four|five|six|several|many) (?:hours?|days?|weeks?|months?)/iu;
+  /\b(?:(?:no longer|not|never|\w+n['’]t|(?:do|does|did|is|are|was|were|has|have|wo|ca)nt)(?: been| be| yet| even| properly| correctly)? (?:answer\w*|arriv\w*|deliver\w*|load\w*|work\w*|open\w*|show\w* up|appear\w*|available|updat\w*|reflect\w*|processed|come(?! back since)|came(?! back since)|received?|refund\w*|credit\w*|connect\w*|sync\w*|start\w*|turn\w* up|respond\w*|repl\w*|call\w* back|went through|go(?:ne)? through|at my door|download\w*|install\w*|print\w*|send\w*|sent|pick\w* up|charg\w*|boot\w*|play\w*|stream\w*|lock\w*|clos\w*|turn\w* on|switch\w* on|accept\w*|scan\w*|log (?:me |us )?in|sign (?:me |us )?in|appl(?:y|ies|ied) (?:at|to|on|when))|no longer (?:(?:in|on) (?:the|my|our) (?:app|account|list|library|folder|system|basket|profile|site|website)|there|visible|listed)|(?:had |has |have |was |were |is |got )?no (?:hot )?(?:water|heating|power|signal|wi-?fi|internet|service|electricity|connection|aircon|air conditioning|phone line|tv) (?:for|since|all)|(?:fee|charge|penalty|fine|surcharge)s? (?:i|we) (?:never|didn['’]?t|did not) \p{L}+|(?:haven['’]?t|hasn['’]?t|have not|has not|wasn['’]?t|was not|weren['’]?t|were not) been able to (?:use|access|log in|sign in|get in|open|watch|make|send|pay|book|connect|print|charge|stream|play|download|reach))\b|['‘"“]\p{L}+(?: \p{L}+)?['’"”] (?:for|since) (?:a|an|\d+|two|three|four|five|six|several|many) (?:hours?|days?|weeks?|months?)/iu;
 
 /** Every failure of a stretch, compiled once (matchAll copies it, so its lastIndex is never shared). */
 const FAILURE_ALL = new RegExp(FAILURE.source, 'giu');
@@ -108,6 +108,23 @@ const NUMBER_WORDS = [
   'twelve',
 ];
 const countOf = (w: string) => (/^\d/.test(w) ? Number(w) : NUMBER_WORDS.indexOf(w.toLowerCase()) + 1);
+/** A count ordered or booked: "booked a table for four", "ordered the cushions (set of 4)". */
+const ORDERED_COUNT = new RegExp(
+  String.raw`\b(?:booked|ordered|paid for|reserved|asked for|requested|bought)\b[^.!?;]{0,40}?\b(?:for |of )?${COUNT}`,
+  'iu',
+);
+/** What came of it: "it was set for two", "the box arrived with 2", "only three turned up". */
+const CAME_COUNT = new RegExp(
+  String.raw`\b(?:set for|laid for|arrived with|came with|turned up with|(?:and|but) only|only)\s+${COUNT}`,
+  'iu',
+);
+/** The count ordered and the count that came, told after it, differ (dev29, 2026-12-05). */
+function orderedCountDiffers(text: string): boolean {
+  const ordered = text.match(ORDERED_COUNT);
+  const came = ordered && text.slice(ordered.index! + ordered[0].length).match(CAME_COUNT);
+  return !!came && countOf(ordered[1]) !== countOf(came[1]);
+}
+
 /**
  * A document's count against what was had or came (the template probe's and dev24's factual
  * complaints): "Our invoice lists 60 seats; we have 12", "Invoice lists three nights. We stayed
@@ -116,7 +133,7 @@ const countOf = (w: string) => (/^\d/.test(w) ? Number(w) : NUMBER_WORDS.indexOf
  */
 export function countsDiffer(text: string): boolean {
   const doc = text.match(DOCUMENT_COUNT);
-  if (!doc) return false;
+  if (!doc) return orderedCountDiffers(text);
   // What came is told after the document, or before it ("measured at 6Mbps …; contract states 70Mbps").
   const actual =
     text.slice(doc.index! + doc[0].length).match(ACTUAL_COUNT) ?? text.slice(0, doc.index).match(ACTUAL_COUNT);

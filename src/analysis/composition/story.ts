@@ -70,3 +70,35 @@ export function resolvedStory(text: string, reader?: ReaderLean): 1 | 0 {
   if (!mended && !(turn && !IRONIC.test(text))) return 0;
   return lean(verdict, reader) >= 2 * CLEAR || praiseIdiom(verdict, reader) > 0 || RATED.test(verdict) ? 1 : 0;
 }
+
+/** Thanks said: "thank you so much for …", "I'd like to thank the team for …", "cheers", "grateful". */
+const THANKS = /\b(?:thanks?|thank you|many thanks|cheers|grateful|appreciate\w*)\b/iu;
+/**
+ * A mending the thanks are for, or told beside them: "for taking the late fee off my account", "for
+ * finding my lost passport", "the missing episodes are back on my list" (dev29's polite thanks, read
+ * negative on their failure words).
+ */
+const THANKED_MENDING =
+  /\bfor (?:fixing|sorting|resolving|solving|refunding|crediting|replacing|restoring|waiving|finding|returning|reinstating|recovering|reversing|cancell?ing the (?:\p{L}+ )?(?:fee|charge|penalty|fine)|(?:taking|getting) (?:the |that |my |our )?(?:[\p{L}-]+ ){0,2}(?:fee|charge|penalty|fine|surcharge)s? (?:off|removed|waived|refunded))\b|\b(?:is|are) (?:now )?back (?:on|in) (?:my|our|the) (?:list|account|library|app|profile|folder)\b/iu;
+const LATE_MENDING =
+  /\b(?:only took|took (?:over |nearly |almost |about )?(?:\d+|two|three|four|five|six|several|many) (?:days|weeks|months|years)|finally|at last|eventually|after (?:\d+|two|three|four|five|six|several|many) (?:days|weeks|months|years|calls|emails|attempts))\b/iu;
+/**
+ * Thanks for a failure put right are praise: the stack hears the failure's words ("late fee",
+ * "lost", "missing") and reads them as a complaint. Only a short message that asks for nothing
+ * more, turns at no "but", has no problem still open and wears no mark of irony ("thanks for
+ * 'fixing' it").
+ */
+export function thanksForMending(text: string): 1 | 0 {
+  if (words(text) > 30 || /\?/u.test(text) || !THANKS.test(text) || !THANKED_MENDING.test(text)) return 0;
+  if (MARKER.test(text) || STILL_ASKING.test(text) || HELP_ASKED.test(text) || STILL_OPEN.test(text)) return 0;
+  // A mending that came late is no thanks: "cheers for refunding me... only took 3 months".
+  if (LATE_MENDING.test(text)) return 0;
+  // "Thanks for fixing nothing", "for finding new ways to charge me": irony.
+  if (
+    /\bfor \p{L}+ing (?:absolutely |precisely )?(?:nothing|none|new ways|more ways|(?:it|things|everything) worse)\b/iu.test(
+      text,
+    )
+  )
+    return 0;
+  return SARCASM_CUE.test(text) || SCARE_QUOTES.test(text) ? 0 : 1;
+}
