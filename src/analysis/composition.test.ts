@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { compositionVerdict } from './composition.js';
-import { contrastParts } from './composition/contrast.js';
+import { contrastParts, expectationDenied } from './composition/contrast.js';
 import { helpWithProblem, openProblem, politeComplaint } from './composition/courtesy.js';
 import { deniedComplaint, deniedPraise } from './composition/denials.js';
 import { core } from './composition/envelope.js';
 import { lean } from './composition/reading.js';
 import { resolvedStory } from './composition/story.js';
 import { countsDiffer, MISMATCH, mismatch, plainFailure } from './composition/failures.js';
-import { clearPraise, plainPraise } from './composition/praise.js';
+import { clearPraise, plainPraise, praiseIdiom } from './composition/praise.js';
 import { sarcasm } from './composition/sarcasm.js';
 import { composePolarity } from './heads.js';
 
@@ -1194,4 +1194,46 @@ describe('a problem told in the read set dev29 shapes, with my own words (2026-1
   );
   it('hears no count differ when what came is what was ordered', () =>
     expect(countsDiffer('We ordered a cake for twelve and it arrived with twelve slices.')).toBe(false));
+});
+
+describe('polite complaints in the read set dev30 shapes, with my own words (2026-12-05)', () => {
+  it('reads praise first and a problem told as courtesy last as a complaint, not praise alone', () => {
+    expect(
+      politeComplaint(
+        "We've loved the gym so far. I did want to mention that the towels we paid for still haven't been delivered.",
+      ),
+    ).toBe(-1);
+    expect(
+      politeComplaint("We've loved the gym so far. I did want to mention that the new classes are brilliant."),
+    ).toBe(0);
+  });
+  it('reads a promise not kept as a complaint whatever a reader hears in the promise', () => {
+    const hearsComplaint = () => -1;
+    expect(expectationDenied("The sofa was meant to arrive on Monday and it hasn't.", hearsComplaint)).toBe(-1);
+  });
+  it.each([
+    "Just following up politely: my transfer isn't showing on my statement. Any update would be much appreciated.",
+    "Hi, hope your week is going well! Just flagging that the new card hasn't reached me. No rush, but I'd love to get it sorted.",
+    "Your staff are lovely, but my refund still hasn't reached my account. It would be nice if it could be sorted for once.",
+  ])('reads a problem with a request for help as a polite complaint: %s', (text) =>
+    expect(helpWithProblem(core(text), text)).toBe(-1),
+  );
+  it('hears no denied complaint in a hedge', () => {
+    const text = "I don't want to make a fuss, but my bill is £60 when my plan is £40.";
+    expect(deniedComplaint(text)).toBe(0);
+    expect(politeComplaint(text)).toBe(-1);
+  });
+  it('reads what was asked for beside what came as a mismatch', () =>
+    expect(MISMATCH.test('Sorry if this sounds picky, but the label says size 10 and we ordered size 12.')).toBe(true));
+  it('reads thanks for sending someone out as thanks for a mending', () =>
+    expect(compositionVerdict('Thanks for sending an engineer out so quickly, the heating is back on!')).toEqual({
+      sign: 1,
+      rule: 'thanks for a mending',
+    }));
+  it('reads "can\'t thank you enough" as praise and a pleasant surprise as no praise denied', () => {
+    expect(praiseIdiom("Can't thank you enough for the lovely afternoon tea.")).toBe(1);
+    expect(deniedPraise("Thank you for crediting my account so quickly, I wasn't expecting it to be that easy.")).toBe(
+      0,
+    );
+  });
 });

@@ -118,8 +118,9 @@ export function compositionVerdict(message: string, reader?: ReaderLean): Verdic
   // Before the sarcasm rule, whose "thanks for <a failure>" it would otherwise be.
   if (thanksForMending(text) > 0) return { sign: 1, rule: 'thanks for a mending' };
   if (sarcasm(text) < 0) return { sign: -1, rule: 'sarcasm' };
-  if (politeComplaint(text, reader) < 0) return { sign: -1, rule: 'polite complaint' };
+  // A mismatch first: told politely it is still a failure told, which moves a neutral reading too.
   if (mismatch(text, reader) < 0) return { sign: -1, rule: 'mismatch' };
+  if (politeComplaint(text, reader) < 0) return { sign: -1, rule: 'polite complaint' };
   // ("I've yet to come across a single broken machine": a failure the denial rule hears denied.)
   if (plainFailure(text) < 0 && deniedComplaint(text) === 0) return { sign: -1, rule: 'plain failure' };
   if (resolvedStory(text, reader) > 0) return { sign: 1, rule: 'resolved story' };

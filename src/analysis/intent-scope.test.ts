@@ -653,3 +653,17 @@ describe('an upgrade kept from, made conditional, waited on or declined by prono
     expect(deniedOnly('upgrade', scopeCounts(text, { wide: true }))).toBe(false),
   );
 });
+
+describe('an upgrade set aside in the read set dev30 shapes (my own words, 2026-12-05)', () => {
+  it.each([
+    "We were all set to go for the bigger bundle, but we're leaving it for now.",
+    "If the premium tier came with more storage I might consider it, but for now I'm not upgrading.",
+    "I'm withdrawing my request to move up to the family plan.",
+    "We're saving for a car, so the upgrade can wait.",
+    "I had an upgrade to the Gold plan booked, but I've cancelled it.",
+  ])('vetoes the upgrade: %s', (text) => expect(deniedOnly('upgrade', scopeCounts(text, { wide: true }))).toBe(true));
+  it('leaves "can\'t wait to upgrade" alone', () =>
+    expect(deniedOnly('upgrade', scopeCounts("I can't wait to upgrade to the premium tier!", { wide: true }))).toBe(
+      false,
+    ));
+});

@@ -69,3 +69,15 @@ describe('an upgrade said in the read set dev29 shapes (my own words, 2026-12-05
     'We moved to the Family plan instead of paying for three premium accounts.',
   ])('does not: %s', (text) => expect(saysUpgrading(text)).toBe(false));
 });
+
+describe('an upgrade said in the read set dev30 shapes (my own words, 2026-12-05)', () => {
+  it.each([
+    'Paid the extra for a sea-view room this time.',
+    'Treated ourselves to business class for the honeymoon.',
+    'Switched from the basic account to the Premium account today.',
+    'Moved my membership to the all-access one.',
+    "We've gone for the plan without ads.",
+  ])('says upgrading: %s', (text) => expect(saysUpgrading(text)).toBe(true));
+  it('does not say it for a move down', () =>
+    expect(saysUpgrading('Switched from the Premium account to the basic one to save money.')).toBe(false));
+});

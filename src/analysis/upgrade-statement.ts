@@ -13,7 +13,7 @@ import { clausesOf, negatedBefore } from './intent-scope.js';
 
 /** Words that name a higher tier; a move to "the basic plan" is a downgrade. */
 const HIGHER =
-  '(?:premium|pro|plus|business|enterprise|gold|platinum|unlimited|max|deluxe|vip|ultimate|advanced|studio|comprehensive|first[- ]class|express|faster|bigger|higher|larger|top|elite|prestige|full[- ]service|family|team)';
+  '(?:premium|pro|plus|business|enterprise|gold|platinum|unlimited|max|deluxe|vip|ultimate|advanced|studio|comprehensive|first[- ]class|express|faster|bigger|higher|larger|top|elite|prestige|full[- ]service|family|team|all[- ]access|all[- ]inclusive|ad[- ]free|executive)';
 /** What a tier is called in any trade. */
 const TIER =
   '(?:plan|tier|edition|package|membership|policy|class|cover|subscription|pass|version|bundle|level|seat|suite|cabin|tariff|licen[cs]e|economy)';
@@ -31,6 +31,14 @@ const UPGRADING = new RegExp(
     `\\b(?:move|switch|put|bump|transfer) (?:me|us|my account|our account) (?:up )?(?:to|into|in|onto) (?:the |a )?(?:[\\w-]+\\s+){0,2}?${HIGHER}\\b(?:\\s+[\\w-]+){0,2}?\\s*${TIER}?`,
     `\\b(?:took|taken|taking|take|went for|gone for|going for|go for|got|getting|get|bought|buying|buy|purchased|booked|paid for|applying for|applied for|chose|picked|signed up for|sign (?:me|us) up for|said yes to|now on|moving to|move to|moved to|switch(?:ed|ing)? to|signed (?:[\\w-]+ ){1,2}up for) (?:the |a |an )?(?:[\\w&-]+\\s+){0,2}?${HIGHER}(?:\\s+[\\w&-]+){0,2}?\\s+${TIER}s?\\b`,
     '\\b(?:took|taken|booked|got) (?:a|the) (?:[\\w-]+ )?suite\\b',
+    // Paid more for more, a treat, a move from one thing to a higher one, no more ads (dev30):
+    // "paid the extra for first class", "treated myself to first class", "switched from the
+    // everyday account to the Platinum account", "gone for the Standard plan without ads".
+    '\\bpaid (?:the |an |a bit )?extra (?:for|to get|to have)\\b',
+    `\\btreat(?:ed|ing)? (?:myself|ourselves|us|me|the family|the kids) to (?:a |an |the )?(?:[\\w-]+\\s+){0,2}?${HIGHER}\\b`,
+    `\\b(?:switch|mov|chang|swapp?)(?:e|ed|es|ing)? (?:[\\w'’-]+ ){0,4}?from\\b[^.!?]{1,40}?\\bto (?:the |a |an |my |our |your )?(?:[\\w&-]+\\s+){0,2}?${HIGHER}\\b`,
+    `\\b(?:switch|mov|put|bump|transferr?)(?:e|ed|es|ing)? (?:my|our) [\\w-]+ (?:up )?(?:to|into|onto) (?:the |a |an )?(?:[\\w-]+\\s+){0,2}?${HIGHER}\\b`,
+    '\\b(?:gone|went|going|go|switched|moved|upgraded)\\b(?=[^.!?]{0,40}\\b(?:without (?:ads|adverts|advertising)|ad-free)\\b)',
     // A card by its metal, not "business cards" ("applied for the platinum card"; dev28).
     '\\b(?:took|got|getting|get|applied for|applying for|switched to|moved to) (?:the |a |an |my )?(?:gold|platinum|premium|black|metal) (?:credit |debit )?card\\b',
     // More of what is metered, asked for or done, and seats by the number ("Twenty more licences,

@@ -83,9 +83,12 @@ export function expectationDenied(text: string, reader?: ReaderLean): -1 | 1 | 0
   if (wordTokens(said).some((t) => t.startsWith('NOT_'))) return 0; // "thought it wouldn't work": a double turn, left to the readers
   if (bad && !good) return 1;
   if (good && !bad) return -1;
-  if (lean_ !== 0) return -lean_ as -1 | 1;
-  // What was promised or hoped for and not delivered ("supposed to be cheaper, but it isn't") is a complaint.
-  return /\b(?:supposed|meant|advertised|sold|marketed|promised|hoped)\b/iu.test(m[0]) && !bad ? -1 : 0;
+  // What was promised or hoped for and not delivered ("supposed to be cheaper, but it isn't", "was
+  // meant to arrive last Friday and it hasn't") is a complaint, whatever a reader hears in the
+  // plain words of what was promised ("arrive last Friday": dev30).
+  const promised = /\b(?:supposed|meant|advertised|sold|marketed|promised|hoped)\b/iu.test(m[0]);
+  if (promised && !bad) return -1;
+  return lean_ !== 0 ? (-lean_ as -1 | 1) : 0;
 }
 
 /**

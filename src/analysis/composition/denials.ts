@@ -18,7 +18,7 @@ const DENIAL_REACH = 6;
  * "can't get enough of it" (an intensifier, not a denial).
  */
 const NOT_A_DENIAL =
-  /\b(?:(?:never|not|\p{L}+n['’]t)(?: \p{L}+){0,3} anything (?:but|other than|less than)|(?:could(?:n'?t| not)|can'?t|cannot) (?:be|have been|ask for|recommend|say enough|thank)\b[^.!?]*\b(?:happier|better|(?<!\bany )more|enough|easier|faster|smoother)\b|never (?:been|felt|looked|worked) better|not only|no doubt|nothing but (?:good|great|praise|positive)|never (?:once )?(?:let|lets|letting) (?:us|me) down|not (?:a|one) (?:single )?(?:problem|issue|complaint|hiccup)|nothing (?:beats|compares to|comes close to|tops)|(?:can['’]?t|cannot|could(?:n['’]?t| not)) believe (?:how|what|that|it|they|i)\b|(?:didn['’]?t|did not|never) (?:know|knew|realise|realised|realize|realized|think|thought|imagine|imagined)(?: \p{L}+){0,4} (?:could|can|would) (?:be|get|feel|look|make (?:me|us)) (?:this|so|that)\b|(?:didn['’]?t|did not|never) (?:expect|anticipate)(?:ed)? (?:the|such|a|an|this|that|it to be|them to be)\b|(?:can['’]?t|cannot|could(?:n['’]?t| not)) (?:stop|help)(?: but)? (?:smil|grin|laugh|rav|gush|recommend|tell|talk)\p{L}*|(?:can['’]?t|cannot|could(?:n['’]?t| not)) get enough of)/iu;
+  /\b(?:(?:wasn['’]?t|was not|didn['’]?t|never|weren['’]?t|hadn['’]?t) (?:really )?expect(?:ing|ed)? (?:it|that|this|them|things) to (?:be|go) (?:that|so|this|quite that) (?:easy|quick|fast|simple|smooth|good|painless|straightforward)|(?:never|not|\p{L}+n['’]t)(?: \p{L}+){0,3} anything (?:but|other than|less than)|(?:could(?:n'?t| not)|can'?t|cannot) (?:be|have been|ask for|recommend|say enough|thank)\b[^.!?]*\b(?:happier|better|(?<!\bany )more|enough|easier|faster|smoother)\b|never (?:been|felt|looked|worked) better|not only|no doubt|nothing but (?:good|great|praise|positive)|never (?:once )?(?:let|lets|letting) (?:us|me) down|not (?:a|one) (?:single )?(?:problem|issue|complaint|hiccup)|nothing (?:beats|compares to|comes close to|tops)|(?:can['’]?t|cannot|could(?:n['’]?t| not)) believe (?:how|what|that|it|they|i)\b|(?:didn['’]?t|did not|never) (?:know|knew|realise|realised|realize|realized|think|thought|imagine|imagined)(?: \p{L}+){0,4} (?:could|can|would) (?:be|get|feel|look|make (?:me|us)) (?:this|so|that)\b|(?:didn['’]?t|did not|never) (?:expect|anticipate)(?:ed)? (?:the|such|a|an|this|that|it to be|them to be)\b|(?:can['’]?t|cannot|could(?:n['’]?t| not)) (?:stop|help)(?: but)? (?:smil|grin|laugh|rav|gush|recommend|tell|talk)\p{L}*|(?:can['’]?t|cannot|could(?:n['’]?t| not)) get enough of)/iu;
 
 /** "used to be great, not anymore": praise that has ended (the praise itself is outside the negator's scope). */
 const ENDED = /\b(?:not|no|\p{L}+n['’]?t) (?:any ?more|any longer|longer)\b/giu;
@@ -184,6 +184,13 @@ const WAITING = /^(?:queues?|waits?|lines?|delays?|hold|waiting)$/;
 const OTHERS_COMPLAIN =
   /\b(?:people|others|everyone|everybody|folks|reviewers|some(?: people)?|they) (?:\p{L}+ )?(?:moan|complain|grumble|whinge|whine)\w*\b/giu;
 
+/**
+ * Hedges before a complaint: "don't take this the wrong way", "no offence", "I hate to be that
+ * person". Their negators deny nothing the writer complains of.
+ */
+export const HEDGE = String.raw`(?:please )?don['’]?t take (?:this|it) the wrong way|no offen[cs]e(?: intended| meant)?|not to be (?:difficult|rude|picky|funny|a pain)|(?:i )?don['’]?t (?:mean|want) to be (?:rude|difficult|picky|a pain|a nuisance)|(?:i )?hate to be that (?:person|guy|customer)|(?:i )?don['’]?t want to make a fuss|sorry to be a (?:pain|nuisance)|(?:i )?hope you don['’]?t mind me saying|sorry if (?:this|that|i) (?:sounds?|seems?|am|is|comes? across as) (?:a bit |a little )?(?:picky|petty|fussy|pedantic|silly|nitpicky)|not complaining(?: exactly| as such)?`;
+export const HEDGE_ALL = new RegExp(String.raw`\b(?:${HEDGE})\b`, 'giu');
+
 /** "free of", "the lack of": read as "no" (replace resets a global pattern's lastIndex). */
 const ABSENT_WORDS = new RegExp(String.raw`\b(?:${ABSENCE})\b`, 'giu');
 
@@ -193,6 +200,8 @@ export function deniedComplaint(message: string): 1 | 0 {
   if (WARNING.test(message)) return 0;
   // "Free of the errors I feared" denies as "no" does; "rarely crowded" as "hardly" does.
   const text = message
+    // (Not the hedges: "I don't want to make a fuss" denies nothing the writer complains of.)
+    .replace(HEDGE_ALL, ' ')
     .replace(ABSENT_WORDS, 'no')
     .replace(/\b(?:rarely|seldom)\b/giu, 'hardly')
     // "No one at the desk was rude" as "nobody"; "I've yet to see a cold meal" as "never"; "it's not

@@ -72,16 +72,16 @@ export function resolvedStory(text: string, reader?: ReaderLean): 1 | 0 {
 }
 
 /** Thanks said: "thank you so much for …", "I'd like to thank the team for …", "cheers", "grateful". */
-const THANKS = /\b(?:thanks?|thank you|many thanks|cheers|grateful|appreciate\w*)\b/iu;
+const THANKS = /\b(?:thanks?|thank you|many thanks|cheers|grateful|appreciate\w*|shout-?out)\b/iu;
 /**
  * A mending the thanks are for, or told beside them: "for taking the late fee off my account", "for
  * finding my lost passport", "the missing episodes are back on my list" (dev29's polite thanks, read
  * negative on their failure words).
  */
 const THANKED_MENDING =
-  /\bfor (?:fixing|sorting|resolving|solving|refunding|crediting|replacing|restoring|waiving|finding|returning|reinstating|recovering|reversing|cancell?ing the (?:\p{L}+ )?(?:fee|charge|penalty|fine)|(?:taking|getting) (?:the |that |my |our )?(?:[\p{L}-]+ ){0,2}(?:fee|charge|penalty|fine|surcharge)s? (?:off|removed|waived|refunded))\b|\b(?:is|are) (?:now )?back (?:on|in) (?:my|our|the) (?:list|account|library|app|profile|folder)\b/iu;
+  /\bfor (?:fixing|sorting|resolving|solving|refunding|crediting|replacing|restoring|waiving|finding|returning|reinstating|recovering|reversing|cancell?ing the (?:\p{L}+ )?(?:fee|charge|penalty|fine)|(?:taking|getting) (?:the |that |my |our )?(?:[\p{L}-]+ ){0,2}(?:fee|charge|penalty|fine|surcharge)s? (?:off|removed|waived|refunded)|getting (?:us|me|it|them|the \p{L}+) (?:back (?:online|on|up|working|running)|through|there (?:just )?in time|sorted|fixed)|sending (?:someone|somebody|an engineer|a technician) (?:out|round|over))\b|\b(?:is|are|['’]s) back on\b|\b(?:is|are) (?:now )?back (?:on|in) (?:my|our|the) (?:list|account|library|app|profile|folder)\b/iu;
 const LATE_MENDING =
-  /\b(?:only took|took (?:over |nearly |almost |about )?(?:\d+|two|three|four|five|six|several|many) (?:days|weeks|months|years)|finally|at last|eventually|after (?:\d+|two|three|four|five|six|several|many) (?:days|weeks|months|years|calls|emails|attempts))\b/iu;
+  /\b(?:only took|took (?:over |nearly |almost |about )?(?:\d+|two|three|four|five|six|several|many) (?:days|weeks|months|years)|for finally|finally (?:refunded|fixed|sorted|replied|responded|answered|got back|came|arrived|turned up|done)|at last|eventually|after (?:\d+|two|three|four|five|six|several|many) (?:days|weeks|months|years|calls|emails|attempts))\b/iu;
 /**
  * Thanks for a failure put right are praise: the stack hears the failure's words ("late fee",
  * "lost", "missing") and reads them as a complaint. Only a short message that asks for nothing
