@@ -5,7 +5,7 @@ import { formatProbe, runProbe } from '../analysis/probe/runner.js';
 import { defaultHeadsCacheDir } from '../config.js';
 
 /**
- * `npm run probe -- [--seed=45] [--per-capability=40] [--examples=off|all] [--holdout=test|dev|test2|…|test17|dev13|…|dev28|dev-posts|test-posts]`: the behavioural probe
+ * `npm run probe -- [--seed=45] [--per-capability=40] [--examples=off|all] [--holdout=test|dev|test2|…|test18|dev13|…|dev30|dev-posts|test-posts]`: the behavioural probe
  * (src/analysis/probe) through the local model's heads of the heads cache (HEADS_CACHE_DIR, or the
  * machine's; trained there first when missing), as the service reads messages. Prints each
  * capability's failure rate and a few failing cases (all of them with --examples=all). With --holdout, the held-out sentences of

@@ -338,6 +338,19 @@ describe('the held-out sentences', () => {
       488,
       'corpus and sarcasm set',
     ],
+    [
+      'test18',
+      "one more helper's own templates and hand-written lines: polite complaints, upgrades and guards",
+      {
+        'polite complaint': 90,
+        'negated upgrade': 48,
+        'upgrade statement': 26,
+        'polite thanks': 30,
+        'polite request': 29,
+      },
+      223,
+      'corpus and sarcasm set',
+    ],
   ] as const)(
     'hold %s (never read): %s, none near an older set or a training line',
     (half, _what, expected, distinct, training) => {
@@ -410,6 +423,26 @@ describe('the held-out sentences', () => {
         'upgrade statement': 47,
         'churn statement': 22,
         'polite thanks': 29,
+      },
+    ],
+    [
+      'dev29',
+      {
+        'polite complaint': 110,
+        'negated upgrade': 49,
+        'upgrade statement': 29,
+        'polite thanks': 30,
+        'polite request': 29,
+      },
+    ],
+    [
+      'dev30',
+      {
+        'polite complaint': 109,
+        'negated upgrade': 46,
+        'upgrade statement': 39,
+        'polite thanks': 29,
+        'polite request': 29,
       },
     ],
   ] as const)(

@@ -56,7 +56,10 @@ import type { CapabilityResult, Predict, ProbeReport } from './runner.js';
  * (read: negated positives, contrasts ending negative, with guards). `dev28` (read: denied upgrades
  * and leaving, polite complaints, with upgrade and churn statements and polite thanks as guards).
  * `test17` (never read: eighteen capabilities, one more helper's own templates and hand-written
- * lines, measured first on the code it was written against).
+ * lines, measured first on the code it was written against). `dev29` and `dev30` (read) and `test18`
+ * (never read): three more helpers' polite complaints (many told without a negative word), denied
+ * upgrades and upgrade statements, with polite thanks and requests as guards; `dev30` and `test18`
+ * from one prompt, so that what `dev30` teaches is measured on `test18`.
  */
 export type HoldoutHalf =
   | 'dev'
@@ -101,6 +104,9 @@ export type HoldoutHalf =
   | 'dev26'
   | 'dev27'
   | 'dev28'
+  | 'dev29'
+  | 'dev30'
+  | 'test18'
   | 'dev23'
   | 'dev24'
   | 'dev25'
@@ -153,6 +159,9 @@ export const HOLDOUT_HALVES: readonly HoldoutHalf[] = [
   'dev26',
   'dev27',
   'dev28',
+  'test18',
+  'dev29',
+  'dev30',
   'dev-posts',
   'test-posts',
 ];
@@ -175,6 +184,7 @@ export const UNREAD_HALVES: readonly HoldoutHalf[] = [
   'test15',
   'test16',
   'test17',
+  'test18',
   'test-posts',
 ];
 

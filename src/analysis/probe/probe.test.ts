@@ -127,6 +127,12 @@ const PROBE_FLOORS: Record<string, number> = {
  * asked in other words: test3 8 → 9, test7 20 → 19, test11 27 → 28, test12 37 → 35, test13 23 → 24,
  * test14 28 → 26 (churn statements missed 6 → 4 on test12, 5 → 3 noisy ones on test15; negated
  * churn flagged once more on test3, test11, test13, test15 and test17): 351 → 349.
+ *
+ * Set again on 2026-12-05 (a tenth stop) for the rules written from my own templates and the read
+ * sets dev24, dev28, dev29 and dev30 (polite complaints told by what differs, is gone, was not done
+ * or was promised; thanks for a mending; upgrades set aside, waited on or told by a higher tier):
+ * test 12 → 11, test6 17 → 15, test7 19 → 18, test8 20 → 18, test9 28 → 27, test13 24 → 23, test17
+ * 24 → 23, test-posts 22 → 21 (polite complaints 19 → 12 of 252 pooled): 349 → 339 without test18.
  */
 const HOLDOUT_FAILURES: Record<string, number> = {
   'negated positive': 0 + 1,
@@ -136,12 +142,12 @@ const HOLDOUT_FAILURES: Record<string, number> = {
   sarcasm: 1 + 1,
   'polite complaint': 0 + 1,
   'factual complaint': 3 + 1,
-  'negated churn': 2 + 1,
+  'negated churn': 1 + 1,
   'negated refund': 0 + 1,
   'negated upgrade': 1 + 1,
   'negated recommend': 1 + 1,
   'churn statement': 1 + 1,
-  overall: 12 + 3,
+  overall: 11 + 3,
 };
 
 /**
@@ -256,7 +262,7 @@ const HOLDOUT6_FAILURES: Record<string, number> = {
   'contrast ending negative': 1 + 1,
   'contrast ending positive': 1 + 1,
   sarcasm: 2 + 1,
-  'polite complaint': 2 + 1,
+  'polite complaint': 0 + 1,
   'factual complaint': 0 + 1,
   'negated churn': 3 + 1,
   'churn statement': 0 + 1,
@@ -266,7 +272,7 @@ const HOLDOUT6_FAILURES: Record<string, number> = {
   'intensified negative': 1 + 1,
   'intensified positive': 1 + 1,
   'noisy negative': 0 + 1,
-  overall: 17 + 3,
+  overall: 15 + 3,
 };
 
 /**
@@ -283,7 +289,7 @@ const HOLDOUT7_FAILURES: Record<string, number> = {
   'contrast ending negative': 0 + 1,
   'contrast ending positive': 1 + 1,
   sarcasm: 2 + 1,
-  'polite complaint': 5 + 1,
+  'polite complaint': 4 + 1,
   'factual complaint': 0 + 1,
   'negated churn': 1 + 1,
   'churn statement': 2 + 1,
@@ -293,7 +299,7 @@ const HOLDOUT7_FAILURES: Record<string, number> = {
   'intensified negative': 0 + 1,
   'intensified positive': 0 + 1,
   'noisy negative': 1 + 1,
-  overall: 19 + 3,
+  overall: 18 + 3,
 };
 
 /**
@@ -310,7 +316,7 @@ const HOLDOUT8_FAILURES: Record<string, number> = {
   'contrast ending negative': 0 + 1,
   'contrast ending positive': 1 + 1,
   sarcasm: 1 + 1,
-  'polite complaint': 5 + 1,
+  'polite complaint': 3 + 1,
   'factual complaint': 0 + 1,
   'negated churn': 0 + 1,
   'churn statement': 4 + 1,
@@ -320,7 +326,7 @@ const HOLDOUT8_FAILURES: Record<string, number> = {
   'intensified negative': 1 + 1,
   'intensified positive': 0 + 1,
   'noisy negative': 1 + 1,
-  overall: 20 + 3,
+  overall: 18 + 3,
 };
 
 /**
@@ -331,8 +337,8 @@ const HOLDOUT8_FAILURES: Record<string, number> = {
  */
 const HOLDOUT9_FAILURES: Record<string, number> = {
   sarcasm: 7 + 4,
-  'sincere enthusiastic praise': 21 + 4,
-  overall: 28 + 6,
+  'sincere enthusiastic praise': 20 + 4,
+  overall: 27 + 6,
 };
 
 /**
@@ -407,14 +413,14 @@ const HOLDOUT13_FAILURES: Record<string, number> = {
   'contrast ending negative': 2 + 1,
   'contrast ending positive': 3 + 1,
   sarcasm: 0 + 2,
-  'polite complaint': 1 + 1,
+  'polite complaint': 0 + 1,
   'factual complaint': 0 + 1,
   'churn statement': 2 + 1,
   'intensified negative': 0 + 1,
   'intensified positive': 0 + 1,
   'noisy negative': 0 + 1,
   'sincere enthusiastic praise': 7 + 2,
-  overall: 24 + 4,
+  overall: 23 + 4,
 };
 
 /**
@@ -515,7 +521,7 @@ const HOLDOUT17_FAILURES: Record<string, number> = {
   'contrast ending negative': 2 + 1,
   'contrast ending positive': 2 + 1,
   sarcasm: 2 + 1,
-  'polite complaint': 1 + 1,
+  'polite complaint': 0 + 1,
   'factual complaint': 2 + 1,
   'intensified negative': 0 + 1,
   'intensified positive': 0 + 1,
@@ -524,7 +530,26 @@ const HOLDOUT17_FAILURES: Record<string, number> = {
   'noisy positive': 1 + 1,
   'neutral post': 0 + 1,
   'upgrade statement': 2 + 1,
-  overall: 24 + 4,
+  overall: 23 + 4,
+};
+
+/**
+ * Failures allowed on the eighteenth never-read set (test18: 223 cases, 90 polite complaints, 48
+ * negated upgrades, 26 upgrade statements, 30 polite thanks and 29 polite requests, one more helper's
+ * own templates and hand-written lines, many of the complaints told without a negative word), written
+ * on 2026-12-05 (a tenth stop) by a helper who saw nothing of this repository; 27 lines near an older
+ * set's line, the read set dev29's or another of its own were dropped by index. Measured first on
+ * 992293d (this stop's first rules, before dev29's and dev30's): 38 failures (polite complaints 25 of
+ * 90, upgrade statements 8 of 26); on abcfbcf (the stop before): 39. Plus one a capability, three
+ * overall.
+ */
+const HOLDOUT18_FAILURES: Record<string, number> = {
+  'polite complaint': 24 + 1,
+  'negated upgrade': 4 + 1,
+  'upgrade statement': 5 + 1,
+  'polite thanks': 0 + 1,
+  'polite request': 0 + 1,
+  overall: 33 + 3,
 };
 
 /**
@@ -534,10 +559,10 @@ const HOLDOUT17_FAILURES: Record<string, number> = {
  * than a capability of 24.
  */
 const POSTS_FAILURES: Record<string, number> = {
-  'post positive': 10 + 3,
+  'post positive': 9 + 3,
   'post neutral': 7 + 3,
   'post negative': 5 + 3,
-  overall: 22 + 5,
+  overall: 21 + 5,
 };
 
 describe('the behavioural probe on the local model', () => {
@@ -581,6 +606,7 @@ describe('the behavioural probe on the local model', () => {
         ['test15', HOLDOUT15_FAILURES],
         ['test16', HOLDOUT16_FAILURES],
         ['test17', HOLDOUT17_FAILURES],
+        ['test18', HOLDOUT18_FAILURES],
         ['test-posts', POSTS_FAILURES],
       ];
       for (const [set, floors] of sets) {
