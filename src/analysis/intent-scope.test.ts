@@ -667,3 +667,23 @@ describe('an upgrade set aside in the read set dev30 shapes (my own words, 2026-
       false,
     ));
 });
+
+describe('an upgrade or a leaving set aside in more words (the read sets dev8, dev19, dev25 and dev28, my own words)', () => {
+  it.each([
+    'Please note we will not be buying the family bundle or any other upgrade.',
+    'I have no intention of joining the Platinum tier of your rewards scheme.',
+    'My husband asked if we should get the premium bundle — we agreed no.',
+    'Is there any point upgrading to the fibre plan if I only check email?',
+  ])('vetoes the upgrade: %s', (text) => expect(deniedOnly('upgrade', scopeCounts(text, { wide: true }))).toBe(true));
+  it('leaves a question asked to upgrade alone', () =>
+    expect(
+      deniedOnly(
+        'upgrade',
+        scopeCounts('Is there any point waiting? I want to upgrade to the Pro plan.', { wide: true }),
+      ),
+    ).toBe(false));
+  it("hears no leaving that has never crossed the writer's mind", () => {
+    expect(saysLeaving('Cancelling my subscription has never crossed my mind.')).toBe(false);
+    expect(saysLeaving('I am cancelling my subscription today.')).toBe(true);
+  });
+});
