@@ -1237,3 +1237,24 @@ describe('polite complaints in the read set dev30 shapes, with my own words (202
     );
   });
 });
+
+describe('everyday praise neither lexicon rates (the read sets dev6 and dev17, 2026-12-05)', () => {
+  it.each([
+    'On the whole the hotel is top-notch.',
+    'The flat is really tidy now.',
+    'The staff were attentive and knowledgeable.',
+  ])('leans clearly positive: %s', (text) => expect(lean(text)).toBeGreaterThanOrEqual(0.25));
+  it('turns a contrast at such praise: The bus was a bit late, but on the whole the hire firm is top-notch.', () =>
+    expect(compositionVerdict('The bus was a bit late, but on the whole the hire firm is top-notch.')?.sign).toBe(1));
+});
+
+describe("the envelope keeps a message's last hyphenated word (2026-12-05)", () => {
+  it('cuts "- Sam" and "—Ana" but not "-notch"', () => {
+    expect(core('The hotel is top-notch.')).toBe('The hotel is top-notch.');
+    expect(core('Delivery was hassle-free!')).toBe('Delivery was hassle-free!');
+    expect(core('The order arrived broken and nobody has called me back - Sam')).toBe(
+      'The order arrived broken and nobody has called me back',
+    );
+    expect(core('The order arrived broken —Ana')).toBe('The order arrived broken');
+  });
+});

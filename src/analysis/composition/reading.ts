@@ -26,7 +26,8 @@ export function lean(text: string, reader?: ReaderLean): number {
   text = text.replace(NEGATED_PRAISE_IDIOM, 'delighted');
   const own = lexiconReading(text).score;
   const v = vader.SentimentIntensityAnalyzer.polarity_scores(text).compound;
-  const extra = (text.toLowerCase().match(/\p{L}+/gu) ?? []).reduce(
+  // (Hyphenated words whole: "top-notch", "hassle-free".)
+  const extra = (text.toLowerCase().match(/\p{L}+(?:-\p{L}+)*/gu) ?? []).reduce(
     (sum, w) => sum + (MORE_PRAISE.has(w) ? 0.5 : MORE_COMPLAINT.has(w) ? -0.5 : 0),
     0,
   );

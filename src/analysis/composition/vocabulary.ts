@@ -95,6 +95,23 @@ export const MORE_PRAISE = new Set([
   // CheckList's own: "I don't think the app is buggy", "I can't say it was boring").
   'professional',
   'convenient',
+  // Everyday praise of service and places neither lexicon rates (the read sets dev17 and dev6,
+  // 2026-12-05): "on the whole it is top-notch", "now it is really tidy".
+  'tidy',
+  'spotless',
+  'immaculate',
+  'faultless',
+  'seamless',
+  'painless',
+  'hassle-free',
+  'top-notch',
+  'first-rate',
+  'spot-on',
+  'knowledgeable',
+  'attentive',
+  'welcoming',
+  'thorough',
+  'reassuring',
 ]);
 
 export const MORE_COMPLAINT = new Set([
