@@ -131,8 +131,9 @@ const PROBE_FLOORS: Record<string, number> = {
  * Set again on 2026-12-05 (a tenth stop) for the rules written from my own templates and the read
  * sets dev24, dev28, dev29 and dev30 (polite complaints told by what differs, is gone, was not done
  * or was promised; thanks for a mending; upgrades set aside, waited on or told by a higher tier):
- * test 12 → 11, test6 17 → 15, test7 19 → 18, test8 20 → 18, test9 28 → 27, test13 24 → 23, test17
- * 24 → 23, test-posts 22 → 21 (polite complaints 19 → 12 of 252 pooled): 349 → 339 without test18.
+ * test 12 → 11, test3 9 → 8, test6 17 → 15, test7 19 → 18, test8 20 → 18, test9 28 → 27, test13
+ * 24 → 23, test17 24 → 22, test-posts 22 → 21 (polite complaints 19 → 12 of 252 pooled, negated
+ * positives 14 → 12 of 274): 349 → 337 without test18.
  */
 const HOLDOUT_FAILURES: Record<string, number> = {
   'negated positive': 0 + 1,
@@ -177,7 +178,7 @@ const HOLDOUT2_FAILURES: Record<string, number> = {
  * Heads v21 with the learned sarcasm detector: 16 → 14 (sarcasm 3 → 1).
  */
 const HOLDOUT3_FAILURES: Record<string, number> = {
-  'negated positive': 1 + 1,
+  'negated positive': 0 + 1,
   'negated negative': 2 + 1,
   'contrast ending negative': 1 + 1,
   'contrast ending positive': 2 + 1,
@@ -189,7 +190,7 @@ const HOLDOUT3_FAILURES: Record<string, number> = {
   'negated upgrade': 0 + 1,
   'negated recommend': 0 + 1,
   'churn statement': 0 + 1,
-  overall: 9 + 3,
+  overall: 8 + 3,
 };
 
 /**
@@ -513,7 +514,7 @@ const HOLDOUT16_FAILURES: Record<string, number> = {
  */
 const HOLDOUT17_FAILURES: Record<string, number> = {
   'negated negative': 1 + 1,
-  'negated positive': 2 + 1,
+  'negated positive': 1 + 1,
   'negated churn': 2 + 1,
   'negated upgrade': 2 + 1,
   'negated refund': 0 + 1,
@@ -530,7 +531,7 @@ const HOLDOUT17_FAILURES: Record<string, number> = {
   'noisy positive': 1 + 1,
   'neutral post': 0 + 1,
   'upgrade statement': 2 + 1,
-  overall: 23 + 4,
+  overall: 22 + 4,
 };
 
 /**
