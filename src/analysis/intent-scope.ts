@@ -182,8 +182,17 @@ const WIDE_REPORTED =
 /** A contradiction, said after the claim: "nope", "are false", "We're not." (not "I'm not happy"). */
 const WIDE_CONTRADICTED =
   /\b(?:(?:we|i) (?:both )?(?:agreed|decided|said) (?:no|against it)|false|untrue|not true|nonsense|rubbish|nope|no way|not happening|not going anywhere|not (?:cancell?ing|leaving|switching|moving|going to)|(?:is|are) wrong|(?:we['’]re|i['’]m|we are|i am) still (?:a )?(?:customers?|users?|members?|subscribers?|with (?:you|them)))\b|\b(?:we['’]re|i['’]m|we are|i am) not(?=\s*(?:[.!,;:–—-]|$))/i;
-const WIDE_DENIED_BEFORE =
-  /\bback(?:ed|ing)? out\b|\b(?:can|will have to|must|has to|have to|can just) wait\b|\bchanged (?:my|our) minds?\b|\b(?:decided|voted|chose|opted) against it\b|\b(?:said no to|passed on|ruled out) (?:it|that|them)\b|\bturned (?:it|that|them) down\b|\b(?:is|are)(?:n['’]?t| not) on (?:my|our|the) radar\b|\bby (?:accident|mistake)\b|\b(?:was|were) (?:meant|intended) for (?:a different|another|someone else|the wrong)\b|\b(?:is|are|was|were)(?:n['’]?t| not| never) (?:something|anything|a thing) (?:[\p{L}'’]+ ){0,4}?(?:do|doing|consider\w*|entertain\w*|need\w*|want\w*|pursu\w*|plan\w*)\b|\b(?:(?:has|have|had)(?:n['’]?t| not)|(?:has|have|had) never|never) (?:even |once )?crossed (?:my|our|anyone['’]s) minds?\b/iu;
+/**
+ * A plan set aside after it is named: "isn't on my radar", "isn't something we'd consider", "has
+ * never crossed my mind". (saysLeaving reads it too: "giving up my membership has never crossed my
+ * mind", dev19.)
+ */
+const SET_ASIDE =
+  /\b(?:is|are)(?:n['’]?t| not) on (?:my|our|the) radar\b|\b(?:is|are|was|were)(?:n['’]?t| not| never) (?:something|anything|a thing) (?:[\p{L}'’]+ ){0,4}?(?:do|doing|consider\w*|entertain\w*|need\w*|want\w*|pursu\w*|plan\w*)\b|\b(?:(?:has|have|had)(?:n['’]?t| not)|(?:has|have|had) never|never) (?:even |once )?crossed (?:my|our|anyone['’]s) minds?\b/iu;
+const WIDE_DENIED_BEFORE = new RegExp(
+  String.raw`\bback(?:ed|ing)? out\b|\b(?:can|will have to|must|has to|have to|can just) wait\b|\bchanged (?:my|our) minds?\b|\b(?:decided|voted|chose|opted) against it\b|\b(?:said no to|passed on|ruled out) (?:it|that|them)\b|\bturned (?:it|that|them) down\b|\bby (?:accident|mistake)\b|\b(?:was|were) (?:meant|intended) for (?:a different|another|someone else|the wrong)\b|${SET_ASIDE.source}`,
+  'iu',
+);
 const WIDE_REACH_BACK = 8;
 const WIDE_ANSWER_NO =
   /^\s*(?:(?:a\s+)?hard pass|thanks,? but no|no,? thanks?|not for (?:me|us)|not (?:me|us)|pass)\b/i;
@@ -611,9 +620,6 @@ const AT_TERM_END =
  * a billing dispute, which the corpus labels a refund, not a statement of leaving.
  */
 const BILLED = /\b(?:charg\w*|bill(?:ed|ing)|debit\w*|refund\w*|invoic\w*)\b/i;
-/** A leaving set aside after it is named: "has never crossed my mind", "isn't on my radar", "isn't something I'd consider". */
-const SET_ASIDE_AFTER =
-  /\b(?:(?:has|have|had)(?:n['’]?t| not| never)|never) (?:even |once )?crossed (?:my|our|anyone['’]s) minds?\b|\b(?:is|are)(?:n['’]?t| not) on (?:my|our|the) radar\b|\b(?:is|are|was|were)(?:n['’]?t| not| never) (?:something|anything) (?:i|we)(?:['’]d| would| will| am| are|['’]m|['’]re)? (?:ever )?(?:do|consider|considering|want|plan)\w*\b/iu;
 export function saysLeaving(
   text: string,
   /** Whether the message is read positive: "never going back" then praises the switch (dev-posts). */
@@ -634,7 +640,7 @@ export function saysLeaving(
     // "may" in lower case only: "in May" is a date.
     if (!m || MAYBE.test(clause) || /\bmay\b|^\W*May\b/.test(clause)) return false;
     // Set aside after it: "giving up my membership has never crossed my mind" (dev19).
-    if (SET_ASIDE_AFTER.test(clause.slice(m.index! + m[0].length))) return false;
+    if (SET_ASIDE.test(clause.slice(m.index! + m[0].length))) return false;
     // No negator before the phrase in its clause: "never thought of switching to a new bank".
     return !negatedBefore(clause, m.index!, refused ? m.index! : m.index! + m[0].length);
   });

@@ -41,9 +41,9 @@ export function politeComplaint(text: string, reader?: ReaderLean): -1 | 0 {
   // Courtesy around a complaint denied is praise: "I appreciate the lack of outages".
   // (Not the hedges: "don't take this the wrong way" denies nothing the writer complains of.)
   if (deniedComplaint(text) > 0) return 0;
-  // A failure put right is thanks: "I appreciate how quickly you replaced my broken kettle". ("Thanks
-  // in advance for fixing the calls" asks for the mending.)
-  const asked = text.replace(/\bin advance for \p{L}+ing\b/giu, ' ');
+  // A failure put right is thanks: "I appreciate how quickly you replaced my broken kettle" (not one
+  // only asked for: "thanks in advance for fixing the calls").
+  const asked = withoutMendingsAsked(text);
   const mended = mendedUndenied(asked) || MENDING.test(asked);
   const failure = mended ? null : (text.match(FAILURE) ?? text.match(SERVICE_FAILED));
   // Praise first, then the problem in a sentence of its own, told as courtesy: "We've been very happy
@@ -63,6 +63,33 @@ export function politeComplaint(text: string, reader?: ReaderLean): -1 | 0 {
     (problemTold(text) && !mended)
     ? -1
     : 0;
+}
+
+/**
+ * The message without the mendings it only asks or hopes for, so that what is left mends only what
+ * was mended: "thanks in advance for sorting it out" asks (not "thanks for sorting it"), and so do
+ * "a way to restore them", "could you waive it", "I'd love to get it sorted", "if it could be
+ * sorted" and "I'm sure it's easily sorted".
+ */
+function withoutMendingsAsked(text: string): string {
+  return (
+    text
+      .replace(/\bin advance for \p{L}+ing\b/giu, ' ')
+      .replace(
+        /\b(?:to|you|someone|somebody|anyone|please|kindly) (?:please |kindly |possibly )?(?:restore|recover|waive|replace|refund)\b/giu,
+        ' ',
+      )
+      // "I'd love to get it sorted", "if it could be sorted": a mending asked for.
+      .replace(
+        /\b(?:(?:love|like|want|need|hope|keen|able) to (?:get|have) (?:it|this|that|them|things|everything)|(?:could|can) (?:it|this|that|they) be|(?:it|this|that|they) (?:could|can) be|get (?:it|this|that) (?:all )?) (?:sorted|fixed|resolved|sorted out|put right)\b/giu,
+        ' ',
+      )
+      // A mending hoped for: "I'm sure it's easily sorted, but could I have a check-up?"
+      .replace(
+        /\b(?:i['’]?m sure|hopefully|i hope|no doubt) (?:it['’]?s|it is|it can be|it['’]ll be|this is|this can be) (?:\p{L}+ )?(?:sorted|fixed|resolved|solved)\b/giu,
+        ' ',
+      )
+  );
 }
 
 /**
@@ -100,24 +127,7 @@ function problemTold(text: string): boolean {
 /** `message`: the whole message, whose greeting and sign-off (cut from `text` by envelope.ts) are courtesy too. */
 export function helpWithProblem(text: string, message = text): -1 | 0 {
   if (!HELP_ASKED.test(text) || !COURTESY_WORDS.test(message)) return 0;
-  // "Thanks in advance for sorting it out" asks for the mending; "thanks for sorting it" tells it.
-  // A mending asked for ("a way to restore them", "could you waive it") mends nothing yet.
-  const asked = text
-    .replace(/\bin advance for \p{L}+ing\b/giu, ' ')
-    .replace(
-      /\b(?:to|you|someone|somebody|anyone|please|kindly) (?:please |kindly |possibly )?(?:restore|recover|waive|replace|refund)\b/giu,
-      ' ',
-    )
-    // "I'd love to get it sorted", "if it could be sorted": a mending asked for.
-    .replace(
-      /\b(?:(?:love|like|want|need|hope|keen|able) to (?:get|have) (?:it|this|that|them|things|everything)|(?:could|can) (?:it|this|that|they) be|(?:it|this|that|they) (?:could|can) be|get (?:it|this|that) (?:all )?) (?:sorted|fixed|resolved|sorted out|put right)\b/giu,
-      ' ',
-    )
-    // A mending hoped for: "I'm sure it's easily sorted, but could I have a check-up?"
-    .replace(
-      /\b(?:i['’]?m sure|hopefully|i hope|no doubt) (?:it['’]?s|it is|it can be|it['’]ll be|this is|this can be) (?:\p{L}+ )?(?:sorted|fixed|resolved|solved)\b/giu,
-      ' ',
-    );
+  const asked = withoutMendingsAsked(text);
   if (MENDED.test(asked) || MENDING.test(asked)) return 0;
   return toldFailure(text) ||
     SERVICE_FAILED.test(text) ||

@@ -16,7 +16,8 @@ import { complaint, praise } from './vocabulary.js';
  * the stack carries that into thanks and praise; the lexicons read them right when nothing in the
  * message fails, asks or turns. Only a negative reading is turned round (composePolarity).
  */
-const GRATITUDE = /\b(?:thanks?|thank you|thx|ty|cheers|grateful|kudos|props|shout ?out|lifesavers?|hats off)\b/iu;
+export const GRATITUDE =
+  /\b(?:thanks?|thank you|thx|ty|cheers|grateful|kudos|props|shout[ -]?out|lifesavers?|hats off)\b/iu;
 
 export const REQUEST =
   /\b(?:please|pls|plz|kindly|could you|can you|would you|can someone|could someone|fix this|in advance|if (?:you|someone|somebody|your team) (?:could|can|would))\b/iu;

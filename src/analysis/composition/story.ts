@@ -11,7 +11,7 @@
 import { MARKER, TIME_TURN } from './contrast.js';
 import { HELP_ASKED, STILL_OPEN } from './courtesy.js';
 import { MENDED, MENDING, SERVICE_FAILED, undeniedFailures } from './failures.js';
-import { praiseIdiom, REQUEST } from './praise.js';
+import { GRATITUDE, praiseIdiom, REQUEST } from './praise.js';
 import { CLEAR, lean, type ReaderLean, scopedWords, words } from './reading.js';
 import { IRONIC, PRAISE_CLOSING, SARCASM_CUE, SCARE_QUOTES } from './sarcasm.js';
 import { complaint, praise } from './vocabulary.js';
@@ -71,8 +71,6 @@ export function resolvedStory(text: string, reader?: ReaderLean): 1 | 0 {
   return lean(verdict, reader) >= 2 * CLEAR || praiseIdiom(verdict, reader) > 0 || RATED.test(verdict) ? 1 : 0;
 }
 
-/** Thanks said: "thank you so much for …", "I'd like to thank the team for …", "cheers", "grateful". */
-const THANKS = /\b(?:thanks?|thank you|many thanks|cheers|grateful|appreciate\w*|shout-?out)\b/iu;
 /**
  * A mending the thanks are for, or told beside them: "for taking the late fee off my account", "for
  * finding my lost passport", "the missing episodes are back on my list" (dev29's polite thanks, read
@@ -89,7 +87,13 @@ const LATE_MENDING =
  * 'fixing' it").
  */
 export function thanksForMending(text: string): 1 | 0 {
-  if (words(text) > 30 || /\?/u.test(text) || !THANKS.test(text) || !THANKED_MENDING.test(text)) return 0;
+  if (
+    words(text) > 30 ||
+    /\?/u.test(text) ||
+    !(GRATITUDE.test(text) || /\bappreciat\w*/iu.test(text)) ||
+    !THANKED_MENDING.test(text)
+  )
+    return 0;
   if (MARKER.test(text) || STILL_ASKING.test(text) || HELP_ASKED.test(text) || STILL_OPEN.test(text)) return 0;
   // A mending that came late is no thanks: "cheers for refunding me... only took 3 months".
   if (LATE_MENDING.test(text)) return 0;
