@@ -16,6 +16,8 @@
  *   in what follows, is a complaint;
  * - **polite complaint**: courtesy around impatience or a failure ("it would be great if the export
  *   actually worked", "with respect, the update made it slower") is a complaint, not praise;
+ * - **thanks for a mending**: thanks for a failure put right ("thank you for taking the late fee off
+ *   my account") is praise, not the failure it names;
  * - **mismatch**: what was ordered, booked or paid for against what came ("booked a double room, got
  *   two singles", "the seat we paid for actually faces a wall", "charged for a plan we never signed
  *   up for") is a complaint, however calmly put;
@@ -28,8 +30,9 @@
  * and `npm run eval -- --composition=off` measures what they do on cross-validation.
  *
  * The rules live in ./composition/, a file for each kind: contrast.ts, denials.ts, sarcasm.ts,
- * courtesy.ts, failures.ts and praise.ts, over the words of vocabulary.ts, the readings of
- * reading.ts and the envelope of envelope.ts. This file holds the order in which they are asked.
+ * courtesy.ts, failures.ts, praise.ts, story.ts, warning.ts and comparison.ts, over the words of
+ * vocabulary.ts, the readings of reading.ts and the envelope of envelope.ts. This file holds the
+ * order in which they are asked.
  */
 import { BAD_NEWS, contrastParts, expectationDenied, juxtaposed } from './composition/contrast.js';
 import { COURTESY, helpWithProblem, openProblem, politeComplaint } from './composition/courtesy.js';

@@ -12,7 +12,7 @@ import { MARKER, TIME_TURN } from './contrast.js';
 import { HELP_ASKED, STILL_OPEN } from './courtesy.js';
 import { MENDED, MENDING, SERVICE_FAILED, undeniedFailures } from './failures.js';
 import { GRATITUDE, praiseIdiom, REQUEST } from './praise.js';
-import { CLEAR, lean, type ReaderLean, scopedWords, words } from './reading.js';
+import { CLEAR, lean, type ReaderLean, scopedWords, SHORT_WORDS, words } from './reading.js';
 import { IRONIC, PRAISE_CLOSING, SARCASM_CUE, SCARE_QUOTES } from './sarcasm.js';
 import { complaint, praise } from './vocabulary.js';
 
@@ -88,7 +88,7 @@ const LATE_MENDING =
  */
 export function thanksForMending(text: string): 1 | 0 {
   if (
-    words(text) > 30 ||
+    words(text) > SHORT_WORDS ||
     /\?/u.test(text) ||
     !(GRATITUDE.test(text) || /\bappreciat\w*/iu.test(text)) ||
     !THANKED_MENDING.test(text)
