@@ -687,3 +687,14 @@ describe('an upgrade or a leaving set aside in more words (the read sets dev8, d
     expect(saysLeaving('I am cancelling my subscription today.')).toBe(true);
   });
 });
+
+describe('an upgrade judged pointless (my own templates, 2026-12-05)', () => {
+  it.each([
+    'My current plan does everything, so an upgrade makes no sense.',
+    'For a team of two the enterprise tier would be overkill.',
+  ])('vetoes the upgrade: %s', (text) => expect(deniedOnly('upgrade', scopeCounts(text, { wide: true }))).toBe(true));
+  it('leaves an upgrade that makes sense alone', () =>
+    expect(
+      deniedOnly('upgrade', scopeCounts('Upgrading to the premium tier makes sense for us now.', { wide: true })),
+    ).toBe(false));
+});

@@ -190,7 +190,7 @@ const WIDE_CONTRADICTED =
 const SET_ASIDE =
   /\b(?:is|are)(?:n['’]?t| not) on (?:my|our|the) radar\b|\b(?:is|are|was|were)(?:n['’]?t| not| never) (?:something|anything|a thing) (?:[\p{L}'’]+ ){0,4}?(?:do|doing|consider\w*|entertain\w*|need\w*|want\w*|pursu\w*|plan\w*)\b|\b(?:(?:has|have|had)(?:n['’]?t| not)|(?:has|have|had) never|never) (?:even |once )?crossed (?:my|our|anyone['’]s) minds?\b/iu;
 const WIDE_DENIED_BEFORE = new RegExp(
-  String.raw`\bback(?:ed|ing)? out\b|\b(?:can|will have to|must|has to|have to|can just) wait\b|\bchanged (?:my|our) minds?\b|\b(?:decided|voted|chose|opted) against it\b|\b(?:said no to|passed on|ruled out) (?:it|that|them)\b|\bturned (?:it|that|them) down\b|\bby (?:accident|mistake)\b|\b(?:was|were) (?:meant|intended) for (?:a different|another|someone else|the wrong)\b|${SET_ASIDE.source}`,
+  String.raw`\bmakes? no sense\b|\b(?:is|seems|feels|would be) (?:pointless|unnecessary|overkill)\b|\bback(?:ed|ing)? out\b|\b(?:can|will have to|must|has to|have to|can just) wait\b|\bchanged (?:my|our) minds?\b|\b(?:decided|voted|chose|opted) against it\b|\b(?:said no to|passed on|ruled out) (?:it|that|them)\b|\bturned (?:it|that|them) down\b|\bby (?:accident|mistake)\b|\b(?:was|were) (?:meant|intended) for (?:a different|another|someone else|the wrong)\b|${SET_ASIDE.source}`,
   'iu',
 );
 const WIDE_REACH_BACK = 8;
