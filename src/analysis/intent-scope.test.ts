@@ -698,3 +698,15 @@ describe('an upgrade judged pointless (my own templates, 2026-12-05)', () => {
       deniedOnly('upgrade', scopeCounts('Upgrading to the premium tier makes sense for us now.', { wide: true })),
     ).toBe(false));
 });
+
+describe('an upgrade refused "even if", undone or weighed twice (my own templates, 2026-12-05)', () => {
+  it.each([
+    "I wouldn't upgrade even if it were half price.",
+    'Undo the upgrade to premium, I clicked it by accident.',
+    "I'll think twice before upgrading to the new tier.",
+  ])('vetoes the upgrade: %s', (text) => expect(deniedOnly('upgrade', scopeCounts(text, { wide: true }))).toBe(true));
+  it('still reads a condition as a condition: "if the price doesn\'t come down we\'ll switch" is leaving', () =>
+    expect(
+      deniedOnly('churn', scopeCounts("If the price doesn't come down we'll switch providers.", { wide: true })),
+    ).toBe(false));
+});

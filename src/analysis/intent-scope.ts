@@ -157,6 +157,10 @@ const WIDE_DENIED_AFTER = new RegExp(
     // Someone else's no ("my husband vetoed the upgrade") and a decision put off to a later day
     // ("we'll think about the premium tier next year, not now") (my own templates, 2026-12-05).
     String.raw`\bveto(?:ed|es|ing)?\b`,
+    // An upgrade undone ("undo the upgrade to premium, I clicked it by accident") or weighed hard
+    // ("I'll think twice before upgrading") (my own templates, 2026-12-05).
+    String.raw`\b(?:undo|undid|revers\w*|roll(?:ed|ing)? back|remov\w*) (?:the|my|this|that|our)(?= (?:\w+ )?upgrade)`,
+    String.raw`\bthink(?:ing)? twice (?:before|about)\b`,
     String.raw`\b(?:we|i)(?:['’]ll| will| might| may) (?:think about|consider|revisit|look at|look into)\b(?=[^.!?]*\b(?:next (?:year|month|time|season)|later|not (?:now|yet)|one day|some day|someday)\b)`,
   ].join('|'),
   'iu',
@@ -302,7 +306,8 @@ export function scopeCounts(raw: string, opts: { wide?: boolean } = {}): ScopeCo
     const noDenial =
       ASKING.test(clause) ||
       NOT_A_DENIAL.test(clause) ||
-      CONDITIONAL.test(clause) ||
+      // (Wide: "even if" is no condition on the cause: "I wouldn't upgrade even if it were half price".)
+      CONDITIONAL.test(wide ? clause.replace(/\beven if\b/giu, 'even') : clause) ||
       (wide && WIDE_NOT_A_DENIAL.test(clause));
     // The words each decision against or setting-aside predicate denies, as token ranges.
     const ranges = noDenial ? [] : deniedRanges(clause, wide);
