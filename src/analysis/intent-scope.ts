@@ -251,10 +251,16 @@ function deniedRanges(clause: string, wide: boolean): [number, number][] {
 const UPGRADE_DECLINED =
   /\b(?:(?:stay|staying|remain|remaining|stick|sticking|keep|keeping)(?: on| with)? (?:our|my|the) (?:current|existing|present|basic|free|cheaper|standard|monthly) (?:plan|tier|package|subscription|membership|level)|(?:staying|remaining|sticking|keeping|(?:will|['’]ll|going to) (?:stay|remain|stick|keep))(?: on| with)? (?:our|my|the) (?:[\w-]+ ){0,2}?(?:plan|tier|package|subscription|membership|level)|keep (?:us|me) on\b|(?:still|remain) on (?:the|my|our) (?:free|basic|current|existing|standard|cheaper|lower|old|individual|starter) (?:plan|tier|package|subscription|membership)|(?:no|zero|not the (?:slightest|least)) (?:intention|plans?|desire|interest|wish) (?:of|to|in) (?:join|upgrad|mov|buy|tak|get|go|switch|step|pay)\w*(?: (?:up|for|to|into|onto))? (?:the |a |an |our |my |any )?(?:[\w-]+ ){0,3}?(?:plan|tier|package|membership|level|class|suite|bundle|subscription|edition|version|card|policy|cover|room|seats?|licen[cs]es?|scheme|upgrade|premium)|(?:we|i) (?:both )?(?:agreed|decided|said)(?: on)? (?:no|against it)\b|(?:decided|chose|opted|voted) against (?:the |a |an |our |my )?(?:[\w-]+ ){0,3}?(?:plan|tier|package|membership|level|class|suite|bundle|subscription|edition|version|card|policy|cover|room|seats?|licen[cs]es?)|(?:is|are|['’]s) (?:plenty|(?:more than )?enough|sufficient|all (?:i|we) need) for (?:me|us)|(?:all set|about|going|planning|ready) to (?:go for|get|take|buy|move to|switch to|upgrade)\b[^.!?]{0,60}\b(?:but|then)\b[^.!?]{0,80}\b(?:leaving it|not (?:bothering|going ahead)|(?:decided|chose) (?:against|not to)|holding off|skipping it|giving it a miss|changed (?:my|our) minds?)|withdraw(?:ing|n|ed)? (?:my|our|the) (?:request|application|order) (?:to|for) (?:step|move|go|upgrade|trade)\b[^.!?,]{0,60}|(?:had|have|booked|ordered|requested|planned|arranged) (?:an? |the |my |our )?(?:upgrade|move up|step up)\b[^.!?]{0,60}?\b(?:but|and|so) (?:i|we)(?:['’]ve| have)? (?:now )?(?:cancell?ed|dropped|scrapped|called off|withdrawn|pulled) (?:it|that|them)\b|(?:going to|gonna|will|['’]ll|['’]m going to|['’]re going to) wait (?:until|till|for)\b[^.!?]{0,60}\bbefore (?:i|we) (?:upgrade|move|go|switch|get|buy)(?: (?:up )?(?:to|onto) (?:the |a |an |our |my )?(?:[\w-]+ ){0,3}?(?:plan|tier|package|membership|level|class|suite|bundle|subscription|edition|version))?|(?:happy|fine|content|good) (?:on|with) (?:our|my|the) (?:current|existing|present|basic|free|standard|monthly) (?:plan|tier|package|subscription|membership)|(?:do|does)(?:n['’]?t| not) need (?:any )?(?:more|extra|additional|a bigger|a larger|a higher)|(?:won['’]?t|will not|(?:am|are|['’]m|['’]re) not going to|(?:do|does)(?:n['’]?t| not)(?: want to| plan to| intend to)?|never) (?:be )?(?:buy(?:ing)?|purchas(?:e|ing)|pay(?:ing)? for|get(?:ting)?) (?:[\w-]+ ){0,7}?(?:seats?|upgrades?|tiers?|add-ons?|licen[cs]es?|package|premium|bundle)(?:,? or (?:any |an )?(?:other )?(?:upgrades?|add-ons?|extras?|tiers?))?|(?:not|never) (?:interested in|looking to|planning to|going to) (?:move|moving|step|stepping|go|going) up|(?:declin\w*|turn\w* down|pass\w* on|sa(?:id|ys|ying) no to|refus\w*) (?:the |an |their |your |this |that )?(?:offer|invitation|chance|option|invite) to (?:move|step|go|trade) up(?: to (?:the |a |an |our |my )?(?:[\w-]+ ){0,2}?(?:premium|plus|pro|tier|plan|package|membership|level|class|suite|seats?)\b)?|(?:decided|chosen|choose|chose) not to (?:move|step|go) up|(?:decided|chose|opted|voted) (?:against|not to) (?:moving|switching|going|stepping|changing|trading|move|switch|go|step|change|trade) (?:up )?(?:to|onto|into) (?:the |a |an |our |my )?(?:[\w-]+ ){0,3}?(?:plan|tier|package|membership|level|class|suite|bundle|subscription|edition|version|card|policy|cover|room|seats?|licen[cs]es?)|(?:do|does)(?:n['’]?t| not) (?:intend|plan|want) to (?:move|step|go) up)\b/i;
 
-/** An upgrade only on a condition not met yet: "I'd only upgrade to the full service if the price came down" (dev29). */
-const ONLY_IF =
+/**
+ * An upgrade declined with a condition in its clause, which the clause filter below (CONDITIONAL)
+ * would otherwise set aside: only on a condition not met ("I'd only upgrade to the full service if
+ * the price came down", dev29), a hypothetical turned down ("if premium economy came with a discount
+ * I might consider it, but for now I'm not upgrading", dev30), or its point doubted ("is there any
+ * point upgrading to 4K if my TV only does 1080p?", dev28).
+ */
+const DECLINED_ON_A_CONDITION =
   /\b(?:is there )?any point (?:in )?(?:upgrading|getting|paying for|moving up)\b[^.!?]{0,60}\bif\b[^.!?]{0,60}|\b(?:i|we)(?:['’]d|['’]ll| would| will) only (?:upgrade|move|go|switch|look at|consider|think about|get|buy|take|pay for)\b[^.!?]{0,60}?\bif\b|\bif\b[^.!?]{0,80}\b(?:i|we)(?:['’]d| would| might| may| could)\b[^.!?]{0,40}\b(?:but|though)\b[^.!?]{0,20}\b(?:i['’]m|we['’]re|i am|we are|i|we) (?:not|won['’]t be|will not be|don['’]t|do not) (?:upgrading|going to upgrade|moving up|going premium|upgrade|need it)\b/i;
-const ONLY_IF_ALL = new RegExp(ONLY_IF.source, 'gi');
+const DECLINED_ON_A_CONDITION_ALL = new RegExp(DECLINED_ON_A_CONDITION.source, 'gi');
 
 /** Every declined upgrade of a message, compiled once (replace resets its lastIndex). */
 const UPGRADE_DECLINED_ALL = new RegExp(UPGRADE_DECLINED.source, 'gi');
@@ -276,10 +282,13 @@ export function scopeCounts(raw: string, opts: { wide?: boolean } = {}): ScopeCo
   // ("I'd only upgrade if the price came down": a condition that is the point, so not a clause CONDITIONAL sets aside.)
   const declined =
     clausesOf(text).some((c) => !CONDITIONAL.test(c) && !ASKING.test(c) && UPGRADE_DECLINED.test(c)) ||
-    ONLY_IF.test(text);
+    DECLINED_ON_A_CONDITION.test(text);
   out.upgrade_declined = [
     declined ? 1 : 0,
-    declined ? scopeCounts(text.replace(UPGRADE_DECLINED_ALL, ' , ').replace(ONLY_IF_ALL, ' , '), opts).upgrade[0] : 0,
+    declined
+      ? scopeCounts(text.replace(UPGRADE_DECLINED_ALL, ' , ').replace(DECLINED_ON_A_CONDITION_ALL, ' , '), opts)
+          .upgrade[0]
+      : 0,
   ];
   const declinedOffer = wide && WIDE_DECLINED.test(text);
   // Clause by clause, so that a clause's own question mark or condition decides whether it denies.
