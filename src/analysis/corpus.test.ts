@@ -20,10 +20,11 @@ describe('training corpus and sarcasm set', () => {
     return () => loadCorpus(path.join(root, 'train'), path.join(root, 'sarcasm'));
   };
 
-  it('reads the shipped sarcasm set: nine writers, both sides of the line', () => {
+  it('reads the shipped sarcasm set: thirteen writers, both sides of the line', () => {
     const corpus = loadCorpus();
     const count = (label: string) => corpus.sarcasm.filter((ex) => ex.label === label).length;
-    expect(new Set(corpus.sarcasm.map((ex) => ex.writer)).size).toBe(9);
+    expect(new Set(corpus.sarcasm.map((ex) => ex.writer)).size).toBe(13);
+    expect(count('polite_complaint')).toBe(598);
     expect(count('sarcastic')).toBeGreaterThanOrEqual(1350);
     expect(count('sincere_positive') + count('sincere_positive_with_problem')).toBeGreaterThanOrEqual(1430);
     // The corpus' sarcastic lines: the negative lines of its sarcasm and irony files, and only those.

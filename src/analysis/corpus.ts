@@ -79,13 +79,15 @@ export function parseLabelled(raw: string, source: string): LabelledText[] {
 
 /**
  * The sarcasm set: data/sarcasm/*.jsonl (data/sarcasm/README.md), lines labelled `sarcastic`,
- * `sincere_positive`, `sincere_positive_with_problem`, `literal_negative` or `neutral`. It trains
- * the learned sarcasm detector (sarcasm-detector.ts) only: praise that means a complaint against
- * praise that means it. Its lines carry no polarity, topics or intentions of the corpus' kind.
+ * `polite_complaint`, `sincere_positive`, `sincere_positive_with_problem`, `literal_negative` or
+ * `neutral`. It trains the learned sarcasm detector (sarcasm-detector.ts): praise or courtesy that
+ * means a complaint against praise and courtesy that mean it; and the readers' polarity
+ * (train-heads.ts sarcasmSetPolarityRows). Its lines carry no topics or intentions.
  */
 export const SARCASM_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/sarcasm');
 export const SARCASM_LABELS = [
   'sarcastic',
+  'polite_complaint',
   'sincere_positive',
   'sincere_positive_with_problem',
   'literal_negative',

@@ -18,6 +18,12 @@ import type { SparseRow } from './word-features.js';
  * and sincere praise, the sincere half written with sarcasm's surface on purpose) and the corpus
  * (its sarcasm files' negative lines as sarcastic, every positive line as sincere).
  *
+ * Since heads v25 it also learns polite complaints (four more writers, data/sarcasm/polite-*.jsonl):
+ * a problem still open told with courtesy and no negative word is the same question, a complaint the
+ * stack reads as praise, and the composition rules' lists of its forms did not carry to a new
+ * writer. Those writers' polite requests (neutral) join the sincere side, so courtesy alone is not
+ * a complaint. The verdict keeps its name, 'learned sarcasm', in explanations.
+ *
  * Two logistic models, their logits averaged:
  * - on the embedding reader's standardised feature row and the lexicon priors (what the message is
  *   about, and how much praise it wears);

@@ -19,6 +19,8 @@ import { packWordPolarity, trainWordPolarity } from './word-reader.js';
 /** One writer's lines, read by heads whose detector never saw that writer. */
 export interface WriterFigures {
   writer: string;
+  /** The detector's threshold these figures were read at. */
+  threshold: number;
   sarcastic: number;
   /** Sarcastic lines read positive: without the detector, and with the detector of the other writers. */
   sarcasticPositiveBefore: number;
@@ -27,6 +29,14 @@ export interface WriterFigures {
   /** Sincere praise (with a problem or not) read other than positive, before and after. */
   sincereMissedBefore: number;
   sincereMissedAfter: number;
+  /** Polite complaints (a problem still open, told with courtesy) read positive, before and after. */
+  polite: number;
+  politePositiveBefore: number;
+  politePositiveAfter: number;
+  /** Neutral lines (polite requests, plain questions) read negative, before and after. */
+  neutral: number;
+  neutralNegativeBefore: number;
+  neutralNegativeAfter: number;
 }
 
 /**
@@ -46,8 +56,12 @@ export async function sarcasmByWriter(input: {
   itemsEncoded: Encoded[];
   sarcasticIds: Set<string>;
   writers?: string[];
-  /** The detector's threshold (default: the trained one, SARCASM_THRESHOLD). */
-  threshold?: number;
+  /**
+   * The detector's thresholds to read each writer at (default: the trained one, SARCASM_THRESHOLD):
+   * one WriterFigures a writer and threshold, in this order, so a sweep trains each writer's
+   * detector once.
+   */
+  thresholds?: number[];
   /** The items' courtesy envelopes, when the heads learned from them (courtesyEnvelopes). */
   envelopes?: TrainingEnvelopes;
 }): Promise<WriterFigures[]> {
@@ -95,34 +109,52 @@ export async function sarcasmByWriter(input: {
       ),
       1,
     );
-    const withDetector = {
-      ...base,
-      options: { ...base.options, learnedSarcasm: true },
-      sarcasm: { ...detector, threshold: input.threshold ?? detector.threshold },
-    };
-    const f: WriterFigures = {
-      writer,
-      sarcastic: 0,
-      sarcasticPositiveBefore: 0,
-      sarcasticPositiveAfter: 0,
-      sincere: 0,
-      sincereMissedBefore: 0,
-      sincereMissedAfter: 0,
-    };
-    input.examples.forEach((ex, i) => {
-      if (ex.writer !== writer) return;
-      const positive = (h: Heads) => polarityOf(applyHeads(h, input.encoded[i], ex.text).sentiment) === 'positive';
-      if (ex.label === 'sarcastic') {
-        f.sarcastic++;
-        if (positive(without)) f.sarcasticPositiveBefore++;
-        if (positive(withDetector)) f.sarcasticPositiveAfter++;
-      } else if (ex.label.startsWith('sincere')) {
-        f.sincere++;
-        if (!positive(without)) f.sincereMissedBefore++;
-        if (!positive(withDetector)) f.sincereMissedAfter++;
-      }
-    });
-    out.push(f);
+    for (const threshold of input.thresholds ?? [detector.threshold]) {
+      const withDetector = {
+        ...base,
+        options: { ...base.options, learnedSarcasm: true },
+        sarcasm: { ...detector, threshold },
+      };
+      const f: WriterFigures = {
+        writer,
+        threshold,
+        sarcastic: 0,
+        sarcasticPositiveBefore: 0,
+        sarcasticPositiveAfter: 0,
+        sincere: 0,
+        sincereMissedBefore: 0,
+        sincereMissedAfter: 0,
+        polite: 0,
+        politePositiveBefore: 0,
+        politePositiveAfter: 0,
+        neutral: 0,
+        neutralNegativeBefore: 0,
+        neutralNegativeAfter: 0,
+      };
+      input.examples.forEach((ex, i) => {
+        if (ex.writer !== writer) return;
+        const read = (h: Heads) => polarityOf(applyHeads(h, input.encoded[i], ex.text).sentiment);
+        const [before, after] = [read(without), read(withDetector)];
+        if (ex.label === 'sarcastic') {
+          f.sarcastic++;
+          if (before === 'positive') f.sarcasticPositiveBefore++;
+          if (after === 'positive') f.sarcasticPositiveAfter++;
+        } else if (ex.label === 'polite_complaint') {
+          f.polite++;
+          if (before === 'positive') f.politePositiveBefore++;
+          if (after === 'positive') f.politePositiveAfter++;
+        } else if (ex.label.startsWith('sincere')) {
+          f.sincere++;
+          if (before !== 'positive') f.sincereMissedBefore++;
+          if (after !== 'positive') f.sincereMissedAfter++;
+        } else if (ex.label === 'neutral') {
+          f.neutral++;
+          if (before === 'negative') f.neutralNegativeBefore++;
+          if (after === 'negative') f.neutralNegativeAfter++;
+        }
+      });
+      out.push(f);
+    }
   }
   return out;
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { LabelledText, SarcasmExample } from './corpus.js';
 import { courtesyEnvelopes } from './courtesy-envelope.js';
 import { featureRow } from './features.js';
-import { envelopeRows, sarcasmSetPolarityRows } from './train-heads.js';
+import { envelopeRows, sarcasmRows, sarcasmSetPolarityRows } from './train-heads.js';
 
 describe('the sarcasm set as polarity examples (sarcasmSetPolarity)', () => {
   const line = (label: SarcasmExample['label'], text: string): SarcasmExample => ({ label, text, writer: 'w' });
@@ -12,6 +12,7 @@ describe('the sarcasm set as polarity examples (sarcasmSetPolarity)', () => {
     line('sincere_positive', 'Wow, the fitter was early and tidy!'),
     line('sincere_positive_with_problem', 'The app crashed once, but support fixed it in minutes. Great.'),
     line('neutral', 'What time do you open on Sundays?'),
+    line('polite_complaint', 'Hi there, I ordered three lamps and two came. Could you look into it? Thanks!'),
   ];
   const vector = [0.5, -0.25, 1, 0];
   const width = featureRow(vector, 'x').length;
@@ -20,23 +21,58 @@ describe('the sarcasm set as polarity examples (sarcasmSetPolarity)', () => {
     { mean: new Array<number>(width).fill(0), scale: new Array<number>(width).fill(1) },
   );
 
-  it('reads sarcasm and complaints as negative, sincere praise as positive, neutral lines as neutral', () => {
-    expect(rows.words.classes).toEqual(['negative', 'negative', 'positive', 'neutral']);
+  it('reads sarcasm and complaints, polite ones too, as negative, sincere praise as positive, neutral lines as neutral', () => {
+    expect(rows.words.classes).toEqual(['negative', 'negative', 'positive', 'positive', 'neutral', 'negative']);
     expect(rows.polarity).toEqual([
       [1, 0, 0],
       [1, 0, 0],
       [0, 0, 1],
+      [0, 0, 1],
       [0, 1, 0],
+      [1, 0, 0],
     ]);
   });
 
-  it('leaves out praise with a problem told, which taught the readers to read polite complaints as praise', () => {
-    expect(rows.x).toHaveLength(4);
-    expect(rows.words.rows).toHaveLength(4);
+  it('keeps praise with a problem put right (heads v25: polite complaints stand on the other side of it)', () => {
+    expect(rows.x).toHaveLength(6);
+    expect(rows.words.rows).toHaveLength(6);
   });
 
   it('gives each kept line the feature row heads training gives a corpus line', () => {
     expect([...rows.x[2]]).toEqual(featureRow(vector, examples[2].text));
+  });
+});
+
+describe("the learned detector's examples (sarcasmRows)", () => {
+  const line = (label: SarcasmExample['label'], text: string): SarcasmExample => ({ label, text, writer: 'w' });
+  const examples = [
+    line('sarcastic', 'Oh great, another outage. Love it.'),
+    line('polite_complaint', 'Hi there, I ordered three lamps and two came. Could you look into it? Thanks!'),
+    line('sincere_positive', 'Wow, the fitter was early and tidy!'),
+    line('sincere_positive_with_problem', 'The app crashed once, but support fixed it in minutes. Great.'),
+    line('neutral', 'Hello, could you tell me if the lamp comes in green? Many thanks!'),
+    line('literal_negative', 'The parcel never arrived.'),
+  ];
+  const vector = [0.5, -0.25, 1, 0];
+  const width = featureRow(vector, 'x').length;
+  const rows = sarcasmRows(
+    {
+      examples,
+      encoded: examples.map(() => ({ vector, pieces: [], pieceTexts: [] })),
+      sarcasticIds: new Set(),
+    },
+    [],
+    [],
+    [],
+    { mean: new Array<number>(width).fill(0), scale: new Array<number>(width).fill(1) },
+  );
+
+  it('learns sarcasm and polite complaints as complaints read as praise, against sincere praise and polite requests', () => {
+    expect(rows.map((r) => r.sarcastic)).toEqual([true, true, false, false, false]);
+  });
+
+  it('leaves out literal complaints, which the stack never reads positive', () => {
+    expect(rows).toHaveLength(5);
   });
 });
 

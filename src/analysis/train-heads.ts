@@ -90,9 +90,11 @@ async function averaged(runs: number, fit: (seed: number) => Promise<LinearModel
 }
 
 /**
- * The detector's examples: the sarcasm set's sarcastic lines against its sincere praise (its
- * literal complaints and neutral lines are never read positive, so the detector is never asked
- * about them), and the corpus' sarcastic lines against its positive ones.
+ * The detector's examples: the sarcasm set's sarcastic lines and polite complaints (a problem still
+ * open, told with courtesy and often without a negative word) against its sincere praise and its
+ * neutral lines (polite requests: courtesy with no problem, which the detector must leave alone),
+ * and the corpus' sarcastic lines against its positive ones. Literal complaints are left out: the
+ * stack does not read them positive, so the detector is never asked about them.
  */
 export function sarcasmRows(
   set: { examples: SarcasmExample[]; encoded: Encoded[]; sarcasticIds: Set<string> },
@@ -105,13 +107,13 @@ export function sarcasmRows(
 ): SarcasmTrainingRow[] {
   const rows: SarcasmTrainingRow[] = [];
   set.examples.forEach((ex, i) => {
-    if (ex.label !== 'sarcastic' && !ex.label.startsWith('sincere')) return;
+    if (ex.label === 'literal_negative') return;
     const text = normalizeText(ex.text);
     rows.push({
       x: standardise(featureRow(set.encoded[i].vector, text), std),
       priors: lexiconPriors(text),
       words: wordFeatures(ex.text),
-      sarcastic: ex.label === 'sarcastic',
+      sarcastic: COMPLAINTS_IN_DISGUISE.has(ex.label),
     });
   });
   items.forEach((it, i) => {
@@ -126,6 +128,9 @@ export function sarcasmRows(
   });
   return rows;
 }
+
+/** The sarcasm set's labels the detector learns as a complaint read as praise. */
+export const COMPLAINTS_IN_DISGUISE: ReadonlySet<SarcasmExample['label']> = new Set(['sarcastic', 'polite_complaint']);
 
 interface Prepared {
   x: Float64Array[];
@@ -153,16 +158,24 @@ interface Fitted {
 }
 
 /**
- * What a line of the sarcasm set says, as a polarity (HeadsOptions.sarcasmSetPolarity). Praise with
- * a problem told ("fixed, overcome or minor") is left out: with it the readers learned that warm
- * words around a problem are praise, and polite complaints ("I regret to inform you that the repair
- * has not fixed the fault") were read positive (docs/analysis.md, "The readers learn from the
- * sarcasm set").
+ * What a line of the sarcasm set says, as a polarity (HeadsOptions.sarcasmSetPolarity).
+ *
+ * Praise with a problem told ("fixed, overcome or minor") was left out until heads v25: with it,
+ * and nothing on the other side, the readers learned that warm words around a problem are praise,
+ * and polite complaints ("I regret to inform you that the repair has not fixed the fault") were
+ * read positive (docs/analysis.md, "The readers learn from the sarcasm set"). Since v25 the set
+ * holds 598 polite complaints (a problem still open) as negative, and the two sides teach the
+ * difference together. Measured on the read held-out sets and the template probe (docs/analysis.md,
+ * "An eleventh stop"): polite complaints as negative alone 321 and 31 failures; with praise with a
+ * problem as positive 315 and 31; polite complaints for the detector only, not the readers, 322 and
+ * 38 (heads v24: 308 and 41).
  */
 const SARCASM_SET_POLARITY: Partial<Record<SarcasmExample['label'], (typeof POLARITIES)[number]>> = {
   sarcastic: 'negative',
+  polite_complaint: 'negative',
   literal_negative: 'negative',
   sincere_positive: 'positive',
+  sincere_positive_with_problem: 'positive',
   neutral: 'neutral',
 };
 

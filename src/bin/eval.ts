@@ -380,28 +380,27 @@ if (judge.heads?.options.learnedSarcasm && corpus.sarcasm.length > 0) {
     '\n== the learned sarcasm detector, leave one writer of data/sarcasm out (heads of the whole corpus; the detector, and with --sarcasm-polarity the polarity of both readers, trained without the writer)',
   );
   console.log(
-    '  writer       sarcastic  read positive: without  with   sincere  read other than positive: without  with',
+    '  writer            sarcastic  read positive: without  with   polite complaints  read positive: without  with   sincere  read other than positive: without  with   neutral  read negative: without  with',
   );
-  const sum = (k: keyof WriterFigures) => figures.reduce((n, w) => n + (w[k] as number), 0);
-  for (const w of [
-    ...figures,
-    {
-      writer: 'all',
-      ...Object.fromEntries(
-        [
-          'sarcastic',
-          'sarcasticPositiveBefore',
-          'sarcasticPositiveAfter',
-          'sincere',
-          'sincereMissedBefore',
-          'sincereMissedAfter',
-        ].map((k) => [k, sum(k as keyof WriterFigures)]),
-      ),
-    } as WriterFigures,
-  ])
-    console.log(
-      `  ${w.writer.padEnd(12)} ${String(w.sarcastic).padStart(9)}  ${String(w.sarcasticPositiveBefore).padStart(22)}  ${String(w.sarcasticPositiveAfter).padStart(4)}   ${String(w.sincere).padStart(7)}  ${String(w.sincereMissedBefore).padStart(33)}  ${String(w.sincereMissedAfter).padStart(4)}`,
-    );
+  const counts = [
+    'sarcastic',
+    'sarcasticPositiveBefore',
+    'sarcasticPositiveAfter',
+    'polite',
+    'politePositiveBefore',
+    'politePositiveAfter',
+    'sincere',
+    'sincereMissedBefore',
+    'sincereMissedAfter',
+    'neutral',
+    'neutralNegativeBefore',
+    'neutralNegativeAfter',
+  ] as const;
+  const sum = (k: (typeof counts)[number]) => figures.reduce((n, w) => n + w[k], 0);
+  const all = { writer: 'all', threshold: figures[0].threshold, ...Object.fromEntries(counts.map((k) => [k, sum(k)])) };
+  const widths = [9, 22, 4, 17, 22, 4, 7, 33, 4, 7, 22, 4];
+  for (const w of [...figures, all as WriterFigures])
+    console.log(`  ${w.writer.padEnd(17)} ${counts.map((k, j) => String(w[k]).padStart(widths[j])).join('  ')}`);
   console.log(`  (${((Date.now() - t) / 1000).toFixed(1)} s)`);
 }
 if (flag('probe') !== 'off') {

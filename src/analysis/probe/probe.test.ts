@@ -134,15 +134,22 @@ const PROBE_FLOORS: Record<string, number> = {
  * test 12 → 11, test3 9 → 8, test6 17 → 15, test7 19 → 18, test8 20 → 18, test9 28 → 27, test13
  * 24 → 23, test17 24 → 22, test-posts 22 → 21 (polite complaints 19 → 12 of 252 pooled, negated
  * positives 14 → 12 of 274): 349 → 337 without test18.
+ *
+ * Set again on 2026-12-05 (an eleventh stop) for heads v25, trained with four more writers of the
+ * sarcasm set (data/sarcasm/polite-*.jsonl: polite complaints, polite thanks and requests): the
+ * readers learn polite complaints as negative and thanks for a problem put right as positive, and
+ * the learned detector hears polite complaints too (docs/analysis.md, "An eleventh stop"): test18
+ * 33 → 26 (polite complaints 24 → 16 of 90), test13 23 → 28 (sarcasm 0 → 3, sincere praise 7 → 9),
+ * test12 35 → 38, test15 21 → 16, test17 22 → 18, test-posts 21 → 17: 370 → 352 with test18.
  */
 const HOLDOUT_FAILURES: Record<string, number> = {
   'negated positive': 0 + 1,
-  'negated negative': 0 + 1,
+  'negated negative': 1 + 1,
   'contrast ending negative': 1 + 1,
-  'contrast ending positive': 2 + 1,
+  'contrast ending positive': 0 + 1,
   sarcasm: 1 + 1,
   'polite complaint': 0 + 1,
-  'factual complaint': 3 + 1,
+  'factual complaint': 4 + 1,
   'negated churn': 1 + 1,
   'negated refund': 0 + 1,
   'negated upgrade': 1 + 1,
@@ -160,9 +167,9 @@ const HOLDOUT_FAILURES: Record<string, number> = {
  * detector changes none of these): 1 1 1 3 3 5 (14).
  */
 const HOLDOUT2_FAILURES: Record<string, number> = {
-  'negated negative': 2 + 1,
+  'negated negative': 1 + 1,
   'negated positive': 1 + 1,
-  'factual complaint': 1 + 1,
+  'factual complaint': 2 + 1,
   'negated churn': 3 + 1,
   'negated refund': 3 + 1,
   'negated upgrade': 2 + 1,
@@ -179,18 +186,18 @@ const HOLDOUT2_FAILURES: Record<string, number> = {
  */
 const HOLDOUT3_FAILURES: Record<string, number> = {
   'negated positive': 0 + 1,
-  'negated negative': 2 + 1,
+  'negated negative': 1 + 1,
   'contrast ending negative': 1 + 1,
   'contrast ending positive': 2 + 1,
-  sarcasm: 0 + 1,
+  sarcasm: 1 + 1,
   'polite complaint': 1 + 1,
   'factual complaint': 0 + 1,
   'negated churn': 2 + 1,
   'negated refund': 0 + 1,
   'negated upgrade': 0 + 1,
-  'negated recommend': 0 + 1,
+  'negated recommend': 1 + 1,
   'churn statement': 0 + 1,
-  overall: 8 + 3,
+  overall: 9 + 3,
 };
 
 /**
@@ -204,7 +211,7 @@ const HOLDOUT3_FAILURES: Record<string, number> = {
 const HOLDOUT4_FAILURES: Record<string, number> = {
   'negated positive': 0 + 1,
   'negated negative': 1 + 1,
-  'contrast ending negative': 4 + 1,
+  'contrast ending negative': 3 + 1,
   'contrast ending positive': 1 + 1,
   sarcasm: 1 + 1,
   'polite complaint': 0 + 1,
@@ -217,7 +224,7 @@ const HOLDOUT4_FAILURES: Record<string, number> = {
   'intensified negative': 2 + 1,
   'intensified positive': 1 + 1,
   'noisy negative': 1 + 1,
-  overall: 15 + 3,
+  overall: 14 + 3,
 };
 
 /**
@@ -234,7 +241,7 @@ const HOLDOUT5_FAILURES: Record<string, number> = {
   'contrast ending negative': 0 + 1,
   'contrast ending positive': 0 + 1,
   sarcasm: 1 + 1,
-  'polite complaint': 2 + 1,
+  'polite complaint': 1 + 1,
   'factual complaint': 0 + 1,
   'negated churn': 0 + 1,
   'churn statement': 0 + 1,
@@ -244,7 +251,7 @@ const HOLDOUT5_FAILURES: Record<string, number> = {
   'intensified negative': 0 + 1,
   'intensified positive': 0 + 1,
   'noisy negative': 0 + 1,
-  overall: 3 + 3,
+  overall: 2 + 3,
 };
 
 /**
@@ -262,7 +269,7 @@ const HOLDOUT6_FAILURES: Record<string, number> = {
   'negated positive': 2 + 1,
   'contrast ending negative': 1 + 1,
   'contrast ending positive': 1 + 1,
-  sarcasm: 2 + 1,
+  sarcasm: 1 + 1,
   'polite complaint': 0 + 1,
   'factual complaint': 0 + 1,
   'negated churn': 3 + 1,
@@ -271,9 +278,9 @@ const HOLDOUT6_FAILURES: Record<string, number> = {
   'negated upgrade': 2 + 1,
   'negated recommend': 0 + 1,
   'intensified negative': 1 + 1,
-  'intensified positive': 1 + 1,
-  'noisy negative': 0 + 1,
-  overall: 15 + 3,
+  'intensified positive': 0 + 1,
+  'noisy negative': 1 + 1,
+  overall: 14 + 3,
 };
 
 /**
@@ -289,8 +296,8 @@ const HOLDOUT7_FAILURES: Record<string, number> = {
   'negated positive': 3 + 1,
   'contrast ending negative': 0 + 1,
   'contrast ending positive': 1 + 1,
-  sarcasm: 2 + 1,
-  'polite complaint': 4 + 1,
+  sarcasm: 4 + 1,
+  'polite complaint': 2 + 1,
   'factual complaint': 0 + 1,
   'negated churn': 1 + 1,
   'churn statement': 2 + 1,
@@ -312,12 +319,12 @@ const HOLDOUT7_FAILURES: Record<string, number> = {
  * a false alarm of the detector; intensified negative 1 → 0).
  */
 const HOLDOUT8_FAILURES: Record<string, number> = {
-  'negated negative': 3 + 1,
+  'negated negative': 2 + 1,
   'negated positive': 0 + 1,
   'contrast ending negative': 0 + 1,
   'contrast ending positive': 1 + 1,
-  sarcasm: 1 + 1,
-  'polite complaint': 3 + 1,
+  sarcasm: 2 + 1,
+  'polite complaint': 2 + 1,
   'factual complaint': 0 + 1,
   'negated churn': 0 + 1,
   'churn statement': 4 + 1,
@@ -325,9 +332,9 @@ const HOLDOUT8_FAILURES: Record<string, number> = {
   'negated upgrade': 1 + 1,
   'negated recommend': 1 + 1,
   'intensified negative': 1 + 1,
-  'intensified positive': 0 + 1,
-  'noisy negative': 1 + 1,
-  overall: 18 + 3,
+  'intensified positive': 1 + 1,
+  'noisy negative': 2 + 1,
+  overall: 19 + 3,
 };
 
 /**
@@ -337,9 +344,9 @@ const HOLDOUT8_FAILURES: Record<string, number> = {
  * detector 27 and 20 (47), with it 10 and 28 (38). Plus four a capability of 120 and six overall.
  */
 const HOLDOUT9_FAILURES: Record<string, number> = {
-  sarcasm: 7 + 4,
+  sarcasm: 8 + 4,
   'sincere enthusiastic praise': 20 + 4,
-  overall: 27 + 6,
+  overall: 28 + 6,
 };
 
 /**
@@ -349,14 +356,14 @@ const HOLDOUT9_FAILURES: Record<string, number> = {
  * dev15 (data/probe-holdout/README.md), 30 after; plus one a capability and three overall.
  */
 const HOLDOUT10_FAILURES: Record<string, number> = {
-  'negated negative': 6 + 1,
-  'contrast ending positive': 6 + 1,
+  'negated negative': 5 + 1,
+  'contrast ending positive': 8 + 1,
   'negated upgrade': 2 + 1,
   'negated churn': 1 + 1,
   'contrast ending negative': 4 + 1,
   'factual complaint': 0 + 1,
   'churn statement': 2 + 1,
-  overall: 21 + 3,
+  overall: 22 + 3,
 };
 
 /**
@@ -369,13 +376,13 @@ const HOLDOUT10_FAILURES: Record<string, number> = {
  */
 const HOLDOUT11_FAILURES: Record<string, number> = {
   'negated negative': 9 + 1,
-  'contrast ending positive': 4 + 1,
+  'contrast ending positive': 3 + 1,
   'negated upgrade': 6 + 1,
   'negated churn': 1 + 1,
   sarcasm: 3 + 1,
-  'clear positive': 4 + 1,
+  'clear positive': 2 + 1,
   'clear negative': 1 + 1,
-  overall: 28 + 3,
+  overall: 25 + 3,
 };
 
 /**
@@ -388,11 +395,11 @@ const HOLDOUT11_FAILURES: Record<string, number> = {
  */
 const HOLDOUT12_FAILURES: Record<string, number> = {
   sarcasm: 7 + 4,
-  'sincere enthusiastic praise': 10 + 4,
-  'negated negative': 12 + 2,
+  'sincere enthusiastic praise': 12 + 4,
+  'negated negative': 13 + 2,
   'contrast ending negative': 2 + 1,
   'churn statement': 4 + 1,
-  overall: 35 + 6,
+  overall: 38 + 6,
 };
 
 /**
@@ -405,23 +412,23 @@ const HOLDOUT12_FAILURES: Record<string, number> = {
  * of up to 30, two for 36 and 40, four overall.
  */
 const HOLDOUT13_FAILURES: Record<string, number> = {
-  'negated negative': 2 + 2,
+  'negated negative': 3 + 2,
   'negated positive': 0 + 1,
   'negated churn': 1 + 1,
   'negated refund': 0 + 1,
   'negated upgrade': 4 + 1,
-  'negated recommend': 2 + 1,
+  'negated recommend': 0 + 1,
   'contrast ending negative': 2 + 1,
   'contrast ending positive': 3 + 1,
-  sarcasm: 0 + 2,
+  sarcasm: 3 + 2,
   'polite complaint': 0 + 1,
   'factual complaint': 0 + 1,
   'churn statement': 2 + 1,
-  'intensified negative': 0 + 1,
+  'intensified negative': 1 + 1,
   'intensified positive': 0 + 1,
   'noisy negative': 0 + 1,
-  'sincere enthusiastic praise': 7 + 2,
-  overall: 23 + 4,
+  'sincere enthusiastic praise': 9 + 2,
+  overall: 28 + 4,
 };
 
 /**
@@ -435,22 +442,22 @@ const HOLDOUT13_FAILURES: Record<string, number> = {
  */
 const HOLDOUT14_FAILURES: Record<string, number> = {
   'negated negative': 3 + 1,
-  'negated positive': 1 + 1,
+  'negated positive': 0 + 1,
   'negated churn': 1 + 1,
   'negated refund': 2 + 1,
   'negated upgrade': 1 + 1,
-  'negated recommend': 3 + 1,
+  'negated recommend': 2 + 1,
   'contrast ending negative': 0 + 1,
-  'contrast ending positive': 1 + 1,
+  'contrast ending positive': 0 + 1,
   sarcasm: 4 + 1,
   'polite complaint': 2 + 1,
   'factual complaint': 2 + 1,
   'churn statement': 3 + 1,
   'intensified negative': 1 + 1,
   'intensified positive': 0 + 1,
-  'noisy negative': 2 + 1,
+  'noisy negative': 3 + 1,
   'sincere enthusiastic praise': 0 + 1,
-  overall: 26 + 4,
+  overall: 24 + 4,
 };
 
 /**
@@ -464,17 +471,17 @@ const HOLDOUT14_FAILURES: Record<string, number> = {
 const HOLDOUT15_FAILURES: Record<string, number> = {
   'clean negative': 0 + 1,
   'noisy negative': 0 + 1,
-  'clean positive': 3 + 1,
-  'noisy positive': 3 + 1,
-  'clean negated negative': 2 + 1,
-  'noisy negated negative': 3 + 1,
+  'clean positive': 1 + 1,
+  'noisy positive': 1 + 1,
+  'clean negated negative': 1 + 1,
+  'noisy negated negative': 4 + 1,
   'clean negated positive': 0 + 1,
-  'noisy negated positive': 1 + 1,
+  'noisy negated positive': 0 + 1,
   'clean churn statement': 2 + 1,
   'noisy churn statement': 3 + 1,
   'clean negated churn': 2 + 1,
   'noisy negated churn': 2 + 1,
-  overall: 21 + 4,
+  overall: 16 + 4,
 };
 
 /**
@@ -487,10 +494,10 @@ const HOLDOUT15_FAILURES: Record<string, number> = {
 const HOLDOUT16_FAILURES: Record<string, number> = {
   'negated positive': 4 + 1,
   'negated negative': 0 + 1,
-  'contrast ending negative': 2 + 1,
+  'contrast ending negative': 1 + 1,
   'contrast ending positive': 0 + 1,
   sarcasm: 1 + 1,
-  'sincere enthusiastic praise': 1 + 1,
+  'sincere enthusiastic praise': 0 + 1,
   'polite complaint': 0 + 1,
   'factual complaint': 1 + 1,
   'intensified negative': 0 + 1,
@@ -502,7 +509,7 @@ const HOLDOUT16_FAILURES: Record<string, number> = {
   'negated refund': 0 + 1,
   'negated upgrade': 0 + 1,
   'negated recommend': 1 + 1,
-  overall: 13 + 4,
+  overall: 11 + 4,
 };
 
 /**
@@ -519,19 +526,19 @@ const HOLDOUT17_FAILURES: Record<string, number> = {
   'negated upgrade': 2 + 1,
   'negated refund': 0 + 1,
   'negated recommend': 0 + 1,
-  'contrast ending negative': 2 + 1,
-  'contrast ending positive': 2 + 1,
+  'contrast ending negative': 1 + 1,
+  'contrast ending positive': 0 + 1,
   sarcasm: 2 + 1,
   'polite complaint': 0 + 1,
   'factual complaint': 2 + 1,
   'intensified negative': 0 + 1,
   'intensified positive': 0 + 1,
   'churn statement': 3 + 1,
-  'noisy negative': 2 + 1,
+  'noisy negative': 1 + 1,
   'noisy positive': 1 + 1,
   'neutral post': 0 + 1,
   'upgrade statement': 2 + 1,
-  overall: 22 + 4,
+  overall: 18 + 4,
 };
 
 /**
@@ -545,12 +552,12 @@ const HOLDOUT17_FAILURES: Record<string, number> = {
  * overall.
  */
 const HOLDOUT18_FAILURES: Record<string, number> = {
-  'polite complaint': 24 + 1,
+  'polite complaint': 16 + 1,
   'negated upgrade': 4 + 1,
   'upgrade statement': 5 + 1,
   'polite thanks': 0 + 1,
-  'polite request': 0 + 1,
-  overall: 33 + 3,
+  'polite request': 1 + 1,
+  overall: 26 + 3,
 };
 
 /**
@@ -560,10 +567,10 @@ const HOLDOUT18_FAILURES: Record<string, number> = {
  * than a capability of 24.
  */
 const POSTS_FAILURES: Record<string, number> = {
-  'post positive': 9 + 3,
-  'post neutral': 7 + 3,
-  'post negative': 5 + 3,
-  overall: 21 + 5,
+  'post positive': 8 + 3,
+  'post neutral': 5 + 3,
+  'post negative': 4 + 3,
+  overall: 17 + 5,
 };
 
 describe('the behavioural probe on the local model', () => {
