@@ -109,6 +109,12 @@ export async function sarcasmByWriter(input: {
       ),
       1,
     );
+    // The writer's lines read without the detector: once, whatever the thresholds.
+    const read = (h: Heads, i: number) => polarityOf(applyHeads(h, input.encoded[i], input.examples[i].text).sentiment);
+    const before = new Map<number, string>();
+    input.examples.forEach((ex, i) => {
+      if (ex.writer === writer) before.set(i, read(without, i));
+    });
     for (const threshold of input.thresholds ?? [detector.threshold]) {
       const withDetector = {
         ...base,
@@ -131,25 +137,24 @@ export async function sarcasmByWriter(input: {
         neutralNegativeBefore: 0,
         neutralNegativeAfter: 0,
       };
-      input.examples.forEach((ex, i) => {
-        if (ex.writer !== writer) return;
-        const read = (h: Heads) => polarityOf(applyHeads(h, input.encoded[i], ex.text).sentiment);
-        const [before, after] = [read(without), read(withDetector)];
+      before.forEach((readBefore, i) => {
+        const ex = input.examples[i];
+        const after = read(withDetector, i);
         if (ex.label === 'sarcastic') {
           f.sarcastic++;
-          if (before === 'positive') f.sarcasticPositiveBefore++;
+          if (readBefore === 'positive') f.sarcasticPositiveBefore++;
           if (after === 'positive') f.sarcasticPositiveAfter++;
         } else if (ex.label === 'polite_complaint') {
           f.polite++;
-          if (before === 'positive') f.politePositiveBefore++;
+          if (readBefore === 'positive') f.politePositiveBefore++;
           if (after === 'positive') f.politePositiveAfter++;
         } else if (ex.label.startsWith('sincere')) {
           f.sincere++;
-          if (before !== 'positive') f.sincereMissedBefore++;
+          if (readBefore !== 'positive') f.sincereMissedBefore++;
           if (after !== 'positive') f.sincereMissedAfter++;
         } else if (ex.label === 'neutral') {
           f.neutral++;
-          if (before === 'negative') f.neutralNegativeBefore++;
+          if (readBefore === 'negative') f.neutralNegativeBefore++;
           if (after === 'negative') f.neutralNegativeAfter++;
         }
       });

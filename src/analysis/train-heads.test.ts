@@ -4,8 +4,14 @@ import { courtesyEnvelopes } from './courtesy-envelope.js';
 import { featureRow } from './features.js';
 import { envelopeRows, sarcasmRows, sarcasmSetPolarityRows } from './train-heads.js';
 
+/** Sarcasm-set lines of one writer, each encoded as the same vector, and an identity standardisation. */
+const line = (label: SarcasmExample['label'], text: string): SarcasmExample => ({ label, text, writer: 'w' });
+const vector = [0.5, -0.25, 1, 0];
+const encodedAll = (examples: SarcasmExample[]) => examples.map(() => ({ vector, pieces: [], pieceTexts: [] }));
+const width = featureRow(vector, 'x').length;
+const identity = { mean: new Array<number>(width).fill(0), scale: new Array<number>(width).fill(1) };
+
 describe('the sarcasm set as polarity examples (sarcasmSetPolarity)', () => {
-  const line = (label: SarcasmExample['label'], text: string): SarcasmExample => ({ label, text, writer: 'w' });
   const examples = [
     line('sarcastic', 'Oh great, another outage. Love it.'),
     line('literal_negative', 'The parcel never arrived.'),
@@ -14,12 +20,7 @@ describe('the sarcasm set as polarity examples (sarcasmSetPolarity)', () => {
     line('neutral', 'What time do you open on Sundays?'),
     line('polite_complaint', 'Hi there, I ordered three lamps and two came. Could you look into it? Thanks!'),
   ];
-  const vector = [0.5, -0.25, 1, 0];
-  const width = featureRow(vector, 'x').length;
-  const rows = sarcasmSetPolarityRows(
-    { examples, encoded: examples.map(() => ({ vector, pieces: [], pieceTexts: [] })) },
-    { mean: new Array<number>(width).fill(0), scale: new Array<number>(width).fill(1) },
-  );
+  const rows = sarcasmSetPolarityRows({ examples, encoded: encodedAll(examples) }, identity);
 
   it('reads sarcasm and complaints, polite ones too, as negative, sincere praise as positive, neutral lines as neutral', () => {
     expect(rows.words.classes).toEqual(['negative', 'negative', 'positive', 'positive', 'neutral', 'negative']);
@@ -44,7 +45,6 @@ describe('the sarcasm set as polarity examples (sarcasmSetPolarity)', () => {
 });
 
 describe("the learned detector's examples (sarcasmRows)", () => {
-  const line = (label: SarcasmExample['label'], text: string): SarcasmExample => ({ label, text, writer: 'w' });
   const examples = [
     line('sarcastic', 'Oh great, another outage. Love it.'),
     line('polite_complaint', 'Hi there, I ordered three lamps and two came. Could you look into it? Thanks!'),
@@ -53,19 +53,8 @@ describe("the learned detector's examples (sarcasmRows)", () => {
     line('neutral', 'Hello, could you tell me if the lamp comes in green? Many thanks!'),
     line('literal_negative', 'The parcel never arrived.'),
   ];
-  const vector = [0.5, -0.25, 1, 0];
-  const width = featureRow(vector, 'x').length;
-  const rows = sarcasmRows(
-    {
-      examples,
-      encoded: examples.map(() => ({ vector, pieces: [], pieceTexts: [] })),
-      sarcasticIds: new Set(),
-    },
-    [],
-    [],
-    [],
-    { mean: new Array<number>(width).fill(0), scale: new Array<number>(width).fill(1) },
-  );
+  // No corpus lines: only the set's own.
+  const rows = sarcasmRows({ examples, encoded: encodedAll(examples), sarcasticIds: new Set() }, [], [], [], identity);
 
   it('learns sarcasm and polite complaints as complaints read as praise, against sincere praise and polite requests', () => {
     expect(rows.map((r) => r.sarcastic)).toEqual([true, true, false, false, false]);

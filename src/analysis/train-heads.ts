@@ -130,7 +130,7 @@ export function sarcasmRows(
 }
 
 /** The sarcasm set's labels the detector learns as a complaint read as praise. */
-export const COMPLAINTS_IN_DISGUISE: ReadonlySet<SarcasmExample['label']> = new Set(['sarcastic', 'polite_complaint']);
+const COMPLAINTS_IN_DISGUISE: ReadonlySet<SarcasmExample['label']> = new Set(['sarcastic', 'polite_complaint']);
 
 interface Prepared {
   x: Float64Array[];
