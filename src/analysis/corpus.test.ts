@@ -20,11 +20,18 @@ describe('training corpus and sarcasm set', () => {
     return () => loadCorpus(path.join(root, 'train'), path.join(root, 'sarcasm'));
   };
 
-  it('reads the shipped sarcasm set: thirteen writers, both sides of the line', () => {
+  it('reads the shipped sarcasm set: fifteen writers, both sides of the line', () => {
     const corpus = loadCorpus();
     const count = (label: string) => corpus.sarcasm.filter((ex) => ex.label === label).length;
-    expect(new Set(corpus.sarcasm.map((ex) => ex.writer)).size).toBe(13);
+    expect(new Set(corpus.sarcasm.map((ex) => ex.writer)).size).toBe(15);
     expect(count('polite_complaint')).toBe(598);
+    // The calm writers (twelfth stop): only praise that has its minimal-edit complaint on the next line.
+    const calm = corpus.sarcasm.filter((ex) => ex.writer.startsWith('calm-'));
+    expect(calm.filter((ex) => ex.label === 'sincere_positive')).toHaveLength(195);
+    expect(calm.filter((ex) => ex.label === 'literal_negative')).toHaveLength(198);
+    expect(calm.every((ex, i) => ex.label !== 'sincere_positive' || calm[i + 1]?.label === 'literal_negative')).toBe(
+      true,
+    );
     expect(count('sarcastic')).toBeGreaterThanOrEqual(1350);
     expect(count('sincere_positive') + count('sincere_positive_with_problem')).toBeGreaterThanOrEqual(1430);
     // The corpus' sarcastic lines: the negative lines of its sarcasm and irony files, and only those.

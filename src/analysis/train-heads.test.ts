@@ -63,6 +63,29 @@ describe("the learned detector's examples (sarcasmRows)", () => {
   it('leaves out literal complaints, which the stack never reads positive', () => {
     expect(rows).toHaveLength(5);
   });
+
+  it('leaves out a writer of plain praise and plain complaints: only writers of complaints in disguise teach it', () => {
+    const calm = [
+      { ...line('sincere_positive', 'Prescription ready on time, no fuss.'), writer: 'calm' },
+      { ...line('literal_negative', 'Prescription not ready, again.'), writer: 'calm' },
+      { ...line('neutral', 'Can I collect it on Thursday?'), writer: 'calm' },
+    ];
+    const both = [...examples, ...calm];
+    const withCalm = sarcasmRows(
+      { examples: both, encoded: encodedAll(both), sarcasticIds: new Set() },
+      [],
+      [],
+      [],
+      identity,
+    );
+    expect(withCalm.map((r) => r.sarcastic)).toEqual([true, true, false, false, false]);
+    // Its lines still teach the readers' polarity.
+    expect(sarcasmSetPolarityRows({ examples: calm, encoded: encodedAll(calm) }, identity).words.classes).toEqual([
+      'positive',
+      'negative',
+      'neutral',
+    ]);
+  });
 });
 
 describe('courtesy envelopes as polarity examples (courtesyEnvelopes)', () => {

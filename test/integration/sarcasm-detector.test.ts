@@ -31,9 +31,15 @@ import { waitForHeads } from '../support/heads-ready.js';
  * polite complaints 16 read positive without the detector and 16 with it; of its 56 polite requests
  * none read negative either way (the scratch sweep of this stop).
  */
-const SARCASTIC_READ_POSITIVE = 37;
-const SINCERE_TURNED = 7 - 7;
-const POLITE_READ_POSITIVE = 16;
+/*
+ * Heads v26 (2026-12-05, a twelfth stop: the readers also learn two writers' calm praise, each beside
+ * its plain complaint; docs/analysis.md, "A twelfth stop"): the template writer 42 and 38, 6 and 6;
+ * `polite-travel` 20 and 20 read positive, no polite request read negative. The readers lean a
+ * little more toward praise where a message is unsure, so the bounds follow what was measured.
+ */
+const SARCASTIC_READ_POSITIVE = 38;
+const SINCERE_TURNED = 6 - 6;
+const POLITE_READ_POSITIVE = 20;
 
 describe('the learned sarcasm detector', () => {
   beforeAll(() => waitForHeads(), 900_000);

@@ -28,10 +28,12 @@ const PROBE_FLOORS: Record<string, number> = {
   // (composition/failures.ts countsDiffer, a fourth stop): 4 of 60, 0.067, so back to 0.1.
   // Heads v23 (chat spelling spelt out, normalize.ts, a fifth stop): elongation 8 → 2 and typos and
   // abbreviations 5 → 1 of 60, so their floors went from 0.15 and 0.1 to 0.05.
+  // Heads v26 (the readers learn two writers' calm praise, a twelfth stop): negated positives 2 → 4 of
+  // 60 (0.067: "not exactly smooth" leans to praise more often), so its floor went from 0.05 to 0.1.
   'clear positive': 0.15,
   'clear negative': 0.05,
   'negated negative': 0.15,
-  'negated positive': 0.05,
+  'negated positive': 0.1,
   'negated churn': 0.1,
   'negated refund': 0.05,
   'negated upgrade': 0.05,
@@ -141,21 +143,28 @@ const PROBE_FLOORS: Record<string, number> = {
  * the learned detector hears polite complaints too (docs/analysis.md, "An eleventh stop"): test18
  * 33 → 26 (polite complaints 24 → 16 of 90), test13 23 → 28 (sarcasm 0 → 3, sincere praise 7 → 9),
  * test12 35 → 38, test15 21 → 16, test17 22 → 18, test-posts 21 → 17: 370 → 352 with test18.
+ *
+ * Set again on 2026-12-05 (a twelfth stop) for heads v26, whose readers also learn two writers' calm
+ * praise, each line beside its minimal-edit plain complaint (data/sarcasm/calm-*.jsonl;
+ * docs/analysis.md, "A twelfth stop"): test 11 → 13, test2 12 → 14, test5 2 → 3, test6 14 → 16, test7 18 → 19
+ * (sarcasm 4 → 6), test8 19 → 22, test9 28 → 29, test10 22 → 20, test12 38 → 40, test13 28 → 26
+ * (sincere praise 9 → 6), test14 24 → 23, test15 16 → 13, test16 11 → 13, test17 18 → 17, test18
+ * 26 → 27, test-posts 17 → 15: 352 → 358 (sarcasm 39 → 48 of 544 pooled, sincere praise 41 → 39).
  */
 const HOLDOUT_FAILURES: Record<string, number> = {
   'negated positive': 0 + 1,
   'negated negative': 1 + 1,
-  'contrast ending negative': 1 + 1,
+  'contrast ending negative': 2 + 1,
   'contrast ending positive': 0 + 1,
   sarcasm: 1 + 1,
   'polite complaint': 0 + 1,
-  'factual complaint': 4 + 1,
+  'factual complaint': 5 + 1,
   'negated churn': 1 + 1,
   'negated refund': 0 + 1,
   'negated upgrade': 1 + 1,
   'negated recommend': 1 + 1,
   'churn statement': 1 + 1,
-  overall: 11 + 3,
+  overall: 13 + 3,
 };
 
 /**
@@ -167,13 +176,13 @@ const HOLDOUT_FAILURES: Record<string, number> = {
  * detector changes none of these): 1 1 1 3 3 5 (14).
  */
 const HOLDOUT2_FAILURES: Record<string, number> = {
-  'negated negative': 1 + 1,
+  'negated negative': 2 + 1,
   'negated positive': 1 + 1,
-  'factual complaint': 2 + 1,
+  'factual complaint': 3 + 1,
   'negated churn': 3 + 1,
   'negated refund': 3 + 1,
   'negated upgrade': 2 + 1,
-  overall: 12 + 3,
+  overall: 14 + 3,
 };
 
 /**
@@ -188,8 +197,8 @@ const HOLDOUT3_FAILURES: Record<string, number> = {
   'negated positive': 0 + 1,
   'negated negative': 1 + 1,
   'contrast ending negative': 1 + 1,
-  'contrast ending positive': 2 + 1,
-  sarcasm: 1 + 1,
+  'contrast ending positive': 1 + 1,
+  sarcasm: 2 + 1,
   'polite complaint': 1 + 1,
   'factual complaint': 0 + 1,
   'negated churn': 2 + 1,
@@ -209,10 +218,10 @@ const HOLDOUT3_FAILURES: Record<string, number> = {
  * Heads v21 with the learned sarcasm detector: 23 → 22 (sarcasm 2 → 1).
  */
 const HOLDOUT4_FAILURES: Record<string, number> = {
-  'negated positive': 0 + 1,
+  'negated positive': 1 + 1,
   'negated negative': 1 + 1,
-  'contrast ending negative': 3 + 1,
-  'contrast ending positive': 1 + 1,
+  'contrast ending negative': 4 + 1,
+  'contrast ending positive': 0 + 1,
   sarcasm: 1 + 1,
   'polite complaint': 0 + 1,
   'factual complaint': 0 + 1,
@@ -222,7 +231,7 @@ const HOLDOUT4_FAILURES: Record<string, number> = {
   'negated upgrade': 0 + 1,
   'negated recommend': 1 + 1,
   'intensified negative': 2 + 1,
-  'intensified positive': 1 + 1,
+  'intensified positive': 0 + 1,
   'noisy negative': 1 + 1,
   overall: 14 + 3,
 };
@@ -240,7 +249,7 @@ const HOLDOUT5_FAILURES: Record<string, number> = {
   'negated positive': 0 + 1,
   'contrast ending negative': 0 + 1,
   'contrast ending positive': 0 + 1,
-  sarcasm: 1 + 1,
+  sarcasm: 2 + 1,
   'polite complaint': 1 + 1,
   'factual complaint': 0 + 1,
   'negated churn': 0 + 1,
@@ -251,7 +260,7 @@ const HOLDOUT5_FAILURES: Record<string, number> = {
   'intensified negative': 0 + 1,
   'intensified positive': 0 + 1,
   'noisy negative': 0 + 1,
-  overall: 2 + 3,
+  overall: 3 + 3,
 };
 
 /**
@@ -269,7 +278,7 @@ const HOLDOUT6_FAILURES: Record<string, number> = {
   'negated positive': 2 + 1,
   'contrast ending negative': 1 + 1,
   'contrast ending positive': 1 + 1,
-  sarcasm: 1 + 1,
+  sarcasm: 2 + 1,
   'polite complaint': 0 + 1,
   'factual complaint': 0 + 1,
   'negated churn': 3 + 1,
@@ -277,10 +286,10 @@ const HOLDOUT6_FAILURES: Record<string, number> = {
   'negated refund': 1 + 1,
   'negated upgrade': 2 + 1,
   'negated recommend': 0 + 1,
-  'intensified negative': 1 + 1,
+  'intensified negative': 2 + 1,
   'intensified positive': 0 + 1,
   'noisy negative': 1 + 1,
-  overall: 14 + 3,
+  overall: 16 + 3,
 };
 
 /**
@@ -292,13 +301,13 @@ const HOLDOUT6_FAILURES: Record<string, number> = {
  * Heads v21 with the learned sarcasm detector: 33 → 27 (sarcasm 10 → 3).
  */
 const HOLDOUT7_FAILURES: Record<string, number> = {
-  'negated negative': 3 + 1,
+  'negated negative': 2 + 1,
   'negated positive': 3 + 1,
   'contrast ending negative': 0 + 1,
-  'contrast ending positive': 1 + 1,
-  sarcasm: 4 + 1,
+  'contrast ending positive': 0 + 1,
+  sarcasm: 6 + 1,
   'polite complaint': 2 + 1,
-  'factual complaint': 0 + 1,
+  'factual complaint': 1 + 1,
   'negated churn': 1 + 1,
   'churn statement': 2 + 1,
   'negated refund': 0 + 1,
@@ -307,7 +316,7 @@ const HOLDOUT7_FAILURES: Record<string, number> = {
   'intensified negative': 0 + 1,
   'intensified positive': 0 + 1,
   'noisy negative': 1 + 1,
-  overall: 18 + 3,
+  overall: 19 + 3,
 };
 
 /**
@@ -321,11 +330,11 @@ const HOLDOUT7_FAILURES: Record<string, number> = {
 const HOLDOUT8_FAILURES: Record<string, number> = {
   'negated negative': 2 + 1,
   'negated positive': 0 + 1,
-  'contrast ending negative': 0 + 1,
+  'contrast ending negative': 1 + 1,
   'contrast ending positive': 1 + 1,
   sarcasm: 2 + 1,
-  'polite complaint': 2 + 1,
-  'factual complaint': 0 + 1,
+  'polite complaint': 3 + 1,
+  'factual complaint': 1 + 1,
   'negated churn': 0 + 1,
   'churn statement': 4 + 1,
   'negated refund': 2 + 1,
@@ -334,7 +343,7 @@ const HOLDOUT8_FAILURES: Record<string, number> = {
   'intensified negative': 1 + 1,
   'intensified positive': 1 + 1,
   'noisy negative': 2 + 1,
-  overall: 19 + 3,
+  overall: 22 + 3,
 };
 
 /**
@@ -344,9 +353,9 @@ const HOLDOUT8_FAILURES: Record<string, number> = {
  * detector 27 and 20 (47), with it 10 and 28 (38). Plus four a capability of 120 and six overall.
  */
 const HOLDOUT9_FAILURES: Record<string, number> = {
-  sarcasm: 8 + 4,
+  sarcasm: 9 + 4,
   'sincere enthusiastic praise': 20 + 4,
-  overall: 28 + 6,
+  overall: 29 + 6,
 };
 
 /**
@@ -357,13 +366,13 @@ const HOLDOUT9_FAILURES: Record<string, number> = {
  */
 const HOLDOUT10_FAILURES: Record<string, number> = {
   'negated negative': 5 + 1,
-  'contrast ending positive': 8 + 1,
+  'contrast ending positive': 5 + 1,
   'negated upgrade': 2 + 1,
   'negated churn': 1 + 1,
   'contrast ending negative': 4 + 1,
-  'factual complaint': 0 + 1,
+  'factual complaint': 1 + 1,
   'churn statement': 2 + 1,
-  overall: 22 + 3,
+  overall: 20 + 3,
 };
 
 /**
@@ -375,12 +384,12 @@ const HOLDOUT10_FAILURES: Record<string, number> = {
  * of the sixth stop (upgrade-statement.ts), which find 33 more of the read sets' 178 upgrades.
  */
 const HOLDOUT11_FAILURES: Record<string, number> = {
-  'negated negative': 9 + 1,
+  'negated negative': 8 + 1,
   'contrast ending positive': 3 + 1,
   'negated upgrade': 6 + 1,
   'negated churn': 1 + 1,
   sarcasm: 3 + 1,
-  'clear positive': 2 + 1,
+  'clear positive': 3 + 1,
   'clear negative': 1 + 1,
   overall: 25 + 3,
 };
@@ -394,12 +403,12 @@ const HOLDOUT11_FAILURES: Record<string, number> = {
  * rules written from dev20 and dev21. Plus four for a capability of 120, two for 80, one for 40, six overall.
  */
 const HOLDOUT12_FAILURES: Record<string, number> = {
-  sarcasm: 7 + 4,
-  'sincere enthusiastic praise': 12 + 4,
+  sarcasm: 9 + 4,
+  'sincere enthusiastic praise': 13 + 4,
   'negated negative': 13 + 2,
-  'contrast ending negative': 2 + 1,
+  'contrast ending negative': 1 + 1,
   'churn statement': 4 + 1,
-  overall: 38 + 6,
+  overall: 40 + 6,
 };
 
 /**
@@ -412,23 +421,23 @@ const HOLDOUT12_FAILURES: Record<string, number> = {
  * of up to 30, two for 36 and 40, four overall.
  */
 const HOLDOUT13_FAILURES: Record<string, number> = {
-  'negated negative': 3 + 2,
+  'negated negative': 2 + 2,
   'negated positive': 0 + 1,
   'negated churn': 1 + 1,
   'negated refund': 0 + 1,
   'negated upgrade': 4 + 1,
-  'negated recommend': 0 + 1,
+  'negated recommend': 1 + 1,
   'contrast ending negative': 2 + 1,
   'contrast ending positive': 3 + 1,
-  sarcasm: 3 + 2,
+  sarcasm: 4 + 2,
   'polite complaint': 0 + 1,
   'factual complaint': 0 + 1,
   'churn statement': 2 + 1,
   'intensified negative': 1 + 1,
   'intensified positive': 0 + 1,
   'noisy negative': 0 + 1,
-  'sincere enthusiastic praise': 9 + 2,
-  overall: 28 + 4,
+  'sincere enthusiastic praise': 6 + 2,
+  overall: 26 + 4,
 };
 
 /**
@@ -441,8 +450,8 @@ const HOLDOUT13_FAILURES: Record<string, number> = {
  * a capability, four overall.
  */
 const HOLDOUT14_FAILURES: Record<string, number> = {
-  'negated negative': 3 + 1,
-  'negated positive': 0 + 1,
+  'negated negative': 2 + 1,
+  'negated positive': 1 + 1,
   'negated churn': 1 + 1,
   'negated refund': 2 + 1,
   'negated upgrade': 1 + 1,
@@ -453,11 +462,11 @@ const HOLDOUT14_FAILURES: Record<string, number> = {
   'polite complaint': 2 + 1,
   'factual complaint': 2 + 1,
   'churn statement': 3 + 1,
-  'intensified negative': 1 + 1,
+  'intensified negative': 0 + 1,
   'intensified positive': 0 + 1,
   'noisy negative': 3 + 1,
   'sincere enthusiastic praise': 0 + 1,
-  overall: 24 + 4,
+  overall: 23 + 4,
 };
 
 /**
@@ -474,14 +483,14 @@ const HOLDOUT15_FAILURES: Record<string, number> = {
   'clean positive': 1 + 1,
   'noisy positive': 1 + 1,
   'clean negated negative': 1 + 1,
-  'noisy negated negative': 4 + 1,
+  'noisy negated negative': 1 + 1,
   'clean negated positive': 0 + 1,
   'noisy negated positive': 0 + 1,
   'clean churn statement': 2 + 1,
   'noisy churn statement': 3 + 1,
   'clean negated churn': 2 + 1,
   'noisy negated churn': 2 + 1,
-  overall: 16 + 4,
+  overall: 13 + 4,
 };
 
 /**
@@ -494,7 +503,7 @@ const HOLDOUT15_FAILURES: Record<string, number> = {
 const HOLDOUT16_FAILURES: Record<string, number> = {
   'negated positive': 4 + 1,
   'negated negative': 0 + 1,
-  'contrast ending negative': 1 + 1,
+  'contrast ending negative': 3 + 1,
   'contrast ending positive': 0 + 1,
   sarcasm: 1 + 1,
   'sincere enthusiastic praise': 0 + 1,
@@ -509,7 +518,7 @@ const HOLDOUT16_FAILURES: Record<string, number> = {
   'negated refund': 0 + 1,
   'negated upgrade': 0 + 1,
   'negated recommend': 1 + 1,
-  overall: 11 + 4,
+  overall: 13 + 4,
 };
 
 /**
@@ -530,7 +539,7 @@ const HOLDOUT17_FAILURES: Record<string, number> = {
   'contrast ending positive': 0 + 1,
   sarcasm: 2 + 1,
   'polite complaint': 0 + 1,
-  'factual complaint': 2 + 1,
+  'factual complaint': 1 + 1,
   'intensified negative': 0 + 1,
   'intensified positive': 0 + 1,
   'churn statement': 3 + 1,
@@ -538,7 +547,7 @@ const HOLDOUT17_FAILURES: Record<string, number> = {
   'noisy positive': 1 + 1,
   'neutral post': 0 + 1,
   'upgrade statement': 2 + 1,
-  overall: 18 + 4,
+  overall: 17 + 4,
 };
 
 /**
@@ -552,12 +561,12 @@ const HOLDOUT17_FAILURES: Record<string, number> = {
  * overall.
  */
 const HOLDOUT18_FAILURES: Record<string, number> = {
-  'polite complaint': 16 + 1,
+  'polite complaint': 18 + 1,
   'negated upgrade': 4 + 1,
   'upgrade statement': 5 + 1,
   'polite thanks': 0 + 1,
-  'polite request': 1 + 1,
-  overall: 26 + 3,
+  'polite request': 0 + 1,
+  overall: 27 + 3,
 };
 
 /**
@@ -568,9 +577,9 @@ const HOLDOUT18_FAILURES: Record<string, number> = {
  */
 const POSTS_FAILURES: Record<string, number> = {
   'post positive': 8 + 3,
-  'post neutral': 5 + 3,
-  'post negative': 4 + 3,
-  overall: 17 + 5,
+  'post neutral': 2 + 3,
+  'post negative': 5 + 3,
+  overall: 15 + 5,
 };
 
 describe('the behavioural probe on the local model', () => {
