@@ -40,6 +40,12 @@ import { waitForHeads } from '../support/heads-ready.js';
 const SARCASTIC_READ_POSITIVE = 38;
 const SINCERE_TURNED = 6 - 6;
 const POLITE_READ_POSITIVE = 20;
+/**
+ * The calm writer `calm-services` (heads v26), read by readers trained without it: 35 of its 99
+ * calm praises read other than positive, with the detector as without (it does not learn calm
+ * writers); 9 of its 48 neutral lines read negative (this test's run of 2026-12-05).
+ */
+const CALM_PRAISE_MISSED = 35;
 
 describe('the learned sarcasm detector', () => {
   beforeAll(() => waitForHeads(), 900_000);
@@ -56,16 +62,16 @@ describe('the learned sarcasm detector', () => {
       const examples = corpus.sarcasm;
       const items = corpus.items;
       const encode = (texts: string[]) => encodeTexts(embedder, texts, undefined, { pieces: false });
-      const [figures, polite] = await sarcasmByWriter({
+      const [figures, polite, calm] = await sarcasmByWriter({
         heads: analyzer.heads,
         examples,
         encoded: await encode(examples.map((ex) => ex.text)),
         items,
         itemsEncoded: await encode(items.map((it) => it.text)),
         sarcasticIds: corpus.sarcasticIds,
-        writers: ['templates', 'polite-travel'],
+        writers: ['templates', 'polite-travel', 'calm-services'],
       });
-      console.log(figures, polite);
+      console.log(figures, polite, calm);
       expect(figures.sarcastic).toBe(150);
       expect(figures.sincere).toBe(160);
       expect(figures.sarcasticPositiveAfter).toBeLessThanOrEqual(SARCASTIC_READ_POSITIVE + 3);
@@ -78,6 +84,12 @@ describe('the learned sarcasm detector', () => {
       expect(polite.polite).toBe(149);
       expect(polite.politePositiveAfter).toBeLessThanOrEqual(POLITE_READ_POSITIVE + 3);
       expect(polite.neutralNegativeAfter).toBeLessThanOrEqual(polite.neutralNegativeBefore);
+      // A writer of calm praise it never met (the readers learnt the other calm writer's pairs):
+      // heads v25, which met neither, read 44 of its 99 praises other than positive.
+      expect(calm.writer).toBe('calm-services');
+      expect(calm.sincere).toBe(99);
+      expect(calm.sincereMissedAfter).toBeLessThanOrEqual(CALM_PRAISE_MISSED + 3);
+      expect(calm.neutralNegativeAfter).toBeLessThanOrEqual(calm.neutralNegativeBefore);
     },
   );
   it.each([
