@@ -52,7 +52,7 @@ import {
  *
  * Bump HEADS_VERSION whenever training or features change: it is part of the cache key.
  */
-export const HEADS_VERSION = 26;
+export const HEADS_VERSION = 27;
 
 /** The choices `npm run eval` compares by cross-validation; the defaults are the chosen ones. */
 export interface HeadsOptions {

@@ -15,8 +15,15 @@ import { normalizeText } from './normalize.js';
  * Counts are sublinear (1 + log tf), then the row is scaled to unit length, as TF-IDF readers do.
  */
 
-/** 2^18 hashed features: collisions stay rare for a corpus of a few thousand short messages. */
-export const WORD_FEATURE_BITS = 18;
+/**
+ * 2^20 hashed features (heads v27). At 2^18 they were not rare: the corpus' and the sarcasm set's
+ * 174,344 distinct keys filled 127,016 buckets and 48.9% of the keys shared one, so about half of a
+ * new writer's unseen words landed on a weight learnt for something else ("from remedia" on "lots
+ * of", −3.3 toward negative). The wider table took the never-read held-out sets from 358 to 344
+ * failures and the read ones from 304 to 298 (docs/analysis.md, "A twelfth stop"); each unpacked
+ * model costs 4 bytes × 2^20 × its outputs (about 90 MB for the three of a reader, 23 before).
+ */
+export const WORD_FEATURE_BITS = 20;
 const MASK = (1 << WORD_FEATURE_BITS) - 1;
 
 /** A sparse row: feature indices (ascending, unique) and their values. */

@@ -37,15 +37,20 @@ import { waitForHeads } from '../support/heads-ready.js';
  * `polite-travel` 20 and 20 read positive, no polite request read negative. The readers lean a
  * little more toward praise where a message is unsure, so the bounds follow what was measured.
  */
-const SARCASTIC_READ_POSITIVE = 38;
+/*
+ * Heads v27 (the word reader's hash table 2^18 → 2^20): 41 and 37, 6 and 6; `polite-travel` 19 and
+ * 19; `calm-services` 37 of 99 (the scratch sweep of this stop).
+ */
+const SARCASTIC_READ_POSITIVE = 37;
 const SINCERE_TURNED = 6 - 6;
-const POLITE_READ_POSITIVE = 20;
+const POLITE_READ_POSITIVE = 19;
 /**
  * The calm writer `calm-services` (heads v26), read by readers trained without it: 35 of its 99
  * calm praises read other than positive, with the detector as without (it does not learn calm
- * writers); 9 of its 48 neutral lines read negative (this test's run of 2026-12-05).
+ * writers); 9 of its 48 neutral lines read negative (this test's run of 2026-12-05). Heads v27: 37 of
+ * 99, and 13 neutral lines read negative.
  */
-const CALM_PRAISE_MISSED = 35;
+const CALM_PRAISE_MISSED = 37;
 
 describe('the learned sarcasm detector', () => {
   beforeAll(() => waitForHeads(), 900_000);

@@ -29,7 +29,8 @@ const PROBE_FLOORS: Record<string, number> = {
   // Heads v23 (chat spelling spelt out, normalize.ts, a fifth stop): elongation 8 → 2 and typos and
   // abbreviations 5 → 1 of 60, so their floors went from 0.15 and 0.1 to 0.05.
   // Heads v26 (the readers learn two writers' calm praise, a twelfth stop): negated positives 2 → 4 of
-  // 60 (0.067: "not exactly smooth" leans to praise more often), so its floor went from 0.05 to 0.1.
+  // 60 (0.067: "not exactly smooth" leans to praise more often), so its floor went from 0.05 to 0.1;
+  // v27 (the wider hash table): 3 of 60.
   'clear positive': 0.15,
   'clear negative': 0.05,
   'negated negative': 0.15,
@@ -150,21 +151,26 @@ const PROBE_FLOORS: Record<string, number> = {
  * (sarcasm 4 → 6), test8 19 → 22, test9 28 → 29, test10 22 → 20, test12 38 → 40, test13 28 → 26
  * (sincere praise 9 → 6), test14 24 → 23, test15 16 → 13, test16 11 → 13, test17 18 → 17, test18
  * 26 → 27, test-posts 17 → 15: 352 → 358 (sarcasm 39 → 48 of 544 pooled, sincere praise 41 → 39).
+ * Then for heads v27, the word reader's hash table widened from 2^18 to 2^20 buckets (word-features.ts):
+ * test 13 → 12, test3 9 → 8, test4 14 → 15, test6 16 → 14, test7 19 → 17 (sarcasm 6 → 4), test8
+ * 22 → 17, test9 29 → 26, test10 20 → 21, test11 25 → 26, test12 40 → 36, test14 23 → 24, test15
+ * 13 → 15, test16 13 → 12, test18 27 → 25 (polite complaints 18 → 14, negated upgrades 4 → 6),
+ * test-posts 15 → 16: 358 → 344 (sarcasm 48 → 40 of 544, negated upgrades 25 → 32 of 419).
  */
 const HOLDOUT_FAILURES: Record<string, number> = {
-  'negated positive': 0 + 1,
+  'negated positive': 1 + 1,
   'negated negative': 1 + 1,
-  'contrast ending negative': 2 + 1,
+  'contrast ending negative': 1 + 1,
   'contrast ending positive': 0 + 1,
   sarcasm: 1 + 1,
   'polite complaint': 0 + 1,
-  'factual complaint': 5 + 1,
+  'factual complaint': 4 + 1,
   'negated churn': 1 + 1,
   'negated refund': 0 + 1,
   'negated upgrade': 1 + 1,
   'negated recommend': 1 + 1,
   'churn statement': 1 + 1,
-  overall: 13 + 3,
+  overall: 12 + 3,
 };
 
 /**
@@ -176,12 +182,12 @@ const HOLDOUT_FAILURES: Record<string, number> = {
  * detector changes none of these): 1 1 1 3 3 5 (14).
  */
 const HOLDOUT2_FAILURES: Record<string, number> = {
-  'negated negative': 2 + 1,
+  'negated negative': 1 + 1,
   'negated positive': 1 + 1,
-  'factual complaint': 3 + 1,
+  'factual complaint': 2 + 1,
   'negated churn': 3 + 1,
   'negated refund': 3 + 1,
-  'negated upgrade': 2 + 1,
+  'negated upgrade': 4 + 1,
   overall: 14 + 3,
 };
 
@@ -198,7 +204,7 @@ const HOLDOUT3_FAILURES: Record<string, number> = {
   'negated negative': 1 + 1,
   'contrast ending negative': 1 + 1,
   'contrast ending positive': 1 + 1,
-  sarcasm: 2 + 1,
+  sarcasm: 1 + 1,
   'polite complaint': 1 + 1,
   'factual complaint': 0 + 1,
   'negated churn': 2 + 1,
@@ -206,7 +212,7 @@ const HOLDOUT3_FAILURES: Record<string, number> = {
   'negated upgrade': 0 + 1,
   'negated recommend': 1 + 1,
   'churn statement': 0 + 1,
-  overall: 9 + 3,
+  overall: 8 + 3,
 };
 
 /**
@@ -221,7 +227,7 @@ const HOLDOUT4_FAILURES: Record<string, number> = {
   'negated positive': 1 + 1,
   'negated negative': 1 + 1,
   'contrast ending negative': 4 + 1,
-  'contrast ending positive': 0 + 1,
+  'contrast ending positive': 1 + 1,
   sarcasm: 1 + 1,
   'polite complaint': 0 + 1,
   'factual complaint': 0 + 1,
@@ -230,10 +236,10 @@ const HOLDOUT4_FAILURES: Record<string, number> = {
   'negated refund': 0 + 1,
   'negated upgrade': 0 + 1,
   'negated recommend': 1 + 1,
-  'intensified negative': 2 + 1,
-  'intensified positive': 0 + 1,
+  'intensified negative': 1 + 1,
+  'intensified positive': 1 + 1,
   'noisy negative': 1 + 1,
-  overall: 14 + 3,
+  overall: 15 + 3,
 };
 
 /**
@@ -277,8 +283,8 @@ const HOLDOUT6_FAILURES: Record<string, number> = {
   'negated negative': 1 + 1,
   'negated positive': 2 + 1,
   'contrast ending negative': 1 + 1,
-  'contrast ending positive': 1 + 1,
-  sarcasm: 2 + 1,
+  'contrast ending positive': 0 + 1,
+  sarcasm: 1 + 1,
   'polite complaint': 0 + 1,
   'factual complaint': 0 + 1,
   'negated churn': 3 + 1,
@@ -289,7 +295,7 @@ const HOLDOUT6_FAILURES: Record<string, number> = {
   'intensified negative': 2 + 1,
   'intensified positive': 0 + 1,
   'noisy negative': 1 + 1,
-  overall: 16 + 3,
+  overall: 14 + 3,
 };
 
 /**
@@ -301,13 +307,13 @@ const HOLDOUT6_FAILURES: Record<string, number> = {
  * Heads v21 with the learned sarcasm detector: 33 → 27 (sarcasm 10 → 3).
  */
 const HOLDOUT7_FAILURES: Record<string, number> = {
-  'negated negative': 2 + 1,
+  'negated negative': 3 + 1,
   'negated positive': 3 + 1,
   'contrast ending negative': 0 + 1,
   'contrast ending positive': 0 + 1,
-  sarcasm: 6 + 1,
+  sarcasm: 4 + 1,
   'polite complaint': 2 + 1,
-  'factual complaint': 1 + 1,
+  'factual complaint': 0 + 1,
   'negated churn': 1 + 1,
   'churn statement': 2 + 1,
   'negated refund': 0 + 1,
@@ -316,7 +322,7 @@ const HOLDOUT7_FAILURES: Record<string, number> = {
   'intensified negative': 0 + 1,
   'intensified positive': 0 + 1,
   'noisy negative': 1 + 1,
-  overall: 19 + 3,
+  overall: 17 + 3,
 };
 
 /**
@@ -330,20 +336,20 @@ const HOLDOUT7_FAILURES: Record<string, number> = {
 const HOLDOUT8_FAILURES: Record<string, number> = {
   'negated negative': 2 + 1,
   'negated positive': 0 + 1,
-  'contrast ending negative': 1 + 1,
+  'contrast ending negative': 0 + 1,
   'contrast ending positive': 1 + 1,
   sarcasm: 2 + 1,
-  'polite complaint': 3 + 1,
-  'factual complaint': 1 + 1,
+  'polite complaint': 2 + 1,
+  'factual complaint': 0 + 1,
   'negated churn': 0 + 1,
   'churn statement': 4 + 1,
   'negated refund': 2 + 1,
   'negated upgrade': 1 + 1,
-  'negated recommend': 1 + 1,
+  'negated recommend': 0 + 1,
   'intensified negative': 1 + 1,
   'intensified positive': 1 + 1,
-  'noisy negative': 2 + 1,
-  overall: 22 + 3,
+  'noisy negative': 1 + 1,
+  overall: 17 + 3,
 };
 
 /**
@@ -353,9 +359,9 @@ const HOLDOUT8_FAILURES: Record<string, number> = {
  * detector 27 and 20 (47), with it 10 and 28 (38). Plus four a capability of 120 and six overall.
  */
 const HOLDOUT9_FAILURES: Record<string, number> = {
-  sarcasm: 9 + 4,
-  'sincere enthusiastic praise': 20 + 4,
-  overall: 29 + 6,
+  sarcasm: 8 + 4,
+  'sincere enthusiastic praise': 18 + 4,
+  overall: 26 + 6,
 };
 
 /**
@@ -365,14 +371,14 @@ const HOLDOUT9_FAILURES: Record<string, number> = {
  * dev15 (data/probe-holdout/README.md), 30 after; plus one a capability and three overall.
  */
 const HOLDOUT10_FAILURES: Record<string, number> = {
-  'negated negative': 5 + 1,
-  'contrast ending positive': 5 + 1,
+  'negated negative': 7 + 1,
+  'contrast ending positive': 6 + 1,
   'negated upgrade': 2 + 1,
   'negated churn': 1 + 1,
-  'contrast ending negative': 4 + 1,
-  'factual complaint': 1 + 1,
+  'contrast ending negative': 3 + 1,
+  'factual complaint': 0 + 1,
   'churn statement': 2 + 1,
-  overall: 20 + 3,
+  overall: 21 + 3,
 };
 
 /**
@@ -387,11 +393,11 @@ const HOLDOUT11_FAILURES: Record<string, number> = {
   'negated negative': 8 + 1,
   'contrast ending positive': 3 + 1,
   'negated upgrade': 6 + 1,
-  'negated churn': 1 + 1,
+  'negated churn': 2 + 1,
   sarcasm: 3 + 1,
   'clear positive': 3 + 1,
   'clear negative': 1 + 1,
-  overall: 25 + 3,
+  overall: 26 + 3,
 };
 
 /**
@@ -403,12 +409,12 @@ const HOLDOUT11_FAILURES: Record<string, number> = {
  * rules written from dev20 and dev21. Plus four for a capability of 120, two for 80, one for 40, six overall.
  */
 const HOLDOUT12_FAILURES: Record<string, number> = {
-  sarcasm: 9 + 4,
+  sarcasm: 7 + 4,
   'sincere enthusiastic praise': 13 + 4,
-  'negated negative': 13 + 2,
+  'negated negative': 12 + 2,
   'contrast ending negative': 1 + 1,
-  'churn statement': 4 + 1,
-  overall: 40 + 6,
+  'churn statement': 3 + 1,
+  overall: 36 + 6,
 };
 
 /**
@@ -421,15 +427,15 @@ const HOLDOUT12_FAILURES: Record<string, number> = {
  * of up to 30, two for 36 and 40, four overall.
  */
 const HOLDOUT13_FAILURES: Record<string, number> = {
-  'negated negative': 2 + 2,
+  'negated negative': 3 + 2,
   'negated positive': 0 + 1,
-  'negated churn': 1 + 1,
+  'negated churn': 2 + 1,
   'negated refund': 0 + 1,
   'negated upgrade': 4 + 1,
-  'negated recommend': 1 + 1,
+  'negated recommend': 0 + 1,
   'contrast ending negative': 2 + 1,
   'contrast ending positive': 3 + 1,
-  sarcasm: 4 + 2,
+  sarcasm: 3 + 2,
   'polite complaint': 0 + 1,
   'factual complaint': 0 + 1,
   'churn statement': 2 + 1,
@@ -451,22 +457,22 @@ const HOLDOUT13_FAILURES: Record<string, number> = {
  */
 const HOLDOUT14_FAILURES: Record<string, number> = {
   'negated negative': 2 + 1,
-  'negated positive': 1 + 1,
+  'negated positive': 0 + 1,
   'negated churn': 1 + 1,
   'negated refund': 2 + 1,
-  'negated upgrade': 1 + 1,
+  'negated upgrade': 2 + 1,
   'negated recommend': 2 + 1,
   'contrast ending negative': 0 + 1,
   'contrast ending positive': 0 + 1,
   sarcasm: 4 + 1,
   'polite complaint': 2 + 1,
-  'factual complaint': 2 + 1,
+  'factual complaint': 3 + 1,
   'churn statement': 3 + 1,
   'intensified negative': 0 + 1,
   'intensified positive': 0 + 1,
   'noisy negative': 3 + 1,
   'sincere enthusiastic praise': 0 + 1,
-  overall: 23 + 4,
+  overall: 24 + 4,
 };
 
 /**
@@ -483,14 +489,14 @@ const HOLDOUT15_FAILURES: Record<string, number> = {
   'clean positive': 1 + 1,
   'noisy positive': 1 + 1,
   'clean negated negative': 1 + 1,
-  'noisy negated negative': 1 + 1,
-  'clean negated positive': 0 + 1,
+  'noisy negated negative': 2 + 1,
+  'clean negated positive': 1 + 1,
   'noisy negated positive': 0 + 1,
   'clean churn statement': 2 + 1,
   'noisy churn statement': 3 + 1,
   'clean negated churn': 2 + 1,
   'noisy negated churn': 2 + 1,
-  overall: 13 + 4,
+  overall: 15 + 4,
 };
 
 /**
@@ -503,7 +509,7 @@ const HOLDOUT15_FAILURES: Record<string, number> = {
 const HOLDOUT16_FAILURES: Record<string, number> = {
   'negated positive': 4 + 1,
   'negated negative': 0 + 1,
-  'contrast ending negative': 3 + 1,
+  'contrast ending negative': 2 + 1,
   'contrast ending positive': 0 + 1,
   sarcasm: 1 + 1,
   'sincere enthusiastic praise': 0 + 1,
@@ -516,9 +522,9 @@ const HOLDOUT16_FAILURES: Record<string, number> = {
   'churn statement': 1 + 1,
   'negated churn': 0 + 1,
   'negated refund': 0 + 1,
-  'negated upgrade': 0 + 1,
-  'negated recommend': 1 + 1,
-  overall: 13 + 4,
+  'negated upgrade': 1 + 1,
+  'negated recommend': 0 + 1,
+  overall: 12 + 4,
 };
 
 /**
@@ -532,7 +538,7 @@ const HOLDOUT17_FAILURES: Record<string, number> = {
   'negated negative': 1 + 1,
   'negated positive': 1 + 1,
   'negated churn': 2 + 1,
-  'negated upgrade': 2 + 1,
+  'negated upgrade': 3 + 1,
   'negated refund': 0 + 1,
   'negated recommend': 0 + 1,
   'contrast ending negative': 1 + 1,
@@ -542,11 +548,11 @@ const HOLDOUT17_FAILURES: Record<string, number> = {
   'factual complaint': 1 + 1,
   'intensified negative': 0 + 1,
   'intensified positive': 0 + 1,
-  'churn statement': 3 + 1,
-  'noisy negative': 1 + 1,
+  'churn statement': 2 + 1,
+  'noisy negative': 2 + 1,
   'noisy positive': 1 + 1,
   'neutral post': 0 + 1,
-  'upgrade statement': 2 + 1,
+  'upgrade statement': 1 + 1,
   overall: 17 + 4,
 };
 
@@ -561,12 +567,12 @@ const HOLDOUT17_FAILURES: Record<string, number> = {
  * overall.
  */
 const HOLDOUT18_FAILURES: Record<string, number> = {
-  'polite complaint': 18 + 1,
-  'negated upgrade': 4 + 1,
+  'polite complaint': 14 + 1,
+  'negated upgrade': 6 + 1,
   'upgrade statement': 5 + 1,
   'polite thanks': 0 + 1,
   'polite request': 0 + 1,
-  overall: 27 + 3,
+  overall: 25 + 3,
 };
 
 /**
@@ -576,10 +582,10 @@ const HOLDOUT18_FAILURES: Record<string, number> = {
  * than a capability of 24.
  */
 const POSTS_FAILURES: Record<string, number> = {
-  'post positive': 8 + 3,
-  'post neutral': 2 + 3,
-  'post negative': 5 + 3,
-  overall: 15 + 5,
+  'post positive': 9 + 3,
+  'post neutral': 4 + 3,
+  'post negative': 3 + 3,
+  overall: 16 + 5,
 };
 
 describe('the behavioural probe on the local model', () => {
