@@ -11,7 +11,7 @@ import { applyHeads, DEFAULT_HEADS_OPTIONS, type Heads, type HeadsOptions } from
 import { sarcasmByWriter, type WriterFigures } from '../analysis/sarcasm-writers.js';
 import { trainHeads, type TrainingEnvelopes } from '../analysis/train-heads.js';
 import { courtesyEnvelopes } from '../analysis/courtesy-envelope.js';
-import { seededRandom, shuffled } from '../analysis/linear.js';
+import { groupedStratifiedFolds, nearDuplicateGroups } from '../analysis/folds.js';
 import { nearDuplicates } from '../analysis/near-duplicates.js';
 import { wordFeatures } from '../analysis/word-features.js';
 import { applyWordReader, trainWordReader } from '../analysis/word-reader.js';
@@ -20,14 +20,15 @@ import { runHoldout, UNREAD_HALVES } from '../analysis/probe/holdout.js';
 import { formatProbe, runProbe } from '../analysis/probe/runner.js';
 
 /**
- * `npm run eval -- [labelled.jsonl] [--folds=5] [--repeats=3] [--seed=7] [--calibrate=off] [--stack-pieces=off]
+ * `npm run eval -- [labelled.jsonl] [--folds=5] [--repeats=3] [--seed=7] [--twins=together|apart] [--calibrate=off] [--stack-pieces=off]
  *  [--stack-words=off] [--priors=off] [--recommend-positive=off] [--scope=off]
  *  [--expectation=off] [--composition=off] [--learned-sarcasm=off] [--sarcasm-polarity=on|off] [--envelopes=on] [--intention-tolerance=0.01] [--churn-precision=0.75] [--epochs=8] [--l2=0.001] [--corpus=dir]
  *  [--reader=embedding|words] [--explain] [--probe=off] [--figures-without=v8,v7]`: honest figures for the analysis.
  *  1. Repeated stratified k-fold cross-validation on the training corpus: heads are trained on k-1
  *     folds (their own thresholds and calibration from an inner cross-validation of those folds:
  *     nested) and judged on the fold they never saw; folds are stratified by register, polarity and
- *     churn, and drawn anew for each repeat. Figures per label and per register.
+ *     churn, and drawn anew for each repeat; near-duplicate lines (counterfactual twins) stay in one
+ *     fold unless `--twins=apart`. Figures per label and per register.
  *  2. The labelled file (default: the dev set beside the checkout), judged by heads trained on the
  *     whole corpus, which holds none of its texts: the near-duplicate count (character 5-gram
  *     Jaccard >= 0.4, as .ci/run checks) between the two is printed and must be 0.
@@ -48,6 +49,12 @@ const folds = Number(flag('folds') ?? 5);
 const repeats = Number(flag('repeats') ?? 3);
 /** The folds of repeat r are drawn with seed + r: a new seed gives fresh folds, for figures on folds no choice was made on. */
 const seed = Number(flag('seed') ?? 7);
+/** Counterfactual twins in one fold (the default) or dealt apart (the folds of earlier figures). */
+const twins = flag('twins') ?? 'together';
+if (twins !== 'together' && twins !== 'apart') {
+  console.error(`--twins must be together or apart (got ${twins})`);
+  process.exit(2);
+}
 const options: HeadsOptions = {
   calibrate: flag('calibrate') ? flag('calibrate') !== 'off' : DEFAULT_HEADS_OPTIONS.calibrate,
   stackPieces: flag('stack-pieces') ? flag('stack-pieces') !== 'off' : DEFAULT_HEADS_OPTIONS.stackPieces,
@@ -78,7 +85,7 @@ const unknown = args.filter(
   (a) =>
     a.startsWith('--') &&
     a !== '--explain' &&
-    !/^--(folds|repeats|calibrate|stack-pieces|stack-words|priors|expectation|recommend-positive|scope|denial-veto|composition|learned-sarcasm|sarcasm-polarity|envelopes|intention-tolerance|seed|churn-precision|epochs|l2|corpus|reader|probe|figures-without)=/.test(
+    !/^--(folds|repeats|calibrate|stack-pieces|stack-words|priors|expectation|recommend-positive|scope|denial-veto|composition|learned-sarcasm|sarcasm-polarity|envelopes|intention-tolerance|seed|twins|churn-precision|epochs|l2|corpus|reader|probe|figures-without)=/.test(
       a,
     ),
 );
@@ -192,19 +199,20 @@ console.log(
   `evaluation file: ${file} (${evalItems.length} messages); near-duplicates with the corpus (char 5-gram Jaccard >= 0.4): ${duplicates.length}${duplicates.length ? ` (corpus ids: ${duplicates.map(([i]) => corpus.items[i].id).join(', ')})` : ''}`,
 );
 
-// Stratified folds: items of one stratum are dealt round-robin after a seeded shuffle.
+// Stratified folds: items of one stratum are dealt round-robin after a seeded shuffle; with
+// --twins=together (the default) a group of near-duplicates (counterfactual twins) goes to one fold
+// whole (folds.ts). --twins=apart deals every line alone: the folds of the figures before
+// 2026-12-06, drawn exactly as then for the same seed.
+const twinGroups =
+  twins === 'apart' ? corpus.items.map((_, i) => [i]) : nearDuplicateGroups(corpus.items.map((it) => it.text));
 function stratifiedFolds(items: LabelledText[], seed: number): number[] {
   const key = (it: LabelledText) =>
     `${it.register}|${polarity(it.sentiment)}|${it.intentions.includes('churn') ? 'churn' : ''}`;
-  const fold = new Array<number>(items.length);
-  let k = 0;
-  const order = shuffled(items.length, seededRandom(seed));
-  const strata = new Map<string, number[]>();
-  for (const i of order) strata.set(key(items[i]), [...(strata.get(key(items[i])) ?? []), i]);
-  for (const members of [...strata.keys()].sort().map((s) => strata.get(s)!))
-    for (const i of members) fold[i] = k++ % folds;
-  return fold;
+  return groupedStratifiedFolds(twinGroups, items.length, folds, seed, (i) => key(items[i]));
 }
+console.log(
+  `folds: ${twins === 'apart' ? 'every line alone (--twins=apart)' : `near-duplicates (char 5-gram Jaccard >= 0.4) kept in one fold: ${twinGroups.filter((g) => g.length > 1).length} groups of 2+ lines`}`,
+);
 
 /** Reads item `i` of the corpus or of the evaluation file; `readTexts` reads any texts (the probe's). */
 type Judge = ((set: 'corpus' | 'eval', i: number) => Predicted) & {

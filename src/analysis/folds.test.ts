@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { loadCorpus } from './corpus.js';
+import { groupedStratifiedFolds, nearDuplicateGroups } from './folds.js';
+
+describe('folds that keep counterfactual twins together', () => {
+  it('groups a minimal edit with its original, transitively, and leaves other lines alone', () => {
+    const texts = [
+      "The sync didn't drop a single file during the migration this week.",
+      'The payroll export is due on Friday, can someone check the format?',
+      'The sync dropped file after file during the migration this week.',
+      'The sync dropped file after file during the migration this week!!',
+      'Loving the new dark mode on the tablet app.',
+    ];
+    const groups = nearDuplicateGroups(texts).map((g) => [...g].sort());
+    expect(groups.sort((a, b) => a[0] - b[0])).toEqual([[0, 2, 3], [1], [4]]);
+  });
+
+  it('puts every group in one fold and keeps the folds about even', () => {
+    const groups = [[0, 5], [1], [2, 3, 4], [6], [7, 8], [9]];
+    const fold = groupedStratifiedFolds(groups, 10, 3, 7, () => 'one stratum');
+    for (const g of groups) expect(new Set(g.map((i) => fold[i])).size).toBe(1);
+    expect(fold.every((f) => f >= 0 && f < 3)).toBe(true);
+    // Six groups dealt round-robin over three folds: two groups each.
+    const perFold = [0, 1, 2].map((f) => groups.filter((g) => fold[g[0]] === f).length);
+    expect(perFold).toEqual([2, 2, 2]);
+  });
+
+  it('keeps each of the corpus twin groups in a single fold', () => {
+    const items = loadCorpus().items;
+    const groups = nearDuplicateGroups(items.map((it) => it.text));
+    const twins = groups.filter((g) => g.length > 1);
+    // The corpus' counterfactual pairs (data/train/README.md): hundreds of groups.
+    expect(twins.length).toBeGreaterThan(300);
+    const fold = groupedStratifiedFolds(groups, items.length, 5, 1401, (i) => items[i].register);
+    const split = twins.filter((g) => new Set(g.map((i) => fold[i])).size > 1);
+    expect(split).toEqual([]);
+    // Every fold holds a fifth of the lines, give or take the largest groups.
+    const sizes = [0, 1, 2, 3, 4].map((f) => fold.filter((x) => x === f).length);
+    for (const s of sizes) expect(Math.abs(s - items.length / 5)).toBeLessThan(items.length * 0.02);
+  });
+
+  it('with every line its own group, deals the folds as plain stratified k-fold did', () => {
+    const strata = ['a', 'b', 'a', 'c', 'b', 'a', 'c', 'a'];
+    const fold = groupedStratifiedFolds(
+      strata.map((_, i) => [i]),
+      strata.length,
+      2,
+      3,
+      (i) => strata[i],
+    );
+    // Each stratum split as evenly as round-robin allows: a (4) 2+2, b (2) 1+1, c (2) 1+1.
+    for (const s of ['a', 'b', 'c']) {
+      const mine = strata.map((x, i) => (x === s ? fold[i] : -1)).filter((f) => f >= 0);
+      expect(Math.abs(mine.filter((f) => f === 0).length - mine.filter((f) => f === 1).length)).toBeLessThanOrEqual(1);
+    }
+  });
+});
