@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadCorpus } from './corpus.js';
-import { polarity } from './eval.js';
 import { seededRandom, shuffled } from './linear.js';
-import { groupedStratifiedFolds, nearDuplicateGroups } from './folds.js';
+import { foldStratum, groupedStratifiedFolds, nearDuplicateGroups } from './folds.js';
 
 describe('folds that keep counterfactual twins together', () => {
   it('groups a minimal edit with its original, transitively, and leaves other lines alone', () => {
@@ -45,8 +44,7 @@ describe('folds that keep counterfactual twins together', () => {
     // The dealing `npm run eval` used before twins were grouped (src/bin/eval.ts until 2026-12-06):
     // --twins=apart must give the same folds for the same seed, so earlier figures can be rerun.
     const items = loadCorpus().items;
-    const key = (i: number) =>
-      `${items[i].register}|${polarity(items[i].sentiment)}|${items[i].intentions.includes('churn') ? 'churn' : ''}`;
+    const key = (i: number) => foldStratum(items[i]);
     const before = (seed: number) => {
       const fold = new Array<number>(items.length);
       const strata = new Map<string, number[]>();

@@ -1,5 +1,11 @@
 import { seededRandom, shuffled } from './linear.js';
+import type { LabelledText } from './corpus.js';
+import { polarity } from './eval.js';
 import { nearDuplicates } from './near-duplicates.js';
+
+/** The stratum `npm run eval` deals its folds by: register, polarity class and churn. */
+export const foldStratum = (it: LabelledText) =>
+  `${it.register}|${polarity(it.sentiment)}|${it.intentions.includes('churn') ? 'churn' : ''}`;
 
 /**
  * Groups of near-duplicate texts (character 5-gram Jaccard at or above `bound`, joined

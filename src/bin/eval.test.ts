@@ -21,3 +21,16 @@ describe('npm run eval -- --figures-without', () => {
     expect(run.stdout).not.toContain('cross-validation');
   });
 });
+
+describe('npm run eval -- --twins', () => {
+  it('refuses a value other than together or apart, with exit 2, before any training', { timeout: 60_000 }, () => {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/bin/eval.ts', '--twins=mixed'], {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 50_000,
+    });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('--twins must be together or apart (got mixed)');
+    expect(run.stdout).not.toContain('cross-validation');
+  });
+});

@@ -11,7 +11,7 @@ import { applyHeads, DEFAULT_HEADS_OPTIONS, type Heads, type HeadsOptions } from
 import { sarcasmByWriter, type WriterFigures } from '../analysis/sarcasm-writers.js';
 import { trainHeads, type TrainingEnvelopes } from '../analysis/train-heads.js';
 import { courtesyEnvelopes } from '../analysis/courtesy-envelope.js';
-import { groupedStratifiedFolds, nearDuplicateGroups } from '../analysis/folds.js';
+import { foldStratum, groupedStratifiedFolds, nearDuplicateGroups } from '../analysis/folds.js';
 import { nearDuplicates } from '../analysis/near-duplicates.js';
 import { wordFeatures } from '../analysis/word-features.js';
 import { applyWordReader, trainWordReader } from '../analysis/word-reader.js';
@@ -206,9 +206,7 @@ console.log(
 const twinGroups =
   twins === 'apart' ? corpus.items.map((_, i) => [i]) : nearDuplicateGroups(corpus.items.map((it) => it.text));
 function stratifiedFolds(items: LabelledText[], seed: number): number[] {
-  const key = (it: LabelledText) =>
-    `${it.register}|${polarity(it.sentiment)}|${it.intentions.includes('churn') ? 'churn' : ''}`;
-  return groupedStratifiedFolds(twinGroups, items.length, folds, seed, (i) => key(items[i]));
+  return groupedStratifiedFolds(twinGroups, items.length, folds, seed, (i) => foldStratum(items[i]));
 }
 console.log(
   `folds: ${twins === 'apart' ? 'every line alone (--twins=apart)' : `near-duplicates (char 5-gram Jaccard >= 0.4) kept in one fold: ${twinGroups.filter((g) => g.length > 1).length} groups of 2+ lines`}`,
