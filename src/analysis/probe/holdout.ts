@@ -219,6 +219,14 @@ export function failsExpectation(expect: string, r: Reading): boolean {
   return !r.intentions.includes(expect);
 }
 
+/** What a failing case is, in words: "read positive", "upgrade flagged", "not negative", "churn missed". */
+export function failureOf(expect: string): string {
+  if (expect.startsWith('not ')) return `read ${expect.slice(4)}`;
+  if (expect.startsWith('no ')) return `${expect.slice(3)} flagged`;
+  if (expect === 'negative' || expect === 'positive' || expect === 'neutral') return `not ${expect}`;
+  return `${expect} missed`;
+}
+
 const shown = (text: string, r: Reading) =>
   `"${text}" → ${r.sentiment >= 0 ? '+' : ''}${r.sentiment.toFixed(2)}${r.intentions.length ? ` [${r.intentions.join(', ')}]` : ''}`;
 
@@ -234,7 +242,7 @@ export async function runHoldout(predict: Predict, half: HoldoutHalf, examples =
     return {
       name,
       kind: 'MFT',
-      failure: `not ${mine[0].c.expect}`,
+      failure: failureOf(mine[0].c.expect),
       cases: mine.length,
       failures: failing.length,
       rate: failing.length / mine.length,
@@ -243,4 +251,57 @@ export async function runHoldout(predict: Predict, half: HoldoutHalf, examples =
   });
   const failures = capabilities.reduce((n, c) => n + c.failures, 0);
   return { capabilities, cases: cases.length, failures, rate: failures / cases.length };
+}
+
+/** The halves whose sentences were read while rules were written (every half not in UNREAD_HALVES). */
+export const READ_HALVES: readonly HoldoutHalf[] = HOLDOUT_HALVES.filter((h) => !UNREAD_HALVES.includes(h));
+
+/** A pool of halves for one figure: the read halves, or the never-read ones (the figure to quote). */
+export type HoldoutPool = 'read' | 'never-read';
+export const HOLDOUT_POOLS: readonly HoldoutPool[] = ['read', 'never-read'];
+export const poolHalves = (pool: HoldoutPool) => (pool === 'read' ? READ_HALVES : UNREAD_HALVES);
+
+/** One half's capability over a rate: the hidden probe's bar is 0.20 for any capability. */
+export interface CapabilityOver {
+  half: HoldoutHalf;
+  name: string;
+  failures: number;
+  cases: number;
+}
+
+/**
+ * Many halves' reports as one: per capability name, cases and failures summed over the halves that
+ * have it (in order of first appearance), and every single half's capability whose rate is over
+ * `bar`, since a capability can pass pooled while one writer's set of it fails. No examples: a pool
+ * holds never-read halves, whose failing sentences are not shown.
+ */
+export function poolReports(
+  reports: readonly { half: HoldoutHalf; report: ProbeReport }[],
+  bar = 0.2,
+): { pooled: ProbeReport; over: CapabilityOver[] } {
+  const byName = new Map<string, CapabilityResult>();
+  const over: CapabilityOver[] = [];
+  for (const { half, report } of reports) {
+    for (const c of report.capabilities) {
+      const seen = byName.get(c.name);
+      if (!seen) byName.set(c.name, { ...c, examples: [] });
+      else {
+        seen.cases += c.cases;
+        seen.failures += c.failures;
+        if (!seen.failure.split(' / ').includes(c.failure)) seen.failure += ` / ${c.failure}`;
+      }
+      if (c.rate > bar) over.push({ half, name: c.name, failures: c.failures, cases: c.cases });
+    }
+  }
+  const capabilities = [...byName.values()].map((c) => ({ ...c, rate: c.cases ? c.failures / c.cases : 0 }));
+  const cases = capabilities.reduce((n, c) => n + c.cases, 0);
+  const failures = capabilities.reduce((n, c) => n + c.failures, 0);
+  return { pooled: { capabilities, cases, failures, rate: cases ? failures / cases : 0 }, over };
+}
+
+/** Every half of a pool through one reader, pooled (poolReports). */
+export async function runHoldoutPool(predict: Predict, pool: HoldoutPool, bar = 0.2) {
+  const reports = [];
+  for (const half of poolHalves(pool)) reports.push({ half, report: await runHoldout(predict, half, 0) });
+  return poolReports(reports, bar);
 }
