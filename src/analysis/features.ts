@@ -17,7 +17,7 @@ export interface Encoded {
  * long message costs about what it cost whole (its pieces hold the same words, in shorter and
  * cheaper sequences). Embedding the long message whole as well was measured: 0.3 points better on
  * cross-validation, within noise; with the earlier cut (from 12 words) it ran at about half the
- * messages per second (docs/analysis.md). `pieces: false` embeds every message whole: one text per
+ * messages per second (commit 4e8a4f3). `pieces: false` embeds every message whole: one text per
  * message, for heads that do not read pieces (HeadsOptions.stackPieces).
  */
 export async function encodeTexts(

@@ -13,7 +13,7 @@ export const foldStratum = (it: LabelledText) =>
  * counterfactual twins, the same words with opposite labels (data/train/README.md): a fold that
  * judges one twin while its other half is in training measures how a reader copes with a
  * contradicting neighbour, not how it reads unseen text. Kept in one fold, a word reader's options
- * rank as the held-out sets rank them (docs/analysis.md, "A fourteenth stop").
+ * rank as the held-out sets rank them (docs/analysis.md, "Figures").
  */
 export function nearDuplicateGroups(texts: string[], bound = 0.4): number[][] {
   const parent = texts.map((_, i) => i);

@@ -332,7 +332,7 @@ async function loadOrTrainHere(opts: {
   const started = Date.now();
   log?.info('training analysis heads', { embedder: embedder.name, texts: corpus.items.length });
   // Measured on 2 cores with the local model: 3 to 8 minutes, about 9 since heads v27's wider word
-  // table with another job beside it (docs/analysis.md).
+  // table with another job beside it (commit cb0a8da).
   const stopProgress = log
     ? reportProgress((m) => log.info(m), 'training the analysis heads', '3 to 10 min on 2 cores, once per corpus')
     : () => {};

@@ -30,20 +30,21 @@ import type { SparseRow } from './word-features.js';
  * - on the word reader's sparse features (the idioms and emoji of irony, word pairs, negation).
  *
  * It is asked only about a message the stack reads positive and no composition rule has judged, and
- * a verdict turns that reading as a rule's does (heads.ts composePolarity). Its threshold was chosen
- * leave-one-writer-out on the sarcasm set (sarcasm-writers.ts; docs/analysis.md, "A learned
- * sarcasm detector"), as the one that catches most sarcasm while turning at most 2% of the sincere
- * praise: at 0.6, of the 285 sarcastic lines the heads read positive, 119 were caught; of the 960
- * sincere lines, 17 more were read other than positive (0.5: 145 and 32; 0.7: 87 and 10). With
- * eight writers (2026-12-04, two more) the same rule keeps 0.6: of the 400 sarcastic lines read
- * positive, 180 caught; of the 1,280 sincere lines, 25 more read other than positive (1.95%; 0.5:
- * 219 and 54; 0.65: 162 and 16; 0.7: 142 and 11). With the four polite writers (heads v25,
- * 2026-12-05) the same rule gives 0.55: of the 1,360 sarcastic lines, 296 read positive without the
- * detector and 209 with it; of the 1,996 sincere lines, 300 read other than positive without it and
- * 330 with it (1.5%; 0.6: 227 and 316). But on the read held-out sets 0.55 failed 319 sentences and
- * 0.6 315 (the template probe 31 both), so it stays at 0.6 (docs/analysis.md, "An eleventh stop").
- * Of the 598 polite complaints, 68 are read positive by readers that never met their writer, 68 with
- * the detector at 0.6: the readers, taught by the other three polite writers, do that work.
+ * a verdict turns that reading as a rule's does (heads.ts composePolarity). Its threshold was
+ * chosen leave-one-writer-out on the sarcasm set (sarcasm-writers.ts; docs/analysis.md, "The
+ * learned detector of complaints read as praise"), as the one that catches most sarcasm while
+ * turning at most 2% of the sincere praise: at 0.6, of the 285 sarcastic lines the heads read
+ * positive, 119 were caught; of the 960 sincere lines, 17 more were read other than positive (0.5:
+ * 145 and 32; 0.7: 87 and 10). With eight writers (2026-12-04, two more) the same rule keeps 0.6:
+ * of the 400 sarcastic lines read positive, 180 caught; of the 1,280 sincere lines, 25 more read
+ * other than positive (1.95%; 0.5: 219 and 54; 0.65: 162 and 16; 0.7: 142 and 11). With the four
+ * polite writers (heads v25, 2026-12-05) the same rule gives 0.55: of the 1,360 sarcastic lines,
+ * 296 read positive without the detector and 209 with it; of the 1,996 sincere lines, 300 read
+ * other than positive without it and 330 with it (1.5%; 0.6: 227 and 316). But on the read held-out
+ * sets 0.55 failed 319 sentences and 0.6 315 (the template probe 31 both), so it stays at 0.6
+ * (docs/analysis.md, the same section). Of the 598 polite complaints, 68 are read positive by
+ * readers that never met their writer, 68 with the detector at 0.6: the readers, taught by the
+ * other three polite writers, do that work.
  */
 export interface SarcasmDetector {
   /** Standardisation of the dense row, from the training rows. */

@@ -97,10 +97,10 @@ async function averaged(runs: number, fit: (seed: number) => Promise<LinearModel
  * stack does not read them positive, so the detector is never asked about them.
  *
  * Only writers who wrote complaints in disguise count: the detector learns what sets such a
- * complaint apart from the same writer's sincere lines. A writer of plain praise and plain complaints
- * (the `calm-*` files) only teaches the readers' polarity; in the detector its praise would only
- * outweigh the sarcasm (docs/analysis.md, "A twelfth stop": read held-out sets 330 failures with
- * those writers in the detector, 324 without).
+ * complaint apart from the same writer's sincere lines. A writer of plain praise and plain
+ * complaints (the `calm-*` files) only teaches the readers' polarity; in the detector its praise
+ * would only outweigh the sarcasm (docs/analysis.md, "Measured and not taken": read held-out sets
+ * 330 failures with those writers in the detector, 324 without).
  */
 export function sarcasmRows(
   set: { examples: SarcasmExample[]; encoded: Encoded[]; sarcasticIds: Set<string> },
@@ -170,12 +170,12 @@ interface Fitted {
  * Praise with a problem told ("fixed, overcome or minor") was left out until heads v25: with it,
  * and nothing on the other side, the readers learned that warm words around a problem are praise,
  * and polite complaints ("I regret to inform you that the repair has not fixed the fault") were
- * read positive (docs/analysis.md, "The readers learn from the sarcasm set"). Since v25 the set
+ * read positive (docs/analysis.md, "What polarity learns beside the corpus"). Since v25 the set
  * holds 598 polite complaints (a problem still open) as negative, and the two sides teach the
  * difference together. Measured on the read held-out sets and the template probe (docs/analysis.md,
- * "An eleventh stop"): polite complaints as negative alone 321 and 31 failures; with praise with a
- * problem as positive 315 and 31; polite complaints for the detector only, not the readers, 322 and
- * 38 (heads v24: 308 and 41).
+ * "What polarity learns beside the corpus"): polite complaints as negative alone 321 and 31
+ * failures; with praise with a problem as positive 315 and 31; polite complaints for the detector
+ * only, not the readers, 322 and 38 (heads v24: 308 and 41).
  */
 const SARCASM_SET_POLARITY: Partial<Record<SarcasmExample['label'], (typeof POLARITIES)[number]>> = {
   sarcastic: 'negative',

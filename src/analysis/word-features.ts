@@ -20,9 +20,10 @@ import { normalizeText } from './normalize.js';
  * 174,344 distinct keys filled 127,016 buckets and 48.9% of the keys shared one, so about half of a
  * new writer's unseen words landed on a weight learnt for something else ("from remedia" on "lots
  * of", −3.3 toward negative). The wider table took the never-read held-out sets from 358 to 344
- * failures and the read ones from 304 to 298 (docs/analysis.md, "A twelfth stop"; one training seed
- * each, and a retraining with another seed alone moves them by 13 and 24: "A thirteenth stop"); each unpacked
- * model costs 4 bytes × 2^20 × its outputs (about 90 MB for the three of a reader, 23 before).
+ * failures and the read ones from 304 to 298 (docs/analysis.md, "The word reader"; one training
+ * seed each, and a retraining with another seed alone moves them by 13 and 24: "Held-out sentences,
+ * and how a change is judged"); each unpacked model costs 4 bytes × 2^20 × its outputs (about 90 MB
+ * for the three of a reader, 23 before).
  */
 export const WORD_FEATURE_BITS = 20;
 const MASK = (1 << WORD_FEATURE_BITS) - 1;

@@ -11,7 +11,7 @@ import { waitForHeads } from '../support/heads-ready.js';
  * The learned sarcasm detector on a writer it never met: the sarcasm set's template writer (short
  * tester-style sentences, the hidden probe's kind), read by the run's heads whose detector and
  * readers' polarity were trained again on the other writers and the corpus. Bounds: what was
- * measured (docs/analysis.md, "The readers learn from the sarcasm set"), give or take three lines.
+ * measured (docs/analysis.md, "What polarity learns beside the corpus"), give or take three lines.
  */
 /**
  * Measured on 2026-12-04 with heads v22 and the ninth writer's counterfactual pairs (data/sarcasm,
@@ -23,19 +23,20 @@ import { waitForHeads } from '../support/heads-ready.js';
  */
 /*
  * Heads v25 (2026-12-05: four writers of polite complaints and requests; the readers also learn
- * praise with a problem put right; the detector learns polite complaints beside sarcasm): 40 and 37,
- * 7 and 7. The detector catches less of this writer's sarcasm than v22–v24's did (8 → 3 lines;
- * docs/analysis.md, "An eleventh stop", what got worse), so the bounds are on the stack's reading
- * with the detector (37 read positive, give or take three) and on the detector catching some. The
- * polite writer `polite-travel`, read by readers and a detector trained without it: of its 149
- * polite complaints 16 read positive without the detector and 16 with it; of its 56 polite requests
- * none read negative either way (the scratch sweep of this stop).
+ * praise with a problem put right; the detector learns polite complaints beside sarcasm): 40 and
+ * 37, 7 and 7. The detector catches less of this writer's sarcasm than v22–v24's did (8 → 3 lines;
+ * docs/analysis.md, "The learned detector of complaints read as praise", its limits), so the bounds
+ * are on the stack's reading with the detector (37 read positive, give or take three) and on the
+ * detector catching some. The polite writer `polite-travel`, read by readers and a detector trained
+ * without it: of its 149 polite complaints 16 read positive without the detector and 16 with it; of
+ * its 56 polite requests none read negative either way (the scratch sweep of this stop).
  */
 /*
- * Heads v26 (2026-12-05, a twelfth stop: the readers also learn two writers' calm praise, each beside
- * its plain complaint; docs/analysis.md, "A twelfth stop"): the template writer 42 and 38, 6 and 6;
- * `polite-travel` 20 and 20 read positive, no polite request read negative. The readers lean a
- * little more toward praise where a message is unsure, so the bounds follow what was measured.
+ * Heads v26 (2026-12-05, a twelfth stop: the readers also learn two writers' calm praise, each
+ * beside its plain complaint; docs/analysis.md, "What polarity learns beside the corpus"): the
+ * template writer 42 and 38, 6 and 6; `polite-travel` 20 and 20 read positive, no polite request
+ * read negative. The readers lean a little more toward praise where a message is unsure, so the
+ * bounds follow what was measured.
  */
 /*
  * Heads v27 (the word reader's hash table 2^18 → 2^20): 41 and 37, 6 and 6; `polite-travel` 19 and
