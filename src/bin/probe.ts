@@ -1,6 +1,7 @@
 import { createAnalyzer } from '../analysis/analyze.js';
 import { createLocalEmbedder } from '../analysis/embedder.js';
 import {
+  CAPABILITY_BAR,
   HOLDOUT_HALVES,
   HOLDOUT_POOLS,
   poolHalves,
@@ -51,8 +52,8 @@ if (pool) {
   console.log(formatProbe(pooled));
   console.log(
     over.length === 0
-      ? 'no single set has a capability over 0.20'
-      : `single sets with a capability over 0.20: ${over.map((o) => `${o.half} ${o.name} ${o.failures}/${o.cases}`).join('; ')}`,
+      ? `no single set has a capability over ${CAPABILITY_BAR.toFixed(2)}`
+      : `single sets with a capability over ${CAPABILITY_BAR.toFixed(2)}: ${over.map((o) => `${o.half} ${o.name} ${o.failures}/${o.cases}`).join('; ')}`,
   );
   process.exit(0);
 }

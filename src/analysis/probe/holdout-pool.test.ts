@@ -62,11 +62,22 @@ describe('pooling the held-out sets', () => {
     expect(READ_HALVES.filter((h) => UNREAD_HALVES.includes(h))).toEqual([]);
   });
 
-  it('npm run probe refuses an unknown set or pool with exit 2 before loading the model', { timeout: 60_000 }, () => {
-    const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/bin/probe.ts', '--holdout=all'], {
-      encoding: 'utf8',
-    });
-    expect(run.status).toBe(2);
-    expect(run.stderr).toContain('never-read');
-  });
+  it(
+    'npm run probe refuses an unknown set, pool or flag with exit 2 before loading the model',
+    { timeout: 60_000 },
+    () => {
+      const probeWith = (...args: string[]) =>
+        spawnSync(process.execPath, ['--import', 'tsx', 'src/bin/probe.ts', ...args], {
+          encoding: 'utf8',
+          timeout: 50_000,
+        });
+      const pool = probeWith('--holdout=all');
+      expect(pool.status).toBe(2);
+      expect(pool.stderr).toContain('never-read');
+      // The ablations only switch a step off: "on" is the heads' own setting, so it is not a flag.
+      const ablation = probeWith('--holdout=never-read', '--composition=on');
+      expect(ablation.status).toBe(2);
+      expect(ablation.stderr).toContain('unknown argument --composition=on');
+    },
+  );
 });

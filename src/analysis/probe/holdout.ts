@@ -261,7 +261,10 @@ export type HoldoutPool = 'read' | 'never-read';
 export const HOLDOUT_POOLS: readonly HoldoutPool[] = ['read', 'never-read'];
 export const poolHalves = (pool: HoldoutPool) => (pool === 'read' ? READ_HALVES : UNREAD_HALVES);
 
-/** One half's capability over a rate: the hidden probe's bar is 0.20 for any capability. */
+/** The hidden probe's bar: no capability may fail more than this share of its cases. */
+export const CAPABILITY_BAR = 0.2;
+
+/** One half's capability over a rate (CAPABILITY_BAR by default). */
 export interface CapabilityOver {
   half: HoldoutHalf;
   name: string;
@@ -277,7 +280,7 @@ export interface CapabilityOver {
  */
 export function poolReports(
   reports: readonly { half: HoldoutHalf; report: ProbeReport }[],
-  bar = 0.2,
+  bar = CAPABILITY_BAR,
 ): { pooled: ProbeReport; over: CapabilityOver[] } {
   const byName = new Map<string, CapabilityResult>();
   const over: CapabilityOver[] = [];
@@ -300,7 +303,7 @@ export function poolReports(
 }
 
 /** Every half of a pool through one reader, pooled (poolReports). */
-export async function runHoldoutPool(predict: Predict, pool: HoldoutPool, bar = 0.2) {
+export async function runHoldoutPool(predict: Predict, pool: HoldoutPool, bar = CAPABILITY_BAR) {
   const reports = [];
   for (const half of poolHalves(pool)) reports.push({ half, report: await runHoldout(predict, half, 0) });
   return poolReports(reports, bar);
